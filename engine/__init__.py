@@ -1,0 +1,17 @@
+"""readsim's evaluation engine: pure Python (numpy, lxml), no Qt.
+
+Modules, one place for each thing:
+
+- :mod:`.intervals`    sorted half-open interval arrays (passages as ``(k, 2)`` int64 arrays)
+- :mod:`.text`         the article text model (SPEC section 2): text, offsets, element spans
+- :mod:`.layout`       a readable display of an article and the offset map to display positions
+- :mod:`.collection`   a folder of articles, read lazily
+- :mod:`.formats`      readers and writers: FOL qrels, FOL runs, topics
+- :mod:`.reading`      reading orders as pieces (SPEC section 4)
+- :mod:`.docmeasures`  document measures over pieces and their canonical names (SPEC section 5)
+- :mod:`.document`     one article's evaluation: reading order, scores, curves
+- :mod:`.batch`        per-article evaluation of whole runs
+- :mod:`.cli`          the ``readsim-eval`` command
+"""
+
+__version__ = "0.1.0"

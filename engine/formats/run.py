@@ -1,0 +1,158 @@
+"""FOL runs (INEX 2009-2010 "TREC++"): ``topic Q0 file rank rsv run_id offset length``.
+
+The line order is the rank: the rank and rsv columns are not trusted, and a new article
+rank starts where the file changes. A 7-field line carries an element XPath in column 7
+instead of ``offset length`` (resolved with the collection, see :mod:`engine.batch`); a
+6-field line retrieves the whole article. Offsets are in the run's unit (UTF-8 bytes for
+the real INEX 2009/2010 runs).
+
+Policies (SPEC section 7), each a :class:`Diagnostic` (or, with ``strict=True``, an
+:class:`InputError` as the official tool rejects such runs):
+
+- an article that reappears later in its topic (interleaved with other articles) is merged
+  into its first rank;
+- a topic split into two blocks is merged into its first block;
+- overlapping passages of one article are united;
+- a negative offset or length, or too few fields, is always an :class:`InputError`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import intervals as iv
+from ..errors import Diagnostic, InputError
+from .lines import numbered_lines, to_int
+
+
+@dataclass
+class RunArticle:
+    """One ranked article of a topic: its passages, XPaths, and where it was read from.
+
+    ``passages`` is a normalized ``(k, 2)`` int64 array in the run's unit, or ``None`` when
+    the article is retrieved whole; ``xpaths`` holds the element paths of 7-field lines
+    (not yet converted to offsets); ``line`` is the first line of the article in the file.
+    """
+
+    article: str
+    rank: int
+    passages: np.ndarray | None
+    xpaths: list[str]
+    line: int
+
+    @property
+    def whole(self) -> bool:
+        return self.passages is None and not self.xpaths
+
+
+@dataclass
+class Run:
+    """A FOL run: ``topics[topic]`` -> ranked list of :class:`RunArticle`, in file order."""
+
+    path: str
+    run_id: str
+    topics: dict[str, list[RunArticle]] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def article(self, topic: str, article: str) -> RunArticle | None:
+        for entry in self.topics.get(topic, []):
+            if entry.article == article:
+                return entry
+        return None
+
+
+def read_run(path: str | os.PathLike, strict: bool = False) -> Run:
+    """Read a FOL run. Raises :class:`InputError` (``file:line: reason``) on bad lines."""
+    path = str(path)
+    spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    whole: set[tuple[str, str]] = set()
+    xpaths: dict[tuple[str, str], list[str]] = {}
+    order: dict[str, list[tuple[str, int]]] = {}
+    run_ids: Counter[str] = Counter()
+    diagnostics: list[Diagnostic] = []
+    current: tuple[str, str] | None = None
+    closed_topics: set[str] = set()
+    reappear: dict[str, list[int]] = {}
+    split_topics: dict[str, int] = {}
+
+    def problem(line: int, message: str) -> None:
+        if strict:
+            raise InputError(path, line, message + " (--strict)")
+        diagnostics.append(Diagnostic(path, line, message))
+
+    for number, f in numbered_lines(path):
+        if len(f) < 6:
+            raise InputError(path, number, f"a run line needs 6 to 8 fields (topic Q0 file rank rsv run_id [offset length | xpath]), found {len(f)}")
+        if len(f) > 8:
+            raise InputError(path, number, f"a run line has at most 8 fields, found {len(f)}")
+        topic, article = f[0], f[2]
+        run_ids[f[5]] += 1
+        key = (topic, article)
+        if current is None or current[0] != topic:
+            if topic in closed_topics and topic not in split_topics:
+                split_topics[topic] = number
+            if current is not None:
+                closed_topics.add(current[0])
+        if key != current:
+            ranked = order.setdefault(topic, [])
+            if key in spans or key in whole or key in xpaths:
+                reappear.setdefault(topic, []).append(number)
+            else:
+                ranked.append((article, number))
+            current = key
+        if len(f) == 8:
+            offset = to_int(f[6], path, number, "offset")
+            length = to_int(f[7], path, number, "length")
+            if offset < 0 or length < 0:
+                raise InputError(path, number, f"negative offset or length ({offset} {length})")
+            spans.setdefault(key, []).append((offset, offset + length))
+        elif len(f) == 7:
+            xpaths.setdefault(key, []).append(f[6])
+        else:
+            whole.add(key)
+
+    for topic, line in split_topics.items():
+        problem(line, f"topic {topic} appears in two blocks; merged into its first block")
+    if reappear:
+        first_topic, lines = next(iter(reappear.items()))
+        count = sum(len(v) for v in reappear.values())
+        problem(lines[0], f"{count} result lines in {len(reappear)} topics (first: topic {first_topic}) return to an "
+                          f"article ranked earlier (interleaved articles); merged into the article's first rank")
+    run = Run(path, run_ids.most_common(1)[0][0] if run_ids else os.path.basename(path))
+    if len(run_ids) > 1:
+        diagnostics.append(Diagnostic(path, None, f"{len(run_ids)} run ids in one file; using {run.run_id!r}"))
+    overlapping = 0
+    for topic, ranked in order.items():
+        entries = []
+        for rank, (article, line) in enumerate(ranked, 1):
+            key = (topic, article)
+            raw = spans.get(key)
+            if raw and iv.overlaps(raw):
+                overlapping += 1
+                if overlapping == 1:
+                    problem(line, f"overlapping passages of article {article} (topic {topic}) united")
+            passages = None if key in whole or raw is None else iv.normalize(raw)
+            entries.append(RunArticle(article, rank, passages, xpaths.get(key, []), line))
+        run.topics[topic] = entries
+    if overlapping > 1:
+        diagnostics.append(Diagnostic(path, None, f"{overlapping} articles in all have overlapping passages (united)"))
+    run.diagnostics = diagnostics
+    return run
+
+
+def write_run(run: Run, path: str | os.PathLike) -> None:
+    """Write ``run`` as an 8-field FOL run (a whole article as one passage needs its length:
+    such articles are written as 6-field lines, which this reader reads back as whole)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for topic, entries in run.topics.items():
+            for e in entries:
+                rsv = f"{1.0 / e.rank:.6f}"
+                if e.passages is None:
+                    fh.write(f"{topic} Q0 {e.article} {e.rank} {rsv} {run.run_id}\n")
+                    continue
+                for start, end in e.passages.tolist():
+                    fh.write(f"{topic} Q0 {e.article} {e.rank} {rsv} {run.run_id} {start} {end - start}\n")

@@ -1,0 +1,19 @@
+"""Shared fixtures: the real INEX data (``READSIM_DATA``, default ``../shared/data/inex``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))
+
+
+@pytest.fixture(scope="session")
+def inex() -> Path:
+    """The real INEX 2009/2010 data folder; tests using it skip only when it is absent."""
+    if not (DATA / "qrels" / "inex2009-2010.qrels").is_file():
+        pytest.skip(f"real INEX data not found at {DATA} (set READSIM_DATA)")
+    return DATA
