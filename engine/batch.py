@@ -1,0 +1,142 @@
+"""Per-article evaluation of whole runs: each (topic, article) of a run with its qrels.
+
+:func:`documents` joins a :class:`~engine.formats.Run` with its
+:class:`~engine.formats.Qrels` (and, when given, the collection) and yields one
+:class:`~engine.document.DocumentEvaluation` per ranked article. Offsets are in the unit
+of the qrels and the run (UTF-8 bytes for INEX 2009/2010); the collection, if any, is read
+in that unit.
+
+- doc_length comes from the qrels (the authority, SPEC section 2); for an article the qrels
+  do not judge, from the collection when it has the article (otherwise the article is
+  non-relevant and its extent is its last retrieved offset: it scores 0, ES = NR).
+- With the collection, retrieved passages are clipped to the article's text, element XPaths
+  (7-field lines) are converted to spans, and a computed doc_length that differs from the
+  qrels' is reported (a :class:`Diagnostic` with both numbers), not "fixed".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import intervals as iv
+from .collection import Collection
+from .document import DocumentEvaluation, evaluate_document
+from .errors import Diagnostic, InputError
+from .formats import Qrels, Run, RunArticle
+from .reading import Mode
+
+
+@dataclass
+class Join:
+    """Where a run meets its qrels: the diagnostics found while joining them."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    checked: set[str] = field(default_factory=set)
+
+
+def retrieved_passages(run: Run, topic: str, entry: RunArticle, collection: Collection | None) -> np.ndarray | None:
+    """The retrieved spans of a ranked article (``None`` = whole article), XPaths resolved.
+
+    Raises :class:`InputError` naming the run's line if an XPath cannot be resolved (no
+    collection, article missing, or no such element).
+    """
+    if not entry.xpaths:
+        return entry.passages
+    if collection is None:
+        raise InputError(run.path, entry.line, "element XPaths in the run need the collection (--collection DIR)")
+    try:
+        article = collection.article(entry.article)
+    except KeyError:
+        raise InputError(run.path, entry.line, f"article {entry.article} is not in the collection {collection.root}") from None
+    spans = [] if entry.passages is None else entry.passages.tolist()
+    for xpath in entry.xpaths:
+        try:
+            spans.append(article.span(xpath))
+        except KeyError:
+            raise InputError(run.path, entry.line, f"article {entry.article} has no element {xpath}") from None
+    return iv.normalize(spans)
+
+
+def document(
+    qrels: Qrels,
+    run: Run,
+    topic: str,
+    entry: RunArticle,
+    mode: Mode | str = Mode.NATURAL,
+    collection: Collection | None = None,
+    as_document: bool = False,
+    join: Join | None = None,
+) -> DocumentEvaluation:
+    """Evaluate one ranked article of ``run`` for ``topic``.
+
+    ``as_document`` replaces its passages with the whole article (the full-document
+    baseline, Arvola et al. 2010 section 5). Raises :class:`InputError` (see
+    :func:`retrieved_passages`).
+    """
+    judgement = qrels.judgement(topic, entry.article)
+    retrieved = None if as_document else retrieved_passages(run, topic, entry, collection)
+    text_length = None
+    doc_length = judgement.doc_length if judgement is not None else None
+    if collection is not None and entry.article in collection:
+        article = collection.article(entry.article)
+        text_length = article.length
+        if doc_length is None:
+            doc_length = article.doc_length
+        elif article.doc_length != doc_length and join is not None and entry.article not in join.checked:
+            join.checked.add(entry.article)
+            join.diagnostics.append(Diagnostic(
+                qrels.path, judgement.line,
+                f"article {entry.article}: doc_length {doc_length} in the qrels, {article.doc_length} computed from {article.path}"))
+    if doc_length is None:  # unjudged and not at hand: non-relevant, extent = what was retrieved
+        doc_length = int(retrieved[-1, 1]) if retrieved is not None and len(retrieved) else 0
+    relevant = judgement.passages if judgement is not None else iv.EMPTY
+    return evaluate_document(relevant, retrieved, doc_length, mode, text_length=text_length)
+
+
+def documents(
+    qrels: Qrels,
+    run: Run,
+    mode: Mode | str = Mode.NATURAL,
+    collection: Collection | None = None,
+    as_document: bool = False,
+    join: Join | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[tuple[str, RunArticle, DocumentEvaluation]]:
+    """Yield ``(topic, ranked article, evaluation)`` for every article of every topic of ``run``,
+    in run order. ``progress(done, total)`` is called after each topic."""
+    total = len(run.topics)
+    for done, (topic, entries) in enumerate(run.topics.items(), 1):
+        for entry in entries:
+            yield topic, entry, document(qrels, run, topic, entry, mode, collection, as_document, join)
+        if progress is not None:
+            progress(done, total)
+
+
+@dataclass(frozen=True)
+class LengthCheck:
+    """One judged article present in the collection: the qrels' and the computed doc_length."""
+
+    topic: str
+    article: str
+    qrels_length: int
+    computed_length: int
+
+    @property
+    def agrees(self) -> bool:
+        return self.qrels_length == self.computed_length
+
+
+def check_lengths(qrels: Qrels, collection: Collection, progress: Callable[[int, int], None] | None = None) -> list[LengthCheck]:
+    """Compare every qrels line whose article is in ``collection`` with the article's computed
+    doc_length (SPEC section 2). Raises :class:`InputError` for an unreadable article."""
+    lines = [(t, a, j.doc_length) for t, by in qrels.topics.items() for a, j in by.items()]
+    out = []
+    for i, (topic, name, length) in enumerate(lines, 1):
+        if name in collection:
+            out.append(LengthCheck(topic, name, length, collection.article(name).doc_length))
+        if progress is not None and i % 100 == 0:
+            progress(i, len(lines))
+    return out
