@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html.entities
 import os
+import re
 from dataclasses import dataclass
 from collections.abc import Iterator
 from functools import cached_property
@@ -156,10 +157,12 @@ class Article:
         unit_spans = self.from_index(str_spans) if len(marks) else str_spans
         self.elements: list[Element] = []
         self._by_xpath: dict[str, Element] = {}
-        for (el, _, _), (start, end), xp in zip(marks, unit_spans.tolist(), self._xpaths(marks)):
-            e = Element(xp, etree.QName(el).localname, self._depth(el), start, end)
-            self.elements.append(e)
-            self._by_xpath[xp] = e
+        self._nodes: dict[str, tuple[etree._Element, int, int]] = {}  # xpath -> element, str span
+        for (el, _, _), (start, end), xp, (s, e) in zip(marks, unit_spans.tolist(), self._xpaths(marks), str_spans.tolist()):
+            element = Element(xp, etree.QName(el).localname, self._depth(el), start, end)
+            self.elements.append(element)
+            self._by_xpath[xp] = element
+            self._nodes[xp] = (el, s, e)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -219,6 +222,40 @@ class Article:
             raise KeyError(xpath)
         return e.start, e.end
 
+    def point(self, xpointer: str) -> int:
+        """Unit offset of an INEX XPointer (2007 passage runs).
+
+        ``/article[1]/bdy[1]/p[3]/text()[2].15`` is 15 characters into the second text node
+        of that element (its own text first, then the tails of its children, counting only
+        non-empty ones, as XPath's ``text()`` does); ``/article[1]/bdy[1]/p[3]`` alone is the
+        element's start and ``/article[1]/bdy[1]/p[3].15`` 15 characters past it. Character
+        offsets are clamped to the text node. Raises ``KeyError`` for an element or text node
+        the article does not have, ``ValueError`` for a malformed pointer.
+        """
+        m = _XPOINTER.fullmatch(xpointer.strip())
+        if m is None:
+            raise ValueError(f"malformed XPointer {xpointer!r}")
+        found = self._nodes.get(normalize_xpath(m.group(1)))
+        if found is None:
+            raise KeyError(m.group(1))
+        el, start, _ = found
+        chars = int(m.group(3) or 0)
+        if m.group(2) is None:
+            return self.from_index(start + chars)
+        nodes = ([(el.text, start)] if el.text else []) + [
+            (child.tail, self._nodes[self._xpath_of(child)][2]) for child in el if child.tail and isinstance(child.tag, str)
+        ]
+        k = int(m.group(2))
+        if not 1 <= k <= len(nodes):
+            raise KeyError(f"{m.group(1)}/text()[{k}]")
+        text, at = nodes[k - 1]
+        return self.from_index(at + min(chars, len(text)))
+
+    def _xpath_of(self, el: etree._Element) -> str:
+        if not hasattr(self, "_xpath_by_node"):
+            self._xpath_by_node = {node: xp for xp, (node, _, _) in self._nodes.items()}
+        return self._xpath_by_node[el]
+
     # -- conversions --------------------------------------------------------------------
     def from_index(self, index):
         """Unit offset of string index ``index`` (int or int array)."""
@@ -276,6 +313,9 @@ def walk(root: etree._Element) -> Iterator[tuple[str, object, int]]:
                 if child.tail:
                     stack.append(("text", child.tail))
                 stack.append(("node", child))
+
+
+_XPOINTER = re.compile(r"(/[^.]*?)(?:/text\(\)\[(\d+)\])?(?:\.(\d+))?")
 
 
 def normalize_xpath(xpath: str) -> str:

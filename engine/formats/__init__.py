@@ -2,6 +2,7 @@
 
 - :mod:`.qrels`   FOL qrels (2008-2010)
 - :mod:`.run`     FOL runs ("TREC++", 8 fields; 7 fields with an element XPath; 6 fields = whole article)
+- :mod:`.xmlrun`  XML runs of INEX 2006-2008 (``<fol>``, ``<path>``, ``<passage>`` XPointers)
 - :mod:`.topics`  INEX topic files and Indri query files (titles)
 """
 
@@ -9,8 +10,14 @@ from ..errors import Diagnostic, InputError
 from .qrels import Judgement, Qrels, read_qrels
 from .run import Run, RunArticle, read_run, write_run
 from .topics import Topic, read_topics
+from .xmlrun import is_xml_run, read_xml_run
+
+
+def read_any_run(path, strict: bool = False) -> Run:
+    """Read a run in either format: XML (2006-2008) if the file starts with ``<``, else FOL."""
+    return read_xml_run(path, strict) if is_xml_run(path) else read_run(path, strict)
 
 __all__ = [
     "Diagnostic", "InputError", "Judgement", "Qrels", "read_qrels", "Run", "RunArticle",
-    "read_run", "write_run", "Topic", "read_topics",
+    "read_run", "write_run", "Topic", "read_topics", "read_xml_run", "is_xml_run", "read_any_run",
 ]

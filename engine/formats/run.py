@@ -34,8 +34,10 @@ class RunArticle:
     """One ranked article of a topic: its passages, XPaths, and where it was read from.
 
     ``passages`` is a normalized ``(k, 2)`` int64 array in the run's unit, or ``None`` when
-    the article is retrieved whole; ``xpaths`` holds the element paths of 7-field lines
-    (not yet converted to offsets); ``line`` is the first line of the article in the file.
+    it names no offsets; ``xpaths`` holds element paths (7-field lines, XML ``<path>``) and
+    ``pointers`` XPointer ``(start, end)`` pairs (XML ``<passage>``), both converted to
+    offsets with the collection (:func:`engine.batch.retrieved_passages`); with none of the
+    three the article is retrieved whole. ``line`` is the article's first line in the file.
     """
 
     article: str
@@ -43,10 +45,12 @@ class RunArticle:
     passages: np.ndarray | None
     xpaths: list[str]
     line: int
+    pointers: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def whole(self) -> bool:
-        return self.passages is None and not self.xpaths
+        """True when the result names no passage: the whole article is retrieved."""
+        return self.passages is None and not self.xpaths and not self.pointers
 
 
 @dataclass
@@ -65,6 +69,9 @@ class Run:
         return None
 
 
+END_LIKE_MIN = 10
+
+
 def read_run(path: str | os.PathLike, strict: bool = False) -> Run:
     """Read a FOL run. Raises :class:`InputError` (``file:line: reason``) on bad lines."""
     path = str(path)
@@ -78,6 +85,8 @@ def read_run(path: str | os.PathLike, strict: bool = False) -> Run:
     closed_topics: set[str] = set()
     reappear: dict[str, list[int]] = {}
     split_topics: dict[str, int] = {}
+    end_like: list[int] = []  # lines whose length is at least their offset
+    shorter = 0  # lines whose length is smaller than their (positive) offset
 
     def problem(line: int, message: str) -> None:
         if strict:
@@ -110,11 +119,19 @@ def read_run(path: str | os.PathLike, strict: bool = False) -> Run:
             if offset < 0 or length < 0:
                 raise InputError(path, number, f"negative offset or length ({offset} {length})")
             spans.setdefault(key, []).append((offset, offset + length))
+            if offset > 0:
+                if length >= offset:
+                    end_like.append(number)
+                else:
+                    shorter += 1
         elif len(f) == 7:
             xpaths.setdefault(key, []).append(f[6])
         else:
             whole.add(key)
 
+    if len(end_like) >= END_LIKE_MIN and shorter == 0:
+        diagnostics.append(Diagnostic(path, end_like[0], f"column 8 looks like an end offset rather than a length: it is "
+                                      f"never smaller than column 7 on {len(end_like)} lines with a positive offset"))
     for topic, line in split_topics.items():
         problem(line, f"topic {topic} appears in two blocks; merged into its first block")
     if reappear:
