@@ -1,0 +1,132 @@
+"""The one path from the GUI to a worker thread and back: :func:`run_in_background`.
+
+Modelled on Anki's ``QueryOp``: long work (reading a qrels file, a run, a collection,
+evaluating a topic's ranked list, laying out an article) runs as ``op()`` in a
+``QThreadPool`` thread; its result comes back to ``success(result)`` in the GUI thread, or its
+exception to ``failure(exc)``. Nothing is swallowed: without a ``failure`` handler the error
+text is emitted on :attr:`Activity.failed` (the main window shows it).
+
+Threading contract
+------------------
+- ``op`` runs in a worker thread. It must NOT touch widgets or any QObject of the GUI thread,
+  nor emit their signals; it may read plain engine data (``Qrels``, ``Run``, ``Article``) and
+  use a :class:`~readsim.engine.collection.Collection` (thread-safe).
+- ``success`` and ``failure`` run in the GUI thread, through a queued signal.
+- If ``parent`` is deleted before the work ends, neither callback is called.
+- :func:`activity` counts the jobs in flight (busy indicator; ``idle`` when the count drops to 0).
+  The count drops *after* ``success`` returns, so work chained from ``success`` keeps it busy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+
+class Activity(QObject):
+    """Jobs in flight: ``changed(count)``, ``idle()`` when it drops to 0, ``failed(text)``
+    for errors no caller handled."""
+
+    changed = Signal(int)
+    idle = Signal()
+    failed = Signal(str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def _add(self, delta: int) -> None:
+        self.count += delta
+        self.changed.emit(self.count)
+        if self.count == 0:
+            self.idle.emit()
+
+
+_activity: Activity | None = None
+_live: set[_Relay] = set()
+
+
+def activity() -> Activity:
+    """The process-wide job counter (created in the GUI thread on first use)."""
+    global _activity
+    if _activity is None:
+        _activity = Activity()
+    return _activity
+
+
+class _Relay(QObject):
+    """Lives in the GUI thread; the worker emits its signals, Qt queues them here."""
+
+    done = Signal(object)
+    failed = Signal(object)
+
+    def __init__(self, parent_ref: QObject | None, success: Callable[[Any], None],
+                 failure: Callable[[BaseException], None] | None) -> None:
+        super().__init__()
+        self._parent_ref = parent_ref
+        self._success = success
+        self._failure = failure
+        self.done.connect(self._on_done)
+        self.failed.connect(self._on_failed)
+
+    def _alive(self) -> bool:
+        return self._parent_ref is None or shiboken6.isValid(self._parent_ref)
+
+    @Slot(object)
+    def _on_done(self, result: object) -> None:
+        try:
+            if self._alive():
+                self._success(result)
+        finally:
+            self._finish()
+
+    @Slot(object)
+    def _on_failed(self, exc: object) -> None:
+        try:
+            if self._alive():
+                if self._failure is not None:
+                    self._failure(exc)  # type: ignore[arg-type]
+                else:
+                    activity().failed.emit(str(exc) or type(exc).__name__)
+        finally:
+            self._finish()
+
+    def _finish(self) -> None:
+        _live.discard(self)
+        activity()._add(-1)
+        self.deleteLater()
+
+
+class _Job(QRunnable):
+    def __init__(self, op: Callable[[], Any], relay: _Relay) -> None:
+        super().__init__()
+        self._op = op
+        self._relay = relay
+
+    def run(self) -> None:  # worker thread: touch nothing but op and the relay's signals
+        try:
+            result = self._op()
+        except BaseException as exc:  # noqa: BLE001 - handed to the GUI thread, never lost
+            self._relay.failed.emit(exc)
+            return
+        self._relay.done.emit(result)
+
+
+def run_in_background(
+    parent: QObject | None,
+    op: Callable[[], Any],
+    success: Callable[[Any], None],
+    failure: Callable[[BaseException], None] | None = None,
+) -> None:
+    """Run ``op()`` in a worker thread, then ``success(result)`` or ``failure(exc)`` in the GUI thread.
+
+    Do not touch widgets inside ``op`` (see the module docstring). Must be called from the GUI
+    thread. Returns at once; :func:`activity` reports the job as busy until its callback returns.
+    """
+    relay = _Relay(parent, success, failure)
+    _live.add(relay)
+    activity()._add(1)
+    QThreadPool.globalInstance().start(_Job(op, relay))

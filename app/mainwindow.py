@@ -1,0 +1,312 @@
+"""The reading-order window: ranked list (left), article (centre), reader controls, scores and
+precision plot (right), a File menu with recent files, drag and drop, a status bar with a busy
+indicator, a collapsible log of reader warnings, and shortcuts for the frequent actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QLabel, QMainWindow, QMessageBox,
+                               QPlainTextEdit, QProgressBar, QSplitter, QVBoxLayout, QWidget)
+
+from .background import activity
+from .files import app_settings, guess_kind, recent_files
+from .session import Session
+from .widgets.article_panel import ArticlePanel
+from .widgets.controls import Controls
+from .widgets.precision_plot import PrecisionPlot
+from .widgets.ranked_list import RankedListModel, RankedListView
+from .widgets.scores import ScoresPanel
+
+DEFAULT_SIZE = (1400, 900)
+
+
+class MainWindow(QMainWindow):
+    """The main window over a :class:`Session` (``show_dialogs=False`` keeps errors in the
+    status bar and the log only: screenshots, tests)."""
+
+    def __init__(self, session: Session | None = None, show_dialogs: bool = True, restore: bool = True) -> None:
+        super().__init__()
+        self.session = session or Session()
+        if self.session.parent() is None:
+            self.session.setParent(self)
+        self.show_dialogs = show_dialogs
+        self.setWindowTitle("readsim — reading-order simulator")
+        self.resize(*DEFAULT_SIZE)
+        self.setAcceptDrops(True)
+        s = self.session
+
+        # left: topic, run, ranked list
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(4, 4, 0, 4)
+        form = QFormLayout()
+        self.topic_combo = QComboBox()
+        self.topic_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.topic_combo.setMinimumContentsLength(20)
+        self.run_combo = QComboBox()
+        self.run_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.run_combo.setMinimumContentsLength(20)
+        form.addRow("Topic", self.topic_combo)
+        form.addRow("Run", self.run_combo)
+        ll.addLayout(form)
+        self.topic_label = QLabel()
+        self.topic_label.setWordWrap(True)
+        self.topic_label.setStyleSheet("color:#444;")
+        ll.addWidget(self.topic_label)
+        self.model = RankedListModel(self)
+        self.table = RankedListView(self.model)
+        ll.addWidget(self.table, 1)
+
+        # centre: the article
+        self.article = ArticlePanel(s)
+
+        # right: controls, scores, plot
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 4, 4, 4)
+        self.controls = Controls(s)
+        self.scores = ScoresPanel(s)
+        self.plot = PrecisionPlot(s)
+        rl.addWidget(self.controls)
+        rl.addWidget(self.scores)
+        rl.addWidget(self.plot, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        for w in (left, self.article, right):
+            self.splitter.addWidget(w)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(2, 0)
+        self.splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(self.splitter)
+        self._sized = False
+
+        # log of reader warnings
+        self.log = QPlainTextEdit()
+        self.log.setReadOnly(True)
+        self.log.setMaximumBlockCount(5000)
+        self.log_dock = QDockWidget("Log (reader warnings and errors)", self)
+        self.log_dock.setObjectName("log")
+        self.log_dock.setWidget(self.log)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.log_dock)
+        self.log_dock.hide()
+
+        # status bar
+        self.status = QLabel()
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.hide()
+        self.warnings_label = QLabel()
+        self.statusBar().addWidget(self.status, 1)
+        self.statusBar().addPermanentWidget(self.warnings_label)
+        self.statusBar().addPermanentWidget(self.busy)
+        self._warnings = 0
+
+        self._make_actions()
+        self._connect()
+        if restore:
+            self._restore()
+
+    # -- actions and menus --------------------------------------------------------------
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcuts(shortcut if isinstance(shortcut, list) else [shortcut])
+        a.setStatusTip(tip)
+        a.triggered.connect(slot)
+        self.addAction(a)
+        return a
+
+    def _make_actions(self) -> None:
+        S = QKeySequence
+        s = self.session
+        file = self.menuBar().addMenu("&File")
+        self.act_open_collection = self._action("Open &collection folder…", lambda: self.ask_open("collection"), S("Ctrl+Shift+O"))
+        self.act_open_qrels = self._action("Open &qrels…", lambda: self.ask_open("qrels"), S("Ctrl+Shift+Q"))
+        self.act_open_run = self._action("Open &run…", lambda: self.ask_open("run"), S(S.StandardKey.Open))
+        self.act_open_topics = self._action("Open &topics…", lambda: self.ask_open("topics"), S("Ctrl+Shift+T"))
+        self.act_sample = self._action("Open &sample", s.open_sample, None, "The small sample shipped with readsim")
+        for a in (self.act_open_collection, self.act_open_qrels, self.act_open_run, self.act_open_topics, self.act_sample):
+            file.addAction(a)
+        self.recent_menu = file.addMenu("&Recent files")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file.addSeparator()
+        file.addAction(self._action("&Quit", self.close, S(S.StandardKey.Quit)))
+
+        nav = self.menuBar().addMenu("&Navigate")
+        self.act_next_article = self._action("Next article", lambda: self.table.step(1), [S("Ctrl+Down"), S("J")])
+        self.act_prev_article = self._action("Previous article", lambda: self.table.step(-1), [S("Ctrl+Up"), S("K")])
+        self.act_next_screen = self._action("Next screen", lambda: s.step_by(1), [S("Alt+Right"), S("Ctrl+PgDown")])
+        self.act_prev_screen = self._action("Previous screen", lambda: s.step_by(-1), [S("Alt+Left"), S("Ctrl+PgUp")])
+        self.act_first_screen = self._action("First screen", lambda: s.set_step(0), [S("Alt+Home")])
+        for a in (self.act_next_article, self.act_prev_article, self.act_next_screen, self.act_prev_screen, self.act_first_screen):
+            nav.addAction(a)
+
+        reader = self.menuBar().addMenu("&Reader")
+        self.act_cycle_mode = self._action("Cycle reading mode", s.cycle_mode, S("Ctrl+M"))
+        reader.addAction(self.act_cycle_mode)
+        reader.addAction(self._action("Mobile screen (300)", lambda: s.set_settings(screen=300), S("Ctrl+1")))
+        reader.addAction(self._action("Laptop screen (2000)", lambda: s.set_settings(screen=2000), S("Ctrl+2")))
+
+        view = self.menuBar().addMenu("&View")
+        view.addAction(self.log_dock.toggleViewAction())
+        help_ = self.menuBar().addMenu("&Help")
+        help_.addAction(self._action("About readsim", self._about))
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        items = recent_files()
+        if not items:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+        for kind, path in items:
+            a = self.recent_menu.addAction(f"{kind}: {path}")
+            a.triggered.connect(lambda _=False, k=kind, p=path: self.session.load(k, p))
+
+    def ask_open(self, kind: str) -> None:
+        """Ask for a file (or folder) of ``kind`` and open it."""
+        start = str(Path(recent_files()[0][1]).parent) if recent_files() else ""
+        if kind == "collection":
+            path = QFileDialog.getExistingDirectory(self, "Open collection folder", start)
+        else:
+            filters = {"qrels": "Qrels (*.qrels *.txt);;All files (*)", "run": "Runs (*.run *.txt);;All files (*)",
+                       "topics": "Topics (*.xml);;All files (*)"}[kind]
+            path, _ = QFileDialog.getOpenFileName(self, f"Open {kind}", start, filters)
+        if path:
+            self.session.load(kind, path)
+
+    def _about(self) -> None:
+        QMessageBox.about(self, "About readsim",
+                          "readsim: a reading-order simulator for focused-retrieval evaluation "
+                          "(INEX Relevant in Context): aveChP, ChP, T2I, LE, ES.")
+
+    # -- wiring -------------------------------------------------------------------------
+    def _connect(self) -> None:
+        s = self.session
+        s.files_changed.connect(self._fill_combos)
+        s.topic_changed.connect(self._show_topic)
+        s.rows_changed.connect(lambda: self.model.set_rows(s.rows, s.settings))
+        s.settings_changed.connect(self.model.set_settings)
+        s.article_changed.connect(self._article_opened)
+        s.message.connect(self.status.setText)
+        s.error.connect(self.show_error)
+        s.diagnostics.connect(self.add_diagnostics)
+        activity().changed.connect(self._busy)
+        activity().failed.connect(self.show_error)
+        self.table.article_activated.connect(s.open_article)
+        self.topic_combo.activated.connect(lambda i: s.set_topic(self.topic_combo.itemData(i)))
+        self.run_combo.activated.connect(s.set_run)
+        self.status.setText("Ready")
+
+    def _busy(self, jobs: int) -> None:
+        self.busy.setVisible(jobs > 0)
+
+    def _fill_combos(self) -> None:
+        s = self.session
+        self.topic_combo.blockSignals(True)
+        self.topic_combo.clear()
+        for t in s.topic_ids():
+            title = s.topic_title(t)
+            self.topic_combo.addItem(f"{t}  {title}" if title else t, t)
+        self.topic_combo.blockSignals(False)
+        self.run_combo.blockSignals(True)
+        self.run_combo.clear()
+        for run in s.runs:
+            self.run_combo.addItem(f"{run.run_id} — {Path(run.path).name}", run.path)
+            self.run_combo.setItemData(self.run_combo.count() - 1, run.path, Qt.ItemDataRole.ToolTipRole)
+        if s.run is not None:
+            self.run_combo.setCurrentIndex(s.runs.index(s.run))
+        self.run_combo.blockSignals(False)
+        if s.topic is not None:
+            self._show_topic(s.topic)
+
+    def _show_topic(self, topic: str) -> None:
+        i = self.topic_combo.findData(topic)
+        if i >= 0:
+            self.topic_combo.setCurrentIndex(i)
+        t = self.session.topics.get(topic)
+        nrel = self.session.qrels.nrel(topic) if self.session.qrels is not None else None
+        parts = [f"<b>{topic}</b> {t.title if t else ''}"]
+        if nrel is not None:
+            parts.append(f"<span style='color:#555'>{nrel} relevant articles in the qrels</span>")
+        self.topic_label.setText(" · ".join(parts))
+        self.topic_label.setToolTip(t.description if t else "")
+
+    def _article_opened(self) -> None:
+        cur = self.session.current
+        if cur is not None:
+            self.table.select_article(cur.name)
+            self.status.setText(f"Topic {self.session.topic}, article {cur.name}" + (f" — {cur.message}" if cur.message else ""))
+
+    def show_error(self, text: str) -> None:
+        """Show an error: status bar, log, and (interactive) a non-blocking message box."""
+        self.status.setText(f"Error: {text}")
+        self.log.appendPlainText(f"error: {text}")
+        if self.show_dialogs:
+            box = QMessageBox(QMessageBox.Icon.Warning, "readsim", text, QMessageBox.StandardButton.Ok, self)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()
+
+    def add_diagnostics(self, lines: list) -> None:
+        for line in lines:
+            self.log.appendPlainText(str(line))
+        self._warnings += len(lines)
+        self.warnings_label.setText(f"{self._warnings} reader warning(s) — View ▸ Log")
+
+    # -- drag and drop ------------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            self.open_paths(paths)
+            event.acceptProposedAction()
+
+    def open_paths(self, paths: list[str]) -> None:
+        """Open dropped paths, each as the kind :func:`guess_kind` says, in one load."""
+        kw: dict = {"runs": []}
+        for p in paths:
+            kind = guess_kind(p)
+            if kind == "run":
+                kw["runs"].append(p)
+            else:
+                kw[kind] = p
+        self.session.open_files(**kw)
+
+    # -- settings -----------------------------------------------------------------------
+    def _restore(self) -> None:
+        st = app_settings()
+        geo = st.value("window/geometry")
+        if isinstance(geo, QByteArray) and not geo.isEmpty():
+            self.restoreGeometry(geo)
+        state = st.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        split = st.value("window/splitter")
+        if isinstance(split, QByteArray) and not split.isEmpty():
+            self._sized = self.splitter.restoreState(split)
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if not self._sized:  # first show without saved state: about 31% / 44% / 25%
+            self._sized = True
+            w = max(self.splitter.width(), 900)
+            self.splitter.setSizes([int(w * 0.31), int(w * 0.44), w - int(w * 0.31) - int(w * 0.44)])
+
+    def save_state(self) -> None:
+        st = app_settings()
+        st.setValue("window/geometry", self.saveGeometry())
+        st.setValue("window/state", self.saveState())
+        st.setValue("window/splitter", self.splitter.saveState())
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.save_state()
+        super().closeEvent(event)
+
+
+

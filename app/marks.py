@@ -1,0 +1,64 @@
+"""What the article view marks, as display spans (pure: numpy and the engine, no Qt).
+
+Relevance and retrieval stay sorted interval arrays in the unit (bytes or characters); here
+they are split into three disjoint classes and mapped to display positions (Qt's UTF-16
+positions of the document built from :attr:`Layout.blocks`) with
+:meth:`Layout.spans_to_display`. Every array is ``(k, 2)`` int64, sorted, half-open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from readsim.engine import intervals as iv
+from readsim.engine.document import DocumentEvaluation
+from readsim.engine.layout import Layout
+from readsim.engine.reading import Mode, window
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Display spans: relevant only, retrieved only, both; the matching chain's passages as
+    ``(number, start, end)`` in document order (numbers 1-based, empty passages skipped)."""
+
+    relevant: np.ndarray
+    retrieved: np.ndarray
+    both: np.ndarray
+    chain: tuple[tuple[int, int, int], ...]
+
+
+def chain_passages(ev: DocumentEvaluation) -> np.ndarray:
+    """The matching chain's passages in the unit, in document order (none in document mode)."""
+    if ev.mode in (Mode.DOCUMENT, Mode.ENTRY):
+        return iv.EMPTY
+    return ev.retrieved_spans
+
+
+def marks(lay: Layout, ev: DocumentEvaluation) -> Marks:
+    """The marks of an article laid out as ``lay`` under evaluation ``ev``."""
+    rel, ret = ev.relevant, ev.retrieved_spans
+    both = iv.intersect(rel, ret)
+    chain = []
+    for number, (a, b) in enumerate(chain_passages(ev).tolist(), 1):
+        d = lay.spans_to_display(np.array([[a, b]], dtype=np.int64))
+        if len(d):
+            chain.append((number, int(d[0, 0]), int(d[0, 1])))
+    return Marks(
+        relevant=lay.spans_to_display(iv.subtract(rel, ret)),
+        retrieved=lay.spans_to_display(iv.subtract(ret, rel)),
+        both=lay.spans_to_display(both),
+        chain=tuple(chain),
+    )
+
+
+def screens(ev: DocumentEvaluation, screen: int) -> int:
+    """K, the number of screens of ``screen`` characters needed to read the whole order (>= 1)."""
+    return max(1, -(-ev.n // max(screen, 1)))
+
+
+def screen_spans(ev: DocumentEvaluation, screen: int, step: int) -> list[tuple[int, int]]:
+    """Unit spans read on screen ``step`` (0-based): reading positions
+    ``[step*screen, (step+1)*screen)``, in reading order (:func:`reading.window`)."""
+    return window(ev.pieces, step * screen, (step + 1) * screen)

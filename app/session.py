@@ -1,0 +1,420 @@
+"""The window's model: what is loaded and what is looked at (a QObject, no widgets).
+
+:class:`Session` holds the qrels, the runs, the collection, the topics, the current topic,
+its ranked list (:class:`RankedRow`), the open article (:class:`ArticleState`), the reader's
+:class:`~readsim.engine.document.Settings` and the reading position (a screen index). It emits
+one signal per change; widgets subscribe. All file reading and all per-topic evaluation go
+through :func:`~readsim.app.background.run_in_background`; results of work that a newer
+request made stale are dropped (generation counters).
+
+Scores: a ranked article's evaluation is :func:`readsim.engine.batch.document` (doc_length from
+the qrels, else from the article; retrieved passages clipped to the article when it is at
+hand), computed once per topic in the natural mode and re-derived for another mode from its
+pieces' inputs (:func:`with_mode`), so a control change never re-reads or re-lays out anything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from readsim.engine import intervals as iv
+from readsim.engine.batch import Join, document
+from readsim.engine.collection import Collection
+from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
+from readsim.engine.errors import InputError
+from readsim.engine.formats import Qrels, Run, RunArticle, Topic, read_qrels, read_run, read_topics
+from readsim.engine.layout import Layout, layout
+from readsim.engine.reading import Mode
+from readsim.engine.text import Article
+
+from . import marks as mk
+from .background import run_in_background
+from .files import add_recent
+
+MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT)
+
+
+def with_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
+    """``ev`` read in another mode: same relevant and retrieved passages and extent."""
+    if Mode(mode) is ev.mode:
+        return ev
+    return evaluate_document(ev.relevant, ev.retrieved, ev.n, mode, ev.entry)
+
+
+@dataclass(frozen=True)
+class RankedRow:
+    """One ranked article of the topic: rank (1-based, run order), article id, title (the
+    article's, or its id when the collection lacks it), whether the collection has it,
+    relevance from the qrels (None without qrels), and its evaluation in the current mode."""
+
+    rank: int
+    article: str
+    title: str
+    in_collection: bool
+    relevant: bool | None
+    evaluation: DocumentEvaluation
+    natural: DocumentEvaluation = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
+
+    def in_mode(self, mode: Mode) -> RankedRow:
+        return dataclasses.replace(self, evaluation=with_mode(self.natural or self.evaluation, mode))
+
+
+@dataclass(frozen=True)
+class ArticleState:
+    """The open article: its id, the parsed article and its layout (None when the collection
+    lacks it; ``message`` then says why), its ranked row (None if the run does not rank it) and
+    its evaluation in the current mode."""
+
+    name: str
+    article: Article | None
+    layout: Layout | None
+    row: RankedRow | None
+    evaluation: DocumentEvaluation
+    message: str = ""
+
+
+@dataclass
+class Loaded:
+    """What one background load returned (plain data, built in the worker)."""
+
+    collection: Collection | None = None
+    qrels: Qrels | None = None
+    runs: list[Run] = field(default_factory=list)
+    topics: dict[str, Topic] | None = None
+    diagnostics: list[str] = field(default_factory=list)
+
+
+class Session(QObject):
+    """The loaded data and the reader's state. Signals (all in the GUI thread):
+
+    - ``files_changed()``: qrels, runs, collection or topics replaced;
+    - ``topic_changed(str)``; ``rows_changed()``: :attr:`rows` replaced (topic, run or mode);
+    - ``article_changed()``: :attr:`current` replaced (may be None);
+    - ``evaluation_changed()``: the open article's evaluation replaced (mode change);
+    - ``settings_changed(object)``: :attr:`settings` (a ``Settings``) changed;
+    - ``step_changed(int)``: the reading position (screen index) changed;
+    - ``message(str)``: a status line; ``error(str)``: an error (``InputError`` text);
+    - ``diagnostics(list)``: reader warnings (strings).
+    """
+
+    files_changed = Signal()
+    topic_changed = Signal(str)
+    rows_changed = Signal()
+    article_changed = Signal()
+    evaluation_changed = Signal()
+    settings_changed = Signal(object)
+    step_changed = Signal(int)
+    message = Signal(str)
+    error = Signal(str)
+    diagnostics = Signal(list)
+
+    def __init__(self, unit: str = "bytes", parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.unit = unit
+        self.collection: Collection | None = None
+        self.qrels: Qrels | None = None
+        self.runs: list[Run] = []
+        self.run: Run | None = None
+        self.topics: dict[str, Topic] = {}
+        self.topic: str | None = None
+        self.rows: list[RankedRow] = []
+        self.current: ArticleState | None = None
+        self.settings = Settings()
+        self.step = 0
+        self.errors: list[str] = []  # every error shown, for the --screenshot exit code
+        self._pending_article: str | None = None
+        self._rows_gen = 0
+        self._article_gen = 0
+
+    # -- loading ------------------------------------------------------------------------
+    def open_files(self, collection=None, qrels=None, runs=(), topics=None,
+                   topic: str | None = None, article: str | None = None) -> None:
+        """Read the given files in the background (each may be None), then show ``topic``
+        (default: the current one, else the run's first) and ``article`` (default: the
+        best-ranked relevant article the collection has)."""
+        unit = self.unit
+        runs = [str(r) for r in runs]
+
+        def op() -> Loaded:
+            out = Loaded()
+            if collection is not None:
+                out.collection = Collection(collection, unit)
+            if qrels is not None:
+                out.qrels = read_qrels(qrels)
+                out.diagnostics += [str(d) for d in out.qrels.diagnostics]
+            for path in runs:
+                run = read_run(path)
+                out.runs.append(run)
+                out.diagnostics += [str(d) for d in run.diagnostics]
+            if topics is not None:
+                out.topics = read_topics(topics)
+            return out
+
+        def success(out: Loaded) -> None:
+            paths = {"collection": collection, "qrels": qrels, "topics": topics, "runs": runs}
+            self.adopt(out, topic, article, paths)
+
+        self.message.emit("Loading…")
+        run_in_background(self, op, success, self._failed)
+
+    def adopt(self, out: Loaded, topic: str | None = None, article: str | None = None,
+              paths: dict | None = None) -> None:
+        """Take over loaded data (GUI thread), then show ``topic`` and ``article``
+        (see :meth:`open_files`). ``paths`` (kind -> path) go to the recent files."""
+        paths = paths or {}
+        if out.collection is not None:
+            self.collection = out.collection
+        if out.qrels is not None:
+            self.qrels = out.qrels
+        if out.topics is not None:
+            self.topics = out.topics
+        for run in out.runs:
+            self.runs = [r for r in self.runs if r.path != run.path] + [run]
+        for kind in ("collection", "qrels", "topics"):
+            if paths.get(kind) is not None:
+                add_recent(kind, paths[kind])
+        for path in paths.get("runs", ()):
+            add_recent("run", path)
+        if out.runs:
+            self.run = out.runs[0]
+        if out.diagnostics:
+            self.diagnostics.emit(out.diagnostics)
+        self.files_changed.emit()
+        self.message.emit(self.describe())
+        self._pending_article = article
+        wanted = topic or self.topic
+        if topic is not None and self.run is not None and topic not in self.run.topics:
+            self._fail(f"topic {topic} is not in run {self.run.run_id} ({self.run.path})")
+            wanted = None
+        if self.run is not None and (wanted is None or wanted not in self.run.topics):
+            wanted = next(iter(self.run.topics), None)
+        if wanted is not None:
+            self.set_topic(wanted, force=True)
+
+    def open_sample(self) -> None:
+        """Open the shipped sample (all its runs; the first shown). Reports a missing sample."""
+        from readsim.engine.samples import sample
+
+        s = sample()
+        if not (s.collection.is_dir() and s.qrels.is_file() and s.runs):
+            self._fail(f"the shipped sample is missing or incomplete ({s.collection.parent})")
+            return
+        self.open_files(s.collection, s.qrels, s.runs, s.topics if s.topics.is_file() else None, s.topic)
+
+    def load(self, kind: str, path: str | os.PathLike) -> None:
+        """Open one file of ``kind`` (``collection``, ``qrels``, ``run``, ``topics``)."""
+        if kind == "run":
+            self.open_files(runs=[path])
+        else:
+            self.open_files(**{kind: path})
+
+    def describe(self) -> str:
+        parts = []
+        if self.run is not None:
+            parts.append(f"run {self.run.run_id} ({Path(self.run.path).name}, {len(self.run.topics)} topics)")
+        if self.qrels is not None:
+            parts.append(f"qrels {Path(self.qrels.path).name} ({len(self.qrels.topics)} topics)")
+        if self.collection is not None:
+            parts.append(f"collection {self.collection.root}")
+        return "Loaded " + "; ".join(parts) if parts else "Nothing loaded"
+
+    # -- run, topic, ranked list ---------------------------------------------------------
+    def set_run(self, index: int) -> None:
+        """Show run ``self.runs[index]`` (same topic if it has it)."""
+        if 0 <= index < len(self.runs) and self.runs[index] is not self.run:
+            self.run = self.runs[index]
+            self.files_changed.emit()
+            topic = self.topic if self.topic in self.run.topics else next(iter(self.run.topics), None)
+            if topic is not None:
+                self.set_topic(topic, force=True)
+
+    def topic_ids(self) -> list[str]:
+        return list(self.run.topics) if self.run is not None else []
+
+    def topic_title(self, topic: str) -> str:
+        t = self.topics.get(topic)
+        return t.title if t is not None else ""
+
+    def set_topic(self, topic: str, force: bool = False) -> None:
+        """Show ``topic``: its ranked list is evaluated in the background, then an article opens."""
+        if self.run is None or (topic == self.topic and not force):
+            return
+        self.topic = topic
+        self.topic_changed.emit(topic)
+        self._rows_gen += 1
+        gen = self._rows_gen
+        qrels, run, coll = self.qrels or Qrels(""), self.run, self.collection
+        entries = list(run.topics.get(topic, []))
+        judged = self.qrels is not None
+
+        def op():
+            join = Join()
+            rows, notes = [], []
+            for entry in entries:
+                rows.append(_ranked_row(qrels, run, topic, entry, coll, join, judged, notes))
+            return rows, notes + [str(d) for d in join.diagnostics]
+
+        def success(result) -> None:
+            if gen != self._rows_gen:
+                return
+            rows, notes = result
+            mode = self.settings.mode
+            self.rows = [r.in_mode(mode) for r in rows]
+            self.rows_changed.emit()
+            if notes:
+                self.diagnostics.emit(notes)
+            wanted = self._pending_article
+            self._pending_article = None
+            if wanted is None:
+                wanted = self._default_article()
+            if wanted is not None:
+                self.open_article(wanted)
+            else:
+                self._set_current(None)
+
+        self.message.emit(f"Evaluating topic {topic} ({len(entries)} ranked articles)…")
+        run_in_background(self, op, success, self._failed)
+
+    def _default_article(self) -> str | None:
+        for pick in (lambda r: r.relevant and r.in_collection, lambda r: r.in_collection, lambda r: True):
+            for row in self.rows:
+                if pick(row):
+                    return row.article
+        return None
+
+    def row_of(self, article: str) -> RankedRow | None:
+        for row in self.rows:
+            if row.article == article:
+                return row
+        return None
+
+    # -- the open article ----------------------------------------------------------------
+    def open_article(self, name: str) -> None:
+        """Open article ``name`` of the current topic (parse and layout in the background)."""
+        if self.topic is None:
+            return
+        self._article_gen += 1
+        gen = self._article_gen
+        row = self.row_of(name)
+        coll, qrels, topic, mode = self.collection, self.qrels, self.topic, self.settings.mode
+
+        def op() -> ArticleState:
+            article = lay = None
+            message = ""
+            if coll is not None and name in coll:
+                article = coll.article(name)
+                lay = layout(article)
+            elif coll is None:
+                message = f"No collection is open: article {name} cannot be shown (its scores come from the qrels and the run)."
+            else:
+                message = f"Article {name} is not in the collection {coll.root}; its scores come from the qrels and the run alone."
+            if row is not None:
+                ev = row.evaluation
+            else:  # not ranked by the run for this topic: nothing retrieved
+                j = qrels.judgement(topic, name) if qrels is not None else None
+                length = j.doc_length if j is not None else (article.doc_length if article is not None else 0)
+                rel = j.passages if j is not None else iv.EMPTY
+                ev = evaluate_document(rel, iv.EMPTY, length, mode)
+            return ArticleState(name, article, lay, row, ev, message)
+
+        def success(state: ArticleState) -> None:
+            if gen == self._article_gen:
+                self._set_current(state)
+
+        run_in_background(self, op, success, self._failed)
+
+    def _set_current(self, state: ArticleState | None) -> None:
+        self.current = state
+        self.step = 0
+        self.article_changed.emit()
+        self.step_changed.emit(0)
+
+    # -- settings and reading position ---------------------------------------------------
+    def set_settings(self, **changes) -> None:
+        """Change reader settings (``mode``, ``screen``, ``tolerance``, ``beta``, ...).
+
+        A mode change re-derives every evaluation's pieces; other changes only rescore."""
+        if "mode" in changes:
+            changes["mode"] = Mode(changes["mode"])
+        new = dataclasses.replace(self.settings, **changes)
+        if new == self.settings:
+            return
+        old, self.settings = self.settings, new
+        if new.mode is not old.mode:
+            self.rows = [r.in_mode(new.mode) for r in self.rows]
+            self.rows_changed.emit()
+            if self.current is not None:
+                ev = with_mode(self.current.row.natural if self.current.row else self.current.evaluation, new.mode)
+                self.current = dataclasses.replace(
+                    self.current, evaluation=ev,
+                    row=self.row_of(self.current.name) if self.current.row else None)
+                self.evaluation_changed.emit()
+        self.settings_changed.emit(new)
+        self._clamp_step()
+
+    def cycle_mode(self) -> None:
+        i = MODES.index(self.settings.mode) if self.settings.mode in MODES else -1
+        self.set_settings(mode=MODES[(i + 1) % len(MODES)])
+
+    def screens(self) -> int:
+        """K: screens needed to read the open article's whole reading order (0 if none open)."""
+        return mk.screens(self.current.evaluation, self.settings.screen) if self.current else 0
+
+    def screen_spans(self) -> list[tuple[int, int]]:
+        """Unit spans read on the current screen, in reading order (``reading.window``)."""
+        if self.current is None:
+            return []
+        return mk.screen_spans(self.current.evaluation, self.settings.screen, self.step)
+
+    def set_step(self, k: int) -> None:
+        k = min(max(k, 0), max(self.screens() - 1, 0))
+        if k != self.step:
+            self.step = k
+            self.step_changed.emit(k)
+
+    def step_by(self, delta: int) -> None:
+        self.set_step(self.step + delta)
+
+    def _clamp_step(self) -> None:
+        k = min(self.step, max(self.screens() - 1, 0))
+        self.step = k
+        self.step_changed.emit(k)
+
+    # -- errors --------------------------------------------------------------------------
+    def _failed(self, exc: BaseException) -> None:
+        if isinstance(exc, (InputError, OSError, KeyError, ValueError)):
+            self._fail(str(exc))
+        else:  # a bug: let the excepthook (or pytest-qt) see it
+            raise exc
+
+    def _fail(self, text: str) -> None:
+        self.errors.append(text)
+        self.error.emit(text)
+        self.message.emit(f"Error: {text}")
+
+
+def _ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Collection | None,
+                join: Join, judged: bool, notes: list[str]) -> RankedRow:
+    """Evaluate one ranked article (worker thread). A bad article file falls back to the
+    qrels and the run alone, with a note."""
+    in_coll = coll is not None and entry.article in coll
+    title = entry.article
+    use = coll if in_coll else None
+    if in_coll:
+        try:
+            title = coll.article(entry.article).title  # type: ignore[union-attr]
+        except InputError as err:
+            notes.append(str(err))
+            in_coll, use = False, None
+    try:
+        ev = document(qrels, run, topic, entry, Mode.NATURAL, use, join=join)
+    except InputError as err:  # an XPath the article does not have: score the whole article
+        notes.append(str(err))
+        ev = document(qrels, run, topic, dataclasses.replace(entry, xpaths=[]), Mode.NATURAL, use, join=join)
+    relevant = (qrels.judgement(topic, entry.article) is not None and ev.is_relevant) if judged else None
+    return RankedRow(entry.rank, entry.article, title, in_coll, relevant, ev, ev)

@@ -1,0 +1,193 @@
+"""The centre of the window: the open article's header, matching-chain bar, text view,
+legend and reading-position controls, bound to a :class:`Session`.
+
+The article is laid out once (when it opens); a mode change only recomputes the marks'
+chain, a screen-size or step change only the framed screen (``reading.window`` mapped with
+the layout).
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QToolButton, QVBoxLayout,
+                               QWidget)
+
+from readsim.engine import intervals as iv
+
+from .. import marks as mk
+from ..session import Session
+from .article_view import ArticleView
+from .legend import Legend
+
+MAX_CHAIN_BUTTONS = 60
+
+
+class ChainBar(QWidget):
+    """"Matching chain: 1 → 2 → 3": one button per retrieved passage in document order."""
+
+    def __init__(self, view: ArticleView, parent=None) -> None:
+        super().__init__(parent)
+        self.view = view
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(4, 0, 4, 0)
+        self.label = QLabel("Matching chain:")
+        outer.addWidget(self.label)
+        self.area = QScrollArea()
+        self.area.setWidgetResizable(True)
+        self.area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.area.setFixedHeight(30)
+        self.inner = QWidget()
+        self.row = QHBoxLayout(self.inner)
+        self.row.setContentsMargins(0, 0, 0, 0)
+        self.row.setSpacing(2)
+        self.area.setWidget(self.inner)
+        outer.addWidget(self.area, 1)
+        self.buttons: list[QToolButton] = []
+
+    def set_chain(self, chain: tuple[tuple[int, int, int], ...], note: str = "") -> None:
+        while self.row.count():
+            item = self.row.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        self.buttons = []
+        if note:
+            self.row.addWidget(QLabel(f"<i>{html.escape(note)}</i>"))
+        for i, (n, a, b) in enumerate(chain[:MAX_CHAIN_BUTTONS]):
+            if i:
+                self.row.addWidget(QLabel("→"))
+            btn = QToolButton()
+            btn.setText(str(n))
+            btn.setToolTip(f"Jump to retrieved passage {n} (display {a}–{b})")
+            btn.setStyleSheet("QToolButton { background:#1f5fbf; color:white; font-weight:bold; border-radius:3px; padding:1px 6px; }")
+            btn.clicked.connect(lambda _=False, k=n: self.view.jump_to_passage(k))
+            self.row.addWidget(btn)
+            self.buttons.append(btn)
+        if len(chain) > MAX_CHAIN_BUTTONS:
+            self.row.addWidget(QLabel(f"… {len(chain)} passages"))
+        self.row.addStretch(1)
+
+
+class ArticlePanel(QWidget):
+    """Header, chain bar, :class:`ArticleView`, legend and the screen stepper."""
+
+    def __init__(self, session: Session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(4)
+        self.header = QLabel()
+        self.header.setWordWrap(True)
+        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header.setContentsMargins(4, 2, 4, 2)
+        self.view = ArticleView()
+        self.chain = ChainBar(self.view)
+        self.legend = Legend()
+
+        nav = QHBoxLayout()
+        nav.setContentsMargins(4, 0, 4, 0)
+        self.first_btn = QPushButton("First")
+        self.prev_btn = QPushButton("◀ Prev")
+        self.next_btn = QPushButton("Next ▶")
+        self.position = QLabel()
+        self.position.setMinimumWidth(110)
+        self.position.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        for b, tip in ((self.first_btn, "First screen (Alt+Home)"), (self.prev_btn, "Previous screen (Alt+Left)"),
+                       (self.next_btn, "Next screen (Alt+Right)")):
+            b.setToolTip(tip)
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.first_btn.clicked.connect(lambda: session.set_step(0))
+        self.prev_btn.clicked.connect(lambda: session.step_by(-1))
+        self.next_btn.clicked.connect(lambda: session.step_by(1))
+        self.reading_label = QLabel()
+        self.reading_label.setStyleSheet("color:#555;")
+        self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        nav.addWidget(self.first_btn)
+        nav.addWidget(self.prev_btn)
+        nav.addWidget(self.position)
+        nav.addWidget(self.next_btn)
+        nav.addWidget(self.reading_label, 1)
+
+        lay.addWidget(self.header)
+        lay.addWidget(self.chain)
+        lay.addWidget(self.view, 1)
+        lay.addWidget(self.legend)
+        lay.addLayout(nav)
+
+        session.article_changed.connect(self.show_current)
+        session.evaluation_changed.connect(self.update_chain)
+        session.settings_changed.connect(lambda _: self.update_window(scroll=False))
+        session.step_changed.connect(lambda _: self.update_window(scroll=True))
+        self.show_current()
+
+    # -- reactions ----------------------------------------------------------------------
+    def show_current(self) -> None:
+        cur = self.session.current
+        if cur is None:
+            self.header.setText("<i>No article open.</i>")
+            self.view.show_message("No article open. Use File ▸ Open…, or drop a collection folder, qrels and a run here.")
+            self.chain.set_chain(())
+            self.update_window()
+            return
+        ev = cur.evaluation
+        title = cur.article.title if cur.article is not None else (cur.row.title if cur.row else cur.name)
+        bits = [f"article {html.escape(cur.name)}"]
+        if cur.row is not None:
+            bits.append(f"rank {cur.row.rank}")
+        else:
+            bits.append("not ranked by the run")
+        if self.session.qrels is not None:
+            bits.append(f'<span style="color:#1a7f37"><b>relevant</b></span> ({ev.nrc:,} {self.session.unit})'
+                        if ev.is_relevant else "not relevant")
+        topic = self.session.topic or ""
+        self.header.setText(f'<span style="font-size:13pt"><b>{html.escape(title)}</b></span>'
+                            f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {html.escape(topic)}</span>')
+        if cur.layout is not None:
+            self.view.show_article(cur.layout, mk.marks(cur.layout, ev))
+        else:
+            self.view.show_message(cur.message)
+        self.update_chain(rebuild_view=False)
+        self.update_window(scroll=True)
+
+    def update_chain(self, rebuild_view: bool = True) -> None:
+        cur = self.session.current
+        if cur is None:
+            return
+        note = "document mode: the chain is not followed" if not len(mk.chain_passages(cur.evaluation)) and len(cur.evaluation.retrieved_spans) else ""
+        if cur.layout is not None:
+            m = mk.marks(cur.layout, cur.evaluation)
+            if rebuild_view:
+                self.view.set_marks(m)
+            self.chain.set_chain(m.chain, note)
+        else:
+            chain = tuple((i, int(a), int(b)) for i, (a, b) in enumerate(mk.chain_passages(cur.evaluation).tolist(), 1))
+            self.chain.set_chain(chain, note)
+        self.update_window(scroll=False)
+
+    def update_window(self, scroll: bool = True) -> None:
+        s = self.session
+        cur = s.current
+        if cur is None:
+            self.position.setText("")
+            self.reading_label.setText("")
+            for b in (self.first_btn, self.prev_btn, self.next_btn):
+                b.setEnabled(False)
+            return
+        k, n_screens = s.step, s.screens()
+        self.position.setText(f"screen {k + 1} of {n_screens}")
+        self.first_btn.setEnabled(k > 0)
+        self.prev_btn.setEnabled(k > 0)
+        self.next_btn.setEnabled(k + 1 < n_screens)
+        spans = s.screen_spans()
+        size = s.settings.screen
+        self.reading_label.setText(
+            f"positions {k * size:,}–{min((k + 1) * size, cur.evaluation.n):,} of {cur.evaluation.n:,}")
+        self.reading_label.setToolTip(f"reading positions read on this screen, in the {s.settings.mode} reading order")
+        if cur.layout is not None:
+            disp = cur.layout.spans_to_display(iv.as_array(spans)) if spans else np.zeros((0, 2), np.int64)
+            # keep reading order: spans_to_display keeps order but drops empties
+            self.view.set_window([(int(a), int(b)) for a, b in disp.tolist()], scroll=scroll)

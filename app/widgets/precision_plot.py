@@ -1,0 +1,103 @@
+"""Precision and recall against characters read along the reading order (pyqtgraph).
+
+Curves from :meth:`DocumentEvaluation.curve` (recomputed only when the evaluation changes);
+vertical markers at the T2I stop (``t2i_stop(tolerance)``) and at the first relevant character
+(``first_relevant()``, what LE counts); the current reading screen as a shaded band; optional
+gridlines every screen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
+
+from ..session import Session
+
+pg.setConfigOptions(antialias=True, background="w", foreground="#333")
+MAX_GRID = 200
+
+
+class PrecisionPlot(QWidget):
+    """The plot plus a "screen grid" toggle, bound to a :class:`Session`."""
+
+    def __init__(self, session: Session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.plot = pg.PlotWidget()
+        self.plot.setMinimumHeight(180)
+        item = self.plot.getPlotItem()
+        item.setLabel("bottom", "characters read (reading order)")
+        item.setLabel("left", "precision / recall")
+        item.setYRange(0, 1.05, padding=0)
+        item.showGrid(x=False, y=True, alpha=0.2)
+        item.setMouseEnabled(x=True, y=False)
+        self.legend = item.addLegend(offset=(-10, 10), labelTextSize="8pt")
+        self.precision = item.plot([], [], pen=pg.mkPen("#1f5fbf", width=2), name="precision")
+        self.recall = item.plot([], [], pen=pg.mkPen("#d9822b", width=2), name="recall")
+        self.band = pg.LinearRegionItem((0, 1), movable=False, brush=pg.mkBrush(70, 110, 200, 40),
+                                        pen=pg.mkPen(None))
+        item.addItem(self.band)
+        self.t2i = pg.InfiniteLine(angle=90, pen=pg.mkPen("#b3261e", width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
+                                   label="T2I stop", labelOpts={"position": 0.93, "color": "#b3261e"})
+        self.first = pg.InfiniteLine(angle=90, pen=pg.mkPen("#1a7f37", width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
+                                     label="first relevant (LE)", labelOpts={"position": 0.12, "color": "#1a7f37"})
+        item.addItem(self.t2i)
+        item.addItem(self.first)
+        self._grid: list[pg.InfiniteLine] = []
+        self.grid_box = QCheckBox("screen gridlines")
+        self.grid_box.toggled.connect(lambda _: self.refresh_markers())
+        lay.addWidget(self.plot, 1)
+        lay.addWidget(self.grid_box)
+        self._ev = None
+        session.article_changed.connect(self.refresh_curve)
+        session.evaluation_changed.connect(self.refresh_curve)
+        session.settings_changed.connect(self.refresh_markers)
+        session.step_changed.connect(self.refresh_markers)
+        self.refresh_curve()
+
+    def refresh_curve(self, *_) -> None:
+        cur = self.session.current
+        self._ev = cur.evaluation if cur is not None else None
+        if self._ev is None or self._ev.n == 0:
+            self.precision.setData([], [])
+            self.recall.setData([], [])
+        else:
+            x, p, r = self._ev.curve()
+            self.precision.setData(x, p)
+            self.recall.setData(x, r)
+            self.plot.getPlotItem().setXRange(0, self._ev.n, padding=0.01)
+        self.refresh_markers()
+
+    def refresh_markers(self, *_) -> None:
+        ev, s = self._ev, self.session.settings
+        item = self.plot.getPlotItem()
+        for line in self._grid:
+            item.removeItem(line)
+        self._grid = []
+        visible = ev is not None and ev.n > 0
+        for w in (self.t2i, self.first, self.band):
+            w.setVisible(visible)
+        if not visible:
+            return
+        self.t2i.setValue(ev.t2i_stop(s.tolerance))
+        self.t2i.label.setFormat(f"T2I({s.tolerance}) stop")
+        f = ev.first_relevant()
+        self.first.setVisible(f is not None)
+        if f is not None:
+            self.first.setValue(f)
+        k = self.session.step
+        self.band.setRegion((k * s.screen, min((k + 1) * s.screen, ev.n)))
+        if self.grid_box.isChecked() and ev.n // s.screen <= MAX_GRID:
+            for x in np.arange(s.screen, ev.n, s.screen):
+                line = pg.InfiniteLine(float(x), angle=90, pen=pg.mkPen(150, 150, 150, 120, style=pg.QtCore.Qt.PenStyle.DotLine))
+                item.addItem(line)
+                self._grid.append(line)
+
+    def markers(self) -> dict[str, float | None]:
+        """Marker positions (characters read): ``t2i``, ``first_relevant``, ``screen`` band."""
+        return {"t2i": self.t2i.value() if self.t2i.isVisible() else None,
+                "first_relevant": self.first.value() if self.first.isVisible() else None,
+                "screen": tuple(self.band.getRegion())}

@@ -1,0 +1,215 @@
+"""The topic's ranked list (fetch phase): a table model over :class:`RankedRow` and its view.
+
+:class:`RankedListModel` holds a plain list filled by :meth:`RankedListModel.set_rows` and is
+usable without a window. Columns are named constants; score columns show the document scores
+aveChP, T2IF(t), LE(s), F(b) for the current settings (their headers are the measures'
+canonical names). :data:`ARTICLE_ROLE` gives a row's article id, :data:`SORT_ROLE` a sortable value.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+
+from readsim.engine.document import Settings
+from readsim.engine.measure import DocMeasure
+
+from ..session import RankedRow
+
+RANK, ARTICLE, TITLE, RELEVANT, AVECHP, T2IF, LE, F = range(8)
+SCORE_COLUMNS = (AVECHP, T2IF, LE, F)
+ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+def list_measures(s: Settings) -> list[DocMeasure]:
+    """The ranked list's score columns for settings ``s``: aveChP, T2IF(t), LE(s), F(b)."""
+    return [
+        DocMeasure("aveChP"),
+        DocMeasure("T2IF", s.tolerance, s.alpha),
+        DocMeasure("LE", s.screen, lower_is_better=True),
+        DocMeasure("F", 0, s.beta),
+    ]
+
+
+def format_score(measure: DocMeasure, value: float) -> str:
+    """Text of a score: integers for LE/ES, 4 decimals otherwise."""
+    return str(int(value)) if measure.kind in ("LE", "ES") else f"{value:.4f}"
+
+
+class RankedListModel(QAbstractTableModel):
+    """Rows: the run's ranked articles for one topic, in run order."""
+
+    HEADERS = {RANK: "Rank", ARTICLE: "Article", TITLE: "Title", RELEVANT: "Rel."}
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._rows: list[RankedRow] = []
+        self._settings = Settings()
+        self._measures = list_measures(self._settings)
+        self._scores: list[list[float]] = []
+
+    # -- filling ------------------------------------------------------------------------
+    def set_rows(self, rows: list[RankedRow], settings: Settings | None = None) -> None:
+        """Replace all rows (and the settings their scores use)."""
+        self.beginResetModel()
+        self._rows = list(rows)
+        if settings is not None:
+            self._settings = settings
+            self._measures = list_measures(settings)
+        self._rescore()
+        self.endResetModel()
+
+    def set_settings(self, settings: Settings) -> None:
+        """Rescore for ``settings`` (headers and score cells change)."""
+        self._settings = settings
+        self._measures = list_measures(settings)
+        self._rescore()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, AVECHP, F)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, AVECHP), self.index(len(self._rows) - 1, F))
+
+    def _rescore(self) -> None:
+        levels = self._settings.levels
+        self._scores = [[m.value(r.evaluation, levels) for m in self._measures] for r in self._rows]
+
+    def row(self, i: int) -> RankedRow:
+        return self._rows[i]
+
+    def row_of(self, article: str) -> int:
+        """Row number of ``article`` (-1 if absent)."""
+        for i, r in enumerate(self._rows):
+            if r.article == article:
+                return i
+        return -1
+
+    def measures(self) -> list[DocMeasure]:
+        return list(self._measures)
+
+    # -- Qt model API -------------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else 8
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if section in SCORE_COLUMNS:
+                return self._measures[section - AVECHP].name
+            return self.HEADERS.get(section)
+        if role == Qt.ItemDataRole.ToolTipRole and section in SCORE_COLUMNS:
+            m = self._measures[section - AVECHP]
+            return f"{m.name} in the {self._settings.mode} reading mode" + (" (lower is better)" if m.lower_is_better else "")
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        r, c = self._rows[index.row()], index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if c == RANK:
+                return str(r.rank)
+            if c == ARTICLE:
+                return r.article
+            if c == TITLE:
+                return r.title
+            if c == RELEVANT:
+                return "–" if r.relevant is None else ("yes" if r.relevant else "no")
+            m = self._measures[c - AVECHP]
+            return format_score(m, self._scores[index.row()][c - AVECHP])
+        if role == SORT_ROLE:
+            if c == RANK:
+                return r.rank
+            if c in (ARTICLE, TITLE):
+                return (r.article if c == ARTICLE else r.title).lower()
+            if c == RELEVANT:
+                return 1 if r.relevant else 0
+            return self._scores[index.row()][c - AVECHP]
+        if role == ARTICLE_ROLE:
+            return r.article
+        if role == Qt.ItemDataRole.TextAlignmentRole and c in (RANK, RELEVANT, *SCORE_COLUMNS):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if c == RELEVANT and r.relevant:
+                return QBrush(QColor("#1a7f37"))
+            if not r.in_collection and c in (ARTICLE, TITLE):
+                return QBrush(QColor("#888888"))
+        if role == Qt.ItemDataRole.FontRole and c == RELEVANT and r.relevant:
+            f = QFont()
+            f.setBold(True)
+            return f
+        if role == Qt.ItemDataRole.ToolTipRole:
+            where = "" if r.in_collection else " (not in the collection: scores from the qrels and the run)"
+            return f"{r.article}: {r.title}{where}"
+        return None
+
+
+class RankedListView(QTableView):
+    """The ranked list: sortable by any column (run order by default); ``article_activated(id)``
+    when the user picks a row."""
+
+    article_activated = Signal(str)
+
+    def __init__(self, model: RankedListModel, parent=None) -> None:
+        super().__init__(parent)
+        self.source = model
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.setModel(self.proxy)
+        self.setSortingEnabled(True)
+        self.sortByColumn(RANK, Qt.SortOrder.AscendingOrder)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().hide()
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        h = self.horizontalHeader()
+        h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        h.setSectionResizeMode(TITLE, QHeaderView.ResizeMode.Stretch)
+        h.setMinimumSectionSize(30)
+        for col, width in ((RANK, 44), (ARTICLE, 70), (RELEVANT, 32), (AVECHP, 54), (T2IF, 70), (LE, 56), (F, 52)):
+            self.setColumnWidth(col, width)
+        self.hideColumn(ARTICLE)
+        self.clicked.connect(self._emit)
+        self.activated.connect(self._emit)
+        self._suppress = False
+
+    def _emit(self, index) -> None:
+        if index.isValid() and not self._suppress:
+            self.article_activated.emit(index.data(ARTICLE_ROLE))
+
+    def select_article(self, article: str) -> None:
+        """Select and show ``article``'s row without emitting ``article_activated``."""
+        r = self.source.row_of(article)
+        if r < 0:
+            self.clearSelection()
+            return
+        idx = self.proxy.mapFromSource(self.source.index(r, TITLE))
+        self._suppress = True
+        try:
+            self.selectRow(idx.row())
+            self.scrollTo(idx)
+        finally:
+            self._suppress = False
+
+    def step(self, delta: int) -> None:
+        """Open the next (``delta`` = 1) or previous (-1) article in the view's order."""
+        rows = self.proxy.rowCount()
+        if not rows:
+            return
+        cur = self.currentIndex().row()
+        sel = self.selectionModel().selectedRows()
+        if sel:
+            cur = sel[0].row()
+        nxt = min(max(cur + delta, 0), rows - 1) if cur >= 0 else 0
+        idx = self.proxy.index(nxt, TITLE)
+        self.selectRow(nxt)
+        self.scrollTo(idx)
+        self.article_activated.emit(idx.data(ARTICLE_ROLE))

@@ -1,0 +1,78 @@
+"""The ``readsim`` entry point: --screenshot on real data and on the sample, clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+from readsim.app.main import main
+from readsim.engine.samples import sample
+
+SHOTS = Path("/tmp/shots")
+
+
+def real_args(inex):
+    return ["--collection", str(inex / "articles"), "--qrels", str(inex / "qrels" / "inex2009-2010.qrels"),
+            "--run", str(inex / "runs" / "bert-passages.run"), "--topics", str(inex / "topics" / "inex2009-topics.xml")]
+
+
+def assert_png(path: Path) -> None:
+    img = QImage(str(path))
+    assert not img.isNull() and img.width() >= 1000 and img.height() >= 700
+    assert path.stat().st_size > 30_000  # a rendered window, not a blank image
+    colours = {img.pixel(x, y) for x in range(0, img.width(), 37) for y in range(0, img.height(), 23)}
+    assert len(colours) > 20
+
+
+def test_screenshot_of_real_data(inex, tmp_path, capsys):
+    out = tmp_path / "real.png"
+    code = main([*real_args(inex), "--topic", "2009074", "--article", "23724", "--reading", "worst",
+                 "--screen", "2000", "--tolerance", "300", "--beta", "0.25", "--step", "2", "--screenshot", str(out)])
+    assert code == 0, capsys.readouterr().err
+    assert_png(out)
+    SHOTS.mkdir(exist_ok=True)
+    (SHOTS / "test-real-worst.png").write_bytes(out.read_bytes())
+
+
+def test_screenshot_of_the_sample(tmp_path, capsys):
+    s = sample()
+    if not (s.qrels.is_file() and s.runs):
+        pytest.skip("the sample is not there yet")
+    out = tmp_path / "sample.png"
+    assert main(["--screenshot", str(out)]) == 0, capsys.readouterr().err
+    assert_png(out)
+    (SHOTS / "test-sample.png").write_bytes(out.read_bytes())
+
+
+def test_bad_path_is_a_clear_error(tmp_path, capsys):
+    code = main(["--collection", str(tmp_path / "nope"), "--qrels", str(tmp_path / "missing.qrels"),
+                 "--run", str(tmp_path / "missing.run"), "--screenshot", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"readsim: error: {tmp_path / 'nope'}: collection folder not found" in err
+    assert "missing.qrels: qrels file not found" in err and "Traceback" not in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_bad_qrels_line_names_file_and_line(inex, tmp_path, capsys):
+    bad = tmp_path / "bad.qrels"
+    bad.write_text("2009074 Q0 23724 0 100\n2009074 Q0 1164 12\n", encoding="utf-8")
+    args = real_args(inex)
+    args[args.index("--qrels") + 1] = str(bad)
+    code = main([*args, "--screenshot", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert f"readsim: error: {bad}:2: a qrels line needs at least 5 fields" in err
+
+
+def test_unknown_topic_is_an_error(inex, tmp_path, capsys):
+    code = main([*real_args(inex), "--topic", "1999999", "--screenshot", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    assert code == 1 and "topic 1999999 is not in run" in err
+
+
+def test_bad_option_value(capsys):
+    assert main(["--reading", "sideways"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
