@@ -8,7 +8,8 @@ open article and recomputes when a control changes; the batch evaluator makes on
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -51,10 +52,9 @@ class DocumentEvaluation:
     mode: Mode
     pieces: Pieces
     entry: int = 0
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
-    # -- sizes --------------------------------------------------------------------------
-    @property
+    # -- sizes (computed once: the dataclass is frozen) -----------------------------------
+    @cached_property
     def nrc(self) -> int:
         """|R|: relevant positions (NRC in Arvola et al. 2010)."""
         return iv.total(self.relevant)
@@ -70,12 +70,12 @@ class DocumentEvaluation:
             return iv.as_array([(0, self.n)]) if self.n else iv.EMPTY
         return self.retrieved
 
-    @property
+    @cached_property
     def retrieved_size(self) -> int:
         """|T|."""
         return iv.total(self.retrieved_spans)
 
-    @property
+    @cached_property
     def relevant_retrieved(self) -> int:
         """|R n T|."""
         return iv.total(iv.intersect(self.relevant, self.retrieved_spans))
@@ -121,7 +121,7 @@ class DocumentEvaluation:
         """The window's score panel: canonical measure name -> value, for settings ``s``."""
         from .measure import panel_measures
 
-        return {m.name: m.value(self) for m in panel_measures(s)}
+        return {m.name: m.value(self, s.levels) for m in panel_measures(s)}
 
 
 def evaluate_document(
@@ -138,14 +138,16 @@ def evaluate_document(
     ``None`` for the whole article; ``doc_length``: from the qrels (the authority, SPEC
     section 2) or the article; ``text_length``: the article's full text length when the
     article is at hand, to clip retrieved passages to the article. Passages past doc_length
-    (but within the article) are read as non-relevant text, as the official tool does.
+    (but within the article) are read as non-relevant text, as the official tool does; the
+    ``document`` and ``entry`` modes ignore T, so there the reader reads ``[0, doc_length)``.
+    The set-based scores use T in every mode.
     """
     rel = iv.clip(iv.normalize(relevant), 0, doc_length)
     ret = None if retrieved is None else iv.normalize(retrieved)
     if ret is not None and text_length is not None:
         ret = iv.clip(ret, 0, max(text_length, doc_length))
-    n = doc_length
-    if ret is not None and len(ret):
-        n = max(n, int(ret[-1, 1]))
     mode = Mode(mode)
+    n = doc_length
+    if ret is not None and len(ret) and mode not in (Mode.DOCUMENT, Mode.ENTRY):
+        n = max(n, int(ret[-1, 1]))  # the chain reads retrieved text past doc_length
     return DocumentEvaluation(rel, ret, n, mode, reading_order(n, rel, ret, mode, entry), entry)

@@ -165,10 +165,11 @@ class _Builder:
             if text.isascii() or all(ord(c) <= 0xFFFF for c in text):
                 self._segment(index, len(text))
             else:  # astral characters take two UTF-16 units: one segment each
+                local = self.local
                 for i, ch in enumerate(text):
                     self._segment(index + i, 1)
-                    self.local += _utf16_len(ch) - 1
-                self.local -= len(text) - _utf16_len(text)
+                    self.local += _utf16_len(ch)
+                self.local = local
         self.parts.append(text)
         self.local += _utf16_len(text)
 
@@ -190,7 +191,7 @@ class _Builder:
                 if self.parts:
                     self.pending = index
                 continue
-            if self.pending is not None and self.parts:
+            if self.pending is not None and self.parts and not self.parts[-1].endswith(" "):
                 self.emit(" ", self.pending)
             self.pending = None
             self.emit(m.group(), index)
@@ -217,7 +218,8 @@ def layout(article: Article) -> Layout:
                 b.stack.append((kind, level, tag))
             elif tag in SEPARATED and b.parts:
                 b.pending = None
-                b.emit(SEPARATED[tag], None)
+                sep = SEPARATED[tag]
+                b.emit(sep.lstrip() if b.parts[-1].endswith(" ") else sep, None)
         else:
             if kind is not None:
                 b.close()

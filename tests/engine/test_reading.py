@@ -1,0 +1,133 @@
+"""Reading orders (SPEC section 4): hand-worked orders and a property test against the
+per-character reference of ``reference.py``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from readsim.engine import intervals as iv
+from readsim.engine.document import evaluate_document
+from readsim.engine.reading import Mode, Piece, reading_order, window
+
+from .reference import ReferenceDoc
+from .strategies import cases
+
+
+def expand(pieces) -> tuple[list[int], list[bool]]:
+    """The pieces as one position and one relevance flag per character (tests only)."""
+    order: list[int] = []
+    flags: list[bool] = []
+    for p in pieces:
+        order.extend(range(p.start, p.end))
+        flags.extend([p.relevant] * (p.end - p.start))
+    return order, flags
+
+
+def spans(*pairs):
+    return iv.normalize(pairs)
+
+
+# -- hand-worked orders: n = 10, R = {2,3,7,8} = [2,4) u [7,9), T = {6,7} = [6,8) ----------
+# document positions: 0 1 2 3 4 5 6 7 8 9
+# relevant:           . . r r . . . r r .
+# retrieved:          . . . . . . t t . .
+R = spans((2, 4), (7, 9))
+T = spans((6, 8))
+
+
+@pytest.mark.parametrize(
+    "mode, entry, expected",
+    [
+        # chain 6,7; then the rest in document order
+        ("natural", 0, [6, 7, 0, 1, 2, 3, 4, 5, 8, 9]),
+        # chain 6,7; non-relevant rest 0,1,4,5,9; relevant rest 2,3,8
+        ("worst", 0, [6, 7, 0, 1, 4, 5, 9, 2, 3, 8]),
+        # chain 6,7; relevant rest 2,3,8; non-relevant rest 0,1,4,5,9
+        ("best", 0, [6, 7, 2, 3, 8, 0, 1, 4, 5, 9]),
+        # T ignored: 0..9
+        ("document", 0, list(range(10))),
+        # entry 7: 7,8,9 then wrap around to 0..6
+        ("entry", 7, [7, 8, 9, 0, 1, 2, 3, 4, 5, 6]),
+        # entry 0 reads like the document; an entry past n is clamped to n (= read from 0)
+        ("entry", 0, list(range(10))),
+        ("entry", 25, list(range(10))),
+        ("entry", -3, list(range(10))),
+    ],
+)
+def test_hand_worked_orders(mode, entry, expected):
+    pieces = reading_order(10, R, T, mode, entry)
+    order, flags = expand(pieces)
+    assert order == expected
+    assert flags == [p in (2, 3, 7, 8) for p in expected]
+
+
+def test_pieces_of_natural_order():
+    # chain: 6 (non-relevant), 7 (relevant); rest: 0-1 n, 2-3 r, 4-5 n, 8 r, 9 n
+    assert reading_order(10, R, T, Mode.NATURAL) == (
+        Piece(6, 7, False), Piece(7, 8, True), Piece(0, 2, False), Piece(2, 4, True),
+        Piece(4, 6, False), Piece(8, 9, True), Piece(9, 10, False),
+    )
+
+
+def test_whole_article_result_reads_in_document_order():
+    for mode in ("natural", "worst", "best", "document"):
+        assert expand(reading_order(10, R, None, mode))[0] == list(range(10))
+
+
+def test_empty_article_and_errors():
+    assert reading_order(0, iv.EMPTY, iv.EMPTY, "natural") == ()
+    assert reading_order(0, iv.EMPTY, None, "entry", 3) == ()
+    with pytest.raises(ValueError):
+        reading_order(-1, iv.EMPTY, None)
+    with pytest.raises(ValueError):
+        reading_order(5, iv.EMPTY, None, "sideways")
+
+
+def test_window_spans_in_reading_order():
+    # natural order 6,7,0,1,2,3,4,5,8,9: reading positions [1, 5) are 7,0,1,2
+    pieces = reading_order(10, R, T, "natural")
+    assert window(pieces, 1, 5) == [(7, 8), (0, 2), (2, 3)]
+    assert window(pieces, 0, 0) == []
+    assert window(pieces, 8, 100) == [(8, 9), (9, 10)]
+
+
+def test_retrieved_past_doc_length_extends_the_extent():
+    # doc_length 10, T = [8, 14): n = 14, positions 10..13 read as non-relevant in the chain
+    doc = evaluate_document(R, spans((8, 14)), 10, "natural")
+    assert doc.n == 14
+    order, flags = expand(doc.pieces)
+    assert order == [8, 9, 10, 11, 12, 13, 0, 1, 2, 3, 4, 5, 6, 7]
+    assert flags == [True] + [False] * 7 + [True, True] + [False] * 3 + [True]
+
+
+# -- properties ------------------------------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(cases())
+def test_pieces_cover_the_reference_order(c):
+    doc = evaluate_document(
+        np.asarray(c["relevant"], dtype=np.int64).reshape(-1, 2),
+        None if c["retrieved"] is None else np.asarray(c["retrieved"], dtype=np.int64).reshape(-1, 2),
+        c["doc_length"], c["mode"], c["entry"],
+    )
+    ref = ReferenceDoc(c["doc_length"], c["relevant"], c["retrieved"], c["mode"], c["entry"])
+    order, flags = expand(doc.pieces)
+    assert doc.n == ref.n
+    assert doc.nrc == ref.nrc
+    assert order == ref.order
+    assert flags == ref.rel
+    # homogeneous, non-empty pieces, neighbours that continue each other merged
+    for a, b in zip(doc.pieces, doc.pieces[1:]):
+        assert not (a.end == b.start and a.relevant == b.relevant)
+    assert all(p.end > p.start for p in doc.pieces)
+    # chain length: |T| in the chain modes, 0 when T is ignored
+    if c["mode"] in ("document", "entry"):
+        assert doc.chain_length == 0
+    else:
+        assert doc.chain_length == len(ref.retrieved_set)
+    # the window of any reading-position range
+    first = c["k"] % (ref.n + 3)
+    last = first + c["tolerance"] % 50
+    got = [q for s, e in window(doc.pieces, first, last) for q in range(s, e)]
+    assert got == ref.window(first, last)
