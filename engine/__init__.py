@@ -6,11 +6,13 @@ Modules, one place for each thing:
 - :mod:`.text`         the article text model (SPEC section 2): text, offsets, element spans
 - :mod:`.layout`       a readable display of an article and the offset map to display positions
 - :mod:`.collection`   a folder of articles, read lazily
-- :mod:`.formats`      readers and writers: FOL qrels, FOL runs, topics
+- :mod:`.formats`      readers and writers: FOL qrels, FOL and XML runs, topics
 - :mod:`.reading`      reading orders as pieces (SPEC section 4)
 - :mod:`.docmeasures`  document measures over pieces and their canonical names (SPEC section 5)
 - :mod:`.document`     one article's evaluation: reading order, scores, curves
 - :mod:`.batch`        per-article evaluation of whole runs
+- :mod:`.listmeasures` list measures of whole runs (gP, AgP, MAP, CE/NCE/ANCE, iP, BEP)
+- :mod:`.samples`      the sample shipped in ``resources/sample``
 - :mod:`.cli`          the ``readsim-eval`` command
 """
 

@@ -43,10 +43,10 @@ def retrieved_passages(run: Run, topic: str, entry: RunArticle, collection: Coll
     Raises :class:`InputError` naming the run's line if an XPath cannot be resolved (no
     collection, article missing, or no such element).
     """
-    if not entry.xpaths:
+    if not entry.xpaths and not entry.pointers:
         return entry.passages
     if collection is None:
-        raise InputError(run.path, entry.line, "element XPaths in the run need the collection (--collection DIR)")
+        raise InputError(run.path, entry.line, "element XPaths and XPointers in the run need the collection (--collection DIR)")
     try:
         article = collection.article(entry.article)
     except KeyError:
@@ -57,6 +57,11 @@ def retrieved_passages(run: Run, topic: str, entry: RunArticle, collection: Coll
             spans.append(article.span(xpath))
         except KeyError:
             raise InputError(run.path, entry.line, f"article {entry.article} has no element {xpath}") from None
+    for start, end in entry.pointers:
+        try:
+            spans.append((article.point(start), article.point(end)))
+        except (KeyError, ValueError) as err:
+            raise InputError(run.path, entry.line, f"article {entry.article}: cannot resolve XPointer {err}") from None
     return iv.normalize(spans)
 
 

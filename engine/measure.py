@@ -10,15 +10,44 @@ Document measures (SPEC section 5), one article at a time:
 ``LE(s)``          localizing effort for screen size s; ``ES(s)`` effort score (NR for a
                    non-relevant article)
 ``P_set``          INEX set-based precision; ``R_set`` recall; ``F(b)`` F_beta (0.25 official)
+``BEP(d)``         Best in Context: ``(d - |bep - entry|) / d`` within distance d (500
+                   official), else 0; needs the qrels' BEP, so it is computed by
+                   :mod:`engine.listmeasures`, not by :meth:`DocMeasure.value`
 =================  ====================================================================
 
-:func:`parse_measure` raises :class:`UnknownMeasure` (a ``ValueError``) on anything else.
+List measures (SPEC section 6), one ranked list of articles per topic, written
+``LIST/DOC`` with ``DOC`` any document measure above (:class:`ListMeasure`):
+
+=========================  ============================================================
+``gP@r/DOC``               generalised precision at rank r (past the end of a short run:
+                           the last rank's value, the official tool's quirk);
+                           ``gP(plain)@r/DOC`` the plain sum / r
+``gR@r``                   generalised recall at rank r (relevant articles / Nrel)
+``AgP/DOC``                average generalised precision (mean: MAgP; ``AgP/F(0.25)``
+                           is INEX's official Relevant in Context measure)
+``AgP'/DOC``               AgP with each relevant rank weighted by its relevant size
+``MAP``                    AgP with S = isrel (average precision over articles)
+``ircl_prn.x/DOC``         gP interpolated at gR = x, x in 0.00, 0.10, ..., 1.00
+``CE@i/E``                 cumulated effort; ``NCE@i/E`` normalized; ``ANCE@i/E`` its
+                           average over ranks 1..i; E is ``LE(s)`` or ``ES(s)``
+``iP[x]``                  Focused task: interpolated precision at recall x (0.00 .. 1.00
+                           by 0.01); ``MAiP`` the mean over the 101 points (AiP per topic)
+``num_q``, ``num_ret``,    topics, articles ranked, relevant articles judged, relevant
+``num_rel``,               articles ranked (summed, not averaged, over topics for ``all``)
+``num_rel_ret``
+=========================  ============================================================
+
+:func:`parse_measure` parses document measures only, :func:`parse_list_measure` list
+measures only, :func:`parse_any` either; all raise :class:`UnknownMeasure` (a
+``ValueError``) on anything else. ``parse_any(m.name) == m`` for every measure ``m``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+import numpy as np
 
 from .document import DocumentEvaluation, Settings
 
@@ -29,16 +58,21 @@ class UnknownMeasure(ValueError):
 
 def _num(x: float) -> str:
     """Shortest round-tripping text of a parameter: ``300``, ``0.25``."""
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
+    if float(x).is_integer():
+        return str(int(x))
+    text = repr(float(x))
+    if "e" in text or "E" in text:  # 1e-05 would not parse back: write it positionally
+        text = np.format_float_positional(float(x), trim="-")
+    return text
 
 
 @dataclass(frozen=True)
 class DocMeasure:
     """A document measure: ``kind`` (``aveChP``, ``ChP``, ``ChR``, ``T2IP``, ``T2IR``, ``T2IF``,
-    ``LE``, ``ES``, ``P_set``, ``R_set``, ``F``) with its parameters."""
+    ``LE``, ``ES``, ``P_set``, ``R_set``, ``F``, ``BEP``) with its parameters."""
 
     kind: str
-    k: int = 0  # ChP@k, ChR@k; T2I tolerance; LE/ES screen size
+    k: int = 0  # ChP@k, ChR@k; T2I tolerance; LE/ES screen size; BEP d_max
     weight: float = 1.0  # T2IF alpha; F beta
     lower_is_better: bool = False
 
@@ -50,16 +84,24 @@ class DocMeasure:
             return f"{self.kind}@{self.k}"
         if self.kind == "T2IF" and self.weight != 1.0:
             return f"T2IF({self.k},{_num(self.weight)})"
-        if self.kind in ("T2IP", "T2IR", "T2IF", "LE", "ES"):
+        if self.kind in ("T2IP", "T2IR", "T2IF", "LE", "ES", "BEP"):
             return f"{self.kind}({self.k})"
         return f"F({_num(self.weight)})"
 
     def __str__(self) -> str:
         return self.name
 
+    def null_value(self, levels: int = 4) -> float:
+        """The value for a non-relevant article, whatever was retrieved: NR = ``levels + 1``
+        for LE and ES, 0 for every other measure (SPEC section 5)."""
+        return float(levels + 1) if self.kind in ("LE", "ES") else 0.0
+
     def value(self, doc: DocumentEvaluation, levels: int = 4) -> float:
-        """The measure's value for one article."""
+        """The measure's value for one article. Raises ``ValueError`` for ``BEP(d)``, which
+        needs the qrels' best entry point (see :func:`engine.listmeasures.bep_score`)."""
         kind = self.kind
+        if kind == "BEP":
+            raise ValueError("BEP(d) needs the qrels' best entry point: use engine.listmeasures.article_score")
         if kind == "aveChP":
             return doc.ave_chp()
         if kind == "ChP":
@@ -86,6 +128,7 @@ _PATTERNS = [
     (re.compile(rf"T2IF\(\s*{_INT}\s*,\s*{_NUM}\s*\)"), lambda m: DocMeasure("T2IF", int(m.group(1)), float(m.group(2)))),
     (re.compile(rf"(LE|ES)\(\s*{_INT}\s*\)"), lambda m: DocMeasure(m.group(1), int(m.group(2)), lower_is_better=True)),
     (re.compile(rf"F\(\s*{_NUM}\s*\)"), lambda m: DocMeasure("F", 0, float(m.group(1)))),
+    (re.compile(rf"BEP\(\s*{_INT}\s*\)"), lambda m: DocMeasure("BEP", int(m.group(1)))),
 ]
 
 
@@ -96,12 +139,12 @@ def parse_measure(text: str) -> DocMeasure:
         m = pattern.fullmatch(text)
         if m:
             measure = build(m)
-            if measure.kind in ("ChP", "ChR", "T2IP", "T2IR", "T2IF", "LE", "ES") and measure.k < 1:
+            if measure.kind in ("ChP", "ChR", "T2IP", "T2IR", "T2IF", "LE", "ES", "BEP") and measure.k < 1:
                 raise UnknownMeasure(f"{text}: the size must be at least 1 character")
             return measure
     raise UnknownMeasure(
         f"unknown measure {text!r}; document measures are aveChP, ChP@k, ChR@k, T2IP(t), T2IR(t), "
-        f"T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta)"
+        f"T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta), BEP(d)"
     )
 
 
@@ -120,3 +163,153 @@ def panel_measures(s: Settings) -> list[DocMeasure]:
         DocMeasure("R_set"),
         DocMeasure("F", 0, s.beta),
     ]
+
+
+# -- list measures ---------------------------------------------------------------------------
+LIST_KINDS = ("gP", "gR", "AgP", "AgP'", "MAP", "ircl_prn", "CE", "NCE", "ANCE", "iP", "MAiP", "num_q",
+              "num_ret", "num_rel", "num_rel_ret")
+_RANKED = ("gP", "gR", "CE", "NCE", "ANCE")  # with a rank cutoff @r
+_WITH_DOC = ("gP", "AgP", "AgP'", "ircl_prn", "CE", "NCE", "ANCE")  # LIST/DOC
+_EFFORT = ("CE", "NCE", "ANCE")  # DOC must be an effort score (LE or ES)
+_COUNTS = ("num_q", "num_ret", "num_rel", "num_rel_ret")
+FOCUSED = ("iP", "MAiP")  # over the run's passages in line order, no document measure
+INCONTEXT_POINTS = 11  # ircl_prn.0.00 .. 1.00 of the official tool's -r and -b tasks
+FOCUSED_POINTS = 101  # iP[0.00] .. iP[1.00] of its -f task
+
+
+@dataclass(frozen=True)
+class ListMeasure:
+    """A list measure over a topic's ranking, with its document measure (SPEC section 6).
+
+    ``kind`` is one of :data:`LIST_KINDS`; ``cutoff`` is the rank r (``gP``, ``gR``, ``CE``,
+    ``NCE``, ``ANCE``) or the recall point's index (``ircl_prn``: 0..10 for 0.00..1.00;
+    ``iP``: 0..100); ``doc`` the document measure S (``None`` for ``gR``, ``MAP``, ``iP``,
+    ``MAiP`` and the counts); ``plain`` selects gP's plain sum / r past the end of the run
+    instead of the official tool's last value.
+    """
+
+    kind: str
+    cutoff: int = 0
+    doc: DocMeasure | None = None
+    plain: bool = False
+
+    @property
+    def name(self) -> str:
+        kind = self.kind
+        if kind == "gP" and self.plain:
+            head = f"gP(plain)@{self.cutoff}"
+        elif kind in _RANKED:
+            head = f"{kind}@{self.cutoff}"
+        elif kind == "ircl_prn":
+            head = f"ircl_prn.{self.cutoff / (INCONTEXT_POINTS - 1):.2f}"
+        elif kind == "iP":
+            head = f"iP[{self.cutoff / (FOCUSED_POINTS - 1):.2f}]"
+        else:
+            head = kind
+        return f"{head}/{self.doc.name}" if self.doc is not None else head
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def lower_is_better(self) -> bool:
+        """True for the effort measures CE, NCE and ANCE."""
+        return self.kind in _EFFORT
+
+    @property
+    def is_count(self) -> bool:
+        """True for ``num_ret``, ``num_rel``, ``num_rel_ret``: integers, summed over topics."""
+        return self.kind in _COUNTS
+
+    @property
+    def focused(self) -> bool:
+        """True for the Focused task's ``iP[x]`` and ``MAiP`` (passages in line order)."""
+        return self.kind in FOCUSED
+
+
+_HEAD = re.compile(
+    r"(?P<kind>gP\(plain\)|gP|gR|CE|NCE|ANCE)@(?P<r>\d+)"
+    r"|ircl_prn\.(?P<curve>\d\.\d\d)"
+    r"|iP\[(?P<ip>\d\.\d\d)\]"
+    r"|(?P<bare>AgP'|AgP|MAP|MAiP|num_q|num_ret|num_rel_ret|num_rel)"
+)
+_LIST_HELP = ("list measures are gP@r/DOC, gP(plain)@r/DOC, gR@r, AgP/DOC, AgP'/DOC, MAP, "
+              "ircl_prn.0.00/DOC .. ircl_prn.1.00/DOC, CE@i/LE(s), NCE@i/LE(s), ANCE@i/LE(s), "
+              "iP[0.00] .. iP[1.00], MAiP, num_q, num_ret, num_rel, num_rel_ret; DOC is a document measure, "
+              "e.g. AgP/F(0.25)")
+
+
+def _point(text: str, points: int, full: str) -> int:
+    """Index of recall point ``text`` (``0.10``) on a grid of ``points`` points."""
+    steps = points - 1
+    index = round(float(text) * steps)
+    if not 0 <= index <= steps or f"{index / steps:.2f}" != text:
+        grid = "0.00, 0.10, ..., 1.00" if steps == 10 else "0.00, 0.01, ..., 1.00"
+        raise UnknownMeasure(f"{full}: the recall point must be one of {grid}")
+    return index
+
+
+def parse_list_measure(text: str) -> ListMeasure:
+    """Parse a list measure name (``AgP/F(0.25)``, ``gP@10/T2IP(300)``, ``ANCE@600/LE(300)``,
+    ``MAP``, ``iP[0.01]``); ``parse_list_measure(m.name) == m``. Raises
+    :class:`UnknownMeasure` on anything else, a document measure alone included."""
+    full = text.strip()
+    head, slash, tail = full.partition("/")
+    m = _HEAD.fullmatch(head.strip())
+    if m is None:
+        raise UnknownMeasure(f"unknown measure {full!r}; {_LIST_HELP}")
+    plain = False
+    cutoff = 0
+    if m.group("kind"):
+        kind = m.group("kind")
+        if kind == "gP(plain)":
+            kind, plain = "gP", True
+        cutoff = int(m.group("r"))
+        if cutoff < 1:
+            raise UnknownMeasure(f"{full}: the rank cutoff must be at least 1")
+    elif m.group("curve"):
+        kind, cutoff = "ircl_prn", _point(m.group("curve"), INCONTEXT_POINTS, full)
+    elif m.group("ip"):
+        kind, cutoff = "iP", _point(m.group("ip"), FOCUSED_POINTS, full)
+    else:
+        kind = m.group("bare")
+    doc = None
+    if kind in _WITH_DOC:
+        if not slash:
+            raise UnknownMeasure(f"{full}: {kind} needs a document measure, e.g. {head.strip()}/F(0.25)"
+                                 if kind not in _EFFORT else f"{full}: {kind} needs an effort score, e.g. {head.strip()}/LE(300)")
+        doc = parse_measure(tail)
+        if kind in _EFFORT and doc.kind not in ("LE", "ES"):
+            raise UnknownMeasure(f"{full}: {kind} cumulates an effort score: LE(s) or ES(s), not {doc.name}")
+    elif slash:
+        raise UnknownMeasure(f"{full}: {kind} takes no document measure (write {head.strip()})")
+    return ListMeasure(kind, cutoff, doc, plain)
+
+
+def parse_any(text: str) -> DocMeasure | ListMeasure:
+    """A document measure (``F(0.25)``) or a list measure (``AgP/F(0.25)``), by its name."""
+    try:
+        return parse_measure(text)
+    except UnknownMeasure:
+        pass
+    try:
+        return parse_list_measure(text)
+    except UnknownMeasure as exc:
+        if "/" in text or _HEAD.fullmatch(text.strip().partition("/")[0].strip()):
+            raise
+        raise UnknownMeasure(f"unknown measure {text.strip()!r}; document measures are aveChP, ChP@k, ChR@k, "
+                             f"T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta), "
+                             f"BEP(d); {_LIST_HELP}") from None
+
+
+def official_measures(doc: DocMeasure | None = None, points: bool = True) -> list[ListMeasure]:
+    """What the official tool prints for the Relevant in Context task (``inex_eval -r``), in its
+    order: the counts (``num_q`` .. ``num_rel_ret``), ``AgP`` (MAgP), ``gP@r``/``gR@r`` at r = 1, 2, 3, 5, 10, 25, 50, and the
+    11-point ``ircl_prn`` curve, with document score ``doc`` (default ``F(0.25)``)."""
+    doc = doc or DocMeasure("F", 0, 0.25)
+    out = [ListMeasure(k) for k in _COUNTS] + [ListMeasure("AgP", 0, doc)]
+    for r in (1, 2, 3, 5, 10, 25, 50):
+        out += [ListMeasure("gP", r, doc), ListMeasure("gR", r)]
+    if points:
+        out += [ListMeasure("ircl_prn", i, doc) for i in range(INCONTEXT_POINTS)]
+    return out

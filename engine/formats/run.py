@@ -90,7 +90,8 @@ def read_run(path: str | os.PathLike, strict: bool = False) -> Run:
 
     def problem(line: int, message: str) -> None:
         if strict:
-            raise InputError(path, line, message + " (--strict)")
+            reason = message.split(";")[0]
+            raise InputError(path, line, f"{reason}; rejected (--strict), as the official INEX tool does")
         diagnostics.append(Diagnostic(path, line, message))
 
     for number, f in numbered_lines(path):

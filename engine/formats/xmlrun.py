@@ -57,7 +57,7 @@ def read_xml_run(path: str | os.PathLike, strict: bool = False) -> Run:
         if topic in run.topics:
             message = f"topic {topic} appears in two blocks; merged into its first block"
             if strict:
-                raise InputError(path, topic_el.sourceline, message + " (--strict)")
+                raise InputError(path, topic_el.sourceline, message.split(";")[0] + "; rejected (--strict)")
             run.diagnostics.append(Diagnostic(path, topic_el.sourceline, message))
         entries = run.topics.setdefault(topic, [])
         by_article = {e.article: e for e in entries}
@@ -75,7 +75,7 @@ def read_xml_run(path: str | os.PathLike, strict: bool = False) -> Run:
             elif article != previous:
                 message = f"topic {topic}: article {article} returns after other articles (interleaved); merged into its first rank"
                 if strict:
-                    raise InputError(path, result.sourceline, message + " (--strict)")
+                    raise InputError(path, result.sourceline, message.split(";")[0] + "; rejected (--strict)")
                 run.diagnostics.append(Diagnostic(path, result.sourceline, message))
             previous = article
             spans = [] if entry.passages is None else entry.passages.tolist()

@@ -1,0 +1,474 @@
+"""List measures of whole runs (SPEC section 6) and the official INEX tool's numbers.
+
+A topic's ranking is a vector of document scores ``S(d_1) .. S(d_n)`` in rank order (any
+:class:`~engine.measure.DocMeasure`), with ``isrel(d)`` and ``rsize(d)`` from the qrels. Every
+list measure is numpy arithmetic over those vectors (:class:`Ranking`); each run's articles
+are evaluated ONCE (:func:`rank_topics`) whatever the number of list measures asked for.
+
+Formulas (r, i: 1-based ranks; Nrel: relevant articles of the topic; Trel_size: their summed
+relevant size; NR = levels + 1, 5 by default):
+
+- ``gP[r] = sum_{j<=r} S(d_j) / r``; ``gR[r] = sum_{j<=r} isrel(d_j) / Nrel``;
+- ``AgP = sum_r isrel(d_r) gP[r] / Nrel``; ``AgP' = sum_r rsize(d_r)/Trel_size isrel(d_r) gP[r]``;
+  ``MAP`` is AgP with S = isrel (Kamps, Pehcevski, Kazai, Lalmas, Robertson, *INEX 2007
+  evaluation measures*, LNCS 4862, 2008; the official tool ``inex_eval`` 1.0 by M. Koolen,
+  ``Topic.ComputeGeneralisedScores``: ``AgP = sumGP / totalRelDocs``);
+- ``CE[i] = sum_{j<=i} (ES(d_j)/minES - 1)`` with minES = 1; ideal effort ``IE`` = Nrel ones
+  then NR; ``NCE[i] = sum_{j<=i} (ES(d_j)/IE[j] - 1)``; ``ANCE[i] = sum_{j<=i} NCE[j] / i``
+  (Arvola, Kekäläinen, Junkkari, *Expected reading effort in focused retrieval evaluation*,
+  Information Retrieval 13(5), 2010, section 5.2). Lower is better.
+
+Policies, all in one place (each has a test in ``tests/engine/test_listmeasures.py``):
+
+1. **gP past the end of a short run** (``gP@r`` with r > n): the value at the last rank, as
+   the official tool prints (``inex_eval.EvalInContext``: "if number of retrieved ranks is
+   lower than cutoff, use the precision/recall at the lowest rank"). ``gP(plain)@r`` (CLI
+   ``--plain-gp``) is the definition's ``sum / r``. gR is the same either way. An empty
+   ranking scores 0.
+2. **Effort past the end of the run**: ranks n+1 .. i count as non-relevant, ES = NR.
+3. **Interpolated curve** ``ircl_prn.x`` (11 points, x = 0.00 .. 1.00): at every rank r the
+   recall point ``floor(10 * gR[r])`` keeps the highest ``gP[r]``; then each point takes the
+   highest value at or above it (``Topic.ComputeGeneralisedScores`` and ``Topic.FillIP``).
+   A point is 0 when no rank reaches it.
+4. **Topics averaged** (``all``): by default the judged topics the run has (the official
+   tool's ``topicsInRun``); with ``complete`` (``-c``) every judged topic, a topic missing from
+   the run being scored as an empty ranking: 0 on every precision and recall measure, NR at
+   every rank for CE/NCE/ANCE.
+5. **A judged topic with no relevant article** is excluded from the mean with a warning (the
+   official tool divides by zero and prints NaN).
+6. **A run topic absent from the qrels** is ignored with a warning (the official tool ignores
+   it silently).
+7. **Unjudged articles are non-relevant**: S = 0 (LE = ES = NR), isrel = 0, and they are not
+   read at all (no collection access): every document measure of a non-relevant article is
+   its :meth:`~engine.measure.DocMeasure.null_value`.
+8. **Counts** ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret`` are summed over the topics,
+   not averaged (as the official tool and trec_eval print them). ``num_ret`` counts ranked
+   articles after merging interleaved results (the official tool counts ranks).
+9. **Focused task** (``iP[x]``, ``MAiP``): each result line of the run file is a rank, in
+   file order (``Topic.ComputeIP``): precision = relevant text retrieved so far / text
+   retrieved so far, recall = relevant text retrieved so far / the topic's summed qrels
+   ``rel_size``; the recall point ``floor(100 * recall)`` keeps the highest precision, then the
+   101 points are interpolated as in 3 (``FillIP``); AiP is their mean (``ComputeAIP``). Text a
+   line retrieves again (overlapping an earlier line of the same article) counts once (the
+   official tool rejects such runs).
+10. **Best in Context** ``BEP(d)`` (``Topic.ComputeBEPScore``, d = 500 officially): for a
+    relevant article with a best entry point, ``(d - |bep - entry|) / d`` if the distance is at
+    most d, else 0; the entry is the start of the article's first retrieved passage (column 7
+    of a BiC run), 0 for a whole-article result; 0 for every other article.
+
+Raises :class:`~engine.errors.InputError` (from the readers and :mod:`engine.batch`) on bad
+input; diagnostics (warnings) are collected in :attr:`Evaluation.diagnostics`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import intervals as iv
+from .batch import Join, document
+from .collection import Collection
+from .errors import Diagnostic
+from .formats import Judgement, Qrels, Run, RunArticle
+from .formats.lines import numbered_lines
+from .measure import FOCUSED_POINTS, INCONTEXT_POINTS, DocMeasure, ListMeasure
+from .reading import Mode
+
+# -- the arithmetic: one topic's vectors -> numbers -----------------------------------------
+
+
+def generalised_precision(scores: np.ndarray) -> np.ndarray:
+    """``gP[r] = sum_{j<=r} S(d_j) / r`` for r = 1..n: float array of shape ``(n,)``."""
+    s = np.asarray(scores, dtype=float)
+    return np.cumsum(s) / np.arange(1, len(s) + 1) if len(s) else np.zeros(0)
+
+
+def generalised_recall(relevant: np.ndarray, nrel: int) -> np.ndarray:
+    """``gR[r] = (relevant articles among the first r) / nrel``, shape ``(n,)``; the division is
+    done as the official tool does (``(double) relAtRank / totalRelDocs``). ``nrel`` >= 1."""
+    return np.cumsum(np.asarray(relevant, dtype=np.int64)) / nrel
+
+
+def gp_at(scores: np.ndarray, r: int, plain: bool = False) -> float:
+    """gP at rank ``r`` (>= 1). Past the end of the ranking: the last rank's value (policy 1),
+    or with ``plain`` the sum of all scores / r; 0 for an empty ranking."""
+    n = len(scores)
+    if n == 0:
+        return 0.0
+    if r <= n:
+        return float(np.sum(scores[:r], dtype=float) / r)
+    return float(np.sum(scores, dtype=float) / (r if plain else n))
+
+
+def gr_at(relevant: np.ndarray, nrel: int, r: int) -> float:
+    """gR at rank ``r`` (the last rank's value past the end; 0 for an empty ranking)."""
+    if len(relevant) == 0:
+        return 0.0
+    return float(np.count_nonzero(relevant[:r]) / nrel)
+
+
+def agp(scores: np.ndarray, relevant: np.ndarray, nrel: int) -> float:
+    """AgP = ``sum_r isrel(d_r) gP[r] / nrel`` (``nrel`` >= 1)."""
+    if len(scores) == 0:
+        return 0.0
+    return float(np.sum(generalised_precision(scores)[np.asarray(relevant, dtype=bool)]) / nrel)
+
+
+def agp_prime(scores: np.ndarray, relevant: np.ndarray, rsize: np.ndarray, trel_size: int) -> float:
+    """AgP' = ``sum_r rsize(d_r) / Trel_size * isrel(d_r) * gP[r]`` (``trel_size`` >= 1)."""
+    if len(scores) == 0:
+        return 0.0
+    weight = np.where(np.asarray(relevant, dtype=bool), np.asarray(rsize, dtype=float), 0.0)
+    return float(np.dot(generalised_precision(scores), weight) / trel_size)
+
+
+def average_precision(relevant: np.ndarray, nrel: int) -> float:
+    """MAP's per-topic value: AgP with S = isrel."""
+    rel = np.asarray(relevant, dtype=bool)
+    return agp(rel.astype(float), rel, nrel)
+
+
+def interpolate(points: np.ndarray) -> np.ndarray:
+    """Each point takes the highest value at or above it (``Topic.FillIP``)."""
+    return np.maximum.accumulate(np.asarray(points, dtype=float)[::-1])[::-1]
+
+
+def interpolated_curve(precision: np.ndarray, recall: np.ndarray, points: int = INCONTEXT_POINTS) -> np.ndarray:
+    """Interpolated precision at ``points`` recall points 0, 1/(points-1), .., 1 (policy 3).
+
+    ``precision`` and ``recall`` are per rank (shape ``(n,)``); the rank's recall point is
+    ``floor((points - 1) * recall)`` (values above 1 are clipped to the last point). Returns
+    a float array of shape ``(points,)``.
+    """
+    curve = np.zeros(points)
+    if len(precision):
+        index = np.clip(np.floor((points - 1) * np.asarray(recall, dtype=float)).astype(np.int64), 0, points - 1)
+        np.maximum.at(curve, index, np.asarray(precision, dtype=float))
+    return interpolate(curve)
+
+
+def ideal_effort(nrel: int, depth: int, nr: float) -> np.ndarray:
+    """IE[1..depth]: ``nrel`` ones (minES), then NR."""
+    ie = np.full(depth, float(nr))
+    ie[: min(nrel, depth)] = 1.0
+    return ie
+
+
+def effort_vector(es: np.ndarray, depth: int, nr: float) -> np.ndarray:
+    """ES at ranks 1..depth: the run's, then NR past its end (policy 2)."""
+    out = np.full(depth, float(nr))
+    k = min(depth, len(es))
+    out[:k] = np.asarray(es, dtype=float)[:k]
+    return out
+
+
+def cumulated_effort(es: np.ndarray, depth: int, nr: float, min_es: float = 1.0) -> np.ndarray:
+    """CE[1..depth] = ``cumsum(ES / minES - 1)``, ES past the run's end = NR."""
+    return np.cumsum(effort_vector(es, depth, nr) / min_es - 1.0)
+
+
+def normalized_cumulated_effort(es: np.ndarray, nrel: int, depth: int, nr: float) -> np.ndarray:
+    """NCE[1..depth] = ``cumsum(ES / IE - 1)``."""
+    return np.cumsum(effort_vector(es, depth, nr) / ideal_effort(nrel, depth, nr) - 1.0)
+
+
+def average_nce(es: np.ndarray, nrel: int, depth: int, nr: float) -> float:
+    """ANCE[depth] = ``sum_{j<=depth} NCE[j] / depth``."""
+    return float(np.mean(normalized_cumulated_effort(es, nrel, depth, nr)))
+
+
+def focused_curve(rel_sizes: np.ndarray, sizes: np.ndarray, total_rsize: int, points: int = FOCUSED_POINTS) -> np.ndarray:
+    """The Focused task's interpolated precision at ``points`` recall points (policy 9).
+
+    ``rel_sizes[k]``, ``sizes[k]``: relevant and retrieved size of the k-th result line (the
+    unit of the offsets); ``total_rsize`` the topic's relevant size (>= 1). Lines retrieving
+    nothing new (size 0) before any text is read are skipped (precision undefined).
+    """
+    ret = np.cumsum(np.asarray(sizes, dtype=np.int64))
+    relret = np.cumsum(np.asarray(rel_sizes, dtype=np.int64))
+    ok = ret > 0
+    precision = relret[ok] / ret[ok]
+    recall = relret[ok] / total_rsize
+    return interpolated_curve(precision, recall, points)
+
+
+def bep_score(bep: int | None, entry: int, d_max: int = 500) -> float:
+    """Best in Context: ``(d_max - |bep - entry|) / d_max`` if the distance is at most
+    ``d_max``, else 0; 0 without a best entry point (``Topic.ComputeBEPScore``)."""
+    if bep is None:
+        return 0.0
+    distance = abs(bep - entry)
+    return 0.0 if distance > d_max else (d_max - distance) / d_max
+
+
+# -- one topic's ranking -------------------------------------------------------------------
+
+
+@dataclass
+class Ranking:
+    """One topic of a run, joined with its qrels: what every list measure needs.
+
+    ``articles``: names in rank order; ``relevant``: bool ``(n,)`` (rel_size > 0 in the
+    qrels); ``rsize``: int64 ``(n,)`` relevant size (qrels unit, 0 if not relevant);
+    ``scores[doc measure]``: float ``(n,)``; ``nrel``: Nrel; ``trel_size``: the topic's summed
+    relevant size; ``line_rel``/``line_size``: per result line, for the Focused task (filled
+    only when a focused measure is asked for).
+    """
+
+    topic: str
+    articles: list[str]
+    relevant: np.ndarray
+    rsize: np.ndarray
+    scores: dict[DocMeasure, np.ndarray]
+    nrel: int
+    trel_size: int
+    line_rel: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    line_size: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    @classmethod
+    def empty(cls, topic: str, qrels: Qrels, doc_measures: Iterable[DocMeasure]) -> Ranking:
+        """A topic the run does not answer (policy 4)."""
+        nrel, trel = _topic_totals(qrels, topic)
+        z = np.zeros(0)
+        return cls(topic, [], np.zeros(0, dtype=bool), np.zeros(0, dtype=np.int64),
+                   {m: z for m in doc_measures}, nrel, trel)
+
+    def value(self, measure: ListMeasure, levels: int = 4) -> float:
+        """The measure's value for this topic (``nrel`` >= 1). NR = ``levels + 1``."""
+        kind = measure.kind
+        if kind == "num_q":
+            return 1.0
+        if kind == "num_ret":
+            return float(len(self.articles))
+        if kind == "num_rel":
+            return float(self.nrel)
+        if kind == "num_rel_ret":
+            return float(np.count_nonzero(self.relevant))
+        if kind == "gR":
+            return gr_at(self.relevant, self.nrel, measure.cutoff)
+        if kind == "MAP":
+            return average_precision(self.relevant, self.nrel)
+        if kind in ("iP", "MAiP"):
+            curve = focused_curve(self.line_rel, self.line_size, self.trel_size)
+            return float(curve[measure.cutoff]) if kind == "iP" else float(np.mean(curve))
+        s = self.scores[measure.doc]
+        if kind == "gP":
+            return gp_at(s, measure.cutoff, measure.plain)
+        if kind == "AgP":
+            return agp(s, self.relevant, self.nrel)
+        if kind == "AgP'":
+            return agp_prime(s, self.relevant, self.rsize, self.trel_size)
+        if kind == "ircl_prn":
+            gr = generalised_recall(self.relevant, self.nrel)
+            return float(interpolated_curve(generalised_precision(s), gr, INCONTEXT_POINTS)[measure.cutoff])
+        nr = levels + 1
+        if kind == "CE":
+            return float(cumulated_effort(s, measure.cutoff, nr)[-1])
+        if kind == "NCE":
+            return float(normalized_cumulated_effort(s, self.nrel, measure.cutoff, nr)[-1])
+        if kind == "ANCE":
+            return average_nce(s, self.nrel, measure.cutoff, nr)
+        raise ValueError(f"no list measure {measure.name}")
+
+
+def _topic_totals(qrels: Qrels, topic: str) -> tuple[int, int]:
+    judged = qrels.topics.get(topic, {}).values()
+    rel = [j.rel_size for j in judged if j.relevant]
+    return len(rel), int(sum(rel))
+
+
+def article_score(measure: DocMeasure, doc, judgement: Judgement | None, levels: int = 4) -> float:
+    """One article's document score: ``measure.value(doc)``, or the BEP score (policy 10)
+    from the judgement's best entry point and the first retrieved offset of ``doc``."""
+    if measure.kind != "BEP":
+        return measure.value(doc, levels)
+    if judgement is None or not judgement.relevant:
+        return 0.0
+    ret = doc.retrieved
+    entry = int(ret[0, 0]) if ret is not None and len(ret) else 0
+    return bep_score(judgement.bep, entry, measure.k)
+
+
+def rank_topics(
+    qrels: Qrels,
+    run: Run,
+    doc_measures: Sequence[DocMeasure],
+    mode: Mode | str = Mode.NATURAL,
+    collection: Collection | None = None,
+    as_document: bool = False,
+    join: Join | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    levels: int = 4,
+    topics: Iterable[str] | None = None,
+) -> dict[str, Ranking]:
+    """Evaluate each article of ``run`` once and gather the per-topic vectors.
+
+    Only the ``topics`` given (default: the run's topics the qrels judge) are evaluated.
+    Judged articles go through :func:`engine.batch.document` (the reading order, the
+    collection's clipping and doc_length check); unjudged ones take every measure's
+    :meth:`~engine.measure.DocMeasure.null_value` without being read (policy 7), unless
+    their passages are element paths, which are resolved to catch bad XPaths. Raises
+    :class:`~engine.errors.InputError`. ``progress(done, total)`` after each topic.
+    """
+    wanted = [t for t in (topics if topics is not None else run.topics) if t in run.topics and t in qrels.topics]
+    doc_measures = list(dict.fromkeys(doc_measures))
+    null = [m.null_value(levels) for m in doc_measures]
+    out: dict[str, Ranking] = {}
+    for done, topic in enumerate(wanted, 1):
+        entries = run.topics[topic]
+        judged = qrels.topics.get(topic, {})
+        n = len(entries)
+        relevant = np.zeros(n, dtype=bool)
+        rsize = np.zeros(n, dtype=np.int64)
+        table = np.empty((len(doc_measures), n))
+        table[:] = np.asarray(null, dtype=float)[:, None]
+        for k, entry in enumerate(entries):
+            judgement = judged.get(entry.article)
+            if judgement is None and _plain(entry):
+                continue
+            doc = document(qrels, run, topic, entry, mode, collection, as_document, join)
+            if judgement is None or not judgement.relevant:
+                continue
+            relevant[k] = True
+            rsize[k] = judgement.rel_size
+            for i, m in enumerate(doc_measures):
+                table[i, k] = article_score(m, doc, judgement, levels)
+        nrel, trel = _topic_totals(qrels, topic)
+        out[topic] = Ranking(topic, [e.article for e in entries], relevant, rsize,
+                             {m: table[i] for i, m in enumerate(doc_measures)}, nrel, trel)
+        if progress is not None:
+            progress(done, len(wanted))
+    return out
+
+
+def _plain(entry: RunArticle) -> bool:
+    """True when the result's passages need nothing resolved (no XPath, no XPointer)."""
+    return not entry.xpaths and not getattr(entry, "pointers", None)
+
+
+# -- the Focused task: result lines in file order ------------------------------------------
+
+
+def result_lines(run: Run) -> dict[str, list[tuple[str, int, int]]]:
+    """Per topic, the run's passages ``(article, start, end)`` one per result line, in file
+    order (the Focused task's ranks). Read again from the FOL file (8-field lines; a topic in
+    two blocks is joined in file order); for other runs (XML, element paths, whole
+    articles) each article's passages in rank then document order."""
+    out: dict[str, list[tuple[str, int, int]]] = {}
+    try:
+        with open(run.path, "rb") as fh:
+            xml = fh.read(1).lstrip() == b"<"
+    except OSError:
+        xml = True
+    if not xml:
+        for _, f in numbered_lines(run.path):
+            if len(f) != 8:
+                out = {}
+                break
+            start = int(f[6])
+            out.setdefault(f[0], []).append((f[2], start, start + int(f[7])))
+        else:
+            return out
+    for topic, entries in run.topics.items():
+        rows = out.setdefault(topic, [])
+        for e in entries:
+            if e.passages is not None:
+                rows += [(e.article, int(a), int(b)) for a, b in e.passages.tolist()]
+    return out
+
+
+def focused_lines(qrels: Qrels, topic: str, lines: Sequence[tuple[str, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Relevant and retrieved size of each result line (policy 9): text an earlier line of the
+    same article already retrieved counts once. Returns two int64 arrays ``(k,)``."""
+    judged = qrels.topics.get(topic, {})
+    rel = np.zeros(len(lines), dtype=np.int64)
+    size = np.zeros(len(lines), dtype=np.int64)
+    seen: dict[str, list[tuple[int, int]]] = {}
+    for k, (article, start, end) in enumerate(lines):
+        spans = seen.setdefault(article, [])
+        new = iv.as_array([(start, end)]) if end > start else iv.EMPTY
+        if spans and any(a < end and start < b for a, b in spans):
+            new = iv.subtract(new, iv.normalize(spans))
+        spans.append((start, end))
+        size[k] = iv.total(new)
+        j = judged.get(article)
+        if j is not None and j.relevant and len(new):
+            rel[k] = iv.total(iv.intersect(new, j.passages))
+    return rel, size
+
+
+# -- a whole run ----------------------------------------------------------------------------
+
+
+@dataclass
+class Evaluation:
+    """A run's list measures: ``values[name][topic]`` per topic and ``means[name]`` over
+    ``topics`` (the topics averaged, sorted as strings, as the official tool prints them)."""
+
+    run_id: str
+    measures: list[ListMeasure]
+    topics: list[str]
+    values: dict[str, dict[str, float]]
+    means: dict[str, float]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def evaluate(
+    qrels: Qrels,
+    run: Run,
+    measures: Sequence[ListMeasure],
+    mode: Mode | str = Mode.NATURAL,
+    collection: Collection | None = None,
+    as_document: bool = False,
+    complete: bool = False,
+    levels: int = 4,
+    join: Join | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Evaluation:
+    """Evaluate ``run`` against ``qrels`` with every list measure of ``measures``.
+
+    ``mode``: the reading order after the matching chain; ``as_document``: whole-article
+    results (the full-document baseline); ``complete``: average over every judged topic
+    (``-c``, policy 4); ``levels``: LE's L (NR = L + 1). Per-topic values and means follow the
+    module's policies; warnings go to :attr:`Evaluation.diagnostics` (and the doc_length
+    checks to ``join``). Raises :class:`~engine.errors.InputError` on bad input.
+    """
+    measures = list(dict.fromkeys(measures))
+    diagnostics: list[Diagnostic] = []
+    judged = sorted(qrels.topics)
+    no_rel = [t for t in judged if qrels.nrel(t) == 0]
+    if no_rel:
+        what = f"judged topic {no_rel[0]} has" if len(no_rel) == 1 else f"{len(no_rel)} judged topics (first: {no_rel[0]}) have"
+        diagnostics.append(Diagnostic(qrels.path, None, f"{what} no relevant article; excluded from the mean"))
+    unjudged = [t for t in run.topics if t not in qrels.topics]
+    if unjudged:
+        what = f"topic {unjudged[0]} of the run is" if len(unjudged) == 1 else \
+            f"{len(unjudged)} topics of the run (first: {unjudged[0]}) are"
+        diagnostics.append(Diagnostic(run.path, None, f"{what} not in the qrels; ignored"))
+    usable = [t for t in judged if t not in no_rel]
+    topics = usable if complete else [t for t in usable if t in run.topics]
+    if not topics:
+        diagnostics.append(Diagnostic(run.path, None, "no topic of the run is judged in the qrels; every mean is 0"))
+    doc_measures = [m.doc for m in measures if m.doc is not None]
+    ranked = rank_topics(qrels, run, doc_measures, mode, collection, as_document, join, progress, levels,
+                         [t for t in topics if t in run.topics])
+    if any(m.focused for m in measures):
+        lines = result_lines(run)
+        for topic, ranking in ranked.items():
+            ranking.line_rel, ranking.line_size = focused_lines(qrels, topic, lines.get(topic, []))
+    values: dict[str, dict[str, float]] = {m.name: {} for m in measures}
+    for topic in topics:
+        ranking = ranked.get(topic) or Ranking.empty(topic, qrels, doc_measures)
+        for m in measures:
+            values[m.name][topic] = ranking.value(m, levels)
+    means = {}
+    for m in measures:
+        column = [values[m.name][t] for t in topics]
+        if m.is_count:
+            means[m.name] = float(sum(column))
+        else:
+            means[m.name] = math.fsum(column) / len(column) if column else 0.0
+    return Evaluation(run.run_id, measures, topics, values, means, diagnostics)

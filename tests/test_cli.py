@@ -1,0 +1,258 @@
+"""``readsim-eval`` end to end: list measures (trec_eval-like rows, -q, -c, jsonl, several
+runs), the per-article and --check modes, exit codes, and the real INEX data against a
+restatement of the official tool (tests/engine/list_reference.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from readsim.engine.cli import main
+
+_spec = importlib.util.spec_from_file_location("list_reference", Path(__file__).parent / "engine" / "list_reference.py")
+ref = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ref)
+
+# Topic 1: A relevant [0,10) of 100 (rel 10), B relevant [0,40) of 100 (rel 40).
+# Topic 2: C relevant [0,20) of 50. Topic 3 judges D non-relevant only.
+QRELS = "1 Q0 A 10 100 0 0:10\n1 Q0 B 40 100 0 0:40\n2 Q0 C 20 50 0 0:20\n3 Q0 D 0 80\n"
+# run1, topic 1: A retrieves [0,10) exactly (F = 1), X unjudged; topic 2 not answered.
+RUN1 = "1 Q0 A 1 1 one 0 10\n1 Q0 X 2 1 one 0 5\n"
+# run2, topic 1: X, then B retrieving [0,20) (P = 1, R = 1/2); topic 2: C's relevant [0,20) (F = 1).
+RUN2 = "1 Q0 X 1 1 two 0 5\n1 Q0 B 2 1 two 0 20\n2 Q0 C 1 1 two 0 20\n"
+# F_0.25 with P = 1, R = 1/2: (1 + 1/16) * 1/2 / (1/16 + 1/2) = (17/32) / (9/16) = 17/18
+F_B = 17 / 18
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in argv], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def files(tmp_path):
+    paths = {}
+    for name, text in {"q.qrels": QRELS, "one.run": RUN1, "two.run": RUN2}.items():
+        (tmp_path / name).write_text(text)
+        paths[name.split(".")[0]] = tmp_path / name
+    return paths
+
+
+def rows(text: str) -> list[list[str]]:
+    return [line.split("\t") for line in text.splitlines()]
+
+
+def test_default_is_magp_over_the_runs_topics(files):
+    code, out, err = run_cli(files["q"], files["one"])
+    assert code == 0
+    # topic 1 only (topic 2 is not in the run): AgP = gP[1] / Nrel = 1 / 2
+    assert rows(out) == [["runid", "all", "one"], ["AgP/F(0.25)", "all", "0.500000"]]
+    assert "no relevant article" in err  # topic 3 (judged, nothing relevant): excluded, with a warning
+
+
+def test_per_topic_rows_and_complete(files):
+    code, out, _ = run_cli(files["q"], files["one"], "-q", "-c", "-m", "AgP/F(0.25)", "-m", "num_ret")
+    assert code == 0
+    assert rows(out) == [
+        ["runid", "all", "one"],
+        ["AgP/F(0.25)", "1", "0.500000"], ["num_ret", "1", "2"],
+        ["AgP/F(0.25)", "2", "0.000000"], ["num_ret", "2", "0"],  # -c: topic 2 missing -> 0
+        ["AgP/F(0.25)", "all", "0.250000"], ["num_ret", "all", "2"],
+    ]
+
+
+def test_several_runs_jsonl(files):
+    code, out, _ = run_cli(files["q"], files["one"], files["two"], "--format", "jsonl", "-q",
+                           "-m", "gP@2/F(0.25)", "-m", "ANCE@2/LE(300)")
+    assert code == 0
+    got = [json.loads(line) for line in out.splitlines()]
+    assert all(set(r) == {"run", "measure", "topic", "value"} for r in got)
+    table = {(r["run"], r["measure"], r["topic"]): r["value"] for r in got}
+    assert table["one", "gP@2/F(0.25)", "1"] == pytest.approx(0.5)
+    assert table["two", "gP@2/F(0.25)", "1"] == pytest.approx(F_B / 2)
+    assert table["two", "gP@2/F(0.25)", "2"] == pytest.approx(1.0)  # past the end of the run: gP[1]
+    # run two, topic 1: ES = <5, 1>, IE = <1, 1>: NCE = <4, 4>, ANCE@2 = (4 + 4) / 2
+    assert table["two", "ANCE@2/LE(300)", "1"] == pytest.approx(4)
+    # topic 2: ES = <1, NR>, IE = <1, NR>: NCE = <0, 0>
+    assert table["two", "ANCE@2/LE(300)", "2"] == pytest.approx(0)
+    assert table["two", "ANCE@2/LE(300)", "all"] == pytest.approx(2)
+
+
+def test_gp_past_the_end_official_quirk_and_plain(files):
+    # run two, topic 2 has one article with F = 1: gP@5 is gP[1] = 1 officially, 1/5 plain
+    _, out, _ = run_cli(files["q"], files["two"], "-q", "-m", "gP@5/F(0.25)")
+    assert ["gP@5/F(0.25)", "2", "1.000000"] in rows(out)
+    _, out, _ = run_cli(files["q"], files["two"], "-q", "-m", "gP@5/F(0.25)", "--plain-gp")
+    assert ["gP(plain)@5/F(0.25)", "2", "0.200000"] in rows(out)
+
+
+def test_per_article_mode_is_unchanged(files):
+    code, out, _ = run_cli(files["q"], files["two"], "--per-article", "-m", "F(0.25)", "-m", "LE(300)")
+    assert code == 0
+    assert rows(out) == [
+        ["F(0.25)", "1", "X", "0.000000"], ["LE(300)", "1", "X", "5"],
+        ["F(0.25)", "1", "B", f"{F_B:.6f}"], ["LE(300)", "1", "B", "1"],
+        ["F(0.25)", "2", "C", "1.000000"], ["LE(300)", "2", "C", "1"],
+    ]
+    _, out, _ = run_cli(files["q"], files["one"], "--per-article", "--format", "jsonl")
+    first = json.loads(out.splitlines()[0])
+    assert first == {"run": "one", "measure": "F(0.25)", "topic": "1", "article": "A", "value": 1.0}
+
+
+@pytest.mark.parametrize("argv", [
+    ["-m", "nDCG@10"],
+    ["-m", "F(0.25)"],  # a document measure where a list measure is expected
+    ["-m", "CE@5/F(0.25)"],
+    ["--per-article", "-m", "AgP/F(0.25)"],
+])
+def test_unknown_measure_exits_2(files, argv):
+    code, out, err = run_cli(files["q"], files["one"], *argv)
+    assert code == 2 and out == "" and err.startswith("readsim-eval:")
+
+
+def test_usage_errors_exit_2(files):
+    assert run_cli(files["q"])[0] == 2  # no run
+    assert run_cli(files["q"], "--check")[0] == 2  # --check without --collection
+    assert run_cli(files["q"], files["one"], "--format", "xml")[0] == 2
+
+
+def test_bad_input_exits_1_naming_file_and_line(files, tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 A 1 1 r 0 10\n1 Q0 B 2 1 r 0\n")
+    code, out, err = run_cli(files["q"], bad)
+    assert code == 1 and f"{bad}:2:" in err
+    code, _, err = run_cli(tmp_path / "missing.qrels", files["one"])
+    assert code == 1 and "missing.qrels" in err
+
+
+def test_strict_rejects_an_interleaved_run(files, tmp_path):
+    run = tmp_path / "inter.run"
+    run.write_text("1 Q0 A 1 1 r 0 5\n1 Q0 B 2 1 r 0 5\n1 Q0 A 3 1 r 5 5\n")
+    code, out, err = run_cli(files["q"], run)
+    assert code == 0 and "interleaved" in err
+    code, out, err = run_cli(files["q"], run, "--strict")
+    assert code == 1 and f"{run}:3:" in err and out == ""
+
+
+def test_progress_only_on_a_terminal(files):
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    out, err = io.StringIO(), Tty()
+    assert main([str(files["q"]), str(files["one"])], out, err) == 0
+    assert "evaluating one: 1/1" in err.getvalue()
+    assert "evaluating" not in run_cli(files["q"], files["one"])[2]
+
+
+def test_installed_command(files):
+    exe = Path(sys.executable).with_name("readsim-eval")
+    done = subprocess.run([str(exe), str(files["q"]), str(files["one"]), "-m", "MAP"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "MAP\tall\t0.500000"
+    done = subprocess.run([str(exe), str(files["q"]), str(files["one"]), "-m", "bogus"], capture_output=True, text=True)
+    assert done.returncode == 2
+
+
+# -- the real INEX 2009/2010 data ---------------------------------------------------------------
+
+
+def _deinterleave(lines: list[str]) -> list[str]:
+    """What a well-formed version of the run would be: each topic in one block, each article's
+    passages together at its first rank, overlapping passages united (the official tool's input)."""
+    order: dict[str, dict[str, list[tuple[int, int]]]] = defaultdict(dict)
+    for line in lines:
+        f = line.split()
+        start = int(f[6])
+        order[f[0]].setdefault(f[2], []).append((start, start + int(f[7])))
+    out = []
+    for topic, articles in order.items():
+        for rank, (article, spans) in enumerate(articles.items(), 1):
+            merged: list[list[int]] = []
+            for s, e in sorted(spans):
+                if merged and s <= merged[-1][1]:
+                    merged[-1][1] = max(merged[-1][1], e)
+                else:
+                    merged.append([s, e])
+            out += [f"{topic} Q0 {article} {rank} 0 clean {s} {e - s}" for s, e in merged]
+    return out
+
+
+@pytest.fixture(scope="module")
+def real(inex):
+    qrels = inex / "qrels" / "inex2009-2010.qrels"
+    run = inex / "runs" / "bert-passages.run"
+    return qrels, run, qrels.read_text().splitlines(), run.read_text().splitlines()
+
+
+def test_real_run_reproduces_the_official_tool(real):
+    qrels, run, qrels_lines, run_lines = real
+    official = ref.official(qrels_lines, _deinterleave(run_lines), "r")["all"]
+    names = {"AgP": "AgP/F(0.25)", "num_q": "num_q"}
+    names.update({f"gP[{c}]": f"gP@{c}/F(0.25)" for c in ref.IN_CONTEXT_CUTOFFS})
+    names.update({f"gR[{c}]": f"gR@{c}" for c in ref.IN_CONTEXT_CUTOFFS})
+    names.update({f"ircl_prn.{k / 10:.2f}": f"ircl_prn.{k / 10:.2f}/F(0.25)" for k in range(11)})
+    argv = [qrels, run, "--format", "jsonl"] + [a for n in names.values() for a in ("-m", n)]
+    code, out, err = run_cli(*argv)
+    assert code == 0
+    got = {r["measure"]: r["value"] for r in map(json.loads, out.splitlines())}
+    for theirs, ours in names.items():
+        assert got[ours] == pytest.approx(official[theirs], abs=1e-12), ours
+    # the topics averaged: those of the run that the qrels judge
+    judged = {line.split()[0] for line in qrels_lines}
+    assert got["num_q"] == len({line.split()[0] for line in run_lines} & judged) == 118
+    assert 0 < got["AgP/F(0.25)"] < 1
+    # SPEC section 7's warnings on the raw run
+    assert "interleaved" in err
+    assert "topic 2009079 appears in two blocks" in err
+
+
+def test_real_run_focused_task_per_topic(real):
+    qrels, run, qrels_lines, run_lines = real
+    # topic 2009079's two identical blocks overlap themselves (the official tool rejects
+    # overlapping passages; readsim counts the text once): compare the other topics
+    official = ref.official(qrels_lines, [l for l in run_lines if not l.startswith("2009079 ")], "f")
+    code, out, _ = run_cli(qrels, run, "-q", "--format", "jsonl", "-m", "MAiP", "-m", "iP[0.01]")
+    assert code == 0
+    got = {(r["measure"], r["topic"]): r["value"] for r in map(json.loads, out.splitlines())}
+    topics = [t for t in official if t != "all"]
+    assert len(topics) == 117
+    for t in topics:
+        assert got["MAiP", t] == pytest.approx(official[t]["AiP"], abs=1e-12), t
+        assert got["iP[0.01]", t] == pytest.approx(official[t]["iP[0.01]"], abs=1e-12), t
+
+
+def test_real_run_reading_effort_measures(real):
+    qrels, run, _, _ = real
+    code, out, _ = run_cli(qrels, run, "-m", "AgP/aveChP", "-m", "AgP/T2IF(300)", "-m", "ANCE@600/LE(300)",
+                           "-m", "CE@1/LE(300)", "-m", "gP@1/F(0.25)")
+    assert code == 0
+    got = {r[0]: float(r[2]) for r in rows(out)[1:]}
+    assert 0 < got["AgP/aveChP"] < 1 and 0 < got["AgP/T2IF(300)"] < 1
+    # every topic ranks 100 articles: ranks 101..600 are NR = 5 against IE = 5 (Nrel <= 100 on
+    # average), so ANCE@600 lies between 0 and its worst case, NR - 1 = 4 per rank cumulated
+    assert 0 < got["ANCE@600/LE(300)"] < 4 * 600
+    # CE@1 = ES(d_1) - 1 lies in [0, 4]; it is 0 where the first article is relevant
+    assert 0 <= got["CE@1/LE(300)"] <= 4
+
+
+def test_real_check_mode(inex):
+    code, out, _ = run_cli(inex / "qrels" / "inex2009-2010.qrels", "--check", "--collection", inex / "articles")
+    assert code == 0
+    assert out.splitlines()[-1] == "doc_length agrees for 419 of 419 judged articles present"
+
+
+def test_real_per_article_with_the_collection(inex):
+    code, out, err = run_cli(inex / "qrels" / "inex2009-2010.qrels", inex / "runs" / "bert-passages.run",
+                             "--per-article", "--collection", inex / "articles", "-m", "F(0.25)")
+    assert code == 0
+    lines = rows(out)
+    assert len(lines) == len({tuple(r[:3]) for r in lines})  # one row per (topic, article)
+    assert all(0.0 <= float(r[3]) <= 1.0 for r in lines)
