@@ -80,3 +80,18 @@ def test_bad_fol_names_the_line(tmp_path):
     with pytest.raises(InputError) as err:
         read_xml_run(path)
     assert str(err.value).startswith(f"{path}:3:")
+
+
+def test_seven_field_fol_lines_resolve_element_paths(tmp_path, coll):
+    from readsim.engine.formats import read_run
+
+    path = tmp_path / "run.txt"
+    path.write_text("7 Q0 42 1 1.0 r /article[1]/bdy[1]/p[2]\n7 Q0 42 1 1.0 r /article[1]/header[1]/title[1]\n")
+    run = read_run(path)
+    spans = retrieved_passages(run, "7", run.topics["7"][0], coll)
+    assert spans.tolist() == [[0, 4], [21, 33]]  # "Lens" and "Second para." (see above)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("7 Q0 42 1 1.0 r /article[1]/bdy[1]/p[9]\n")
+    run = read_run(bad)
+    with pytest.raises(InputError, match=r"bad.txt:1: article 42 has no element"):
+        retrieved_passages(run, "7", run.topics["7"][0], coll)
