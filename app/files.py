@@ -22,8 +22,8 @@ def app_settings() -> QSettings:
 
 def guess_kind(path: str | os.PathLike) -> str:
     """The kind of a dropped path: a folder is a collection; ``*.qrels``, or text whose first
-    line carries ``offset:length`` passages or 5 fields, is qrels; XML with topics is topics;
-    anything else is a run."""
+    line carries ``offset:length`` passages or 5 fields, is qrels; ``<inex-submission>`` XML is
+    a run; other XML with topics is topics; anything else is a run."""
     p = Path(path)
     if p.is_dir():
         return "collection"
@@ -38,6 +38,8 @@ def guess_kind(path: str | os.PathLike) -> str:
     except OSError:
         return "run"
     if suffix == ".xml" or head.lstrip().startswith("<"):
+        if "<inex-submission" in head:  # an XML run (INEX 2006-2008)
+            return "run"
         if any(tag in head for tag in ("<inex-topic-file", "<inex_topic", "<parameters", "<topic ")):
             return "topics"
         return "run"

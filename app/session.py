@@ -27,7 +27,7 @@ from readsim.engine.batch import Join, document
 from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
 from readsim.engine.errors import InputError
-from readsim.engine.formats import Qrels, Run, RunArticle, Topic, read_qrels, read_run, read_topics
+from readsim.engine.formats import Qrels, Run, RunArticle, Topic, read_any_run, read_qrels, read_topics
 from readsim.engine.layout import Layout, layout
 from readsim.engine.reading import Mode
 from readsim.engine.text import Article
@@ -148,7 +148,7 @@ class Session(QObject):
                 out.qrels = read_qrels(qrels)
                 out.diagnostics += [str(d) for d in out.qrels.diagnostics]
             for path in runs:
-                run = read_run(path)
+                run = read_any_run(path)
                 out.runs.append(run)
                 out.diagnostics += [str(d) for d in run.diagnostics]
             if topics is not None:

@@ -21,6 +21,9 @@ def test_guess_kind(tmp_path, inex):
     assert guess_kind(inex / "topics" / "inex2009-topics.xml") == "topics"
     assert guess_kind(inex / "topics" / "inex2009-2010-titles.indri.xml") == "topics"
     assert guess_kind(inex / "runs" / "bert-passages.run") == "run"
+    (tmp_path / "x.xml").write_text('<inex-submission run-id="x"><topic topic-id="1"><result><file>1</file>'
+                                    '</result></topic></inex-submission>')
+    assert guess_kind(tmp_path / "x.xml") == "run"
 
 
 def test_settings_are_fresh_and_recent_files_round_trip(fresh_settings, tmp_path):
