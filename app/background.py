@@ -15,15 +15,47 @@ Threading contract
 - If ``parent`` is deleted before the work ends, neither callback is called.
 - :func:`activity` counts the jobs in flight (busy indicator; ``idle`` when the count drops to 0).
   The count drops *after* ``success`` returns, so work chained from ``success`` keeps it busy.
+- Garbage is collected in the GUI thread only (:func:`collect_garbage_in_gui_thread`). Python's
+  automatic collector runs in whichever thread happens to allocate; in a worker it would free
+  Qt objects of the GUI thread there and deadlock against the GUI thread (seen under gdb: the
+  worker holds a Qt lock waiting for the GIL, the GUI thread holds the GIL waiting for it).
+  pyqtgraph's ``GarbageCollector`` does the same.
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+
+GC_INTERVAL_MS = 1000
+_gc_timer: QTimer | None = None
+
+
+def collect_garbage_in_gui_thread(interval_ms: int = GC_INTERVAL_MS) -> None:
+    """Disable Python's automatic garbage collector and collect from a GUI-thread timer instead.
+
+    Call once, in the GUI thread, after the ``QApplication`` exists (idempotent). Reference
+    counting still frees most objects at once; only cycles wait for the timer.
+    """
+    global _gc_timer
+    if _gc_timer is not None:
+        return
+    gc.disable()
+    _gc_timer = QTimer()
+    _gc_timer.timeout.connect(_collect)
+    _gc_timer.start(interval_ms)
+
+
+def _collect() -> None:
+    """Collect the generations whose counts passed their thresholds (as the automatic collector)."""
+    counts, thresholds = gc.get_count(), gc.get_threshold()
+    if counts[0] > thresholds[0]:
+        generation = 2 if counts[2] > thresholds[2] else 1 if counts[1] > thresholds[1] else 0
+        gc.collect(generation)
 
 
 class Activity(QObject):

@@ -90,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName("readsim")
     app.setApplicationName("readsim")
 
+    from .background import collect_garbage_in_gui_thread
+
+    collect_garbage_in_gui_thread()
+
     from .mainwindow import MainWindow
     from .session import Session
 

@@ -16,9 +16,16 @@ from .files import app_settings, guess_kind, recent_files
 from .session import Session
 from .widgets.article_panel import ArticlePanel
 from .widgets.controls import Controls
+from .widgets.playback_bar import install_playback
 from .widgets.precision_plot import PrecisionPlot
 from .widgets.ranked_list import RankedListModel, RankedListView
 from .widgets.scores import ScoresPanel
+from .widgets.compare import install_compare
+from .export import install_export
+from .editing import install_editing
+from .help import install_help
+from .widgets.strategies import install_strategies
+from .widgets.topic_view import install_topic_view
 
 DEFAULT_SIZE = (1400, 900)
 
@@ -108,6 +115,13 @@ class MainWindow(QMainWindow):
 
         self._make_actions()
         self._connect()
+        install_playback(self)
+        install_compare(self)
+        install_export(self)
+        install_help(self)
+        install_editing(self)
+        install_strategies(self)
+        install_topic_view(self)
         if restore:
             self._restore()
 

@@ -187,6 +187,9 @@ class Session(QObject):
         self.files_changed.emit()
         self.message.emit(self.describe())
         self._pending_article = article
+        if article is None and out.runs and out.collection is None and self.current is not None \
+                and topic in (None, self.topic):
+            self._pending_article = self.current.name  # a new run keeps the open article in view
         wanted = topic or self.topic
         if topic is not None and self.run is not None and topic not in self.run.topics:
             self._fail(f"topic {topic} is not in run {self.run.run_id} ({self.run.path})")
@@ -231,6 +234,8 @@ class Session(QObject):
             self.files_changed.emit()
             topic = self.topic if self.topic in self.run.topics else next(iter(self.run.topics), None)
             if topic is not None:
+                if topic == self.topic and self.current is not None:
+                    self._pending_article = self.current.name  # keep the open article (ranked or not)
                 self.set_topic(topic, force=True)
 
     def topic_ids(self) -> list[str]:

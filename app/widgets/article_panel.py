@@ -3,7 +3,9 @@ legend and reading-position controls, bound to a :class:`Session`.
 
 The article is laid out once (when it opens); a mode change only recomputes the marks'
 chain, a screen-size or step change only the framed screen (``reading.window`` mapped with
-the layout).
+the layout). With a playback controller attached (:attr:`ArticlePanel.playback`, see
+:mod:`readsim.app.playback`) the screen starts at its finer reading position ``top``; the text
+read before it is veiled and the reading order's jumps are drawn in the gutter.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QS
                                QWidget)
 
 from readsim.engine import intervals as iv
+from readsim.engine.reading import window as read_window
 
 from .. import marks as mk
+from ..playback import jumps
 from ..session import Session
 from .article_view import ArticleView
 from .legend import Legend
@@ -77,6 +81,7 @@ class ArticlePanel(QWidget):
     def __init__(self, session: Session, parent=None) -> None:
         super().__init__(parent)
         self.session = session
+        self.playback = None  # a readsim.app.playback.Playback, when installed
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(4)
@@ -163,6 +168,7 @@ class ArticlePanel(QWidget):
             if rebuild_view:
                 self.view.set_marks(m)
             self.chain.set_chain(m.chain, note)
+            self.view.set_jumps(_display_jumps(cur.layout, cur.evaluation))
         else:
             chain = tuple((i, int(a), int(b)) for i, (a, b) in enumerate(mk.chain_passages(cur.evaluation).tolist(), 1))
             self.chain.set_chain(chain, note)
@@ -182,12 +188,27 @@ class ArticlePanel(QWidget):
         self.first_btn.setEnabled(k > 0)
         self.prev_btn.setEnabled(k > 0)
         self.next_btn.setEnabled(k + 1 < n_screens)
-        spans = s.screen_spans()
         size = s.settings.screen
-        self.reading_label.setText(
-            f"positions {k * size:,}–{min((k + 1) * size, cur.evaluation.n):,} of {cur.evaluation.n:,}")
+        top = self.playback.top if self.playback is not None else k * size
+        ev = cur.evaluation
+        spans = read_window(ev.pieces, top, top + size)
+        self.reading_label.setText(f"positions {top:,}–{min(top + size, ev.n):,} of {ev.n:,}")
         self.reading_label.setToolTip(f"reading positions read on this screen, in the {s.settings.mode} reading order")
         if cur.layout is not None:
             disp = cur.layout.spans_to_display(iv.as_array(spans)) if spans else np.zeros((0, 2), np.int64)
             # keep reading order: spans_to_display keeps order but drops empties
             self.view.set_window([(int(a), int(b)) for a, b in disp.tolist()], scroll=scroll)
+            done = read_window(ev.pieces, 0, top)
+            self.view.set_read(cur.layout.spans_to_display(iv.as_array(done)).tolist() if done else [],
+                               min(top + size, ev.n))
+
+
+def _display_jumps(lay, ev) -> list[tuple[int, int, int]]:
+    """The reading order's jumps ``(r, from, to)`` with display positions (see
+    :func:`readsim.app.playback.jumps`)."""
+    js = jumps(ev.pieces)
+    if not js:
+        return []
+    arr = np.array(js, dtype=np.int64)
+    ends, starts = lay.to_display(arr[:, 1], "end"), lay.to_display(arr[:, 2], "start")
+    return [(int(r), int(a), int(b)) for r, a, b in zip(arr[:, 0], ends, starts)]

@@ -8,6 +8,9 @@
 - :class:`ArticleView` paints the matching chain (numbered badges in a gutter at each retrieved
   passage's start, a "↓ k+1" link at each passage's end; clicking either jumps along the chain)
   and the current reading screen (a light frame over its text and a bar in the gutter).
+- Reading progress (playback): the text already read is veiled (:meth:`ArticleView.set_read`);
+  the reading order's jumps are arcs in the gutter from a piece's end to the next piece's start,
+  orange once taken, the last one taken bold (:meth:`ArticleView.set_jumps`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, 
                            QTextCharFormat, QTextCursor, QTextDocument, QTextListFormat)
 from PySide6.QtWidgets import QTextEdit, QWidget
 
+from readsim.engine import intervals as iv
 from readsim.engine.layout import Layout
 
 from ..marks import Marks
@@ -27,7 +31,11 @@ RELEVANT = QColor("#ffe680")     # yellow background: relevant, not retrieved
 BOTH = QColor("#a8e6a1")         # green background: relevant and retrieved
 RETRIEVED = QColor("#1f5fbf")    # blue underline: retrieved (with or without relevance)
 SCREEN = QColor(70, 110, 200)    # the current reading screen: frame and gutter bar
-GUTTER = 30
+READ_VEIL = QColor(246, 247, 250, 150)  # over text already read (dims text and marks)
+JUMP = QColor("#d9822b")         # a jump of the reading order already taken
+JUMP_AHEAD = QColor(150, 160, 180, 150)  # a jump still ahead
+GUTTER = 44
+BADGE_W = 20
 
 BASE_PT = 11.0
 HEADING_PT = {1: 15.0, 2: 13.5, 3: 12.5}
@@ -141,7 +149,7 @@ class MarkHighlighter(QSyntaxHighlighter):
 
 
 class _Gutter(QWidget):
-    """Left margin: chain badges and the reading screen's bar."""
+    """Left margin: chain badges, the reading order's jumps and the reading screen's bar."""
 
     def __init__(self, view: ArticleView) -> None:
         super().__init__(view)
@@ -155,6 +163,7 @@ class _Gutter(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(event.rect(), QColor("#f3f4f6"))
+        self._paint_jumps(p)
         for top, bottom in self.view._screen_extents():
             p.fillRect(QRect(GUTTER - 6, top, 4, max(bottom - top, 2)), SCREEN)
         font = QFont(self.font())
@@ -168,6 +177,33 @@ class _Gutter(QWidget):
             p.setPen(QColor("white"))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(number))
         p.end()
+
+    def _paint_jumps(self, p: QPainter) -> None:
+        """An arc per jump, from the end of a piece (tail) to the next piece's start (arrow)."""
+        h = self.height()
+        x = GUTTER - 9
+        arcs = self.view.jump_arcs()
+        last = max((i for i, (_, _, taken) in enumerate(arcs) if taken), default=-1)
+        for i, (y1, y2, taken) in enumerate(arcs):
+            if max(y1, y2) < -10 or min(y1, y2) > h + 10:
+                continue
+            bulge = min(12.0, 4.0 + abs(y2 - y1) / 12.0)
+            path = QPainterPath()
+            path.moveTo(x, y1)
+            path.cubicTo(x - bulge, y1, x - bulge, y2, x, y2)
+            color = JUMP if taken else JUMP_AHEAD
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(color, 2.2 if i == last else 1.3))
+            p.drawPath(path)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(color)
+            head = QPainterPath()
+            head.moveTo(x + 3, y2)
+            head.lineTo(x - 2, y2 - 3.5)
+            head.lineTo(x - 2, y2 + 3.5)
+            head.closeSubpath()
+            p.drawPath(head)
+            p.drawEllipse(QRectF(x - 2, y1 - 2, 4, 4))
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
         for number, rect in self.view._badge_rects():
@@ -194,6 +230,10 @@ class ArticleView(QTextEdit):
         self._marks: Marks | None = None
         self._window: list[tuple[int, int]] = []  # display spans of the reading screen
         self._links: list[tuple[int, QRect]] = []  # "↓ k" link rects (viewport coords)
+        self._read: list[tuple[int, int]] = []  # display spans already read (veiled)
+        self._jumps: list[tuple[int, int, int]] = []  # (reading position, from, to) display
+        self._reader = 0  # characters read (unit): jumps before it are taken
+        self._rects: dict[tuple[int, int], QRect] = {}  # (position, width) -> cursor rect, document coords
         self.layout_: Layout | None = None
         self.verticalScrollBar().valueChanged.connect(self._gutter.update)
         self.show_message("No article open.")
@@ -204,8 +244,10 @@ class ArticleView(QTextEdit):
         self.layout_ = lay
         self._marks = m
         self._window = []
+        self._read, self._jumps = [], []
         self.highlighter.set_marks(m)
         doc = build_document(lay, self)
+        self._rects.clear()
         self.setDocument(doc)
         self.highlighter.setDocument(doc)
         self.highlighter.rehighlight()
@@ -218,6 +260,7 @@ class ArticleView(QTextEdit):
         self.layout_ = None
         self._marks = None
         self._window = []
+        self._read, self._jumps = [], []
         self.highlighter.setDocument(None)
         doc = QTextDocument(self)
         doc.setDocumentMargin(24)
@@ -227,12 +270,24 @@ class ArticleView(QTextEdit):
         cf.setFontPointSize(12)
         cf.setFontItalic(True)
         cursor.insertText(text, cf)
+        self._rects.clear()
         self.setDocument(doc)
         self._gutter.update()
 
     def set_marks(self, m: Marks) -> None:
-        """New chain (mode change); relevant/retrieved classes are the same spans."""
-        self._marks = m
+        """New marks: a new chain (mode change) and, after a passage edit, new classes (only
+        the blocks between the first and last changed display position are re-highlighted)."""
+        old, self._marks = self._marks, m
+        changed = _changed_range(old, m) if self.layout_ is not None else None
+        if changed is not None:
+            self.highlighter.set_marks(m)
+            doc = self.document()
+            block, last = doc.findBlock(changed[0]), doc.findBlock(changed[1])
+            while block.isValid():
+                self.highlighter.rehighlightBlock(block)
+                if block == last:
+                    break
+                block = block.next()
         self.viewport().update()
         self._gutter.update()
 
@@ -249,6 +304,34 @@ class ArticleView(QTextEdit):
 
     def window_spans(self) -> list[tuple[int, int]]:
         return list(self._window)
+
+    def set_read(self, spans: list[tuple[int, int]], reader: int) -> None:
+        """Veil the display spans already read; ``reader`` = characters read (unit), which
+        decides the jumps taken."""
+        self._read = _merged([(int(a), int(b)) for a, b in spans if b > a])
+        self._reader = int(reader)
+        self.viewport().update()
+        self._gutter.update()
+
+    def read_spans(self) -> list[tuple[int, int]]:
+        return list(self._read)
+
+    def set_jumps(self, jumps: list[tuple[int, int, int]]) -> None:
+        """The reading order's jumps as ``(r, from, to)``: after ``r`` characters read (unit)
+        the reader leaves display position ``from`` (exclusive end) for ``to``."""
+        self._jumps = [(int(r), int(a), int(b)) for r, a, b in jumps]
+        self._gutter.update()
+
+    def jumps(self) -> list[tuple[int, int, int]]:
+        return list(self._jumps)
+
+    def jump_arcs(self) -> list[tuple[int, int, bool]]:
+        """Viewport ``(y_from, y_to, taken)`` of each jump (taken: ``r < reader``)."""
+        out = []
+        for r, a, b in self._jumps:
+            ra, rb = self._rect_at(max(a - 1, 0)), self._rect_at(b)
+            out.append((ra.center().y(), rb.center().y(), r < self._reader))
+        return out
 
     def ensure_layout(self) -> None:
         """Lay the whole document out now (Qt lays long documents out lazily, which would
@@ -283,9 +366,19 @@ class ArticleView(QTextEdit):
 
     # -- geometry helpers ---------------------------------------------------------------
     def _rect_at(self, pos: int) -> QRect:
-        c = QTextCursor(self.document())
-        c.setPosition(min(max(pos, 0), max(self.document().characterCount() - 1, 0)))
-        return self.cursorRect(c)
+        """Viewport rect of the cursor at display position ``pos``; cached in document
+        coordinates (the layout only changes with the document or the width)."""
+        h, v = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
+        key = (pos, self.viewport().width())
+        r = self._rects.get(key)
+        if r is None:
+            c = QTextCursor(self.document())
+            c.setPosition(min(max(pos, 0), max(self.document().characterCount() - 1, 0)))
+            r = self.cursorRect(c).translated(h, v)
+            if len(self._rects) > 20_000:
+                self._rects.clear()
+            self._rects[key] = r
+        return r.translated(-h, -v)
 
     def _span_rects(self, a: int, b: int) -> list[QRect]:
         """Viewport rects covering display span ``[a, b)`` (like a selection's shape)."""
@@ -318,7 +411,7 @@ class ArticleView(QTextEdit):
         for n, a, _ in self._marks.chain:
             r = self._rect_at(a)
             if -20 <= r.top() <= h:
-                out.append((n, QRect(3, r.top() + max((r.height() - 16) // 2, 0), GUTTER - 10, 16)))
+                out.append((n, QRect(3, r.top() + max((r.height() - 16) // 2, 0), BADGE_W, 16)))
         return out
 
     # -- painting -----------------------------------------------------------------------
@@ -327,6 +420,13 @@ class ArticleView(QTextEdit):
         p = QPainter(self.viewport())
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         h = self.viewport().height()
+        veil = QPainterPath()
+        for a, b in self._read:
+            for r in self._span_rects(a, b):
+                if r.bottom() >= 0 and r.top() <= h:
+                    veil.addRect(QRectF(r.intersected(self.viewport().rect().adjusted(0, -2, 0, 2))))
+        if not veil.isEmpty():
+            p.fillPath(veil.simplified(), READ_VEIL)
         fill = QColor(SCREEN)
         fill.setAlpha(28)
         shape = QPainterPath()
@@ -374,6 +474,20 @@ class ArticleView(QTextEdit):
         super().resizeEvent(event)
         cr = self.contentsRect()
         self._gutter.setGeometry(QRect(cr.left(), cr.top(), GUTTER, cr.height()))
+
+
+def _changed_range(old: Marks | None, new: Marks) -> tuple[int, int] | None:
+    """``(first, last)`` display positions where the mark classes of ``old`` and ``new``
+    differ (text in one but not the other), or None if they are the same."""
+    if old is None:
+        return None
+    lo, hi = None, None
+    for a, b in ((old.relevant, new.relevant), (old.retrieved, new.retrieved), (old.both, new.both)):
+        for d in (iv.subtract(a, b), iv.subtract(b, a)):
+            if len(d):
+                lo = int(d[0, 0]) if lo is None else min(lo, int(d[0, 0]))
+                hi = int(d[-1, 1]) if hi is None else max(hi, int(d[-1, 1]))
+    return None if lo is None else (lo, hi)
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -2,8 +2,10 @@
 
 Curves from :meth:`DocumentEvaluation.curve` (recomputed only when the evaluation changes);
 vertical markers at the T2I stop (``t2i_stop(tolerance)``) and at the first relevant character
-(``first_relevant()``, what LE counts); the current reading screen as a shaded band; optional
-gridlines every screen.
+(``first_relevant()``, what LE counts); the current reading screen as a shaded band and the
+reader's cursor (a solid line at the characters read so far, the band's right end; it follows
+the playback of :mod:`readsim.app.playback` when one is attached); optional gridlines every
+screen.
 """
 
 from __future__ import annotations
@@ -44,8 +46,12 @@ class PrecisionPlot(QWidget):
                                    label="T2I stop", labelOpts={"position": 0.93, "color": "#b3261e"})
         self.first = pg.InfiniteLine(angle=90, pen=pg.mkPen("#1a7f37", width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
                                      label="first relevant (LE)", labelOpts={"position": 0.12, "color": "#1a7f37"})
+        self.cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen("#3b4a6b", width=2),
+                                      label="reader", labelOpts={"position": 0.55, "color": "#3b4a6b"})
         item.addItem(self.t2i)
         item.addItem(self.first)
+        item.addItem(self.cursor)
+        self.playback = None  # a readsim.app.playback.Playback, when installed
         self._grid: list[pg.InfiniteLine] = []
         self.grid_box = QCheckBox("screen gridlines")
         self.grid_box.toggled.connect(lambda _: self.refresh_markers())
@@ -78,7 +84,7 @@ class PrecisionPlot(QWidget):
             item.removeItem(line)
         self._grid = []
         visible = ev is not None and ev.n > 0
-        for w in (self.t2i, self.first, self.band):
+        for w in (self.t2i, self.first, self.band, self.cursor):
             w.setVisible(visible)
         if not visible:
             return
@@ -88,16 +94,27 @@ class PrecisionPlot(QWidget):
         self.first.setVisible(f is not None)
         if f is not None:
             self.first.setValue(f)
-        k = self.session.step
-        self.band.setRegion((k * s.screen, min((k + 1) * s.screen, ev.n)))
+        self.refresh_position()
         if self.grid_box.isChecked() and ev.n // s.screen <= MAX_GRID:
             for x in np.arange(s.screen, ev.n, s.screen):
                 line = pg.InfiniteLine(float(x), angle=90, pen=pg.mkPen(150, 150, 150, 120, style=pg.QtCore.Qt.PenStyle.DotLine))
                 item.addItem(line)
                 self._grid.append(line)
 
+    def refresh_position(self, *_) -> None:
+        """Move the screen band and the reader's cursor to the current reading position."""
+        ev, s = self._ev, self.session.settings
+        if ev is None or ev.n == 0:
+            return
+        top = self.playback.top if self.playback is not None else self.session.step * s.screen
+        read = min(top + s.screen, ev.n)
+        self.band.setRegion((min(top, ev.n), read))
+        self.cursor.setValue(read)
+
     def markers(self) -> dict[str, float | None]:
-        """Marker positions (characters read): ``t2i``, ``first_relevant``, ``screen`` band."""
+        """Marker positions (characters read): ``t2i``, ``first_relevant``, ``screen`` band,
+        ``reader`` (the cursor: characters read so far)."""
         return {"t2i": self.t2i.value() if self.t2i.isVisible() else None,
                 "first_relevant": self.first.value() if self.first.isVisible() else None,
-                "screen": tuple(self.band.getRegion())}
+                "screen": tuple(self.band.getRegion()),
+                "reader": self.cursor.value() if self.cursor.isVisible() else None}

@@ -3,33 +3,48 @@
 :class:`RankedListModel` holds a plain list filled by :meth:`RankedListModel.set_rows` and is
 usable without a window. Columns are named constants; score columns show the document scores
 aveChP, T2IF(t), LE(s), F(b) for the current settings (their headers are the measures'
-canonical names). :data:`ARTICLE_ROLE` gives a row's article id, :data:`SORT_ROLE` a sortable value.
+canonical names). Optional score columns (hidden by default; the header's context menu shows
+and hides any column, remembered in QSettings under ``ranked_list/columns``): ChP@s, T2IP(t),
+ES(s), P_set, R_set. :data:`ARTICLE_ROLE` gives a row's article id, :data:`SORT_ROLE` a
+sortable value (numbers for rank, relevance and scores). A header click sorts (best first for
+a score); the selection follows its article through sorting and through a model reset.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
 from readsim.engine.document import Settings
 from readsim.engine.measure import DocMeasure
 
+from ..files import app_settings
 from ..session import RankedRow
 
-RANK, ARTICLE, TITLE, RELEVANT, AVECHP, T2IF, LE, F = range(8)
-SCORE_COLUMNS = (AVECHP, T2IF, LE, F)
+RANK, ARTICLE, TITLE, RELEVANT, AVECHP, T2IF, LE, F, CHP, T2IP, ES, P_SET, R_SET = range(13)
+SCORE_COLUMNS = (AVECHP, T2IF, LE, F, CHP, T2IP, ES, P_SET, R_SET)
+OPTIONAL_COLUMNS = (ARTICLE, CHP, T2IP, ES, P_SET, R_SET)  # hidden by default
+COLUMN_KEYS = {RANK: "rank", ARTICLE: "article", TITLE: "title", RELEVANT: "relevant", AVECHP: "aveChP",
+               T2IF: "T2IF", LE: "LE", F: "F", CHP: "ChP", T2IP: "T2IP", ES: "ES", P_SET: "P_set", R_SET: "R_set"}
+COLUMNS_KEY = "ranked_list/columns"
 ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
 def list_measures(s: Settings) -> list[DocMeasure]:
-    """The ranked list's score columns for settings ``s``: aveChP, T2IF(t), LE(s), F(b)."""
+    """The ranked list's score columns for settings ``s``, in column order: aveChP, T2IF(t),
+    LE(s), F(b), then the optional ChP@s, T2IP(t), ES(s), P_set, R_set."""
     return [
         DocMeasure("aveChP"),
         DocMeasure("T2IF", s.tolerance, s.alpha),
         DocMeasure("LE", s.screen, lower_is_better=True),
         DocMeasure("F", 0, s.beta),
+        DocMeasure("ChP", s.screen),
+        DocMeasure("T2IP", s.tolerance),
+        DocMeasure("ES", s.screen, lower_is_better=True),
+        DocMeasure("P_set"),
+        DocMeasure("R_set"),
     ]
 
 
@@ -66,9 +81,9 @@ class RankedListModel(QAbstractTableModel):
         self._settings = settings
         self._measures = list_measures(settings)
         self._rescore()
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, AVECHP, F)
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, AVECHP, R_SET)
         if self._rows:
-            self.dataChanged.emit(self.index(0, AVECHP), self.index(len(self._rows) - 1, F))
+            self.dataChanged.emit(self.index(0, AVECHP), self.index(len(self._rows) - 1, R_SET))
 
     def _rescore(self) -> None:
         levels = self._settings.levels
@@ -92,7 +107,7 @@ class RankedListModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 8
+        return 0 if parent.isValid() else len(COLUMN_KEYS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal:
@@ -103,7 +118,14 @@ class RankedListModel(QAbstractTableModel):
             return self.HEADERS.get(section)
         if role == Qt.ItemDataRole.ToolTipRole and section in SCORE_COLUMNS:
             m = self._measures[section - AVECHP]
-            return f"{m.name} in the {self._settings.mode} reading mode" + (" (lower is better)" if m.lower_is_better else "")
+            low = " (lower is better)" if m.lower_is_better else ""
+            return (f"{m.name} in the {self._settings.mode} reading mode{low}; "
+                    "click to sort (best first), right-click to choose columns")
+        if role == Qt.ItemDataRole.InitialSortOrderRole:  # first click: best scores / relevant first
+            if section in SCORE_COLUMNS:
+                low = self._measures[section - AVECHP].lower_is_better
+                return (Qt.SortOrder.AscendingOrder if low else Qt.SortOrder.DescendingOrder).value
+            return (Qt.SortOrder.DescendingOrder if section == RELEVANT else Qt.SortOrder.AscendingOrder).value
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -174,12 +196,85 @@ class RankedListView(QTableView):
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         h.setSectionResizeMode(TITLE, QHeaderView.ResizeMode.Stretch)
         h.setMinimumSectionSize(30)
-        for col, width in ((RANK, 44), (ARTICLE, 70), (RELEVANT, 32), (AVECHP, 54), (T2IF, 70), (LE, 56), (F, 52)):
+        for col, width in ((RANK, 44), (ARTICLE, 70), (RELEVANT, 32), (AVECHP, 54), (T2IF, 70), (LE, 56), (F, 52),
+                           (CHP, 70), (T2IP, 70), (ES, 56), (P_SET, 52), (R_SET, 52)):
             self.setColumnWidth(col, width)
-        self.hideColumn(ARTICLE)
+        self.set_visible_columns(self._stored_columns())
+        h.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        h.customContextMenuRequested.connect(self._column_menu)
         self.clicked.connect(self._emit)
         self.activated.connect(self._emit)
         self._suppress = False
+        self._keep: str | None = None
+        model.modelAboutToBeReset.connect(self._remember_selection)
+        model.modelReset.connect(self._restore_selection)
+        h.sortIndicatorChanged.connect(lambda *_: self._scroll_to_selection())
+
+    # -- columns ------------------------------------------------------------------------
+    @staticmethod
+    def _stored_columns() -> set[int]:
+        stored = app_settings().value(COLUMNS_KEY)
+        if stored is None:
+            return set(COLUMN_KEYS) - set(OPTIONAL_COLUMNS)
+        keys = [stored] if isinstance(stored, str) else list(stored)
+        cols = {c for c, k in COLUMN_KEYS.items() if k in keys}
+        return cols | {TITLE}
+
+    def visible_columns(self) -> set[int]:
+        return {c for c in COLUMN_KEYS if not self.isColumnHidden(c)}
+
+    def set_visible_columns(self, columns, save: bool = False) -> None:
+        """Show exactly ``columns`` (the title always); ``save`` remembers them in QSettings."""
+        columns = set(columns) | {TITLE}
+        for c in COLUMN_KEYS:
+            self.setColumnHidden(c, c not in columns)
+        if save:
+            app_settings().setValue(COLUMNS_KEY, [COLUMN_KEYS[c] for c in sorted(columns)])
+
+    def column_menu(self) -> QMenu:
+        """A menu of checkable actions, one per column but the title: show or hide it."""
+        menu = QMenu(self)
+        for c in COLUMN_KEYS:
+            if c == TITLE:
+                continue
+            name = self.source.headerData(c, Qt.Orientation.Horizontal)
+            a = menu.addAction(name)
+            a.setCheckable(True)
+            a.setChecked(not self.isColumnHidden(c))
+            a.setData(c)
+            a.toggled.connect(lambda on, col=c: self._toggle_column(col, on))
+            if c == RELEVANT:
+                menu.addSeparator()
+        menu.addSeparator()
+        menu.addAction("Default columns").triggered.connect(
+            lambda: self.set_visible_columns(set(COLUMN_KEYS) - set(OPTIONAL_COLUMNS), save=True))
+        return menu
+
+    def _column_menu(self, pos) -> None:
+        self.column_menu().popup(self.horizontalHeader().mapToGlobal(pos))
+
+    def _toggle_column(self, column: int, on: bool) -> None:
+        cols = self.visible_columns()
+        cols = cols | {column} if on else cols - {column}
+        self.set_visible_columns(cols, save=True)
+
+    # -- selection across sorting and resets ----------------------------------------------
+    def selected_article(self) -> str | None:
+        rows = self.selectionModel().selectedRows()
+        return rows[0].data(ARTICLE_ROLE) if rows else None
+
+    def _remember_selection(self) -> None:
+        self._keep = self.selected_article()
+
+    def _restore_selection(self) -> None:
+        if self._keep is not None:
+            self.select_article(self._keep)
+        self._keep = None
+
+    def _scroll_to_selection(self) -> None:
+        rows = self.selectionModel().selectedRows()
+        if rows:
+            self.scrollTo(rows[0])
 
     def _emit(self, index) -> None:
         if index.isValid() and not self._suppress:

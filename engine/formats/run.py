@@ -164,7 +164,8 @@ def read_run(path: str | os.PathLike, strict: bool = False) -> Run:
 
 def write_run(run: Run, path: str | os.PathLike) -> None:
     """Write ``run`` as an 8-field FOL run (a whole article as one passage needs its length:
-    such articles are written as 6-field lines, which this reader reads back as whole)."""
+    such articles are written as 6-field lines, which this reader reads back as whole; an
+    article with no passage as one ``0 0`` line, read back as ranked with nothing retrieved)."""
     with open(path, "w", encoding="utf-8") as fh:
         for topic, entries in run.topics.items():
             for e in entries:
@@ -172,5 +173,7 @@ def write_run(run: Run, path: str | os.PathLike) -> None:
                 if e.passages is None:
                     fh.write(f"{topic} Q0 {e.article} {e.rank} {rsv} {run.run_id}\n")
                     continue
+                if not len(e.passages):  # ranked, nothing retrieved: one empty passage keeps the rank
+                    fh.write(f"{topic} Q0 {e.article} {e.rank} {rsv} {run.run_id} 0 0\n")
                 for start, end in e.passages.tolist():
                     fh.write(f"{topic} Q0 {e.article} {e.rank} {rsv} {run.run_id} {start} {end - start}\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from PySide6.QtCore import QSettings, QStandardPaths
 
@@ -12,6 +14,18 @@ from readsim.engine.collection import Collection
 from readsim.engine.formats import read_qrels, read_run, read_topics
 
 TOPIC = "2009074"  # complete in the shipped subset: every relevant and retrieved article is there
+
+
+@pytest.fixture(autouse=True)
+def gui_thread_gc():
+    """No automatic garbage collection during a test: it could run in a worker thread and free
+    an earlier test's Qt objects there (a deadlock; see readsim.app.background). Collect
+    before and after, in this (the GUI) thread."""
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)

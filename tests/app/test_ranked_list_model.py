@@ -22,7 +22,7 @@ def test_rows_headers_and_scores_from_the_paper():
     m = RankedListModel()
     m.set_rows([row(1, "a", [(32, 55)]), row(2, "b", [(23, 45)]), row(3, "c", [(0, 10)], relevant=False)],
                Settings(beta=1.0))
-    assert m.rowCount() == 3 and m.columnCount() == 8
+    assert m.rowCount() == 3 and m.columnCount() == 13  # 8 shown by default + 5 optional scores
     head = [m.headerData(c, Qt.Orientation.Horizontal) for c in range(8)]
     assert head == ["Rank", "Article", "Title", "Rel.", "aveChP", "T2IF(300)", "LE(300)", "F(1)"]
     d = lambda r, c: m.data(m.index(r, c))  # noqa: E731

@@ -1,0 +1,533 @@
+"""Passage editing: change the open article's retrieved passages, undo and redo, save the run.
+
+:class:`PassageEditor` sits beside a :class:`~readsim.app.session.Session`. Each edit replaces
+one ranked article (:class:`~readsim.engine.formats.RunArticle`) of the current run and topic
+with one whose passages are the new retrieved spans, as a :class:`PassageEdit` command on a
+``QUndoStack``; doing or undoing it re-evaluates that one article (:func:`engine.batch.document`,
+as the session scores a ranked list) and emits the session's ``rows_changed`` and
+``evaluation_changed``, so the scores, the ranked list, the plot and the chain follow at once.
+
+The first edit of a run works on a copy of it (the session's run objects may be shared); the
+copy replaces it in ``session.runs``. An article the run does not rank is appended at the
+end of its topic when it gets passages (and removed again by undo).
+
+Pure helpers (no Qt): :func:`display_to_unit` maps a view selection to a unit span and
+the outline's :func:`~readsim.app.widgets.outline.share` gives each element's covered part.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QMenu, QMessageBox
+
+from readsim.engine import intervals as iv
+from readsim.engine.batch import document, retrieved_passages
+from readsim.engine.errors import InputError
+from readsim.engine.formats import Qrels, Run, RunArticle, write_run
+from readsim.engine.layout import Layout
+from readsim.engine.reading import Mode
+
+from .files import add_recent
+from .session import RankedRow, Session, with_mode
+from .widgets.outline import Outline
+
+
+# -- pure helpers ----------------------------------------------------------------------------
+def display_to_unit(lay: Layout, start: int, end: int) -> tuple[int, int] | None:
+    """The unit span ``[a, b)`` of the article text shown at display positions ``[start, end)``
+    (a ``QTextCursor`` selection), or ``None`` if it shows no article character.
+
+    ``a`` is :meth:`Layout.from_display` of ``start`` (the first article character at or after
+    it); ``b`` is just past the last article character shown before ``end``: display-only
+    positions (block separators, inserted " · ") map to no character, so a selection that
+    ends on a separator ends with the paragraph before it, and a selection ending inside a
+    multi-byte character keeps the whole character.
+    """
+    if end <= start or not len(lay.dst):
+        return None
+    a = lay.from_display(start)
+    k = int(np.searchsorted(lay.dst, end - 1, side="right")) - 1
+    if k < 0:
+        return None
+    idx = int(lay.src[k]) + min(end - 1 - int(lay.dst[k]), int(lay.length[k]) - 1)  # last string index shown
+    b = int(lay.article.from_index(idx + 1))
+    return (a, b) if b > a else None
+
+
+# -- the editor --------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Change:
+    """One article's retrieval before and after an edit (``None``: not ranked by the run)."""
+
+    run: Run
+    topic: str
+    article: str
+    before: RunArticle | None
+    after: RunArticle | None
+
+
+class PassageEdit(QUndoCommand):
+    """An undoable :class:`Change`; ``redo`` puts ``after`` in the run, ``undo`` ``before``."""
+
+    def __init__(self, editor: PassageEditor, change: Change, text: str) -> None:
+        super().__init__(text)
+        self.editor = editor
+        self.change = change
+
+    def redo(self) -> None:
+        self.editor._put(self.change, self.change.after)
+
+    def undo(self) -> None:
+        self.editor._put(self.change, self.change.before)
+
+
+class PassageEditor(QObject):
+    """Edits the open article's retrieved passages (offsets in the session's unit).
+
+    Signals: ``edited(str)`` (the article id) after any edit, undo or redo has been applied;
+    ``saved(str)`` (the path) after :meth:`save`. ``stack`` is the ``QUndoStack``; it is clean
+    when nothing is unsaved.
+    """
+
+    edited = Signal(str)
+    saved = Signal(str)
+
+    def __init__(self, session: Session, parent: QObject | None = None) -> None:
+        super().__init__(parent or session)
+        self.session = session
+        self.stack = QUndoStack(self)
+        self._owned: list[Run] = []  # the run copies this editor made
+        self.path: str | None = None  # where the run was last saved
+        session.files_changed.connect(self._files_changed)
+
+    # -- what can be edited ------------------------------------------------------------------
+    def can_edit(self) -> bool:
+        """True when an article is open (with its text), and a run and topic are shown."""
+        s = self.session
+        return s.current is not None and s.current.article is not None and s.run is not None and s.topic is not None
+
+    def retrieved(self) -> np.ndarray:
+        """The open article's retrieved spans (``(k, 2)``, unit; the whole extent for a
+        whole-article result)."""
+        cur = self.session.current
+        return cur.evaluation.retrieved_spans if cur is not None else iv.EMPTY
+
+    # -- edits -------------------------------------------------------------------------------
+    def set_retrieved(self, spans, text: str = "Edit passages") -> bool:
+        """Make ``spans`` (``(k, 2)``, unit) the open article's retrieved passages, as one
+        undoable edit named ``text``. Returns False (and changes nothing) when no article can
+        be edited or the passages would not change."""
+        if not self.can_edit():
+            return False
+        s = self.session
+        cur = s.current
+        new = iv.clip(iv.normalize(iv.as_array(spans)), 0, max(cur.article.length, cur.evaluation.n))
+        if np.array_equal(new, self.retrieved()):
+            return False
+        run = self._own(s.run)
+        before = run.article(s.topic, cur.name)
+        if before is not None:
+            after = dataclasses.replace(before, passages=new, xpaths=[], pointers=[])
+        else:
+            rank = len(run.topics.get(s.topic, [])) + 1
+            after = RunArticle(cur.name, rank, new, [], 0)
+        self.stack.push(PassageEdit(self, Change(run, s.topic, cur.name, before, after), f"{text} ({cur.name})"))
+        return True
+
+    def add(self, a: int, b: int) -> bool:
+        """Add unit span ``[a, b)`` to the retrieved passages."""
+        return self.set_retrieved(iv.normalize(np.vstack([self.retrieved(), [[a, b]]])), "Add passage")
+
+    def remove(self, a: int, b: int) -> bool:
+        """Remove unit span ``[a, b)`` from the retrieved passages."""
+        return self.set_retrieved(iv.subtract(self.retrieved(), iv.as_array([(a, b)])), "Remove passage")
+
+    def retrieve_element(self, element) -> bool:
+        """Add an element's whole span (an :class:`~readsim.engine.text.Element`)."""
+        return self.set_retrieved(iv.normalize(np.vstack([self.retrieved(), [[element.start, element.end]]])),
+                                  f"Retrieve {element.tag}")
+
+    def apply(self, spans, name: str) -> bool:
+        """Replace the retrieved passages by ``spans`` (e.g. a simulated strategy's)."""
+        return self.set_retrieved(spans, f"Apply {name}")
+
+    # -- applying a change -------------------------------------------------------------------
+    def _put(self, change: Change, entry: RunArticle | None) -> None:
+        entries = change.run.topics.setdefault(change.topic, [])
+        i = next((k for k, e in enumerate(entries) if e.article == change.article), None)
+        if entry is None:
+            if i is not None:
+                del entries[i]
+        elif i is None:
+            entries.append(entry)
+        else:
+            entries[i] = entry
+        s = self.session
+        if change.run is s.run and change.topic == s.topic:
+            self._rescore(change, entry)
+        self.edited.emit(change.article)
+
+    def _rescore(self, change: Change, entry: RunArticle | None) -> None:
+        s = self.session
+        name = change.article
+        coll = s.collection if s.collection is not None and name in s.collection else None
+        qrels = s.qrels or Qrels("")
+        probe = entry or RunArticle(name, 0, iv.EMPTY, [], 0)
+        natural = document(qrels, change.run, change.topic, probe, Mode.NATURAL, coll)
+        ev = with_mode(natural, s.settings.mode)
+        row = None
+        rows = [r for r in s.rows if r.article != name]
+        if entry is not None:
+            old = s.row_of(name)
+            if old is not None:
+                row = dataclasses.replace(old, evaluation=ev, natural=natural)
+                rows = [row if r.article == name else r for r in s.rows]
+            else:
+                title = coll.article(name).title if coll is not None else name
+                relevant = (qrels.judgement(change.topic, name) is not None and natural.is_relevant) if s.qrels is not None else None
+                row = RankedRow(entry.rank, name, title, coll is not None, relevant, ev, natural)
+                rows.append(row)
+        s.rows = rows
+        s.rows_changed.emit()
+        if s.current is not None and s.current.name == name:
+            s.current = dataclasses.replace(s.current, row=row, evaluation=ev)
+            s.evaluation_changed.emit()
+            s.set_step(min(s.step, max(s.screens() - 1, 0)))
+
+    def _own(self, run: Run) -> Run:
+        """``run``, or the editable copy that replaces it in the session on first edit."""
+        if any(r is run for r in self._owned):
+            return run
+        copy = dataclasses.replace(run, topics={t: list(es) for t, es in run.topics.items()},
+                                   diagnostics=list(run.diagnostics))
+        s = self.session
+        s.runs = [copy if r is run else r for r in s.runs]
+        if s.run is run:
+            s.run = copy
+        self._owned.append(copy)
+        return copy
+
+    def _files_changed(self) -> None:
+        """Drop the history when the edited runs are no longer open (reloaded or replaced)."""
+        for run in self.edited_runs():
+            if all(r is not run for r in self.session.runs):
+                self.stack.clear()
+                return
+
+    # -- saving ------------------------------------------------------------------------------
+    def edited_runs(self) -> list[Run]:
+        """The runs changed by the edits on the stack (in first-edit order)."""
+        out: list[Run] = []
+        for i in range(self.stack.count()):
+            run = self.stack.command(i).change.run
+            if all(r is not run for r in out):
+                out.append(run)
+        return out
+
+    def save(self, path: str | os.PathLike, run: Run | None = None) -> None:
+        """Write ``run`` (default: the session's run, with its edits) as an 8-field FOL run.
+
+        Articles retrieved by XPath or XPointer are written as the offsets of their elements
+        (resolved with the collection). Raises :class:`InputError` when one cannot be
+        resolved and ``OSError`` when the file cannot be written; marks the history clean.
+        """
+        run = run or self.session.run
+        if run is None:
+            raise ValueError("no run is open")
+        out = dataclasses.replace(run, path=str(path), topics={})
+        for topic, entries in run.topics.items():
+            out.topics[topic] = [e if not (e.xpaths or e.pointers) else dataclasses.replace(
+                e, passages=retrieved_passages(run, topic, e, self.session.collection), xpaths=[], pointers=[])
+                for e in entries]
+        write_run(out, path)
+        self.path = str(path)
+        self.stack.setClean()
+        self.saved.emit(str(path))
+
+
+# -- the window's side: menus, context menu, outline dock, title, close guard -----------------
+STRATEGIES = ("S", "SL", "SLD", "SS", "SST")
+SAVE, DISCARD, CANCEL = QMessageBox.StandardButton.Save, QMessageBox.StandardButton.Discard, QMessageBox.StandardButton.Cancel
+
+
+class EditingUI(QObject):
+    """Passage editing in a :class:`~readsim.app.mainwindow.MainWindow` (see :func:`install_editing`).
+
+    ``ask_save_path(suggested) -> str`` and ``ask_unsaved() -> SAVE | DISCARD | CANCEL`` are
+    the dialogs; tests replace them. Without dialogs (``window.show_dialogs`` False) closing
+    discards unsaved edits and saving needs :meth:`save_as` with a path.
+    """
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.session = s = window.session
+        self.editor = PassageEditor(s, self)
+        self.view = window.article.view
+        self.ask_save_path = self._ask_save_path
+        self.ask_unsaved = self._ask_unsaved
+        self._base_title = window.windowTitle()
+
+        self.outline = Outline(s)
+        self.dock = QDockWidget("Outline (XML structure)", window)
+        self.dock.setObjectName("outline")
+        self.dock.setWidget(self.outline)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock.hide()  # View ▸ Outline; the window's saved state may show it
+        self._dock_sized = False
+        self.dock.visibilityChanged.connect(self._size_dock)
+
+        self._make_actions()
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._context_menu)
+        self.view.copyAvailable.connect(lambda _: self._enable())
+        self.outline.element_selected.connect(self.show_element)
+        self.outline.retrieve_requested.connect(self.retrieve_element)
+        self.editor.stack.cleanChanged.connect(self._title)
+        self.editor.edited.connect(self._edited)
+        s.article_changed.connect(self._enable)
+        window.installEventFilter(self)
+        self._enable()
+
+    def _size_dock(self, visible: bool) -> None:
+        if visible and not self._dock_sized and not self.dock.isFloating():
+            self._dock_sized = True
+            QTimer.singleShot(0, lambda: self.window.resizeDocks([self.dock], [max(self.dock.width(), 470)],
+                                                                 Qt.Orientation.Horizontal))
+
+    # -- actions --------------------------------------------------------------------------
+    def _make_actions(self) -> None:
+        w, S = self.window, QKeySequence
+        menus = {a.text().replace("&", ""): a for a in w.menuBar().actions() if a.menu() is not None}
+        edit = menus["Edit"].menu() if "Edit" in menus else None
+        if edit is None:
+            edit = QMenu("&Edit", w)
+            before = menus.get("Navigate") or menus.get("View")
+            w.menuBar().insertMenu(before, edit) if before is not None else w.menuBar().addMenu(edit)
+        self.edit_menu = edit
+
+        def action(text, slot, keys=(), tip=""):
+            a = QAction(text, w)
+            a.setShortcuts([S(k) for k in keys])
+            a.setStatusTip(tip)
+            a.setToolTip(tip or text)
+            a.triggered.connect(slot)
+            w.addAction(a)
+            return a
+
+        self.act_undo = self.editor.stack.createUndoAction(w, "&Undo")
+        self.act_undo.setShortcuts([S("Ctrl+Z")])
+        self.act_redo = self.editor.stack.createRedoAction(w, "&Redo")
+        self.act_redo.setShortcuts([S("Ctrl+Shift+Z"), S("Ctrl+Y")])
+        for a in (self.act_undo, self.act_redo):
+            w.addAction(a)
+        self.act_add = action("&Add selection as retrieved passage", self.add_selection, ["Ctrl+Shift+P"],
+                              "Retrieve the selected text (the selection's characters in the article)")
+        self.act_remove = action("&Remove selection from retrieved passages", self.remove_selection, ["Ctrl+Shift+D"],
+                                 "Stop retrieving the selected text")
+        self.act_element = action("Retrieve selected &element", self.retrieve_current_element, ["Ctrl+Shift+X"],
+                                  "Retrieve the element selected in the outline, whole")
+        self.strategy_menu = QMenu("Apply &strategy", w)
+        self.strategy_menu.setToolTipsVisible(True)
+        self.strategy_menu.aboutToShow.connect(self._fill_strategies)
+        self._fill_strategies()
+        self.act_outline = self.dock.toggleViewAction()
+        self.act_outline.setText("&Outline of the XML structure")
+        self.act_outline.setShortcuts([S("Ctrl+Shift+L")])
+        w.addAction(self.act_outline)
+        for a in (self.act_undo, self.act_redo, None, self.act_add, self.act_remove, self.act_element, None):
+            edit.addSeparator() if a is None else edit.addAction(a)
+        edit.addMenu(self.strategy_menu)
+        edit.addSeparator()
+        edit.addAction(self.act_outline)
+        if "View" in menus:
+            menus["View"].menu().addAction(self.act_outline)
+
+        self.act_save = action("&Save run", self.save, ["Ctrl+S"], "Save the edited run as a FOL run file")
+        self.act_save_as = action("Save run &as…", lambda: self.save_as(), ["Ctrl+Shift+S"],
+                                  "Save the edited run as a FOL run file under a new name")
+        file = menus["File"].menu() if "File" in menus else None
+        if file is not None:
+            acts = file.actions()
+            quit_ = next((i for i, a in enumerate(acts) if a.text().replace("&", "") == "Quit"), len(acts))
+            at = acts[quit_ - 1] if quit_ > 0 and acts[quit_ - 1].isSeparator() else (acts[quit_] if quit_ < len(acts) else None)
+            file.insertSeparator(at) if at is not None else file.addSeparator()
+            file.insertActions(at, [self.act_save, self.act_save_as]) if at is not None else file.addActions([self.act_save, self.act_save_as])
+
+    def _fill_strategies(self) -> None:
+        self.strategy_menu.clear()
+        spans_of = strategy_function()
+        for name in STRATEGIES:
+            a = self.strategy_menu.addAction(name)
+            a.setEnabled(spans_of is not None and self.editor.can_edit())
+            a.triggered.connect(lambda _=False, n=name: self.apply_strategy(n))
+        if spans_of is None:
+            self.strategy_menu.addAction("(simulated strategies are not available)").setEnabled(False)
+
+    def _enable(self) -> None:
+        ok = self.editor.can_edit()
+        sel = ok and self.selection() is not None
+        self.act_add.setEnabled(sel)
+        self.act_remove.setEnabled(sel)
+        self.act_element.setEnabled(ok and self.outline.tree.currentIndex().isValid())
+        self.act_save.setEnabled(self.session.run is not None)
+        self.act_save_as.setEnabled(self.session.run is not None)
+
+    def context_menu(self) -> QMenu:
+        """The article view's context menu: Copy and Select All, then the passage edits."""
+        self._enable()
+        menu = self.view.createStandardContextMenu()
+        menu.addSeparator()
+        for a in (self.act_add, self.act_remove, self.act_undo, self.act_redo):
+            menu.addAction(a)
+        menu.addMenu(self.strategy_menu)
+        return menu
+
+    def _context_menu(self, pos) -> None:
+        menu = self.context_menu()
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.view.viewport().mapToGlobal(pos))
+
+    # -- edits ----------------------------------------------------------------------------
+    def selection(self) -> tuple[int, int] | None:
+        """The view's selection as a unit span ``[a, b)`` (:func:`display_to_unit`), or None."""
+        c = self.view.textCursor()
+        lay = self.view.layout_
+        if lay is None or not c.hasSelection():
+            return None
+        return display_to_unit(lay, c.selectionStart(), c.selectionEnd())
+
+    def add_selection(self) -> bool:
+        span = self.selection()
+        if span is None or not self.editor.add(*span):
+            return False
+        self.session.message.emit(f"Retrieved [{span[0]:,}, {span[1]:,}) ({span[1] - span[0]:,} {self.session.unit})")
+        return True
+
+    def remove_selection(self) -> bool:
+        span = self.selection()
+        if span is None or not self.editor.remove(*span):
+            return False
+        self.session.message.emit(f"No longer retrieved: [{span[0]:,}, {span[1]:,})")
+        return True
+
+    def retrieve_element(self, element) -> bool:
+        if not self.editor.retrieve_element(element):
+            self.session.message.emit(f"{element.xpath} is already retrieved whole")
+            return False
+        self.session.message.emit(f"Retrieved {element.xpath} [{element.start:,}, {element.end:,})")
+        return True
+
+    def retrieve_current_element(self) -> bool:
+        el = self.outline.model.element(self.outline.tree.currentIndex())
+        return el is not None and self.retrieve_element(el)
+
+    def apply_strategy(self, name: str) -> bool:
+        """Replace the open article's retrieved passages by strategy ``name``'s (one edit)."""
+        spans_of = strategy_function()
+        if spans_of is None or not self.editor.can_edit():
+            return False
+        try:
+            spans = spans_of(self.session, name)
+        except (InputError, LookupError, ValueError) as err:
+            self.window.show_error(f"strategy {name}: {err}")
+            return False
+        done = self.editor.apply(spans, f"strategy {name}")
+        self.session.message.emit(f"Strategy {name}: {len(iv.normalize(iv.as_array(spans)))} passage(s) retrieved"
+                                  if done else f"Strategy {name} retrieves the same passages")
+        return done
+
+    def show_element(self, element) -> None:
+        """Select an element's text in the view and scroll to it."""
+        cur = self.session.current
+        if cur is None or cur.layout is None or self.view.layout_ is not cur.layout:
+            return
+        d = cur.layout.spans_to_display(iv.as_array([(element.start, element.end)]))
+        if len(d):
+            c = QTextCursor(self.view.document())
+            c.setPosition(int(d[0, 0]))
+            c.setPosition(int(d[0, 1]), QTextCursor.MoveMode.KeepAnchor)
+            self.view.setTextCursor(c)
+            self.view.scroll_to_position(int(d[0, 0]))
+        self._enable()
+
+    def _edited(self, article: str) -> None:
+        cur = self.session.current
+        table = getattr(self.window, "table", None)
+        if cur is not None and table is not None and hasattr(table, "select_article"):
+            table.select_article(cur.name)
+        self._enable()
+
+    # -- saving, title, closing -------------------------------------------------------------
+    def save(self) -> bool:
+        """Save to the path saved to before, else ask (:meth:`save_as`)."""
+        return self.save_as(self.editor.path) if self.editor.path else self.save_as()
+
+    def save_as(self, path: str | None = None) -> bool:
+        """Save the run (with its edits) to ``path`` (asked when None). Errors are shown."""
+        run = self.session.run
+        if run is None:
+            return False
+        if path is None:
+            p = Path(run.path)
+            path = self.ask_save_path(str(p.with_name(f"{p.stem}-edited.run")))
+            if not path:
+                return False
+        try:
+            self.editor.save(path)
+        except (InputError, OSError, ValueError) as err:
+            self.window.show_error(f"cannot save the run: {err}")
+            return False
+        add_recent("run", path)
+        self.session.message.emit(f"Saved run {run.run_id} to {path}")
+        return True
+
+    def _ask_save_path(self, suggested: str) -> str:
+        if not self.window.show_dialogs:
+            return ""
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save run as", suggested, "Runs (*.run *.txt);;All files (*)")
+        return path
+
+    def _ask_unsaved(self):
+        if not self.window.show_dialogs:
+            return DISCARD
+        return QMessageBox.question(self.window, "readsim", "The run has unsaved passage edits. Save them before closing?",
+                                    SAVE | DISCARD | CANCEL, SAVE)
+
+    def _title(self, clean: bool) -> None:
+        t = self.window.windowTitle()
+        t = t[2:] if t.startswith("* ") else t
+        self.window.setWindowTitle(t if clean else f"* {t}")
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if obj is self.window and event.type() == QEvent.Type.Close and not self.editor.stack.isClean():
+            answer = self.ask_unsaved()
+            if answer == CANCEL or (answer == SAVE and not self.save()):
+                event.ignore()
+                return True
+        return False
+
+
+def strategy_function():
+    """``strategy_spans(session, name) -> (k, 2) array`` of :mod:`readsim.app.widgets.strategies`,
+    or None while that module is absent."""
+    try:
+        from .widgets.strategies import strategy_spans
+    except ImportError:
+        return None
+    return strategy_spans
+
+
+def install_editing(window) -> EditingUI:
+    """Add passage editing to ``window``: an Edit menu (undo, redo, add/remove the selection,
+    retrieve the outline's element, apply a simulated strategy), the article view's context
+    menu, File ▸ Save run (as…), the outline dock (View ▸ Outline), the "*" in the title and
+    the question on closing with unsaved edits. Sets ``window.editing``."""
+    window.editing = EditingUI(window)
+    return window.editing

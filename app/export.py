@@ -1,0 +1,339 @@
+"""Export what the window shows: pictures (PNG, SVG) and numbers (CSV, JSON).
+
+Callable without dialogs (tests, scripts); :func:`install_export` adds File ▸ Export with file
+dialogs. Every function writes one file and returns its path; it raises ``OSError`` when the
+file cannot be written and ``ValueError`` when there is nothing to export (no article open) or
+the suffix is not one it writes.
+
+- :func:`export_article` — the article view as on screen (marks, chain badges, reading
+  screen): PNG via ``QWidget.grab``, SVG via ``QSvgGenerator`` (vector text and marks).
+- :func:`export_plot` — a pyqtgraph plot (the precision plot, or any plot on screen:
+  :func:`plots`) via ``pyqtgraph.exporters.ImageExporter`` / ``SVGExporter``.
+- :func:`export_scores` — the open article's scores (``DocumentEvaluation.scores(settings)``)
+  with their context: measure, value, topic, article, run, mode, screen, tolerance, beta.
+- :func:`export_ranked_list` — the topic's ranked list with each article's document scores.
+- :func:`export_compare` — the A/B table (when the compare view is installed).
+
+Values are written at full precision (``repr`` of the float), not as shown (4 decimals).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pyqtgraph as pg
+import pyqtgraph.exporters as pgx
+from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtGui import QAction, QKeySequence, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from readsim.engine.measure import panel_measures
+
+PICTURES = "PNG image (*.png);;SVG drawing (*.svg)"
+TABLES = "CSV table (*.csv);;JSON (*.json)"
+
+
+def _suffix(path: str | Path, allowed: tuple[str, ...]) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in allowed:
+        raise ValueError(f"{path}: cannot write {suffix or 'a file without suffix'}; use one of {', '.join(allowed)}")
+    return suffix
+
+
+# -- pictures --------------------------------------------------------------------------------
+def export_widget(widget: QWidget, path: str | Path, title: str = "readsim") -> Path:
+    """Write ``widget`` as it looks now: ``.png`` (``QWidget.grab``, device pixels) or
+    ``.svg`` (``QWidget.render`` into a ``QSvgGenerator``, logical pixels)."""
+    path = Path(path)
+    if _suffix(path, (".png", ".svg")) == ".png":
+        if not widget.grab().save(str(path), "PNG"):
+            raise OSError(f"{path}: cannot write the PNG")
+        return path
+    gen = QSvgGenerator()
+    gen.setFileName(str(path))
+    size = widget.size()
+    gen.setSize(QSize(size))
+    gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+    gen.setResolution(widget.logicalDpiX())  # else 72 dpi: point-sized text would not fit its marks
+    gen.setTitle(title)
+    gen.setDescription("exported by readsim")
+    painter = QPainter()
+    if not painter.begin(gen):
+        raise OSError(f"{path}: cannot write the SVG")
+    try:
+        if hasattr(widget, "scene") and hasattr(widget.scene(), "prepareForPaint"):
+            widget.scene().prepareForPaint()  # pyqtgraph: update its items before painting
+        QWidget.render(widget, painter, QPoint(0, 0))  # QGraphicsView overrides render()
+    finally:
+        painter.end()
+    if not path.is_file() or path.stat().st_size == 0:
+        raise OSError(f"{path}: the SVG was not written")
+    return path
+
+
+def export_article(window, path: str | Path) -> Path:
+    """The article view with its marks, as on screen (``.png`` or ``.svg``)."""
+    cur = window.session.current
+    if cur is None:
+        raise ValueError("no article is open")
+    return export_widget(window.article.view, path, f"article {cur.name}, topic {window.session.topic}")
+
+
+def plots(window) -> list[tuple[str, pg.PlotWidget]]:
+    """The visible pyqtgraph plots of the window (its docks included), named for menus:
+    the precision plot first."""
+    out: list[tuple[str, pg.PlotWidget]] = []
+    main = getattr(getattr(window, "plot", None), "plot", None)
+    if isinstance(main, pg.PlotWidget):
+        out.append(("Precision plot", main))
+    for w in window.findChildren(pg.PlotWidget):
+        if w is main or not w.isVisible():
+            continue
+        title = w.getPlotItem().titleLabel.text or w.objectName() or type(w.parent()).__name__
+        out.append((str(title), w))
+    return out
+
+
+def export_plot(plot: pg.PlotWidget, path: str | Path, width: int = 1600) -> Path:
+    """A pyqtgraph plot as ``.png`` (``ImageExporter``, ``width`` pixels wide) or ``.svg``
+    (``SVGExporter``; when it fails on Qt's closed paths, the widget drawn by ``QSvgGenerator``)."""
+    path = Path(path)
+    item = plot.getPlotItem()
+    if _suffix(path, (".png", ".svg")) == ".png":
+        exporter = pgx.ImageExporter(item)
+        exporter.parameters()["width"] = int(width)
+    else:
+        try:
+            pgx.SVGExporter(item).export(str(path))
+        except ValueError:
+            # pyqtgraph 0.14's SVGExporter cannot parse closed paths ("... Z") as Qt 6.12
+            # writes them (pyqtgraph issue #3495): draw the plot widget with QSvgGenerator
+            return export_widget(plot, path, "readsim plot")
+        if not path.is_file() or path.stat().st_size == 0:
+            raise OSError(f"{path}: the plot was not written")
+        return path
+    exporter.export(str(path))
+    if not path.is_file() or path.stat().st_size == 0:
+        raise OSError(f"{path}: the plot was not written")
+    return path
+
+
+def export_precision_plot(window, path: str | Path) -> Path:
+    return export_plot(window.plot.plot, path)
+
+
+# -- numbers ---------------------------------------------------------------------------------
+def context(window) -> dict:
+    """What the numbers depend on: topic, article, run, mode and the reader's settings."""
+    s = window.session
+    st = s.settings
+    cur = s.current
+    return {
+        "topic": s.topic,
+        "article": cur.name if cur is not None else None,
+        "run": s.run.run_id if s.run is not None else None,
+        "run_file": s.run.path if s.run is not None else None,
+        "mode": st.mode.value,
+        "screen": st.screen,
+        "tolerance": st.tolerance,
+        "beta": st.beta,
+        "alpha": st.alpha,
+        "levels": st.levels,
+        "unit": s.unit,
+    }
+
+
+def score_values(window) -> dict[str, float]:
+    """The open article's scores, measure -> value, in the panel's order."""
+    cur = window.session.current
+    if cur is None:
+        raise ValueError("no article is open")
+    return cur.evaluation.scores(window.session.settings)
+
+
+CONTEXT_COLUMNS = ("topic", "article", "run", "mode", "screen", "tolerance", "beta")
+
+
+def export_scores(window, path: str | Path) -> Path:
+    """The open article's scores: ``.csv`` (one row per measure: measure, value, then the
+    context columns topic, article, run, mode, screen, tolerance, beta) or ``.json``
+    (``{context..., "scores": {measure: value}}``)."""
+    path = Path(path)
+    suffix = _suffix(path, (".csv", ".json"))
+    values = score_values(window)
+    ctx = context(window)
+    if suffix == ".json":
+        path.write_text(json.dumps({**ctx, "scores": values}, indent=2) + "\n", encoding="utf-8")
+        return path
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(("measure", "value", *CONTEXT_COLUMNS))
+        for name, value in values.items():
+            w.writerow((name, repr(float(value)), *(ctx[c] for c in CONTEXT_COLUMNS)))
+    return path
+
+
+def ranked_rows(window) -> list[dict]:
+    """The topic's ranked list: rank, article, title, relevant, then every panel measure in
+    the current settings (each row's evaluation in the current mode)."""
+    s = window.session
+    st = s.settings
+    names = [m.name for m in panel_measures(st)]
+    out = []
+    for row in s.rows:
+        scores = row.evaluation.scores(st)
+        out.append({"rank": row.rank, "article": row.article, "title": row.title, "relevant": row.relevant,
+                    **{n: scores[n] for n in names}})
+    return out
+
+
+def export_ranked_list(window, path: str | Path) -> Path:
+    """The topic's ranked list with its document scores: ``.csv`` (a header row, one row per
+    ranked article) or ``.json`` (``{context..., "articles": [row, ...]}``)."""
+    path = Path(path)
+    suffix = _suffix(path, (".csv", ".json"))
+    rows = ranked_rows(window)
+    ctx = {k: v for k, v in context(window).items() if k != "article"}
+    if suffix == ".json":
+        path.write_text(json.dumps({**ctx, "articles": rows}, indent=2) + "\n", encoding="utf-8")
+        return path
+    names = [m.name for m in panel_measures(window.session.settings)]
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(("topic", "run", "mode", "rank", "article", "title", "relevant", *names))
+        for r in rows:
+            w.writerow((ctx["topic"], ctx["run"], ctx["mode"], r["rank"], r["article"], r["title"],
+                        "" if r["relevant"] is None else int(r["relevant"]), *(repr(float(r[n])) for n in names)))
+    return path
+
+
+def export_compare(window, path: str | Path) -> Path:
+    """The A/B table of the compare view: ``.csv`` (measure, A, B, B−A) or ``.json``."""
+    panel = getattr(window, "compare", None)
+    if panel is None or window.session.current is None:
+        raise ValueError("the compare view is not open on an article")
+    path = Path(path)
+    suffix = _suffix(path, (".csv", ".json"))
+    runs = {x: panel.run(x) for x in "AB"}
+    rows = [{"measure": r.name, "A": r.a, "B": r.b, "B-A": r.diff} for r in panel.rows().values()]
+    ctx = {**context(window), "run_A": runs["A"].path if runs["A"] else None,
+           "run_B": runs["B"].path if runs["B"] else None}
+    ctx.pop("run")
+    ctx.pop("run_file")
+    if suffix == ".json":
+        path.write_text(json.dumps({**ctx, "rows": rows}, indent=2) + "\n", encoding="utf-8")
+        return path
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(("measure", "A", "B", "B-A", "topic", "article", "mode", "run_A", "run_B"))
+        for r in rows:
+            w.writerow((r["measure"], *("" if r[c] is None else repr(float(r[c])) for c in ("A", "B", "B-A")),
+                        ctx["topic"], ctx["article"], ctx["mode"], ctx["run_A"], ctx["run_B"]))
+    return path
+
+
+# -- menu --------------------------------------------------------------------------------------
+def _ask(window, title: str, filters: str, stem: str) -> str | None:
+    path, chosen = QFileDialog.getSaveFileName(window, title, stem, filters)
+    if not path:
+        return None
+    if not Path(path).suffix:  # take the suffix of the chosen filter
+        path += "." + chosen.split("*.")[1].split(")")[0] if "*." in chosen else ""
+    return path
+
+
+def _run(window, title: str, filters: str, stem: str, fn: Callable[[str], Path]) -> None:
+    path = _ask(window, title, filters, stem)
+    if path is None:
+        return
+    try:
+        out = fn(path)
+    except (OSError, ValueError) as err:
+        window.show_error(str(err))
+        return
+    window.status.setText(f"Exported {out}")
+
+
+def _stem(window, what: str) -> str:
+    s = window.session
+    parts = [p for p in (s.topic, s.current.name if s.current else None, s.settings.mode.value) if p]
+    return "-".join([what, *parts])
+
+
+def install_export(window) -> None:
+    """File ▸ Export: article view (PNG/SVG), plots (PNG/SVG), scores, ranked list and the
+    A/B table (CSV/JSON), each through a save dialog. Shortcuts: Ctrl+E exports the scores,
+    Ctrl+Shift+E the article view."""
+    file_menu = None
+    for a in window.menuBar().actions():
+        if a.text().replace("&", "") == "File" and a.menu() is not None:
+            file_menu = a.menu()
+    if file_menu is None:
+        file_menu = window.menuBar().addMenu("&File")
+    quit_ = next((a for a in file_menu.actions() if a.text().replace("&", "") == "Quit"), None)
+    before = quit_
+    acts = file_menu.actions()
+    if quit_ is not None and acts.index(quit_) > 0 and acts[acts.index(quit_) - 1].isSeparator():
+        before = acts[acts.index(quit_) - 1]
+    menu = file_menu.addMenu("&Export") if before is None else None
+    if menu is None:
+        from PySide6.QtWidgets import QMenu
+
+        menu = QMenu("&Export", file_menu)
+        file_menu.insertMenu(before, menu)
+    window.export_menu = menu
+
+    def action(text: str, slot, shortcut: str | None = None) -> QAction:
+        a = QAction(text, window)
+        if shortcut:
+            a.setShortcut(QKeySequence(shortcut))
+        a.triggered.connect(slot)
+        window.addAction(a)
+        return a
+
+    window.act_export_article = action(
+        "Article view as PNG/SVG…",
+        lambda: _run(window, "Export the article view", PICTURES, _stem(window, "article") + ".png",
+                     lambda p: export_article(window, p)), "Ctrl+Shift+E")
+    window.act_export_scores = action(
+        "Article scores as CSV/JSON…",
+        lambda: _run(window, "Export the article's scores", TABLES, _stem(window, "scores") + ".csv",
+                     lambda p: export_scores(window, p)), "Ctrl+E")
+    window.act_export_ranked = action(
+        "Ranked list with scores as CSV/JSON…",
+        lambda: _run(window, "Export the ranked list", TABLES, _stem(window, "ranked") + ".csv",
+                     lambda p: export_ranked_list(window, p)))
+    window.act_export_compare = action(
+        "A/B comparison as CSV/JSON…",
+        lambda: _run(window, "Export the A/B table", TABLES, _stem(window, "compare") + ".csv",
+                     lambda p: export_compare(window, p)))
+
+    def fill() -> None:
+        menu.clear()
+        menu.addAction(window.act_export_article)
+        for name, plot in plots(window):
+            a = menu.addAction(f"{name} as PNG/SVG…")
+            a.triggered.connect(lambda _=False, n=name, w=plot: _run(
+                window, f"Export the {n.lower()}", PICTURES, _stem(window, n.lower().replace(" ", "-")) + ".png",
+                lambda p: export_plot(w, p)))
+        menu.addSeparator()
+        menu.addAction(window.act_export_scores)
+        menu.addAction(window.act_export_ranked)
+        if getattr(window, "compare_dock", None) is not None and window.compare_dock.isVisible():
+            menu.addAction(window.act_export_compare)
+
+    def enable(*_) -> None:
+        cur = window.session.current is not None
+        for a in (window.act_export_article, window.act_export_scores, window.act_export_compare):
+            a.setEnabled(cur)
+        window.act_export_ranked.setEnabled(bool(window.session.rows))
+
+    menu.aboutToShow.connect(fill)
+    window.session.article_changed.connect(enable)
+    window.session.rows_changed.connect(enable)
+    fill()
+    enable()

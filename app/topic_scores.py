@@ -1,0 +1,137 @@
+"""The current topic's list scores (fetch phase) from the ranked rows the session already has.
+
+No Qt and no file access: :func:`topic_scores` joins the rows' evaluations (current reading
+mode) with the qrels' relevance and relevant sizes into an engine
+:class:`~readsim.engine.listmeasures.Ranking` and asks it for the list measures, so the numbers
+are those of :func:`readsim.engine.listmeasures.evaluate` for the topic (SPEC section 6;
+policies 1, 2 and 7 of :mod:`readsim.engine.listmeasures`: gP past a short run's end, effort
+past the run's end, unjudged and non-relevant articles score the measure's null value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from readsim.engine.document import Settings
+from readsim.engine.formats import Qrels
+from readsim.engine.listmeasures import (Ranking, generalised_precision, generalised_recall,
+                                         normalized_cumulated_effort)
+from readsim.engine.measure import DocMeasure, ListMeasure
+
+DOC_KINDS = ("aveChP", "T2IF", "T2IP", "F", "LE", "ES")  # the topic view's document measures
+EFFORT_KINDS = ("LE", "ES")
+PRECISION_CUTOFFS = (1, 5, 10, 25, 50)
+EFFORT_CUTOFFS = (10, 50, 100)
+
+
+def doc_measure(kind: str, s: Settings) -> DocMeasure:
+    """The document measure ``kind`` (one of :data:`DOC_KINDS`) with the parameters of ``s``:
+    T2I tolerance and alpha, F's beta, LE/ES's screen size."""
+    if kind == "aveChP":
+        return DocMeasure("aveChP")
+    if kind in ("T2IF", "T2IP"):
+        return DocMeasure(kind, s.tolerance, s.alpha if kind == "T2IF" else 1.0)
+    if kind == "F":
+        return DocMeasure("F", 0, s.beta)
+    if kind in EFFORT_KINDS:
+        return DocMeasure(kind, s.screen, lower_is_better=True)
+    raise ValueError(f"no document measure {kind!r} in the topic view (one of {', '.join(DOC_KINDS)})")
+
+
+def effort_cutoffs(n: int) -> tuple[int, ...]:
+    """Ranks r for CE/NCE/ANCE@r: 10, 50, 100 and the run's length ``n`` (sorted, distinct)."""
+    return tuple(sorted(set(EFFORT_CUTOFFS) | ({n} if n > 0 else set())))
+
+
+def list_measures(doc: DocMeasure, n: int) -> list[ListMeasure]:
+    """The list measures shown for document measure ``doc`` over a ranking of ``n`` articles:
+    AgP, AgP', MAP, gP@r and gR@r (r in :data:`PRECISION_CUTOFFS`) for a precision-like
+    ``doc``; MAP, gR@r, CE@r, NCE@r and ANCE@r (r in :func:`effort_cutoffs`) for LE/ES."""
+    if doc.kind in EFFORT_KINDS:
+        rs = effort_cutoffs(n)
+        out = [ListMeasure("MAP")]
+        for r in rs:
+            out += [ListMeasure("CE", r, doc), ListMeasure("NCE", r, doc), ListMeasure("ANCE", r, doc),
+                    ListMeasure("gR", r)]
+        return out
+    out = [ListMeasure("AgP", 0, doc), ListMeasure("AgP'", 0, doc), ListMeasure("MAP")]
+    for r in PRECISION_CUTOFFS:
+        out += [ListMeasure("gP", r, doc), ListMeasure("gR", r)]
+    return out
+
+
+@dataclass
+class TopicScores:
+    """One topic's list scores for one document measure.
+
+    ``values``: canonical list-measure name -> value (empty when the topic has no relevant
+    article: every list measure divides by Nrel); ``gp``, ``gr``: gP[r] and gR[r] for
+    r = 1..n (float ``(n,)``; gR is zeros without relevant articles); ``effort``: the effort
+    measure of the NCE curve; ``nce``: NCE[r] for r = 1..n; ``scores``: the document score of
+    each rank (``(n,)``, the null value for non-relevant articles); ``ranking``: the engine's
+    joined ranking.
+    """
+
+    topic: str
+    doc: DocMeasure
+    effort: DocMeasure
+    ranking: Ranking
+    measures: list[ListMeasure]
+    values: dict[str, float]
+    scores: np.ndarray
+    gp: np.ndarray
+    gr: np.ndarray
+    nce: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.ranking.articles)
+
+    @property
+    def nrel(self) -> int:
+        return self.ranking.nrel
+
+    @property
+    def ance(self) -> np.ndarray:
+        """ANCE[r] = mean of NCE[1..r] for r = 1..n (float ``(n,)``)."""
+        return np.cumsum(self.nce) / np.arange(1, len(self.nce) + 1) if len(self.nce) else np.zeros(0)
+
+    @property
+    def relevant_ranked(self) -> int:
+        return int(np.count_nonzero(self.ranking.relevant))
+
+
+def topic_scores(rows, qrels: Qrels | None, topic: str, doc: DocMeasure, settings: Settings) -> TopicScores:
+    """List scores of ``topic`` for document measure ``doc``.
+
+    ``rows``: the session's ranked rows (rank order; each with ``.article`` and
+    ``.evaluation``, a DocumentEvaluation in the current mode). Relevance and relevant size
+    come from ``qrels`` (``Judgement.rel_size > 0``); without qrels nothing is relevant. The
+    NCE curve uses ``doc`` if it is LE/ES, else LE(screen). NR = ``settings.levels + 1``.
+    """
+    effort = doc if doc.kind in EFFORT_KINDS else DocMeasure("LE", settings.screen, lower_is_better=True)
+    levels = settings.levels
+    judged = qrels.topics.get(topic, {}) if qrels is not None else {}
+    n = len(rows)
+    relevant = np.zeros(n, dtype=bool)
+    rsize = np.zeros(n, dtype=np.int64)
+    wanted = list(dict.fromkeys([doc, effort]))
+    table = {m: np.full(n, m.null_value(levels)) for m in wanted}
+    for k, row in enumerate(rows):
+        j = judged.get(row.article)
+        if j is None or not j.relevant:
+            continue  # policy 7: the null value
+        relevant[k] = True
+        rsize[k] = j.rel_size
+        for m in wanted:
+            table[m][k] = m.value(row.evaluation, levels)
+    rel_sizes = [j.rel_size for j in judged.values() if j.relevant]
+    ranking = Ranking(topic, [r.article for r in rows], relevant, rsize, table, len(rel_sizes), int(sum(rel_sizes)))
+    measures = list_measures(doc, n)
+    values = {m.name: ranking.value(m, levels) for m in measures} if ranking.nrel else {}
+    gr = generalised_recall(relevant, ranking.nrel) if ranking.nrel else np.zeros(n)
+    nce = normalized_cumulated_effort(table[effort], ranking.nrel, n, levels + 1) if n else np.zeros(0)
+    return TopicScores(topic, doc, effort, ranking, measures, values, table[doc],
+                       generalised_precision(table[doc]), gr, nce)

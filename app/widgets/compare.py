@@ -1,0 +1,635 @@
+"""A/B: one article of the current topic under two runs, side by side.
+
+:class:`ComparePanel` shows, for the article open in the window, run A's and run B's retrieved
+passages in two read-only :class:`~readsim.app.widgets.article_view.ArticleView` s (the window's
+marks: yellow relevant, blue-underlined retrieved, green both, numbered matching chain; their
+scrolling linked), and a table with columns A, B and B−A for every panel measure
+(:func:`readsim.engine.measure.panel_measures`), the article's rank in each run, and the topic's
+list scores AgP/DOC for the panel's main document measures. The better value of each row is
+shaded green (for LE, ES and the rank, lower is better).
+
+Each side is :func:`readsim.engine.batch.document` ``(qrels, run, topic, entry, mode,
+collection)``, recomputed at once on every article, run, mode or settings change (one article:
+a scan over its passages). The AgP rows need the whole topic under both runs and are computed
+with :func:`readsim.engine.listmeasures.rank_topics` in the background
+(:func:`readsim.app.background.run_in_background`). An article a run does not rank for the
+topic shows "not ranked" in that run's column (its view shows relevance only).
+
+:func:`install_compare` adds the panel to a main window as a dock (View ▸ Compare runs (A/B),
+Ctrl+Shift+B) and a Navigate ▸ "Next run" action (Ctrl+Shift+R).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QLabel,
+                               QSplitter, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
+
+from readsim.engine import intervals as iv
+from readsim.engine.batch import document
+from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
+from readsim.engine.errors import InputError
+from readsim.engine.formats import Qrels, Run, RunArticle
+from readsim.engine.listmeasures import rank_topics
+from readsim.engine.measure import DocMeasure, ListMeasure, panel_measures
+
+from .. import marks as mk
+from ..background import run_in_background
+from ..files import app_settings
+from ..session import MODES, Session
+from .article_view import ArticleView
+from .legend import Legend
+
+BETTER = QColor("#c9efcf")   # the better value of a row
+WORSE_TEXT = QColor("#b3261e")
+BETTER_TEXT = QColor("#1a7f37")
+MUTED = QColor("#777777")
+SECTION = QColor("#eef1f6")
+EPS = 1e-12
+
+
+@dataclass(frozen=True)
+class Side:
+    """One run's view of the open article: the run, its ranked entry (None: not ranked for
+    the topic), the evaluation in the current mode (relevance only when not ranked) and a
+    note for the header (why a column is empty)."""
+
+    run: Run
+    entry: RunArticle | None
+    evaluation: DocumentEvaluation | None
+    note: str = ""
+
+    @property
+    def ranked(self) -> bool:
+        return self.entry is not None and self.evaluation is not None
+
+
+def evaluate_side(session: Session, run: Run, settings: Settings) -> Side:
+    """Evaluate the session's open article under ``run`` (GUI thread; one article).
+
+    Uses :func:`readsim.engine.batch.document` with the session's qrels and, when it has the
+    article, its collection (clipping, XPaths). An XPath the article lacks is reported in the
+    note and the whole article is scored, as the ranked list does."""
+    cur, topic = session.current, session.topic
+    if cur is None or topic is None:
+        return Side(run, None, None, "no article open")
+    entry = run.article(topic, cur.name)
+    if entry is None:
+        why = (f"run has no results for topic {topic}" if topic not in run.topics
+               else f"not ranked by this run for topic {topic}")
+        return Side(run, None, None, why)
+    qrels = session.qrels or Qrels("")
+    coll = session.collection if session.collection is not None and cur.name in session.collection else None
+    note = ""
+    try:
+        ev = document(qrels, run, topic, entry, settings.mode, coll)
+    except InputError as err:
+        note = str(err)
+        ev = document(qrels, run, topic, dataclasses.replace(entry, xpaths=[]), settings.mode, coll)
+    return Side(run, entry, ev, note)
+
+
+def _relevance_only(session: Session) -> DocumentEvaluation | None:
+    """The open article with nothing retrieved (marks of a run that does not rank it)."""
+    cur = session.current
+    if cur is None:
+        return None
+    return evaluate_document(cur.evaluation.relevant, iv.EMPTY, cur.evaluation.n, session.settings.mode)
+
+
+def run_label(run: Run) -> str:
+    """``run_id · file name`` (runs of one system often share the run id)."""
+    return f"{Path(run.path).stem} ({run.run_id})"
+
+
+def format_value(measure: DocMeasure | None, value: float, integer: bool = False) -> str:
+    if integer or (measure is not None and measure.kind in ("LE", "ES")):
+        return str(int(round(value)))
+    return f"{value:.4f}"
+
+
+def format_diff(value: float, integer: bool) -> str:
+    if abs(value) < EPS:
+        return "0" if integer else "0.0000"
+    sign = "+" if value > 0 else "−"
+    return f"{sign}{abs(int(round(value)))}" if integer else f"{sign}{abs(value):.4f}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the score table: raw values (None: not available) and which is better."""
+
+    name: str
+    a: float | None
+    b: float | None
+    lower_is_better: bool = False
+    integer: bool = False
+    measure: DocMeasure | None = None
+    tip: str = ""
+
+    @property
+    def diff(self) -> float | None:
+        return None if self.a is None or self.b is None else self.b - self.a
+
+    def better(self) -> str | None:
+        """``"A"``, ``"B"`` or None (equal or not comparable)."""
+        d = self.diff
+        if d is None or abs(d) < EPS:
+            return None
+        return ("A" if d > 0 else "B") if self.lower_is_better else ("B" if d > 0 else "A")
+
+
+class ScoreTable(QTableWidget):
+    """Measure | A | B | B−A, one row per measure, section rows between groups."""
+
+    COLUMNS = ("Measure", "A", "B", "B − A")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(0, 4, parent)
+        self.setHorizontalHeaderLabels(self.COLUMNS)
+        self.verticalHeader().hide()
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setAlternatingRowColors(False)
+        self.setShowGrid(False)
+        self.setWordWrap(False)
+        h = self.horizontalHeader()
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        for c in (1, 2, 3):
+            h.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
+        self.setStyleSheet("QTableWidget { font-size: 11pt; } QHeaderView::section { font-weight: bold; padding: 4px; }")
+        self.mono = QFont("monospace")
+        self.mono.setStyleHint(QFont.StyleHint.TypeWriter)
+        self.mono.setPointSizeF(11)
+
+    def set_rows(self, sections: list[tuple[str, list[Row]]], missing: dict[str, str]) -> None:
+        """Fill the table. ``missing[col]`` (col "A"/"B") is the text for an absent value."""
+        total = sum(len(rows) + 1 for _, rows in sections)
+        self.setRowCount(total)
+        r = 0
+        for title, rows in sections:
+            item = QTableWidgetItem(title)
+            f = item.font()
+            f.setBold(True)
+            item.setFont(f)
+            item.setForeground(QBrush(QColor("#333")))
+            self.setItem(r, 0, item)
+            for c in range(4):
+                if c:
+                    self.setItem(r, c, QTableWidgetItem(""))
+                self.item(r, c).setBackground(QBrush(SECTION))
+            self.setSpan(r, 0, 1, 4)
+            r += 1
+            for row in rows:
+                name = QTableWidgetItem(row.name)
+                name.setToolTip(row.tip)
+                self.setItem(r, 0, name)
+                better = row.better()
+                for c, col, value in ((1, "A", row.a), (2, "B", row.b)):
+                    if value is None:
+                        it = QTableWidgetItem(missing.get(col, "—"))
+                        it.setForeground(QBrush(MUTED))
+                        f = it.font()
+                        f.setItalic(True)
+                        it.setFont(f)
+                    else:
+                        it = QTableWidgetItem(format_value(row.measure, value, row.integer))
+                        it.setFont(self.mono)
+                        it.setToolTip(f"{row.name} = {value!r}")
+                        if better == col:
+                            it.setBackground(QBrush(BETTER))
+                            f = QFont(self.mono)
+                            f.setBold(True)
+                            it.setFont(f)
+                    it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    self.setItem(r, c, it)
+                d = row.diff
+                it = QTableWidgetItem("—" if d is None else format_diff(d, row.integer or (row.measure is not None and row.measure.kind in ("LE", "ES"))))
+                it.setFont(self.mono)
+                it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if better == "B":
+                    it.setForeground(QBrush(BETTER_TEXT))
+                    it.setToolTip("B is better")
+                elif better == "A":
+                    it.setForeground(QBrush(WORSE_TEXT))
+                    it.setToolTip("B is worse")
+                else:
+                    it.setForeground(QBrush(MUTED))
+                self.setItem(r, 3, it)
+                r += 1
+        self.resizeRowsToContents()
+
+
+class SideView(QWidget):
+    """One run's column: a coloured header and an :class:`ArticleView`."""
+
+    COLOURS = {"A": "#1f5fbf", "B": "#8a3ffc"}
+
+    def __init__(self, letter: str, parent=None) -> None:
+        super().__init__(parent)
+        self.letter = letter
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        self.header = QLabel()
+        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header.setWordWrap(True)
+        self.header.setContentsMargins(6, 4, 6, 4)
+        colour = self.COLOURS[letter]
+        self.header.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; background: #f6f7f9; }}")
+        self.view = ArticleView()
+        lay.addWidget(self.header)
+        lay.addWidget(self.view, 1)
+
+    def set_header(self, side: Side | None, unit: str) -> None:
+        colour = self.COLOURS[self.letter]
+        badge = f'<span style="color:{colour}; font-size:15pt; font-weight:bold">{self.letter}</span>'
+        if side is None:
+            self.header.setText(f"{badge}&nbsp; <i>no run</i>")
+            return
+        name = html.escape(run_label(side.run))
+        if side.ranked:
+            ev = side.evaluation
+            bits = [f"rank <b>{side.entry.rank}</b>",
+                    f"{len(ev.retrieved_spans)} passage(s)" if side.entry.passages is not None or side.entry.xpaths
+                    else "whole article",
+                    f"{ev.retrieved_size:,} {unit} retrieved"]
+            if ev.is_relevant:
+                bits.append(f"{ev.relevant_retrieved:,} of {ev.nrc:,} relevant")
+            detail = " · ".join(bits)
+        else:
+            detail = f'<span style="color:#b3261e"><i>{html.escape(side.note)}</i></span>'
+        extra = (f'<br><span style="color:#b3261e">{html.escape(side.note)}</span>' if side.ranked and side.note else "")
+        self.header.setText(f'{badge}&nbsp; <b>{name}</b><br><span style="color:#444">{detail}</span>{extra}')
+        self.header.setToolTip(side.run.path)
+
+
+class ComparePanel(QWidget):
+    """Runs A and B on the open article: two marked views and the score table.
+
+    ``sides`` holds the current :class:`Side` of A and B; :meth:`rows` the table's content as
+    :class:`Row` s by name (tests read numbers back from it). The panel only works while
+    visible (``active``); when it is shown again it catches up.
+    """
+
+    def __init__(self, session: Session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.sides: dict[str, Side | None] = {"A": None, "B": None}
+        self.list_scores: dict[str, dict[str, float]] = {}
+        self._rows: dict[str, Row] = {}
+        self._shown_key: tuple | None = None
+        self._list_gen = 0
+        self._syncing = False
+        self.active = True
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.setSpacing(6)
+
+        bar = QHBoxLayout()
+        bar.setSpacing(8)
+        self.combo_a, self.combo_b = QComboBox(), QComboBox()
+        for letter, combo in (("A", self.combo_a), ("B", self.combo_b)):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(24)
+            combo.setToolTip(f"Run {letter}")
+            label = QLabel(f'<b style="color:{SideView.COLOURS[letter]}">Run {letter}</b>')
+            bar.addWidget(label)
+            bar.addWidget(combo)
+            if letter == "A":
+                self.swap = QToolButton()
+                self.swap.setText("⇄")
+                self.swap.setToolTip("Swap runs A and B")
+                self.swap.clicked.connect(self.swap_runs)
+                bar.addWidget(self.swap)
+        bar.addSpacing(16)
+        bar.addWidget(QLabel("Reading"))
+        self.mode = QComboBox()
+        for m in MODES:
+            self.mode.addItem(m.value, m.value)
+        self.mode.setToolTip("Reading mode of both runs (the window's mode; Ctrl+M cycles)")
+        bar.addWidget(self.mode)
+        self.link = QCheckBox("link scrolling")
+        self.link.setChecked(True)
+        self.link.setToolTip("Scroll A and B together")
+        bar.addWidget(self.link)
+        bar.addStretch(1)
+        lay.addLayout(bar)
+
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)
+        lay.addWidget(self.title)
+
+        self.view_a, self.view_b = SideView("A"), SideView("B")
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        self.table = ScoreTable()
+        self.table.setMinimumWidth(360)
+        self.note = QLabel("Green: the better run of the row (LE, ES and rank: lower is better). "
+                           "B − A is green when B is better, red when it is worse.")
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color:#555;")
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setStyleSheet("QLabel { background:#fff8e1; border:1px solid #f0d98c; padding:6px; font-size:11pt; }")
+        rl.addWidget(self.table, 1)
+        rl.addWidget(self.summary)
+        rl.addWidget(self.note)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        for w in (self.view_a, self.view_b, right):
+            self.splitter.addWidget(w)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(2, 2)
+        self.splitter.setChildrenCollapsible(False)
+        lay.addWidget(self.splitter, 1)
+        self.legend = Legend()
+        lay.addWidget(self.legend)
+
+        self.combo_a.activated.connect(lambda _: self.refresh(rebuild=True))
+        self.combo_b.activated.connect(lambda _: self.refresh(rebuild=True))
+        self.mode.currentIndexChanged.connect(lambda i: session.set_settings(mode=self.mode.itemData(i)))
+        for a, b in ((self.view_a.view, self.view_b.view), (self.view_b.view, self.view_a.view)):
+            a.verticalScrollBar().valueChanged.connect(lambda v, src=a, dst=b: self._sync(src, dst))
+        session.files_changed.connect(self.fill_runs)
+        session.article_changed.connect(lambda: self.refresh(rebuild=True))
+        session.evaluation_changed.connect(lambda: self.refresh())
+        session.settings_changed.connect(lambda _: self.refresh())
+        self.fill_runs()
+
+    # -- runs ---------------------------------------------------------------------------
+    def fill_runs(self) -> None:
+        """Refill the combos from ``session.runs``, keeping A and B by path (default: the
+        window's run as A and the next run as B)."""
+        runs = self.session.runs
+        keep = {c: c.currentData() for c in (self.combo_a, self.combo_b)}
+        for c in (self.combo_a, self.combo_b):
+            c.blockSignals(True)
+            c.clear()
+            for run in runs:
+                c.addItem(run_label(run), run.path)
+                c.setItemData(c.count() - 1, run.path, Qt.ItemDataRole.ToolTipRole)
+        paths = [r.path for r in runs]
+        cur = runs.index(self.session.run) if self.session.run in runs else 0
+        a = paths.index(keep[self.combo_a]) if keep[self.combo_a] in paths else cur
+        b = paths.index(keep[self.combo_b]) if keep[self.combo_b] in paths else None
+        if b is None or (b == a and len(runs) > 1 and keep[self.combo_b] not in paths):
+            b = (a + 1) % len(runs) if runs else -1
+        self.combo_a.setCurrentIndex(a if runs else -1)
+        self.combo_b.setCurrentIndex(b if runs else -1)
+        for c in (self.combo_a, self.combo_b):
+            c.blockSignals(False)
+        self.refresh(rebuild=True)
+
+    def set_runs(self, a: int, b: int) -> None:
+        """Compare ``session.runs[a]`` (A) with ``session.runs[b]`` (B)."""
+        self.combo_a.setCurrentIndex(a)
+        self.combo_b.setCurrentIndex(b)
+        self.refresh(rebuild=True)
+
+    def swap_runs(self) -> None:
+        self.set_runs(self.combo_b.currentIndex(), self.combo_a.currentIndex())
+
+    def run(self, letter: str) -> Run | None:
+        i = (self.combo_a if letter == "A" else self.combo_b).currentIndex()
+        runs = self.session.runs
+        return runs[i] if 0 <= i < len(runs) else None
+
+    # -- updating -----------------------------------------------------------------------
+    def set_active(self, active: bool) -> None:
+        self.active = active
+        if active:
+            self.refresh(rebuild=True)
+
+    def refresh(self, rebuild: bool = False) -> None:
+        """Re-evaluate both sides in the current settings; rebuild the views when the
+        article or a run changed, else only their marks."""
+        if not self.active:
+            return
+        s = self.session
+        st = s.settings
+        i = self.mode.findData(st.mode.value)
+        if i >= 0 and i != self.mode.currentIndex():
+            self.mode.blockSignals(True)
+            self.mode.setCurrentIndex(i)
+            self.mode.blockSignals(False)
+        for letter in ("A", "B"):
+            run = self.run(letter)
+            self.sides[letter] = evaluate_side(s, run, st) if run is not None else None
+        cur = s.current
+        key = (id(cur.layout) if cur else None, cur.name if cur else None, s.topic,
+               *(self.run(x).path if self.run(x) else None for x in "AB"))
+        if key != self._shown_key:
+            rebuild = True
+            self._shown_key = key
+        self._show_title()
+        for letter, sv in (("A", self.view_a), ("B", self.view_b)):
+            side = self.sides[letter]
+            sv.set_header(side, s.unit)
+            self._show_marks(sv.view, side, rebuild)
+        self._fill_table()
+        self._request_list_scores()
+
+    def _show_title(self) -> None:
+        s, cur = self.session, self.session.current
+        if cur is None:
+            self.title.setText("<i>No article open: open one in the window's ranked list.</i>")
+            return
+        title = cur.article.title if cur.article is not None else cur.name
+        rel = ""
+        if s.qrels is not None:
+            rel = (f' · <span style="color:#1a7f37"><b>relevant</b></span> ({cur.evaluation.nrc:,} {s.unit})'
+                   if cur.evaluation.is_relevant else " · not relevant")
+        st = s.settings
+        self.title.setText(
+            f'<span style="font-size:14pt"><b>{html.escape(title)}</b></span>&nbsp;&nbsp;'
+            f'<span style="color:#555">article {html.escape(cur.name)} · topic {html.escape(s.topic or "")}{rel} · '
+            f'{st.mode.value} reading · screen {st.screen} · tolerance {st.tolerance} · β {st.beta:g}</span>')
+
+    def _show_marks(self, view: ArticleView, side: Side | None, rebuild: bool) -> None:
+        cur = self.session.current
+        if cur is None or cur.layout is None:
+            if rebuild:
+                view.show_message(cur.message if cur is not None else "No article open.")
+            return
+        ev = side.evaluation if side is not None and side.ranked else _relevance_only(self.session)
+        m = mk.marks(cur.layout, ev)
+        if rebuild or view.layout_ is not cur.layout:
+            bar = view.verticalScrollBar().value()
+            view.show_article(cur.layout, m)
+            other = self.view_b.view if view is self.view_a.view else self.view_a.view
+            if self.link.isChecked() and other.layout_ is cur.layout:
+                view.verticalScrollBar().setValue(other.verticalScrollBar().value())
+            elif not rebuild:
+                view.verticalScrollBar().setValue(bar)
+        else:
+            view.set_marks(m)
+
+    def _sync(self, src: ArticleView, dst: ArticleView) -> None:
+        if self._syncing or not self.link.isChecked() or src.layout_ is None or src.layout_ is not dst.layout_:
+            return
+        self._syncing = True
+        try:
+            dst.verticalScrollBar().setValue(src.verticalScrollBar().value())
+        finally:
+            self._syncing = False
+
+    def _fill_table(self) -> None:
+        st = self.session.settings
+        a, b = self.sides["A"], self.sides["B"]
+        sa = a.evaluation.scores(st) if a is not None and a.ranked else None
+        sb = b.evaluation.scores(st) if b is not None and b.ranked else None
+        from .scores import HELP
+
+        doc_rows = [Row(m.name, sa[m.name] if sa else None, sb[m.name] if sb else None, m.lower_is_better,
+                        measure=m, tip=HELP.get(m.kind, "")) for m in panel_measures(st)]
+        rank_row = Row("rank in the run", float(a.entry.rank) if a is not None and a.entry else None,
+                       float(b.entry.rank) if b is not None and b.entry else None, True, integer=True,
+                       tip="the article's rank in the topic's ranked list (lower is better)")
+        la, lb = self.list_scores.get("A", {}), self.list_scores.get("B", {})
+        list_rows = [Row(name, la.get(name), lb.get(name), tip="average generalised precision of the topic's "
+                         "ranked list with this document score (Kamps et al. 2007)") for name in self._list_names()]
+        sections = [("Article scores", doc_rows), ("Fetch phase (the topic's ranked list)", [rank_row] + list_rows)]
+        self._rows = {r.name: r for _, rows in sections for r in rows}
+        missing = {}
+        for letter, side in (("A", a), ("B", b)):
+            missing[letter] = "not ranked" if side is not None and side.run is not None else "no run"
+        self.table.set_rows(sections, missing)
+        self.summary.setText(self._summary(doc_rows))
+
+    def _summary(self, doc_rows: list[Row]) -> str:
+        """One sentence on what differs (article scores and passages)."""
+        a, b = self.sides["A"], self.sides["B"]
+        if self.session.current is None or a is None or b is None:
+            return "Open an article and load two runs (File ▸ Open run…) to compare them."
+        for letter, side in (("A", a), ("B", b)):
+            if not side.ranked:
+                return f"<b>{letter}</b> does not rank this article for the topic: it scores nothing here."
+        same = iv.as_array(a.evaluation.retrieved_spans).tolist() == iv.as_array(b.evaluation.retrieved_spans).tolist()
+        if same:
+            return ("A and B retrieve <b>the same passages</b> in this article, so its scores agree; "
+                    "the runs differ in where they rank it (see the fetch phase rows).")
+        better = sum(r.better() == "B" for r in doc_rows)
+        worse = sum(r.better() == "A" for r in doc_rows)
+        return (f"B is <b style='color:#1a7f37'>better on {better}</b> and <b style='color:#b3261e'>worse on "
+                f"{worse}</b> of {len(doc_rows)} article scores.")
+
+    def rows(self) -> dict[str, Row]:
+        """The table's rows by name (raw values)."""
+        return dict(self._rows)
+
+    def shown(self) -> dict[str, tuple[str, str, str]]:
+        """The table's texts: name -> (A, B, B − A), section rows left out."""
+        out = {}
+        for r in range(self.table.rowCount()):
+            if self.table.columnSpan(r, 0) > 1:
+                continue
+            out[self.table.item(r, 0).text()] = tuple(self.table.item(r, c).text() for c in (1, 2, 3))
+        return out
+
+    # -- list scores of the topic (background) ------------------------------------------
+    def _list_measures(self) -> list[ListMeasure]:
+        st = self.session.settings
+        docs = [DocMeasure("F", 0, st.beta), DocMeasure("aveChP"), DocMeasure("T2IF", st.tolerance, st.alpha)]
+        return [ListMeasure("AgP", 0, d) for d in docs]
+
+    def _list_names(self) -> list[str]:
+        return [m.name for m in self._list_measures()]
+
+    def _request_list_scores(self) -> None:
+        s = self.session
+        topic = s.topic
+        if topic is None or s.qrels is None or topic not in s.qrels.topics:
+            self.list_scores = {}
+            return
+        measures = self._list_measures()
+        runs = {x: self.run(x) for x in "AB"}
+        key = (topic, s.settings.mode, tuple(m.name for m in measures), *(r.path if r else None for r in runs.values()))
+        if getattr(self, "_list_key", None) == key:
+            return
+        self._list_key = key
+        self._list_gen += 1
+        gen = self._list_gen
+        self.list_scores = {}
+        qrels, coll, mode, levels = s.qrels, s.collection, s.settings.mode, s.settings.levels
+
+        def op():
+            out = {}
+            for letter, run in runs.items():
+                if run is None or topic not in run.topics:
+                    continue
+                try:
+                    ranking = rank_topics(qrels, run, [m.doc for m in measures], mode, coll, topics=[topic],
+                                          levels=levels).get(topic)
+                except InputError:
+                    ranking = rank_topics(qrels, run, [m.doc for m in measures], mode, None, topics=[topic],
+                                          levels=levels).get(topic)
+                if ranking is not None and ranking.nrel:
+                    out[letter] = {m.name: ranking.value(m, levels) for m in measures}
+            return out
+
+        def success(out) -> None:
+            if gen != self._list_gen:
+                return
+            self.list_scores = out
+            self._fill_table()
+
+        run_in_background(self, op, success, lambda exc: self.session._failed(exc))
+
+
+def install_compare(window) -> QDockWidget:
+    """Add the A/B dock to ``window`` (a MainWindow): View ▸ "Compare runs (A/B)"
+    (Ctrl+Shift+B) and Navigate ▸ "Next run" (Ctrl+Shift+R). The dock floats large the first
+    time it is shown (no saved layout); docked or floating, ``saveState`` keeps it."""
+    panel = ComparePanel(window.session)
+    panel.active = False
+    dock = QDockWidget("Compare runs (A/B)", window)
+    dock.setObjectName("compare_runs")
+    dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    dock.hide()
+    window.compare = panel
+    window.compare_dock = dock
+
+    def visible(on: bool) -> None:
+        st = app_settings()
+        if on and not dock.isFloating() and not st.value("compare/placed", False, type=bool):
+            dock.setFloating(True)  # first time ever: a large window of its own (dockable)
+            g = window.geometry()
+            dock.resize(int(g.width() * 0.94), int(g.height() * 0.88))
+            dock.move(g.x() + int(g.width() * 0.03), g.y() + int(g.height() * 0.06))
+        if on:
+            st.setValue("compare/placed", True)
+        panel.set_active(on)
+
+    dock.visibilityChanged.connect(visible)
+    act = dock.toggleViewAction()
+    act.setText("Compare runs (A/B)")
+    act.setShortcut(QKeySequence("Ctrl+Shift+B"))
+    act.setStatusTip("Two runs on the open article, side by side, with their scores and the difference")
+    window.act_compare = act
+    window.addAction(act)
+    nxt = QAction("Next run", window)
+    nxt.setShortcut(QKeySequence("Ctrl+Shift+R"))
+    nxt.setStatusTip("Show the next loaded run (same topic and article)")
+    nxt.triggered.connect(lambda: window.session.set_run((window.session.runs.index(window.session.run) + 1)
+                                                         % len(window.session.runs)) if window.session.runs else None)
+    window.addAction(nxt)
+    window.act_next_run = nxt
+    for a in window.menuBar().actions():
+        title = a.text().replace("&", "")
+        if title == "View" and a.menu() is not None:
+            a.menu().addAction(act)
+        elif title == "Navigate" and a.menu() is not None:
+            a.menu().addAction(nxt)
+    return dock

@@ -1,0 +1,261 @@
+"""The open article's XML structure as a tree: each element's span, length and its share of
+relevant and of retrieved text, for picking an element to retrieve whole.
+
+:class:`OutlineModel` is a tree model over :attr:`Article.elements` (document order, nested by
+``depth``), usable without a window. Columns: element (the last XPath step, the full XPath as
+tooltip), relevant share ``|R ∩ span| / |span|``, retrieved share ``|T ∩ span| / |span|``, and
+length and span ``[start, end)`` in the unit. :class:`Outline` binds it
+to a :class:`~readsim.app.session.Session` and emits ``element_selected(Element)`` and
+``retrieve_requested(Element)`` (double-click, Enter or the "Retrieve element" button).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeView, QVBoxLayout, QWidget
+
+from readsim.engine import intervals as iv
+from readsim.engine.text import Article, Element
+
+from ..session import Session
+
+NAME, RELEVANT, RETRIEVED, LENGTH, SPAN = range(5)
+HEADERS = ("Element", "Relevant", "Retrieved", "Length", "Span")
+ELEMENT_ROLE = Qt.ItemDataRole.UserRole + 1
+ROOT = -1
+
+
+def covered(spans: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``|spans ∩ [starts[i], ends[i])|`` for each i: ``spans`` a normalized ``(k, 2)`` array,
+    ``starts``/``ends`` int arrays of one shape; O((k + n) log k)."""
+    starts, ends = np.asarray(starts, np.int64), np.asarray(ends, np.int64)
+    if not len(spans):
+        return np.zeros(starts.shape, np.int64)
+    lo, hi = spans[:, 0], spans[:, 1]
+    before = np.concatenate([[0], np.cumsum(hi - lo)])  # total length of spans[:i]
+
+    def upto(x: np.ndarray) -> np.ndarray:  # |spans ∩ [0, x)|
+        i = np.searchsorted(lo, x, side="right")  # spans starting at or before x
+        last = np.maximum(i - 1, 0)
+        inside = np.where(i > 0, np.minimum(x - lo[last], hi[last] - lo[last]), 0)
+        return before[last] + np.maximum(inside, 0)
+
+    return upto(ends) - upto(starts)
+
+
+def share(spans: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``|spans ∩ [s, e)| / |[s, e)|`` per element (0 for an empty element)."""
+    starts, ends = np.asarray(starts, np.int64), np.asarray(ends, np.int64)
+    size = ends - starts
+    return np.where(size > 0, covered(spans, starts, ends) / np.maximum(size, 1), 0.0)
+
+
+class OutlineModel(QAbstractItemModel):
+    """Elements of one article as a tree; an index's ``internalId`` is its element's number
+    in :attr:`Article.elements` (the invisible root is -1)."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.elements: list[Element] = []
+        self._parent: list[int] = []
+        self._row: list[int] = []
+        self._children: dict[int, list[int]] = {ROOT: []}
+        self._rel = np.zeros(0)
+        self._ret = np.zeros(0)
+
+    # -- filling ------------------------------------------------------------------------
+    def set_article(self, article: Article | None, relevant=iv.EMPTY, retrieved=iv.EMPTY) -> None:
+        """Show ``article``'s elements (None: nothing) with the shares of the given passages."""
+        self.beginResetModel()
+        self.elements = list(article.elements) if article is not None else []
+        self._parent, self._row, self._children = [], [], {ROOT: []}
+        stack: list[int] = []
+        for i, el in enumerate(self.elements):
+            while stack and self.elements[stack[-1]].depth >= el.depth:
+                stack.pop()
+            p = stack[-1] if stack else ROOT
+            kids = self._children.setdefault(p, [])
+            self._parent.append(p)
+            self._row.append(len(kids))
+            kids.append(i)
+            stack.append(i)
+        self._shares(relevant, retrieved)
+        self.endResetModel()
+
+    def set_passages(self, relevant, retrieved) -> None:
+        """New relevant and retrieved passages: the share columns change (``dataChanged`` is
+        emitted for the top rows only; a view repaints what it shows, see :class:`Outline`)."""
+        self._shares(relevant, retrieved)
+        rows = len(self._children[ROOT])
+        if rows:
+            self.dataChanged.emit(self.index(0, RELEVANT), self.index(rows - 1, RETRIEVED))
+
+    def _shares(self, relevant, retrieved) -> None:
+        starts = np.fromiter((e.start for e in self.elements), np.int64, len(self.elements))
+        ends = np.fromiter((e.end for e in self.elements), np.int64, len(self.elements))
+        self._rel = share(iv.normalize(relevant), starts, ends)
+        self._ret = share(iv.normalize(retrieved), starts, ends)
+
+    def element(self, index: QModelIndex) -> Element | None:
+        return self.elements[index.internalId()] if index.isValid() else None
+
+    def index_of(self, number: int, column: int = 0) -> QModelIndex:
+        """The index of element ``number`` (its position in :attr:`Article.elements`)."""
+        return self.createIndex(self._row[number], column, number)
+
+    def relevant_share(self, number: int) -> float:
+        return float(self._rel[number])
+
+    def retrieved_share(self, number: int) -> float:
+        return float(self._ret[number])
+
+    # -- Qt model API -------------------------------------------------------------------
+    def index(self, row, column, parent=QModelIndex()):  # noqa: B008
+        kids = self._children.get(parent.internalId() if parent.isValid() else ROOT, [])
+        if 0 <= row < len(kids) and 0 <= column < len(HEADERS):
+            return self.createIndex(row, column, kids[row])
+        return QModelIndex()
+
+    def parent(self, index=QModelIndex()):  # noqa: B008
+        if not index.isValid():
+            return QModelIndex()
+        p = self._parent[index.internalId()]
+        return QModelIndex() if p == ROOT else self.createIndex(self._row[p], 0, p)
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._children.get(parent.internalId() if parent.isValid() else ROOT, ()))
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+        return len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return HEADERS[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return ("XPath step (the whole XPath in each row's tooltip)", "|R ∩ span| / |span|",
+                        "|T ∩ span| / |span|", "end − start", "[start, end) in the unit")[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        i, c = index.internalId(), index.column()
+        el = self.elements[i]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if c == NAME:
+                return el.xpath.rsplit("/", 1)[-1]
+            if c == SPAN:
+                return f"{el.start:,}–{el.end:,}"
+            if c == LENGTH:
+                return f"{el.length:,}"
+            value = self._rel[i] if c == RELEVANT else self._ret[i]
+            return "–" if el.length == 0 else f"{value:.0%}" if value in (0.0, 1.0) else f"{value:.1%}"
+        if role == ELEMENT_ROLE:
+            return el
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{el.xpath}\n[{el.start}, {el.end}): {el.length:,} · relevant {self._rel[i]:.1%} · retrieved {self._ret[i]:.1%}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and c != NAME:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.BackgroundRole and c in (RELEVANT, RETRIEVED):
+            value = self._rel[i] if c == RELEVANT else self._ret[i]
+            if value > 0:
+                color = QColor("#ffd633") if c == RELEVANT else QColor("#1f5fbf")
+                color.setAlpha(int(40 + 140 * value) if c == RELEVANT else int(20 + 70 * value))
+                return QBrush(color)
+        return None
+
+
+class Outline(QWidget):
+    """The outline of the open article: a tree and a "Retrieve element" button."""
+
+    element_selected = Signal(object)
+    retrieve_requested = Signal(object)
+
+    def __init__(self, session: Session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        self.summary = QLabel()
+        self.summary.setStyleSheet("color:#555;")
+        self.model = OutlineModel(self)
+        self.tree = QTreeView()
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setExpandsOnDoubleClick(False)
+        self.tree.setIndentation(10)  # Wikipedia XML nests deep (YAGO tags: 40 levels)
+        h = self.tree.header()
+        h.setStretchLastSection(False)
+        for col, width in ((NAME, 150), (RELEVANT, 62), (RETRIEVED, 66), (LENGTH, 58), (SPAN, 96)):
+            h.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            self.tree.setColumnWidth(col, width)
+        self.retrieve_btn = QPushButton("Retrieve element")
+        self.retrieve_btn.setToolTip("Add the selected element's whole span to the retrieved passages (double-click)")
+        self.retrieve_btn.setEnabled(False)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.summary, 1)
+        buttons.addWidget(self.retrieve_btn)
+        lay.addWidget(self.tree, 1)
+        lay.addLayout(buttons)
+
+        self.tree.selectionModel().currentRowChanged.connect(self._current)
+        self.tree.doubleClicked.connect(self._request)
+        self.tree.activated.connect(self._request)
+        self.retrieve_btn.clicked.connect(lambda: self._request(self.tree.currentIndex()))
+        session.article_changed.connect(self.show_current)
+        session.evaluation_changed.connect(self.update_passages)
+        self.show_current()
+
+    def show_current(self) -> None:
+        cur = self.session.current
+        article = cur.article if cur is not None else None
+        if article is None:
+            self.model.set_article(None)
+            self.summary.setText("No article text open." if cur is not None else "No article open.")
+        else:
+            ev = cur.evaluation
+            self.model.set_article(article, ev.relevant, ev.retrieved_spans)
+            self.summary.setText(f"{len(article.elements):,} elements · {self.session.unit}")
+            self.tree.expandToDepth(1)
+        self.retrieve_btn.setEnabled(False)
+
+    def update_passages(self) -> None:
+        cur = self.session.current
+        if cur is not None and cur.article is not None:
+            self.model.set_passages(cur.evaluation.relevant, cur.evaluation.retrieved_spans)
+            self.tree.viewport().update()
+
+    def reveal(self, number: int) -> QModelIndex:
+        """Expand to element ``number`` and scroll it into view, also sideways (deep elements
+        are indented past the view's width); returns its index."""
+        idx = self.model.index_of(number)
+        self.tree.scrollTo(idx)
+        rect = self.tree.visualRect(idx)
+        bar = self.tree.horizontalScrollBar()
+        if rect.left() < 0 or rect.left() + 60 > self.tree.viewport().width():
+            bar.setValue(bar.value() + rect.left() - 24)
+        return idx
+
+    def select_element(self, number: int) -> None:
+        """Select (and show) element ``number`` of the open article."""
+        self.tree.setCurrentIndex(self.reveal(number))
+
+    def _current(self, index: QModelIndex, _prev=None) -> None:
+        el = self.model.element(index)
+        self.retrieve_btn.setEnabled(el is not None)
+        if el is not None:
+            self.element_selected.emit(el)
+
+    def _request(self, index: QModelIndex) -> None:
+        el = self.model.element(index)
+        if el is not None:
+            self.retrieve_requested.emit(el)

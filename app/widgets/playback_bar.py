@@ -1,0 +1,203 @@
+"""The playback bar under the article: to start, step back, play/pause, step forward, a slider
+over the reading positions, the speed (characters per second) and the scores so far.
+
+:func:`install_playback` builds a :class:`~readsim.app.playback.Playback` for a main window,
+puts the bar under its article, makes the article view and the precision plot follow the
+reader, and adds a Reader ▸ Playback menu. Keys (article view focused): Space play/pause,
+``.`` / ``,`` one line forward / back, ``]`` / ``[`` faster / slower; anywhere in the window:
+Ctrl+Space play/pause, Alt+Shift+Right / Alt+Shift+Left one line, Alt+Shift+Home to the start.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QStyle, QToolButton, QVBoxLayout,
+                               QWidget)
+
+from ..playback import SPEED_RANGE, Playback, SoFar
+
+SPEED_STEP = 1.5  # factor of one "faster" / "slower"
+
+
+class PlaybackBar(QWidget):
+    """Buttons, position slider, speed spin box and the scores-so-far row of a :class:`Playback`."""
+
+    def __init__(self, playback: Playback, parent=None) -> None:
+        super().__init__(parent)
+        self.playback = pb = playback
+        s = pb.session
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 0, 4, 2)
+        outer.setSpacing(2)
+        row = QHBoxLayout()
+        row.setSpacing(3)
+        style = self.style()
+        SP = QStyle.StandardPixmap
+
+        def button(icon, tip, slot) -> QToolButton:
+            b = QToolButton()
+            b.setIcon(style.standardIcon(icon))
+            b.setToolTip(tip)
+            b.setAutoRaise(True)
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            b.clicked.connect(slot)
+            row.addWidget(b)
+            return b
+
+        row.addWidget(QLabel("Reader:"))
+        self.start_btn = button(SP.SP_MediaSkipBackward, "To the start (Alt+Shift+Home)", pb.to_start)
+        self.back_btn = button(SP.SP_MediaSeekBackward, "One line back (, or Alt+Shift+Left)", pb.step_back)
+        self.play_btn = button(SP.SP_MediaPlay, "Play / pause (Space in the article, Ctrl+Space)", pb.toggle)
+        self.forward_btn = button(SP.SP_MediaSeekForward, "One line forward (. or Alt+Shift+Right)", pb.step_forward)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setToolTip("Reading position of the screen's top (drag to move the reader)")
+        self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.slider.valueChanged.connect(self._slid)
+        row.addWidget(self.slider, 1)
+        self.speed = QSpinBox()
+        self.speed.setRange(*SPEED_RANGE)
+        self.speed.setSingleStep(100)
+        self.speed.setSuffix(" chars/s")
+        self.speed.setValue(pb.speed)
+        self.speed.setToolTip("Reading speed in characters per second (] faster, [ slower in the article)")
+        self.speed.valueChanged.connect(pb.set_speed)
+        row.addWidget(QLabel("Speed"))
+        row.addWidget(self.speed)
+        outer.addLayout(row)
+
+        scores = QGridLayout()
+        scores.setHorizontalSpacing(6)
+        scores.setVerticalSpacing(0)
+        self.labels: dict[str, QLabel] = {}
+        tips = {"read": "characters read so far (the screen included), of the reading order's length n",
+                "relevant": "relevant characters among those read",
+                "precision": "relevant read / read", "recall": "relevant read / NRC (relevant characters in the article)",
+                "t2i": "where the T2I reader stops (tolerance to irrelevance)",
+                "first": "first relevant character (what LE counts)"}
+        for i, (key, title) in enumerate((("read", "read"), ("relevant", "relevant read"), ("t2i", "T2I stop"),
+                                          ("precision", "P so far"), ("recall", "R so far"),
+                                          ("first", "first relevant"))):
+            name = QLabel(f"<span style='color:#666'>{title}</span>")
+            value = QLabel()
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            for w in (name, value):
+                w.setToolTip(tips[key])
+            scores.addWidget(name, i // 3, 2 * (i % 3), Qt.AlignmentFlag.AlignRight)
+            scores.addWidget(value, i // 3, 2 * (i % 3) + 1)
+            self.labels[key] = value
+        for col in (1, 3, 5):
+            scores.setColumnStretch(col, 1)
+        # the row never widens the panel: a wider text would resize (and re-lay out) the article
+        row_widget = QWidget()
+        scores.setContentsMargins(0, 0, 0, 0)
+        row_widget.setLayout(scores)
+        row_widget.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        row_widget.setMinimumWidth(0)
+        outer.addWidget(row_widget)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+        pb.position_changed.connect(lambda _: self.refresh())
+        pb.playing_changed.connect(self._playing)
+        pb.speed_changed.connect(self._speed_shown)
+        s.article_changed.connect(self.refresh)
+        s.evaluation_changed.connect(self.refresh)
+        s.settings_changed.connect(lambda _: self.refresh())
+        self.refresh()
+
+    # -- reactions ----------------------------------------------------------------------
+    def refresh(self) -> None:
+        pb = self.playback
+        f = pb.so_far()
+        enabled = f is not None and f.n > 0
+        for w in (self.start_btn, self.back_btn, self.play_btn, self.forward_btn, self.slider):
+            w.setEnabled(enabled)
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, pb.last_top() if enabled else 0)
+        self.slider.setSingleStep(pb.line())
+        self.slider.setPageStep(pb.screen)
+        self.slider.setValue(pb.top if enabled else 0)
+        self.slider.blockSignals(False)
+        for key, text in self.texts(f).items():
+            self.labels[key].setText(text)
+
+    def texts(self, f: SoFar | None) -> dict[str, str]:
+        """The scores-so-far row's texts for ``f``."""
+        if f is None:
+            return {k: "–" for k in self.labels}
+        unit = self.playback.session.unit
+        t2i = f"{'✓' if f.t2i_reached else '·'} at {f.t2i_stop:,}"
+        first = "none" if f.first_relevant is None else f"{'✓' if f.first_reached else '·'} at {f.first_relevant:,}"
+        return {"read": f"{f.read:,} of {f.n:,} {unit}", "relevant": f"{f.relevant:,} of {f.nrc:,}",
+                "precision": f"{f.precision:.4f}", "recall": f"{f.recall:.4f}", "t2i": t2i, "first": first}
+
+    def shown(self) -> dict[str, str]:
+        """What the scores-so-far row shows (key -> text)."""
+        return {k: w.text() for k, w in self.labels.items()}
+
+    def _playing(self, playing: bool) -> None:
+        sp = QStyle.StandardPixmap
+        self.play_btn.setIcon(self.style().standardIcon(sp.SP_MediaPause if playing else sp.SP_MediaPlay))
+
+    def _speed_shown(self, v: int) -> None:
+        if self.speed.value() != v:
+            self.speed.blockSignals(True)
+            self.speed.setValue(v)
+            self.speed.blockSignals(False)
+
+    def _slid(self, value: int) -> None:
+        self.playback.pause()
+        self.playback.set_top(value)
+
+
+def install_playback(window) -> Playback:
+    """Give ``window`` (a ``MainWindow``) reading playback: ``window.playback`` (the
+    controller), ``window.playback_bar`` under the article, the view and plot following the
+    reader, keys and a Reader ▸ Playback menu. Returns the controller."""
+    s = window.session
+    pb = Playback(s, window)
+    bar = PlaybackBar(pb)
+    panel, plot = window.article, window.plot
+    panel.layout().addWidget(bar)
+    panel.playback = pb
+    plot.playback = pb
+    pb.position_changed.connect(lambda _: panel.update_window(scroll=True))
+    pb.position_changed.connect(plot.refresh_position)
+    window.playback, window.playback_bar = pb, bar
+
+    view = panel.view
+
+    def faster(factor: float) -> None:
+        pb.set_speed(round(pb.speed * factor))
+
+    def action(text, slot, keys, owner, context=Qt.ShortcutContext.WindowShortcut) -> QAction:
+        a = QAction(text, owner)
+        a.setShortcuts([QKeySequence(k) for k in keys])
+        a.setShortcutContext(context)
+        a.triggered.connect(slot)
+        owner.addAction(a)
+        return a
+
+    local = Qt.ShortcutContext.WidgetWithChildrenShortcut
+    window.act_play_view = action("Play / pause", pb.toggle, ["Space"], view, local)
+    action("One line forward", pb.step_forward, ["."], view, local)
+    action("One line back", pb.step_back, [","], view, local)
+    action("Faster", lambda: faster(SPEED_STEP), ["]"], view, local)
+    action("Slower", lambda: faster(1 / SPEED_STEP), ["["], view, local)
+
+    window.act_play = action("Play / pause", pb.toggle, ["Ctrl+Space"], window)
+    window.act_line_forward = action("One line forward", pb.step_forward, ["Alt+Shift+Right"], window)
+    window.act_line_back = action("One line back", pb.step_back, ["Alt+Shift+Left"], window)
+    window.act_to_start = action("To the start", pb.to_start, ["Alt+Shift+Home"], window)
+    menu = None
+    for a in window.menuBar().actions():
+        if a.menu() is not None and a.text().replace("&", "") == "Reader":
+            menu = a.menu()
+    if menu is None:
+        menu = window.menuBar().addMenu("&Reader")
+    menu.addSeparator()
+    sub = menu.addMenu("&Playback")
+    for a in (window.act_play, window.act_line_forward, window.act_line_back, window.act_to_start):
+        sub.addAction(a)
+    pb.playing_changed.connect(lambda on: window.act_play.setText("Pause" if on else "Play"))
+    return pb

@@ -1,0 +1,353 @@
+"""The topic view (fetch phase): the list scores of the current topic's ranked list for a
+chosen document measure, and their curves against rank, bound to a :class:`Session`.
+
+A combo picks the document measure S (aveChP, T2IF(t), T2IP(t), F(b), or the effort scores
+LE(s), ES(s) with the reader's current parameters). For a precision-like S the view shows
+AgP, AgP', MAP and gP@r / gR@r (r = 1, 5, 10, 25, 50); for an effort score MAP, CE@r, NCE@r,
+ANCE@r and gR@r (r = 10, 50, 100 and the run's length). Numbers are those of
+:func:`readsim.engine.listmeasures.evaluate` for the topic (:mod:`readsim.app.topic_scores`),
+recomputed from the session's rows whenever the topic, the run, the mode or a reader setting
+changes. The curves (:class:`~readsim.app.widgets.list_plot.RankCurves`) mark the open
+article's rank; clicking a curve opens the article at that rank.
+
+:func:`install_topic_view` puts the view in a bottom dock of the main window ("Topic",
+View ▸ Topic scores).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QHBoxLayout,
+                               QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
+
+from readsim.engine.measure import ListMeasure
+
+from ..files import app_settings
+from ..session import Session
+from ..topic_scores import DOC_KINDS, EFFORT_KINDS, TopicScores, doc_measure, topic_scores
+from .list_plot import RankCurves
+
+SETTINGS_KEY = "topic_view/doc"
+DOC_HELP = {
+    "aveChP": "average character precision of each article along the reading order",
+    "T2IF": "T2I F-score: the reader stops after the tolerance of non-relevant characters",
+    "T2IP": "T2I precision: relevant read / read, up to the tolerance stop",
+    "F": "INEX set-based F(beta) (AgP/F(0.25) is INEX 2009-2010's official Relevant in Context measure)",
+    "LE": "localizing effort: screens until the first relevant character (NR for a non-relevant article)",
+    "ES": "effort score: LE for a relevant article, NR = levels + 1 otherwise",
+}
+LIST_HELP = {
+    "AgP": "average generalised precision: sum of gP[r] at the relevant ranks / Nrel",
+    "AgP'": "AgP with each relevant rank weighted by its relevant size",
+    "MAP": "average precision over articles (AgP with S = 1 for a relevant article)",
+    "gP": "generalised precision: mean document score of the first r articles",
+    "gR": "generalised recall: relevant articles among the first r / Nrel",
+    "CE": "cumulated effort: sum of (ES - 1) over the first r articles (lower is better)",
+    "NCE": "normalized cumulated effort: sum of (ES / ideal ES - 1) over the first r (lower is better)",
+    "ANCE": "average NCE over ranks 1..r (lower is better)",
+}
+
+
+def format_list(measure: ListMeasure, value: float) -> str:
+    """Text of a list score: 2 decimals for the effort measures CE/NCE/ANCE, 4 otherwise."""
+    return f"{value:.2f}" if measure.lower_is_better else f"{value:.4f}"
+
+
+def _short(m: ListMeasure) -> str:
+    """A list measure's name without its document measure (the combo says which)."""
+    return m.name.partition("/")[0]
+
+
+class _Card(QFrame):
+    """A headline number: small grey name above a large value."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("card")
+        self.setStyleSheet("#card { background:#f4f6fa; border:1px solid #dde3ec; border-radius:4px; }")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 3, 8, 4)
+        lay.setSpacing(0)
+        self.name = QLabel()
+        self.name.setStyleSheet("color:#555; font-size:7pt; border:none; background:transparent;")
+        self.value = QLabel("–")
+        f = self.value.font()
+        f.setPointSizeF(f.pointSizeF() * 1.35)
+        f.setBold(True)
+        self.value.setFont(f)
+        self.value.setStyleSheet("border:none; background:transparent;")
+        self.value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(self.name)
+        lay.addWidget(self.value)
+
+
+class TopicView(QWidget):
+    """List scores and curves of the session's topic; :meth:`value_text` and :meth:`values`
+    read the shown numbers back by canonical list-measure name (tests)."""
+
+    def __init__(self, session: Session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.scores: TopicScores | None = None
+        self._stale = False
+        self._cells: dict[str, QLabel | QTableWidgetItem] = {}
+
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(6, 4, 6, 4)
+        outer.setSpacing(10)
+        left = QWidget()
+        left.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+        left.setFixedWidth(430)
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.setSpacing(5)
+        self.header = QLabel()
+        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header.setWordWrap(True)
+        ll.addWidget(self.header)
+
+        pick = QHBoxLayout()
+        pick.setSpacing(6)
+        pick.addWidget(QLabel("Document measure S"))
+        self.doc_combo = QComboBox()
+        for kind in DOC_KINDS:
+            self.doc_combo.addItem(kind, kind)
+            self.doc_combo.setItemData(self.doc_combo.count() - 1, DOC_HELP[kind], Qt.ItemDataRole.ToolTipRole)
+        self.doc_combo.setToolTip("The document score S(d) each list measure aggregates over the ranked articles")
+        pick.addWidget(self.doc_combo, 1)
+        ll.addLayout(pick)
+
+        body = QHBoxLayout()
+        body.setSpacing(6)
+        cards = QVBoxLayout()
+        cards.setSpacing(4)
+        self.cards = [_Card() for _ in range(3)]
+        for c in self.cards:
+            c.setFixedWidth(160)
+            cards.addWidget(c)
+        cards.addStretch(1)
+        body.addLayout(cards)
+
+        self.table = QTableWidget(0, 0)
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.table.setAlternatingRowColors(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
+        self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        body.addWidget(self.table, 1)
+        ll.addLayout(body, 1)
+
+        self.article_line = QLabel()
+        self.article_line.setTextFormat(Qt.TextFormat.RichText)
+        self.article_line.setWordWrap(True)
+        ll.addWidget(self.article_line)
+        outer.addWidget(left)
+
+        self.curves = RankCurves()
+        outer.addWidget(self.curves, 1)
+        for plot in (self.curves.gp_plot, self.curves.nce_plot):
+            plot.scene().sigMouseClicked.connect(lambda ev, p=plot: self._clicked(p, ev))
+
+        stored = app_settings().value(SETTINGS_KEY)
+        i = self.doc_combo.findData(stored) if stored else -1
+        self.doc_combo.setCurrentIndex(max(i, 0))
+        self.doc_combo.currentIndexChanged.connect(self._doc_changed)
+        session.topic_changed.connect(self._topic_changed)
+        session.rows_changed.connect(self._rows_arrived)
+        session.settings_changed.connect(self._settings_changed)
+        session.article_changed.connect(self.show_article)
+        session.evaluation_changed.connect(self.show_article)
+        self.refresh()
+
+    # -- what is shown ------------------------------------------------------------------
+    def doc_kind(self) -> str:
+        return self.doc_combo.currentData()
+
+    def set_doc_kind(self, kind: str) -> None:
+        """Choose the document measure by kind (``aveChP``, ``T2IF``, ``T2IP``, ``F``, ``LE``, ``ES``)."""
+        self.doc_combo.setCurrentIndex(self.doc_combo.findData(kind))
+
+    def values(self) -> dict[str, float]:
+        """The current list scores: canonical name (``AgP/F(0.25)``) -> value."""
+        return dict(self.scores.values) if self.scores is not None else {}
+
+    def value_text(self, name: str) -> str:
+        """The shown text of list measure ``name`` (canonical name); KeyError if not shown."""
+        cell = self._cells[name]
+        return cell.text()
+
+    # -- reactions ----------------------------------------------------------------------
+    def _doc_changed(self, _index: int) -> None:
+        app_settings().setValue(SETTINGS_KEY, self.doc_kind())
+        self.refresh()
+
+    def _topic_changed(self, _topic: str) -> None:
+        self._stale = True  # rows still belong to the previous topic until rows_changed
+        self.header.setText(f"<b>Topic {html.escape(_topic)}</b> <span style='color:#777'>evaluating…</span>")
+
+    def refresh(self, *_) -> None:
+        """Recompute the list scores from the session's rows and redraw."""
+        s = self.session
+        self._update_combo_texts()
+        if s.topic is None or s.run is None:
+            self.scores = None
+        else:
+            self.scores = topic_scores(s.rows, s.qrels, s.topic, doc_measure(self.doc_kind(), s.settings), s.settings)
+        self._show_header()
+        self._fill()
+        self.curves.show_scores(self.scores)
+        self.show_article()
+
+    def _rows_arrived(self) -> None:
+        self._stale = False
+        self.refresh()
+
+    def _settings_changed(self, _settings) -> None:
+        if self._stale:  # the topic's rows are still being evaluated: they will refresh
+            self._update_combo_texts()
+        else:
+            self.refresh()
+
+    def _update_combo_texts(self) -> None:
+        st = self.session.settings
+        for i in range(self.doc_combo.count()):
+            self.doc_combo.setItemText(i, doc_measure(self.doc_combo.itemData(i), st).name)
+
+    def _show_header(self) -> None:
+        s, ts = self.session, self.scores
+        if ts is None:
+            self.header.setText("<i>No topic open.</i>")
+            return
+        title = s.topic_title(ts.topic)
+        run = s.run
+        run_text = f"{html.escape(run.run_id)} ({html.escape(Path(run.path).name)})" if run is not None else ""
+        facts = (f"{ts.n} ranked · Nrel {ts.nrel} · {ts.relevant_ranked} relevant ranked · "
+                 f"{html.escape(str(s.settings.mode))} reading")
+        self.header.setText(
+            f"<b>Topic {html.escape(ts.topic)}</b> {html.escape(title)}<br>run {run_text}<br>"
+            f"<span style='color:#555'>{facts}</span>")
+
+    def _fill(self) -> None:
+        ts = self.scores
+        self._cells = {}
+        self.table.clear()
+        if ts is None or not ts.values:
+            for c in self.cards:
+                c.name.setText("")
+                c.value.setText("–")
+            self.table.setRowCount(0)
+            self.table.setColumnCount(0)
+            if ts is not None and not ts.nrel:
+                self.cards[0].name.setText("no relevant article in the qrels")
+            return
+        by_name = {m.name: m for m in ts.measures}
+        effort = ts.doc.kind in EFFORT_KINDS
+        n = ts.n
+        if effort:
+            last = max(r for r in (m.cutoff for m in ts.measures if m.kind == "ANCE"))
+            heads = ["MAP", f"ANCE@{last}/{ts.doc.name}", f"NCE@{last}/{ts.doc.name}"]
+            kinds = ["CE", "NCE", "ANCE", "gR"]
+        else:
+            heads = [f"AgP/{ts.doc.name}", f"AgP'/{ts.doc.name}", "MAP"]
+            kinds = ["gP", "gR"]
+        for card, name in zip(self.cards, heads):
+            m = by_name[name]
+            card.name.setText(_short(m) + ("  (lower is better)" if m.lower_is_better else ""))
+            card.value.setText(format_list(m, ts.values[name]))
+            card.setToolTip(f"{name} = {ts.values[name]!r}\n{LIST_HELP.get(m.kind, '')}")
+            self._cells[name] = card.value
+        cutoffs = sorted({m.cutoff for m in ts.measures if m.kind in kinds})
+        self.table.setColumnCount(1 + len(kinds))
+        self.table.setRowCount(len(cutoffs))
+        self.table.setHorizontalHeaderLabels(["r"] + [f"{k}@r" for k in kinds])
+        for c, k in enumerate(kinds, 1):
+            self.table.horizontalHeaderItem(c).setToolTip(LIST_HELP.get(k, ""))
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.TypeWriter)
+        for row, r in enumerate(cutoffs):
+            item = QTableWidgetItem(f"{r}" + (" (n)" if r == n and effort else ""))
+            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            item.setForeground(QColor("#555"))
+            self.table.setItem(row, 0, item)
+            for c, k in enumerate(kinds, 1):
+                m = ListMeasure(k, r, None if k == "gR" else ts.doc)
+                v = ts.values[m.name]
+                cell = QTableWidgetItem(format_list(m, v))
+                cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                cell.setFont(mono)
+                past = r > n
+                cell.setToolTip(f"{m.name} = {v!r}" + (f"\n(past the run's end: {n} articles)" if past else ""))
+                if past:
+                    cell.setForeground(QColor("#888"))
+                self.table.setItem(row, c, cell)
+                self._cells[m.name] = cell
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+
+    def show_article(self, *_) -> None:
+        """Mark the open article's rank (or say the run does not rank it)."""
+        s, ts, cur = self.session, self.scores, self.session.current
+        if cur is None or ts is None:
+            self.article_line.setText("")
+            self.curves.mark_rank(None)
+            return
+        row = s.row_of(cur.name)
+        k = ts.ranking.articles.index(cur.name) if row is not None and cur.name in ts.ranking.articles else -1
+        if k < 0:
+            self.article_line.setText(f"Open article <b>{html.escape(cur.name)}</b>: "
+                                      f"<span style='color:#b3261e'>not in this run</span>")
+            self.curves.mark_rank(None)
+            return
+        score = ts.scores[k]  # k: 0-based position in the ranked list (= rank - 1 without gaps)
+        rel = "relevant" if ts.ranking.relevant[k] else "not relevant"
+        text = f"{score:.0f}" if ts.doc.kind in EFFORT_KINDS else f"{score:.4f}"
+        self.article_line.setText(
+            f"Open article <b>{html.escape(cur.name)}</b>: rank {row.rank}, {rel}, "
+            f"S = {ts.doc.name} = {text}")
+        self.curves.mark_rank(k + 1, f"{cur.name} (rank {row.rank})")
+
+    def _clicked(self, plot, event) -> None:
+        """Open the article at the clicked rank (left click inside a plot)."""
+        ts = self.scores
+        if ts is None or ts.n == 0 or event.button() != Qt.MouseButton.LeftButton:
+            return
+        vb = plot.getPlotItem().getViewBox()
+        if not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        r = int(round(vb.mapSceneToView(event.scenePos()).x()))
+        if 1 <= r <= ts.n:
+            self.session.open_article(ts.ranking.articles[r - 1])
+
+
+def install_topic_view(window) -> TopicView:
+    """Add the topic view to ``window`` (a :class:`~readsim.app.mainwindow.MainWindow`) as the
+    bottom dock "Topic" with a View-menu toggle; sets ``window.topic_view`` and ``window.topic_dock``."""
+    view = TopicView(window.session)
+    dock = QDockWidget("Topic: list scores of the ranked list", window)
+    dock.setObjectName("topic")
+    dock.setWidget(view)
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    log = getattr(window, "log_dock", None)
+    if log is not None:
+        window.tabifyDockWidget(dock, log)
+    window.restoreDockWidget(dock)
+    dock.raise_()
+    window.resizeDocks([dock], [270], Qt.Orientation.Vertical)
+    action = dock.toggleViewAction()
+    action.setText("Topic scores (list measures)")
+    for a in window.menuBar().actions():
+        if a.text().replace("&", "") == "View" and a.menu() is not None:
+            a.menu().addAction(action)
+            break
+    else:
+        window.menuBar().addMenu("&Topic").addAction(action)
+    window.topic_view, window.topic_dock = view, dock
+    return view

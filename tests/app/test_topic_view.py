@@ -1,0 +1,268 @@
+"""The topic view (fetch phase): sortable ranked list, the topic's list scores for a chosen
+document measure, their curves, and switching runs without losing the topic or the article.
+
+Expected list scores come from :func:`readsim.engine.listmeasures.evaluate` run here on the
+files (independently of the window's rows); the small cases are worked by hand on the
+papers' mini article (55 characters, relevant 1..27; Arvola et al. 2010: retrieved 33..55 ->
+aveChP 0.3484, retrieved 24..45 -> 0.5306).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from readsim.app.background import activity
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Loaded, RankedRow, Session
+from readsim.app.topic_scores import doc_measure, topic_scores
+from readsim.app.widgets.ranked_list import (ARTICLE, AVECHP, COLUMNS_KEY, ES, P_SET, RANK, RankedListModel,
+                                             RankedListView)
+from readsim.engine.collection import Collection
+from readsim.engine.document import Settings, evaluate_document
+from readsim.engine.formats import Judgement, Qrels, Run
+from readsim.engine.listmeasures import evaluate, rank_topics
+from readsim.engine.measure import DocMeasure, parse_list_measure
+
+TOPIC = "2009074"  # complete in the shipped subset (tests/app/conftest.py)
+PAGERANK = "23724"  # relevant; rank 10 in bert-passages.run, rank 1 in bert-passages-map19.run
+
+
+def wait_loaded(qtbot, session: Session, article: str) -> None:
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None
+                    and session.current.name == article, timeout=20_000)
+
+
+def engine_value(real, run, name: str, mode: str = "natural") -> float:
+    """``evaluate``'s per-topic value of list measure ``name`` for TOPIC (the run cut to that
+    topic: topics are independent, and the whole run takes seconds)."""
+    one = Run(run.path, run.run_id, {TOPIC: run.topics[TOPIC]})
+    ev = evaluate(real["qrels"], one, [parse_list_measure(name)], mode=mode, collection=_collection(real))
+    return ev.values[name][TOPIC]
+
+
+_COLLECTIONS: dict = {}
+
+
+def _collection(real) -> Collection:
+    return _COLLECTIONS.setdefault(str(real["collection"]), Collection(real["collection"]))
+
+
+def click_header(qtbot, view, column: int) -> None:
+    h = view.horizontalHeader()
+    x = h.sectionViewportPosition(column) + h.sectionSize(column) // 2
+    qtbot.mouseClick(h.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, h.height() // 2))
+
+
+def shown_articles(view) -> list[str]:
+    p = view.proxy
+    return [p.index(r, ARTICLE).data() for r in range(p.rowCount())]
+
+
+# -- the ranked list: sorting, columns ---------------------------------------------------------
+
+
+def test_header_click_sorts_by_avechp_and_keeps_the_selection(real_window, real, qtbot):
+    w = real_window(PAGERANK)
+    table = w.table
+    assert table.selected_article() == PAGERANK
+    # aveChP of every rank, from the engine on the files (0 for a non-relevant article)
+    ranking = rank_topics(real["qrels"], real["run"], [DocMeasure("aveChP")],
+                          collection=_collection(real), topics=[TOPIC])[TOPIC]
+    score = ranking.scores[DocMeasure("aveChP")]
+    click_header(qtbot, table, AVECHP)  # first click: best first
+    want = [ranking.articles[k] for k in sorted(range(len(score)), key=lambda k: (-score[k], k))]
+    assert shown_articles(table) == want
+    assert want[0] == "1851223" and want[1] == PAGERANK  # 0.4847 just above PageRank's 0.4841
+    assert table.selected_article() == PAGERANK  # the selection followed its article
+    click_header(qtbot, table, AVECHP)  # second click: worst first
+    assert [score[ranking.articles.index(a)] for a in shown_articles(table)] == sorted(score)
+    assert table.selected_article() == PAGERANK
+    # rank sorts as a number: 1, 2, .., 9, 10, 11 (not 1, 10, 100, 11)
+    click_header(qtbot, table, RANK)
+    ranks = [int(table.proxy.index(r, RANK).data()) for r in range(table.proxy.rowCount())]
+    assert ranks == list(range(1, len(ranking.articles) + 1))
+    # a mode change replaces the rows: the selection stays on the open article
+    w.controls.mode.setCurrentIndex(w.controls.mode.findData("worst"))
+    assert table.selected_article() == PAGERANK
+
+
+def test_optional_score_columns_are_remembered(real_window, qtbot, fresh_settings):
+    w = real_window(PAGERANK)
+    table = w.table
+    assert table.isColumnHidden(ES) and table.isColumnHidden(P_SET) and not table.isColumnHidden(AVECHP)
+    menu = table.column_menu()
+    names = {a.text(): a for a in menu.actions() if a.isCheckable()}
+    assert {"ChP@300", "T2IP(300)", "ES(300)", "P_set", "R_set"} <= set(names)
+    names["ES(300)"].trigger()
+    names["aveChP"].trigger()
+    assert not table.isColumnHidden(ES) and table.isColumnHidden(AVECHP)
+    # ES of PageRank (relevant, first relevant byte on the first screen) is 1
+    row = w.model.row_of(PAGERANK)
+    assert w.model.data(w.model.index(row, ES)) == "1"
+    other = RankedListView(RankedListModel())  # a new window's list reads the same choice
+    qtbot.addWidget(other)
+    assert not other.isColumnHidden(ES) and other.isColumnHidden(AVECHP)
+    from readsim.app.files import app_settings
+    assert "ES" in app_settings().value(COLUMNS_KEY)
+
+
+# -- list scores by hand -------------------------------------------------------------------------
+
+REL = np.array([[0, 27]])
+
+
+def mini_rows():
+    """a: relevant, retrieved 33..55; x: not relevant; b: relevant, retrieved 24..45."""
+    def row(rank, name, retrieved, relevant):
+        ev = evaluate_document(REL if relevant else np.zeros((0, 2), np.int64), np.array(retrieved), 55)
+        return RankedRow(rank, name, name, True, relevant, ev, ev)
+    return [row(1, "a", [[32, 55]], True), row(2, "x", [[0, 10]], False), row(3, "b", [[23, 45]], True)]
+
+
+def mini_qrels() -> Qrels:
+    """Nrel = 3: a, b and c (not ranked), 27 relevant characters each; x judged non-relevant."""
+    j = {name: Judgement("T", name, 27, 55, None, REL, i) for i, name in enumerate("abc")}
+    j["x"] = Judgement("T", "x", 0, 55, None, np.zeros((0, 2), np.int64), 4)
+    return Qrels("mini.qrels", {"T": j})
+
+
+def test_list_scores_worked_by_hand():
+    s = Settings()
+    ts = topic_scores(mini_rows(), mini_qrels(), "T", doc_measure("aveChP", s), s)
+    v = ts.values
+    # gP[1] = 0.3484, gP[3] = (0.3484 + 0 + 0.5306) / 3; AgP = (gP[1] + gP[3]) / Nrel
+    assert v["AgP/aveChP"] == pytest.approx((0.3484 + (0.3484 + 0.5306) / 3) / 3, abs=1e-4)
+    assert v["MAP"] == pytest.approx((1 + 2 / 3) / 3)
+    assert v["gR@1"] == pytest.approx(1 / 3) and v["gR@5"] == pytest.approx(2 / 3)
+    # gP past the end of the 3-article run: the last rank's value (the official tool's rule)
+    assert v["gP@5/aveChP"] == pytest.approx((0.3484 + 0.5306) / 3, abs=1e-4)
+    # effort, screen 300: ES = 1 (a: first relevant at position 24), 5 (x: NR), 1 (b: at 1);
+    # ideal 1, 1, 1, then NR. NCE = 0, 4, 4, then 4 (ES = NR = ideal past the end)
+    ts = topic_scores(mini_rows(), mini_qrels(), "T", doc_measure("ES", s), s)
+    assert list(ts.nce) == [0, 4, 4]
+    assert ts.values["CE@10/ES(300)"] == 4 + 7 * 4  # ranks 4..10 count NR - 1 = 4 each
+    assert ts.values["NCE@10/ES(300)"] == 4
+    assert ts.values["ANCE@3/ES(300)"] == pytest.approx(8 / 3)
+    assert ts.values["ANCE@10/ES(300)"] == pytest.approx(36 / 10)
+
+
+def test_panel_follows_the_mode_by_hand(qtbot):
+    """In the document mode both relevant articles are read from their start: aveChP = 1."""
+    session = Session()
+    view_window = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(view_window)
+    tv = view_window.topic_view
+    session.qrels, session.run, session.topic = mini_qrels(), Run("mini.run", "mini", {"T": []}), "T"
+    session.rows = mini_rows()
+    session.rows_changed.emit()
+    tv.set_doc_kind("aveChP")
+    assert tv.value_text("AgP/aveChP") == f"{(0.3484 + (0.3484 + 0.5306) / 3) / 3:.4f}"
+    view_window.controls.mode.setCurrentIndex(view_window.controls.mode.findData("document"))
+    assert tv.value_text("AgP/aveChP") == f"{(1 + 2 / 3) / 3:.4f}"
+    assert tv.value_text("gP@1/aveChP") == "1.0000"
+
+
+# -- list scores on the real data ----------------------------------------------------------------
+
+
+def test_topic_panel_equals_the_engine(real_window, real, qtbot):
+    w = real_window(PAGERANK)
+    tv, run = w.topic_view, real["run"]
+    assert w.topic_dock.isVisible()
+    tv.doc_combo.setCurrentIndex(tv.doc_combo.findData("F"))
+    assert tv.doc_combo.currentText() == "F(0.25)"
+    for name in ("AgP/F(0.25)", "AgP'/F(0.25)", "MAP", "gP@10/F(0.25)", "gP@50/F(0.25)", "gR@25"):
+        want = engine_value(real, run, name)
+        assert tv.values()[name] == pytest.approx(want, abs=1e-12)
+        assert tv.value_text(name) == f"{want:.4f}"
+    # the effort scores: LE(300), ranks 10, 50, 100 (= the run's length)
+    tv.doc_combo.setCurrentIndex(tv.doc_combo.findData("LE"))
+    for name in ("ANCE@100/LE(300)", "NCE@50/LE(300)", "CE@10/LE(300)", "ANCE@10/LE(300)"):
+        want = engine_value(real, run, name)
+        assert tv.values()[name] == pytest.approx(want, abs=1e-12)
+        assert tv.value_text(name) == f"{want:.2f}"
+    assert "AgP/F(0.25)" not in tv.values()
+    # a laptop screen: LE counts 2000-byte screens; the panel follows the Controls
+    before = tv.values()["ANCE@100/LE(300)"]
+    qtbot.mouseClick(w.controls.preset_buttons[2000], Qt.MouseButton.LeftButton)
+    want = engine_value(real, run, "ANCE@100/LE(2000)")
+    assert tv.values()["ANCE@100/LE(2000)"] == pytest.approx(want, abs=1e-12) and want < before
+    # T2I tolerance and the document mode, with T2IF
+    tv.doc_combo.setCurrentIndex(tv.doc_combo.findData("T2IF"))
+    w.controls.tolerance.setValue(100)
+    w.controls.mode.setCurrentIndex(w.controls.mode.findData("document"))
+    assert "document reading" in tv.header.text()
+    for name in ("AgP/T2IF(100)", "gP@25/T2IF(100)"):
+        assert tv.values()[name] == pytest.approx(engine_value(real, run, name, "document"), abs=1e-12)
+    # the curves: gP[r] for S, NCE[r] for LE(screen); the open article's rank is marked
+    ts = tv.scores
+    x, y = tv.curves.gp.getData()
+    assert list(x) == list(range(1, 101)) and y[9] == pytest.approx(tv.values()["gP@10/T2IF(100)"])
+    assert tv.curves.marked_rank() == 10 and "rank 10" in tv.article_line.text()
+    assert ts.effort.name == "LE(2000)" and tv.curves.nce.getData()[1][-1] == pytest.approx(
+        engine_value(real, run, "NCE@100/LE(2000)", "document"))
+
+
+def test_clicking_a_curve_opens_the_article_at_that_rank(real_window, qtbot):
+    w = real_window(PAGERANK)
+    tv = w.topic_view
+    plot = tv.curves.gp_plot
+    vb = plot.getPlotItem().getViewBox()
+    pos = plot.mapFromScene(vb.mapViewToScene(pg_point(13, 0.5)))
+    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    wait_loaded(qtbot, w.session, "12431")  # rank 13: Google search
+    assert tv.curves.marked_rank() == 13 and w.table.selected_article() == "12431"
+
+
+def pg_point(x, y):
+    from PySide6.QtCore import QPointF
+    return QPointF(x, y)
+
+
+# -- switching runs --------------------------------------------------------------------------
+
+
+def test_switching_runs_keeps_the_topic_and_the_article(qtbot, real):
+    from readsim.engine.formats import read_run
+
+    run1 = real["run"]
+    run2 = read_run(real["paths"] / "runs" / "bert-passages-map19.run")
+    session = Session()
+    w = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[run1, run2],
+                         topics=real["topics"]), TOPIC, PAGERANK)
+    wait_loaded(qtbot, session, PAGERANK)
+    assert session.run is run1 and session.current.row.rank == 10
+    # the user picks the second run in the run combo (keyboard: Down)
+    w.run_combo.setFocus()
+    qtbot.keyClick(w.run_combo, Qt.Key.Key_Down)
+    qtbot.waitUntil(lambda: session.run is run2 and activity().count == 0 and session.current is not None
+                    and session.current.row is not None and session.current.row.rank == 1, timeout=20_000)
+    assert session.topic == TOPIC and w.topic_combo.currentData() == TOPIC
+    assert session.current.name == PAGERANK and w.table.selected_article() == PAGERANK
+    assert "bert-passages-map19.run" in w.topic_view.header.text()
+    assert w.topic_view.values()["AgP/aveChP"] == pytest.approx(engine_value(real, run2, "AgP/aveChP"))
+    assert w.topic_view.curves.marked_rank() == 1
+    # a third run that does not rank PageRank (opened as File > Open run would): it stays open
+    cut = Run(str(real["paths"] / "runs" / "without-pagerank.run"), "cut",
+              {TOPIC: [e for e in run1.topics[TOPIC] if e.article != PAGERANK]})
+    session.adopt(Loaded(runs=[cut]))
+    qtbot.waitUntil(lambda: session.run is cut and activity().count == 0 and session.current is not None
+                    and len(session.rows) == 99, timeout=20_000)
+    assert session.current.name == PAGERANK and session.current.row is None
+    assert w.table.selected_article() is None
+    assert "not in this run" in w.topic_view.article_line.text() and w.topic_view.curves.marked_rank() is None
+    assert "not ranked by the run" in w.article.header.text()
+    # back to the first run with the combo: ranked again at 10, selected again
+    w.run_combo.setFocus()
+    qtbot.keyClick(w.run_combo, Qt.Key.Key_Home)
+    qtbot.waitUntil(lambda: session.run is run1 and activity().count == 0 and session.current is not None
+                    and session.current.row is not None, timeout=20_000)
+    assert session.current.name == PAGERANK and session.current.row.rank == 10
+    assert w.table.selected_article() == PAGERANK and session.topic == TOPIC
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
