@@ -13,8 +13,10 @@ Measured (wall time, ``time.perf_counter``), each repeated:
   repainted (``QWidget.repaint``); then re-opening the article from another one (parse,
   layout, document build, marks);
 - a control change (reading mode, screen size, T2I tolerance, all through the Reader
-  controls' widgets as a user would) until the scores panel shows the new scores, the events
-  are processed and the window is repainted (``processEvents`` + ``repaint``);
+  controls' widgets as a user would) until the scores panel shows the new scores and the
+  pending events, with the repaint of what changed, are processed (``processEvents``): the
+  "median" column, judged against the aim; "+ full repaint" adds a forced repaint of the whole
+  window (``QWidget.repaint``), an upper bound that paints everything a second time;
 - a playback step (one line forward) with its repaint.
 
 Prints median and max per kind in ms and the aim: under 50 ms per update.
@@ -77,14 +79,18 @@ def settle(app, window) -> None:
     window.repaint()
 
 
-def timed(app, window, change, check=None) -> float:
-    """ms from ``change()`` to the scores shown (``check()``) and the window repainted."""
+def timed(app, window, change, check=None) -> tuple[float, float]:
+    """ms from ``change()`` to (1) the scores shown (``check()``) and the pending events,
+    repaints of the changed regions included, processed: what the user waits for; and (2) that
+    plus a forced repaint of the whole window (an upper bound: everything painted twice)."""
     t = time.perf_counter()
     change()
     if check is not None:
         assert check(), "the scores panel did not follow the change"
-    settle(app, window)
-    return (time.perf_counter() - t) * 1000
+    app.processEvents()
+    shown = time.perf_counter()
+    window.repaint()
+    return (shown - t) * 1000, (time.perf_counter() - t) * 1000
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,22 +157,25 @@ def main(argv: list[str] | None = None) -> int:
         ("next screen (Alt+Right)", [window.act_next_screen.trigger]),
         ("playback: one line forward", [window.act_line_forward.trigger]),
     ):
-        times = []
+        times, full = [], []
         for i in range(args.repeat):
-            times.append(timed(app, window, changes[i % len(changes)], scores_match))
-        rows.append((label, times))
+            update, whole = timed(app, window, changes[i % len(changes)], scores_match)
+            times.append(update)
+            full.append(whole)
+        rows.append((label, times, full))
 
     print()
-    print(f"{'what':40s} {'n':>4s} {'median ms':>10s} {'max ms':>9s}  aim < {AIM_MS:.0f} ms per update")
-    print("-" * 86)
+    print(f"{'what':40s} {'n':>4s} {'median ms':>10s} {'max ms':>9s} {'+ full repaint':>15s}  aim < {AIM_MS:.0f} ms per update")
+    print("-" * 103)
     worst = 0.0
-    for label, times in rows:
+    for label, times, *full in rows:
         med, mx = statistics.median(times), max(times)
         update = not label.startswith(("open", "re-open"))
         ok = ("ok" if med < AIM_MS else "SLOW") if update else "(open, not an update)"
         if update:
             worst = max(worst, med)
-        print(f"{label:40s} {len(times):4d} {med:10.1f} {mx:9.1f}  {ok}")
+        whole = f"{statistics.median(full[0]):15.1f}" if full else " " * 15
+        print(f"{label:40s} {len(times):4d} {med:10.1f} {mx:9.1f} {whole}  {ok}")
     print()
     print(f"slowest median update: {worst:.1f} ms ({'meets' if worst < AIM_MS else 'misses'} the {AIM_MS:.0f} ms aim)")
     window.close()

@@ -86,13 +86,18 @@ class OutlineModel(QAbstractItemModel):
 
     def set_passages(self, relevant, retrieved) -> None:
         """New relevant and retrieved passages: the share columns change (``dataChanged`` is
-        emitted for the top rows only; a view repaints what it shows, see :class:`Outline`)."""
+        emitted for the top rows only; a view repaints what it shows, see :class:`Outline`).
+        Nothing to do when the passages did not change (a mode or screen change)."""
+        key = (np.asarray(relevant).tobytes(), np.asarray(retrieved).tobytes())
+        if key == getattr(self, "_passages_key", None):
+            return
         self._shares(relevant, retrieved)
         rows = len(self._children[ROOT])
         if rows:
             self.dataChanged.emit(self.index(0, RELEVANT), self.index(rows - 1, RETRIEVED))
 
     def _shares(self, relevant, retrieved) -> None:
+        self._passages_key = (np.asarray(relevant).tobytes(), np.asarray(retrieved).tobytes())
         starts = np.fromiter((e.start for e in self.elements), np.int64, len(self.elements))
         ends = np.fromiter((e.end for e in self.elements), np.int64, len(self.elements))
         self._rel = share(iv.normalize(relevant), starts, ends)

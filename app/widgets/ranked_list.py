@@ -67,17 +67,28 @@ class RankedListModel(QAbstractTableModel):
 
     # -- filling ------------------------------------------------------------------------
     def set_rows(self, rows: list[RankedRow], settings: Settings | None = None) -> None:
-        """Replace all rows (and the settings their scores use)."""
-        self.beginResetModel()
+        """Replace all rows (and the settings their scores use).
+
+        The same articles in the same order (a mode change re-derives every row) update the
+        cells in place instead of resetting the model: cheaper, and the selection stays."""
+        same = bool(self._rows) and [r.article for r in rows] == [r.article for r in self._rows]
+        if not same:
+            self.beginResetModel()
         self._rows = list(rows)
         if settings is not None:
             self._settings = settings
             self._measures = list_measures(settings)
         self._rescore()
-        self.endResetModel()
+        if not same:
+            self.endResetModel()
+            return
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
+        self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, self.columnCount() - 1))
 
     def set_settings(self, settings: Settings) -> None:
-        """Rescore for ``settings`` (headers and score cells change)."""
+        """Rescore for ``settings`` (headers and score cells change); nothing if unchanged."""
+        if settings == self._settings:
+            return
         self._settings = settings
         self._measures = list_measures(settings)
         self._rescore()

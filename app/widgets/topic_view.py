@@ -195,8 +195,14 @@ class TopicView(QWidget):
         self.header.setText(f"<b>Topic {html.escape(_topic)}</b> <span style='color:#777'>evaluating…</span>")
 
     def refresh(self, *_) -> None:
-        """Recompute the list scores from the session's rows and redraw."""
+        """Recompute the list scores from the session's rows and redraw (once per state: a
+        mode change announces new rows and new settings, one refresh serves both)."""
         s = self.session
+        key = (s.rows, s.run, s.settings, s.topic, self.doc_kind())  # rows and run: by identity
+        shown = getattr(self, "_shown_key", None)
+        if shown is not None and key[0] is shown[0] and key[1] is shown[1] and key[2:] == shown[2:]:
+            return
+        self._shown_key = key
         self._update_combo_texts()
         if s.topic is None or s.run is None:
             self.scores = None
