@@ -27,7 +27,7 @@ from .help import install_help
 from .widgets.strategies import install_strategies
 from .widgets.topic_view import install_topic_view
 
-DEFAULT_SIZE = (1400, 900)
+DEFAULT_SIZE = (1600, 1000)
 
 
 class MainWindow(QMainWindow):
