@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# the GUI tests render offscreen unless the caller chose a platform (no windows flash by)
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))
 
