@@ -4,7 +4,7 @@
   positions are this document's positions (checked by the tests).
 - :class:`MarkHighlighter` (a ``QSyntaxHighlighter``) formats relevant-only, retrieved-only and
   relevant-and-retrieved text; each block finds its ranges with ``bisect`` in the sorted
-  display spans. (``setExtraSelections`` is never used: it aborts PySide6 6.12 on Python 3.11.)
+  display spans. (The editor's extra-selections API is never used: repeated calls abort PySide6 6.12 on Python 3.11.)
 - :class:`ArticleView` paints the matching chain (numbered badges in a gutter at each retrieved
   passage's start, a "↓ k+1" link at each passage's end; clicking either jumps along the chain)
   and the current reading screen (a light frame over its text and a bar in the gutter).
