@@ -61,7 +61,9 @@ def check_args(args: argparse.Namespace) -> list[str]:
         out.append("--beta must be positive")
     if args.step < 0:
         out.append("--step must be >= 0")
-    if (args.collection or args.qrels or args.topics) and not args.run:
+    if args.sample and (args.run or args.collection or args.qrels or args.topics):
+        out.append("--sample opens the shipped sample: give it alone (its runs are in the Run box), or give files instead")
+    elif (args.collection or args.qrels or args.topics) and not args.run:
         out.append("give at least one --run FILE with --collection/--qrels/--topics")
     return out
 

@@ -40,11 +40,11 @@ def marks(lay: Layout, ev: DocumentEvaluation) -> Marks:
     """The marks of an article laid out as ``lay`` under evaluation ``ev``."""
     rel, ret = ev.relevant, ev.retrieved_spans
     both = iv.intersect(rel, ret)
+    passages = chain_passages(ev)
     chain = []
-    for number, (a, b) in enumerate(chain_passages(ev).tolist(), 1):
-        d = lay.spans_to_display(np.array([[a, b]], dtype=np.int64))
-        if len(d):
-            chain.append((number, int(d[0, 0]), int(d[0, 1])))
+    if len(passages):  # numbered before empty display spans are dropped, so numbers stay the run's
+        starts, ends = lay.to_display(passages[:, 0], "start"), lay.to_display(passages[:, 1], "end")
+        chain = [(n, int(a), int(b)) for n, (a, b) in enumerate(zip(starts, ends), 1) if b > a]
     return Marks(
         relevant=lay.spans_to_display(iv.subtract(rel, ret)),
         retrieved=lay.spans_to_display(iv.subtract(ret, rel)),

@@ -346,7 +346,7 @@ def rank_topics(
 
 def _plain(entry: RunArticle) -> bool:
     """True when the result's passages need nothing resolved (no XPath, no XPointer)."""
-    return not entry.xpaths and not getattr(entry, "pointers", None)
+    return not entry.xpaths and not entry.pointers
 
 
 # -- the Focused task: result lines in file order ------------------------------------------

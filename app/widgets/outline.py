@@ -27,29 +27,11 @@ ELEMENT_ROLE = Qt.ItemDataRole.UserRole + 1
 ROOT = -1
 
 
-def covered(spans: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """``|spans ∩ [starts[i], ends[i])|`` for each i: ``spans`` a normalized ``(k, 2)`` array,
-    ``starts``/``ends`` int arrays of one shape; O((k + n) log k)."""
-    starts, ends = np.asarray(starts, np.int64), np.asarray(ends, np.int64)
-    if not len(spans):
-        return np.zeros(starts.shape, np.int64)
-    lo, hi = spans[:, 0], spans[:, 1]
-    before = np.concatenate([[0], np.cumsum(hi - lo)])  # total length of spans[:i]
-
-    def upto(x: np.ndarray) -> np.ndarray:  # |spans ∩ [0, x)|
-        i = np.searchsorted(lo, x, side="right")  # spans starting at or before x
-        last = np.maximum(i - 1, 0)
-        inside = np.where(i > 0, np.minimum(x - lo[last], hi[last] - lo[last]), 0)
-        return before[last] + np.maximum(inside, 0)
-
-    return upto(ends) - upto(starts)
-
-
 def share(spans: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """``|spans ∩ [s, e)| / |[s, e)|`` per element (0 for an empty element)."""
     starts, ends = np.asarray(starts, np.int64), np.asarray(ends, np.int64)
     size = ends - starts
-    return np.where(size > 0, covered(spans, starts, ends) / np.maximum(size, 1), 0.0)
+    return np.where(size > 0, iv.covered(spans, starts, ends) / np.maximum(size, 1), 0.0)
 
 
 class OutlineModel(QAbstractItemModel):

@@ -20,7 +20,8 @@ from PySide6.QtGui import QTextCursor
 from readsim.app import editing
 from readsim.app.background import activity
 from readsim.app.editing import CANCEL, DISCARD, SAVE, display_to_unit
-from readsim.app.widgets.outline import NAME, RELEVANT, RETRIEVED, OutlineModel, covered, share
+from readsim.app.widgets.outline import NAME, RELEVANT, RETRIEVED, OutlineModel, share
+from readsim.engine.intervals import covered
 from readsim.app.widgets.ranked_list import AVECHP, F
 from readsim.engine import intervals as iv
 from readsim.engine.document import Settings, evaluate_document

@@ -76,3 +76,10 @@ def test_unknown_topic_is_an_error(inex, tmp_path, capsys):
 def test_bad_option_value(capsys):
     assert main(["--reading", "sideways"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_sample_with_files_is_a_usage_error(capsys):
+    from readsim.app.main import main
+
+    assert main(["--sample", "--run", "x.run", "--screenshot", "x.png"]) == 2
+    assert "--sample opens the shipped sample" in capsys.readouterr().err

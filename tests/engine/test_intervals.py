@@ -72,6 +72,16 @@ def test_interval_ops_against_sets(xs, ys, lo, hi):
 
 
 @settings(max_examples=200, deadline=None)
+@given(raw_spans, st.lists(st.tuples(st.integers(0, 130), st.integers(0, 40)), max_size=12))
+def test_covered_against_sets(xs, windows):
+    spans = iv.normalize(xs)
+    covered_positions = positions(spans.tolist())
+    starts = np.array([s for s, _ in windows], dtype=np.int64)
+    ends = np.array([s + n for s, n in windows], dtype=np.int64)
+    expected = [len(covered_positions & set(range(s, e))) for s, e in zip(starts, ends)]
+    assert iv.covered(spans, starts, ends).tolist() == expected
+
+
 @given(st.integers(0, 300), st.integers(0, 300))
 def test_harmonic_diff_exact_small(a, b):
     a, b = min(a, b), max(a, b)
