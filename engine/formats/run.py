@@ -37,7 +37,10 @@ class RunArticle:
     it names no offsets; ``xpaths`` holds element paths (7-field lines, XML ``<path>``) and
     ``pointers`` XPointer ``(start, end)`` pairs (XML ``<passage>``), both converted to
     offsets with the collection (:func:`engine.batch.retrieved_passages`); with none of the
-    three the article is retrieved whole. ``line`` is the article's first line in the file.
+    three the article is retrieved whole. ``line`` is the article's first line in the file;
+    ``lines`` every result line of the article (1-based line numbers, file order: more than one
+    when the article has several passages or reappears later, interleaved), empty for results
+    that were not read from a file (simulated or edited).
     """
 
     article: str
@@ -46,6 +49,7 @@ class RunArticle:
     xpaths: list[str]
     line: int
     pointers: list[tuple[str, str]] = field(default_factory=list)
+    lines: tuple[int, ...] = ()
 
     @property
     def whole(self) -> bool:
@@ -79,6 +83,7 @@ def read_run(path: str | os.PathLike, strict: bool = False) -> Run:
     whole: set[tuple[str, str]] = set()
     xpaths: dict[tuple[str, str], list[str]] = {}
     order: dict[str, list[tuple[str, int]]] = {}
+    line_numbers: dict[tuple[str, str], list[int]] = {}
     run_ids: Counter[str] = Counter()
     diagnostics: list[Diagnostic] = []
     current: tuple[str, str] | None = None
@@ -114,6 +119,7 @@ def read_run(path: str | os.PathLike, strict: bool = False) -> Run:
             else:
                 ranked.append((article, number))
             current = key
+        line_numbers.setdefault(key, []).append(number)
         if len(f) == 8:
             offset = to_int(f[6], path, number, "offset")
             length = to_int(f[7], path, number, "length")
@@ -154,7 +160,8 @@ def read_run(path: str | os.PathLike, strict: bool = False) -> Run:
                 if overlapping == 1:
                     problem(line, f"overlapping passages of article {article} (topic {topic}) united")
             passages = None if key in whole or raw is None else iv.normalize(raw)
-            entries.append(RunArticle(article, rank, passages, xpaths.get(key, []), line))
+            entries.append(RunArticle(article, rank, passages, xpaths.get(key, []), line,
+                                      lines=tuple(line_numbers[key])))
         run.topics[topic] = entries
     if overlapping > 1:
         diagnostics.append(Diagnostic(path, None, f"{overlapping} articles in all have overlapping passages (united)"))

@@ -78,6 +78,7 @@ def read_xml_run(path: str | os.PathLike, strict: bool = False) -> Run:
                     raise InputError(path, result.sourceline, message.split(";")[0] + "; rejected (--strict)")
                 run.diagnostics.append(Diagnostic(path, result.sourceline, message))
             previous = article
+            entry.lines += (result.sourceline,)
             spans = [] if entry.passages is None else entry.passages.tolist()
             for fol in result.iter("fol"):
                 offset, length = _int(fol, "offset", path), _int(fol, "length", path)
