@@ -45,24 +45,38 @@ def retrieved_passages(run: Run, topic: str, entry: RunArticle, collection: Coll
     """
     if not entry.xpaths and not entry.pointers:
         return entry.passages
-    if collection is None:
-        raise InputError(run.path, entry.line, "element XPaths and XPointers in the run need the collection (--collection DIR)")
-    try:
-        article = collection.article(entry.article)
-    except KeyError:
-        raise InputError(run.path, entry.line, f"article {entry.article} is not in the collection {collection.root}") from None
+    article = _article_of(run, entry, collection, entry.line)
     spans = [] if entry.passages is None else entry.passages.tolist()
     for xpath in entry.xpaths:
-        try:
-            spans.append(article.span(xpath))
-        except KeyError:
-            raise InputError(run.path, entry.line, f"article {entry.article} has no element {xpath}") from None
+        spans.append(element_span(run, entry, collection, xpath, entry.line, article))
     for start, end in entry.pointers:
         try:
             spans.append((article.point(start), article.point(end)))
         except (KeyError, ValueError) as err:
             raise InputError(run.path, entry.line, f"article {entry.article}: cannot resolve XPointer {err}") from None
     return iv.normalize(spans)
+
+
+def _article_of(run: Run, entry: RunArticle, collection: Collection | None, line: int):
+    if collection is None:
+        raise InputError(run.path, line, "element XPaths and XPointers in the run need the collection (--collection DIR)")
+    try:
+        return collection.article(entry.article)
+    except KeyError:
+        raise InputError(run.path, line, f"article {entry.article} is not in the collection {collection.root}") from None
+
+
+def element_span(run: Run, entry: RunArticle, collection: Collection | None, xpath: str, line: int,
+                 article=None) -> tuple[int, int]:
+    """The ``[start, end)`` of the element ``xpath`` of ``entry``'s article, in the collection's
+    unit. Raises :class:`InputError` naming the run's ``line`` (no collection, no such article or
+    element)."""
+    if article is None:
+        article = _article_of(run, entry, collection, line)
+    try:
+        return article.span(xpath)
+    except KeyError:
+        raise InputError(run.path, line, f"article {entry.article} has no element {xpath}") from None
 
 
 def document(

@@ -53,8 +53,9 @@ Policies, all in one place (each has a test in ``tests/engine/test_listmeasures.
    official tool rejects such runs).
 10. **Best in Context** ``BEP(d)`` (``Topic.ComputeBEPScore``, d = 500 officially): for a
     relevant article with a best entry point, ``(d - |bep - entry|) / d`` if the distance is at
-    most d, else 0; the entry is the start of the article's first retrieved passage (column 7
-    of a BiC run), 0 for a whole-article result; 0 for every other article.
+    most d, else 0; the entry is column 7 of the article's result line in a BiC run (its length,
+    usually 0, does not matter), the smallest such offset when the article has several lines,
+    0 for a whole-article result (and with ``--as-documents``); 0 for every other article.
 
 Raises :class:`~engine.errors.InputError` (from the readers and :mod:`engine.batch`) on bad
 input; diagnostics (warnings) are collected in :attr:`Evaluation.diagnostics`.
@@ -69,11 +70,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import intervals as iv
-from .batch import Join, document
+from .batch import Join, document, element_span, retrieved_passages
 from .collection import Collection
 from .errors import Diagnostic
 from .formats import Judgement, Qrels, Run, RunArticle
-from .formats.lines import numbered_lines
+from .formats.run import WHOLE_LINE, XPATH_LINE
 from .measure import FOCUSED_POINTS, INCONTEXT_POINTS, DocMeasure, ListMeasure
 from .reading import Mode
 
@@ -280,16 +281,20 @@ def _topic_totals(qrels: Qrels, topic: str) -> tuple[int, int]:
     return len(rel), int(sum(rel))
 
 
-def article_score(measure: DocMeasure, doc, judgement: Judgement | None, levels: int = 4) -> float:
+def article_score(measure: DocMeasure, doc, judgement: Judgement | None, levels: int = 4,
+                  entry_point: int | None = None) -> float:
     """One article's document score: ``measure.value(doc)``, or the BEP score (policy 10)
-    from the judgement's best entry point and the first retrieved offset of ``doc``."""
+    from the judgement's best entry point and ``entry_point`` (the result's
+    :attr:`~engine.formats.RunArticle.entry_point`: a Best in Context line's offset, whatever
+    its length); without it, the first retrieved offset of ``doc`` (0 for a whole article)."""
     if measure.kind != "BEP":
         return measure.value(doc, levels)
     if judgement is None or not judgement.relevant:
         return 0.0
-    ret = doc.retrieved
-    entry = int(ret[0, 0]) if ret is not None and len(ret) else 0
-    return bep_score(judgement.bep, entry, measure.k)
+    if entry_point is None:
+        ret = doc.retrieved
+        entry_point = int(ret[0, 0]) if ret is not None and len(ret) else 0
+    return bep_score(judgement.bep, entry_point, measure.k)
 
 
 def rank_topics(
@@ -334,8 +339,9 @@ def rank_topics(
                 continue
             relevant[k] = True
             rsize[k] = judgement.rel_size
+            entry_point = None if as_document else entry.entry_point
             for i, m in enumerate(doc_measures):
-                table[i, k] = article_score(m, doc, judgement, levels)
+                table[i, k] = article_score(m, doc, judgement, levels, entry_point)
         nrel, trel = _topic_totals(qrels, topic)
         out[topic] = Ranking(topic, [e.article for e in entries], relevant, rsize,
                              {m: table[i] for i, m in enumerate(doc_measures)}, nrel, trel)
@@ -352,32 +358,56 @@ def _plain(entry: RunArticle) -> bool:
 # -- the Focused task: result lines in file order ------------------------------------------
 
 
-def result_lines(run: Run) -> dict[str, list[tuple[str, int, int]]]:
-    """Per topic, the run's passages ``(article, start, end)`` one per result line, in file
-    order (the Focused task's ranks). Read again from the FOL file (8-field lines; a topic in
-    two blocks is joined in file order); for other runs (XML, element paths, whole
-    articles) each article's passages in rank then document order."""
-    out: dict[str, list[tuple[str, int, int]]] = {}
-    try:
-        with open(run.path, "rb") as fh:
-            xml = fh.read(1).lstrip() == b"<"
-    except OSError:
-        xml = True
-    if not xml:
-        for _, f in numbered_lines(run.path):
-            if len(f) != 8:
-                out = {}
-                break
-            start = int(f[6])
-            out.setdefault(f[0], []).append((f[2], start, start + int(f[7])))
+def result_lines(
+    qrels: Qrels,
+    run: Run,
+    topic: str,
+    collection: Collection | None = None,
+    as_document: bool = False,
+    unknown: list[str] | None = None,
+) -> list[tuple[str, int, int]]:
+    """The Focused task's ranks of ``topic``: one ``(article, start, end)`` per result line of
+    the run, in file order (policy 9), in the run's unit.
+
+    FOL lines keep their own span (a zero length retrieves nothing); a whole-article line
+    (6 fields), and every article with ``as_document``, is ``[0, doc_length)`` with doc_length
+    from the qrels, else from the collection; an article known to neither is counted as
+    retrieving nothing and its name appended to ``unknown`` (the caller warns once with the
+    count). XPaths are resolved with the collection, one span per line. Results not read from a
+    FOL file (XML runs, edited or simulated runs) give their passages in document order at the
+    article's first line. Raises :class:`~engine.errors.InputError` for an XPath or XPointer
+    that cannot be resolved.
+    """
+    judged = qrels.topics.get(topic, {})
+
+    def length(article: str) -> int:
+        j = judged.get(article)
+        if j is not None:
+            return j.doc_length
+        if collection is not None and article in collection:
+            return collection.article(article).doc_length
+        if unknown is not None:
+            unknown.append(article)
+        return 0
+
+    rows: list[tuple[int, str, int, int]] = []
+    for entry in run.topics.get(topic, []):
+        name = entry.article
+        if as_document or entry.whole:
+            rows.append((entry.line, name, 0, length(name)))
+        elif entry.line_spans is not None:
+            xpaths = iter(entry.xpaths)
+            for line, (start, end) in zip(entry.lines, entry.line_spans.tolist()):
+                if (start, end) == WHOLE_LINE:
+                    start, end = 0, length(name)
+                elif (start, end) == XPATH_LINE:
+                    start, end = element_span(run, entry, collection, next(xpaths), line)
+                rows.append((line, name, start, end))
         else:
-            return out
-    for topic, entries in run.topics.items():
-        rows = out.setdefault(topic, [])
-        for e in entries:
-            if e.passages is not None:
-                rows += [(e.article, int(a), int(b)) for a, b in e.passages.tolist()]
-    return out
+            spans = retrieved_passages(run, topic, entry, collection)
+            rows += [(entry.line, name, int(a), int(b)) for a, b in spans.tolist()]
+    rows.sort(key=lambda row: row[0])
+    return [(name, start, end) for _, name, start, end in rows]
 
 
 def focused_lines(qrels: Qrels, topic: str, lines: Sequence[tuple[str, int, int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -456,9 +486,16 @@ def evaluate(
     ranked = rank_topics(qrels, run, doc_measures, mode, collection, as_document, join, progress, levels,
                          [t for t in topics if t in run.topics])
     if any(m.focused for m in measures):
-        lines = result_lines(run)
+        unknown: list[str] = []
         for topic, ranking in ranked.items():
-            ranking.line_rel, ranking.line_size = focused_lines(qrels, topic, lines.get(topic, []))
+            lines = result_lines(qrels, run, topic, collection, as_document, unknown)
+            ranking.line_rel, ranking.line_size = focused_lines(qrels, topic, lines)
+        if unknown:
+            diagnostics.append(Diagnostic(run.path, None, (
+                f"{len(unknown)} whole-article results of unjudged articles (first: {unknown[0]}) have no known "
+                f"length (" + ("in neither the qrels nor the collection" if collection is not None else
+                               "not in the qrels; give --collection to read it") +
+                "): counted as retrieving no text in iP/MAiP, which raises their precision")))
     values: dict[str, dict[str, float]] = {m.name: {} for m in measures}
     for topic in topics:
         ranking = ranked.get(topic) or Ranking.empty(topic, qrels, doc_measures)

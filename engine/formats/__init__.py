@@ -7,6 +7,7 @@
 """
 
 from ..errors import Diagnostic, InputError
+from .lines import read_bytes
 from .qrels import Judgement, Qrels, read_qrels
 from .run import Run, RunArticle, read_run, write_run
 from .topics import Topic, read_topics
@@ -14,8 +15,10 @@ from .xmlrun import is_xml_run, read_xml_run
 
 
 def read_any_run(path, strict: bool = False) -> Run:
-    """Read a run in either format: XML (2006-2008) if the file starts with ``<``, else FOL."""
-    return read_xml_run(path, strict) if is_xml_run(path) else read_run(path, strict)
+    """Read a run in either format: XML (2006-2008) if the file starts with ``<``, else FOL.
+    The file is read once (a pipe works too). Raises :class:`InputError` naming file and line."""
+    data = read_bytes(path)
+    return read_xml_run(path, strict, data) if is_xml_run(path, data) else read_run(path, strict, data)
 
 __all__ = [
     "Diagnostic", "InputError", "Judgement", "Qrels", "read_qrels", "Run", "RunArticle",

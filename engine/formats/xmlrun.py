@@ -25,28 +25,35 @@ import os
 from .. import intervals as iv
 from ..errors import Diagnostic, InputError
 from ..text import parse_xml
+from .lines import to_int
 from .run import Run, RunArticle
 
 
 def _int(el, attr: str, path: str) -> int:
+    """The integer attribute ``attr`` of ``el`` (ASCII digits, below 2^40 in absolute value)."""
     value = el.get(attr)
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise InputError(path, el.sourceline, f"<{el.tag}> needs an integer {attr}, not {value!r}") from None
+    if value is None:
+        raise InputError(path, el.sourceline, f"<{el.tag}> needs an integer {attr}")
+    return to_int(value.strip(), path, el.sourceline, f"<{el.tag}> {attr}")
 
 
-def is_xml_run(path: str | os.PathLike) -> bool:
-    """True if the file starts like an XML document (``<``, after blanks and a BOM)."""
-    with open(path, "rb") as fh:
-        head = fh.read(512).lstrip(b"\xef\xbb\xbf \t\r\n")
-    return head.startswith(b"<")
+def is_xml_run(path: str | os.PathLike, data: bytes | None = None) -> bool:
+    """True if the file (or its ``data``) starts like an XML document (``<``, after blanks and
+    a BOM); False for a file that cannot be read (the FOL reader then names the reason)."""
+    if data is None:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(512)
+        except OSError:
+            return False
+    return data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
 
 
-def read_xml_run(path: str | os.PathLike, strict: bool = False) -> Run:
-    """Read an INEX 2006-2008 XML run. Raises :class:`InputError` naming file and line."""
+def read_xml_run(path: str | os.PathLike, strict: bool = False, data: bytes | None = None) -> Run:
+    """Read an INEX 2006-2008 XML run (from ``data`` when the file was already read). Raises
+    :class:`InputError` naming file and line."""
     path = str(path)
-    root = parse_xml(path).getroot()
+    root = (parse_xml(path) if data is None else parse_xml(data, path)).getroot()
     if root.tag != "inex-submission":
         raise InputError(path, root.sourceline, f"expected <inex-submission>, found <{root.tag}>")
     run = Run(path, root.get("run-id") or os.path.basename(path))
