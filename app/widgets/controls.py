@@ -31,8 +31,10 @@ class Controls(QGroupBox):
         self.screen = QSpinBox()
         self.screen.setRange(1, 10_000_000)
         self.screen.setSingleStep(100)
-        self.screen.setSuffix(" chars")
-        self.screen.setToolTip("Characters per screen (in the offsets' unit: UTF-8 bytes for INEX 2009/2010)")
+        unit = session.unit
+        self.screen.setSuffix(f" {unit}")
+        self.screen.setToolTip(f"Screen size in {unit}, the qrels' unit (UTF-8 bytes for INEX 2009/2010; "
+                               f"readsim --unit switches it)")
         row = QHBoxLayout()
         row.addWidget(self.screen, 1)
         self.presets = QButtonGroup(self)
@@ -40,7 +42,7 @@ class Controls(QGroupBox):
         for size, label in PRESETS:
             b = QPushButton(label)
             b.setCheckable(True)
-            b.setToolTip(f"Screen of {size} characters")
+            b.setToolTip(f"Screen of {size} {unit}")
             b.clicked.connect(lambda _=False, s=size: self.screen.setValue(s))
             self.presets.addButton(b)
             self.preset_buttons[size] = b
@@ -58,8 +60,8 @@ class Controls(QGroupBox):
         self.tolerance = QSpinBox()
         self.tolerance.setRange(1, 10_000_000)
         self.tolerance.setSingleStep(50)
-        self.tolerance.setSuffix(" chars")
-        self.tolerance.setToolTip("T2I tolerance to irrelevance: the reader stops after this many non-relevant characters")
+        self.tolerance.setSuffix(f" {unit}")
+        self.tolerance.setToolTip(f"T2I tolerance to irrelevance: the reader stops after this many non-relevant {unit}")
         form.addRow("T2I tolerance", self.tolerance)
 
         self.beta = QDoubleSpinBox()

@@ -58,9 +58,10 @@ class PlaybackBar(QWidget):
         self.speed = QSpinBox()
         self.speed.setRange(*SPEED_RANGE)
         self.speed.setSingleStep(100)
-        self.speed.setSuffix(" chars/s")
+        unit = s.unit
+        self.speed.setSuffix(f" {unit}/s")
         self.speed.setValue(pb.speed)
-        self.speed.setToolTip("Reading speed in characters per second (] faster, [ slower in the article)")
+        self.speed.setToolTip(f"Reading speed in {unit} per second (] faster, [ slower in the article)")
         self.speed.valueChanged.connect(pb.set_speed)
         row.addWidget(QLabel("Speed"))
         row.addWidget(self.speed)
@@ -70,30 +71,32 @@ class PlaybackBar(QWidget):
         scores.setHorizontalSpacing(6)
         scores.setVerticalSpacing(0)
         self.labels: dict[str, QLabel] = {}
-        tips = {"read": "characters read so far (the screen included), of the reading order's length n",
-                "relevant": "relevant characters among those read",
-                "precision": "relevant read / read", "recall": "relevant read / NRC (relevant characters in the article)",
-                "t2i": "where the T2I reader stops (tolerance to irrelevance)",
-                "first": "first relevant character (what LE counts)"}
-        for i, (key, title) in enumerate((("read", "read"), ("relevant", "relevant read"), ("t2i", "T2I stop"),
-                                          ("precision", "P so far"), ("recall", "R so far"),
-                                          ("first", "first relevant"))):
+        tips = {"read": f"{unit} read so far (the screen included), of the reading order's length n",
+                "relevant": f"relevant {unit} among those read",
+                "precision": "relevant read / read", "recall": f"relevant read / NRC (relevant {unit} in the article)",
+                "t2i": f"where the T2I reader stops (tolerance to irrelevance), in {unit} read",
+                "first": f"first relevant {unit[:-1]} (what LE counts), in {unit} read"}
+        self._pairs: list[tuple[QLabel, QLabel]] = []
+        for key, title in (("read", "read"), ("relevant", "relevant read"), ("t2i", "T2I stop"),
+                           ("precision", "P so far"), ("recall", "R so far"), ("first", "first relevant")):
             name = QLabel(f"<span style='color:#666'>{title}</span>")
             value = QLabel()
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             for w in (name, value):
                 w.setToolTip(tips[key])
-            scores.addWidget(name, i // 3, 2 * (i % 3), Qt.AlignmentFlag.AlignRight)
-            scores.addWidget(value, i // 3, 2 * (i % 3) + 1)
+            self._pairs.append((name, value))
             self.labels[key] = value
-        for col in (1, 3, 5):
-            scores.setColumnStretch(col, 1)
-        # the row never widens the panel: a wider text would resize (and re-lay out) the article
+        self._scores = scores
+        self._columns = 0
+        # the row never widens the panel (a wider text would resize and re-lay out the article);
+        # when the panel narrows (a dock opens) the counters wrap onto more rows, never overlap
         row_widget = QWidget()
         scores.setContentsMargins(0, 0, 0, 0)
         row_widget.setLayout(scores)
-        row_widget.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        row_widget.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row_widget.setMinimumWidth(0)
+        self._row_widget = row_widget
+        self._reflow(3)
         outer.addWidget(row_widget)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
@@ -101,6 +104,7 @@ class PlaybackBar(QWidget):
         pb.playing_changed.connect(self._playing)
         pb.speed_changed.connect(self._speed_shown)
         s.article_changed.connect(self.refresh)
+        s.article_changed.connect(self._fit)
         s.evaluation_changed.connect(self.refresh)
         s.settings_changed.connect(lambda _: self.refresh())
         self.refresh()
@@ -120,6 +124,47 @@ class PlaybackBar(QWidget):
         self.slider.blockSignals(False)
         for key, text in self.texts(f).items():
             self.labels[key].setText(text)
+
+    def _needed(self, columns: int) -> int:
+        """Width (pixels) the counters need in ``columns`` columns, with the widest texts
+        an article of this length can show (so a refresh never overlaps them)."""
+        fm = self.fontMetrics()
+        f = self.playback.so_far()
+        n = f.n if f is not None else 0
+        digits = f"{max(n, 99_999):,}"
+        widest = {"read": f"{digits} of {digits} {self.playback.session.unit}", "relevant": f"{digits} of {digits}",
+                  "t2i": f"✓ at {digits}", "precision": "0.0000", "recall": "0.0000", "first": f"✓ at {digits}"}
+        pairs = [(fm.horizontalAdvance(name.text().split(">")[1].split("<")[0]),
+                  fm.horizontalAdvance(widest[key])) for (name, _), key in zip(self._pairs, widest)]
+        total = 0
+        for c in range(columns):
+            column = pairs[c::columns]
+            total += max(a for a, _ in column) + max(b for _, b in column) + 3 * self._scores.horizontalSpacing()
+        return total
+
+    def _reflow(self, columns: int) -> None:
+        if columns == self._columns:
+            return
+        self._columns = columns
+        grid = self._scores
+        for name, value in self._pairs:
+            grid.removeWidget(name)
+            grid.removeWidget(value)
+        for col in range(6):
+            grid.setColumnStretch(col, 0)
+        for i, (name, value) in enumerate(self._pairs):
+            grid.addWidget(name, i // columns, 2 * (i % columns), Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(value, i // columns, 2 * (i % columns) + 1)
+        for col in range(columns):
+            grid.setColumnStretch(2 * col + 1, 1)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        width = self.width()
+        self._reflow(next((c for c in (3, 2) if self._needed(c) <= width), 1))
 
     def texts(self, f: SoFar | None) -> dict[str, str]:
         """The scores-so-far row's texts for ``f``."""

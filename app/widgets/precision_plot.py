@@ -31,7 +31,7 @@ class PrecisionPlot(QWidget):
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(180)
         item = self.plot.getPlotItem()
-        item.setLabel("bottom", "characters read (reading order)")
+        item.setLabel("bottom", f"{session.unit} read (reading order)")
         item.setLabel("left", "precision / recall")
         item.setYRange(0, 1.05, padding=0)
         item.showGrid(x=False, y=True, alpha=0.2)
@@ -94,6 +94,8 @@ class PrecisionPlot(QWidget):
         self.first.setVisible(f is not None)
         if f is not None:
             self.first.setValue(f)
+        for line in (self.t2i, self.first):
+            _keep_label_inside(line, ev.n)
         self.refresh_position()
         if self.grid_box.isChecked() and ev.n // s.screen <= MAX_GRID:
             for x in np.arange(s.screen, ev.n, s.screen):
@@ -118,3 +120,13 @@ class PrecisionPlot(QWidget):
                 "first_relevant": self.first.value() if self.first.isVisible() else None,
                 "screen": tuple(self.band.getRegion()),
                 "reader": self.cursor.value() if self.cursor.isVisible() else None}
+
+
+def _keep_label_inside(line: pg.InfiniteLine, n: int) -> None:
+    """Put a vertical line's label on the side with room: left of the line in the right third
+    of the plot (else "T2I(300) stop" is cut at the plot's right edge), right of it elsewhere."""
+    left = n > 0 and line.value() > 0.66 * n
+    anchor = (1.0, 0.5) if left else (0.0, 0.5)
+    if line.label.anchors[0] != anchor:
+        line.label.anchors = [anchor, anchor]
+        line.label.updatePosition()

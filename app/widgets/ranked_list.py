@@ -190,6 +190,7 @@ class RankedListView(QTableView):
     def __init__(self, model: RankedListModel, parent=None) -> None:
         super().__init__(parent)
         self.source = model
+        self._min_width: dict[int, int] = {}
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(model)
         self.proxy.setSortRole(SORT_ROLE)
@@ -209,7 +210,9 @@ class RankedListView(QTableView):
         h.setMinimumSectionSize(30)
         for col, width in ((RANK, 44), (ARTICLE, 70), (RELEVANT, 32), (AVECHP, 54), (T2IF, 70), (LE, 56), (F, 52),
                            (CHP, 70), (T2IP, 70), (ES, 56), (P_SET, 52), (R_SET, 52)):
-            self.setColumnWidth(col, width)
+            self._min_width[col] = width
+        self._fit_headers(initial=True)
+        model.headerDataChanged.connect(lambda *_: self._fit_headers())
         self.set_visible_columns(self._stored_columns())
         h.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         h.customContextMenuRequested.connect(self._column_menu)
@@ -222,6 +225,16 @@ class RankedListView(QTableView):
         h.sortIndicatorChanged.connect(lambda *_: self._scroll_to_selection())
 
     # -- columns ------------------------------------------------------------------------
+    def _fit_headers(self, initial: bool = False) -> None:
+        """Widen each fixed column to show its whole header ("LE(2000)", "T2IF(10000)") with
+        room for the sort arrow; never narrower than its default width (``initial``: set it)."""
+        fm = self.horizontalHeader().fontMetrics()
+        for col, width in self._min_width.items():
+            text = str(self.source.headerData(col, Qt.Orientation.Horizontal) or "")
+            need = max(width, fm.horizontalAdvance(text) + fm.horizontalAdvance("M") + 12)
+            if initial or self.columnWidth(col) < need:
+                self.setColumnWidth(col, need)
+
     @staticmethod
     def _stored_columns() -> set[int]:
         stored = app_settings().value(COLUMNS_KEY)
