@@ -1,19 +1,24 @@
 """Help ▸ "Measures explained" (F1) and Help ▸ "Keyboard shortcuts" (Ctrl+/).
 
-:func:`measures_html` is the teaching text: one paragraph per measure with its formula, as in
-/work/shared/SPEC.md sections 4-6 (Arvola, Kekäläinen, Junkkari 2010, *Expected reading effort
-in focused retrieval evaluation*, Information Retrieval 13(5), sections 3-5; Kamps, Pehcevski,
-Kazai, Lalmas, Robertson 2007, *INEX 2007 evaluation measures*). :func:`shortcuts` lists every
-shortcut of a window from its ``QAction`` s, so the list is always what the keys do.
+:func:`measures_html` is the teaching text: one paragraph per measure with its formula and its
+source, a short form of the project's reference, ``docs/reference.md`` (sections 3-5 there: the
+reading orders, the document and the list measures, each with its equation and the paper,
+section and equation it comes from). The dialog says where that file is and, when it is
+installed next to the package (a source checkout or an editable install), links to it and offers
+a button that opens it (:func:`reference_path`). :func:`shortcuts` lists every shortcut of a
+window from its ``QAction`` s, so the list is always what the keys do.
 """
 
 from __future__ import annotations
 
 import html
+from importlib import resources
+from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QMenu, QPushButton, QTextBrowser, QVBoxLayout,
+                               QWidget)
 
 CSS = """
 body { font-size: 11.5pt; line-height: 135%; }
@@ -23,12 +28,19 @@ p { margin-top: 4px; margin-bottom: 8px; }
 .f { font-family: 'DejaVu Serif', serif; font-size: 12pt; background: #f3f4f6; }
 .use { color: #1a5c2e; }
 .src { color: #666; font-size: 10pt; }
+.ref { background: #fff8e1; padding: 4px; }
 td, th { padding: 3px 10px; }
 th { background: #eef1f6; text-align: left; }
 """
 
 ARVOLA = "Arvola, Kekäläinen and Junkkari 2010"
+KAMPS_LP = "Kamps, Lalmas and Pehcevski 2007"
 KAMPS = "Kamps, Pehcevski, Kazai, Lalmas and Robertson 2007"
+KAMPS_2008 = "Kamps, Pehcevski, Kazai, Lalmas and Robertson 2008"
+INEX_EVAL = "the official INEX tool inex_eval"
+
+REFERENCE = "docs/reference.md"
+"""The project's full reference: formats, policies, every measure with its equation and source."""
 
 # (anchor, title, formula html, explanation html, teaching use html, source)
 SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
@@ -41,7 +53,7 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
          "unit of the offsets (UTF-8 bytes for INEX 2009/2010).",
          "Shows why a system that points at the right spot helps even when its passages are not exactly the "
          "relevant ones.",
-         f"{ARVOLA}, section 2 (fetch and browse)"),
+         f"{ARVOLA}, section 2.2 (fetch and browse, the matching chain); reference §3"),
         ("Reading modes: natural, worst, best, document", "",
          "What is read after the chain. <b>natural</b>: back to the start of the article and the rest in "
          "document order. <b>worst</b>: the rest that is not relevant first, then the relevant rest. "
@@ -50,7 +62,15 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
          "whole articles (the full-document baseline). Every measure below is read off this order.",
          "Switch modes (Ctrl+M) on one article: the gap between natural and worst shows how much a score "
          "depends on the reader after the chain; document mode shows what the passages add to a plain ranking.",
-         f"{ARVOLA}, sections 2 and 5; SPEC section 4"),
+         f"{ARVOLA}, section 2.2 (natural, worst and best case) and section 5 (the document baseline); "
+         "reference §3"),
+        ("Entry point reading (Best in Context)", "order = [e, n), then [0, e)",
+         "For a Best in Context run the reader starts at the run's entry point e (column 7 of its line), reads "
+         "to the end of the article and then wraps around to read from the start up to e; e is clamped to the "
+         "article. The retrieved passages play no part. Offered to programs using the engine; the window's "
+         "modes are the four above.",
+         "Shows what a good entry point buys: the relevant text right after e is read first.",
+         f"readsim's extension, after {ARVOLA}, section 6 (browsing from a best entry point); reference §3"),
     ]),
     ("Character precision and recall along the reading order (document scores)", [
         ("aveChP", "aveChP = (1/NRC) · Σ<sub>i : rel(i)=1</sub> P(i), &nbsp; P(i) = (relevant among the first i read) / i",
@@ -59,13 +79,13 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
          "NRC = |R|. A non-relevant article scores 0. The paper's mini document (55 characters, 1-27 relevant): "
          "retrieving 33-55 gives aveChP = 0.35 (set-based F = 0), retrieving the whole article gives 1.",
          "Rewards putting the relevant text early in the reading order; does not say when the reader stops.",
-         f"{ARVOLA}, section 4.1"),
+         f"{ARVOLA}, section 4.1 (the aveChP(d) equation, Table 1); reference §4.1"),
         ("ChP@k and ChR@k", "ChP@k = (relevant among the first min(k, n) read) / min(k, n); &nbsp; "
          "ChR@k = (relevant among the first min(k, n) read) / NRC",
          "Precision and recall after a fixed amount of reading, k characters (the panel uses the screen size: "
          "what fits on one screen).",
          "What does the first screen show? Compare a mobile screen (300) with a laptop (2000).",
-         f"{ARVOLA}, section 4.1 (cut-off measures)"),
+         f"{ARVOLA}, section 4.1 (cut-off measures, ChPR@600); reference §4.2"),
         ("T2IP, T2IR and T2IF (tolerance to irrelevance)",
          "T2IP(t) = relevant read / m; &nbsp; T2IR(t) = relevant read / NRC; &nbsp; "
          "T2IF<sub>α</sub>(t) = (1+α²)·P·R / (α²·P + R) &nbsp; (0 when P + R = 0)",
@@ -74,7 +94,8 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
          "The official tool's T2I score is T2IP. The precision plot marks the stop.",
          "A user-oriented cut-off: a patient reader (large t) and an impatient one (small t) rank systems "
          "differently.",
-         f"{ARVOLA}, section 4.1; de Vries et al. 2004"),
+         f"{ARVOLA}, sections 4.1 and 5.1; de Vries, Kazai and Lalmas 2004 (tolerance to irrelevance); "
+         "reference §4.3"),
     ]),
     ("Effort to find the relevant text (document scores, lower is better)", [
         ("LE (localizing effort)",
@@ -83,13 +104,13 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
          "characters: the number of screens read before relevant text shows, capped at L. With no relevant "
          "character it is NR = L + 1 = 5.",
          "How far must a small-screen user scroll before the article proves relevant? Lower is better.",
-         f"{ARVOLA}, sections 4.2.1 and 5.2"),
+         f"{ARVOLA}, sections 4.2.1 and 5.2 (screen sizes 300 and 2000, NR = 5); reference §4.4"),
         ("ES (effort score)", "ES(d) = LE(d) if d is relevant, NR = L + 1 = 5 otherwise; &nbsp; minES = 1",
          "The document score that cumulated effort adds up along the ranked list; a non-relevant article costs "
          "the most.",
          "Separates a relevant article found at once (1) from one found late (4) and from a useless one (5). "
          "Lower is better.",
-         f"{ARVOLA}, section 4.2.1"),
+         f"{ARVOLA}, section 4.2.1 (the ES(d) equation); reference §4.5"),
     ]),
     ("The official INEX set-based scores (document scores)", [
         ("P_set, R_set and F(β)",
@@ -99,7 +120,14 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
          "A non-relevant article scores 0. On the mini document, retrieving the whole article gives F<sub>1</sub> = 0.66.",
          "Contrast with aveChP: F gives the same score whether the relevant half of a long article comes first "
          "or last.",
-         f"{ARVOLA}, section 3.1.2 (citing Kamps et al. 2008); SPEC section 5"),
+         f"{KAMPS_LP}, section 2.1; {KAMPS}, equations 1-3; {ARVOLA}, section 3.1.2; reference §4.6"),
+        ("BEP(d) (Best in Context)",
+         "BEP(d) = (d − |bep − entry|) / d if |bep − entry| ≤ d, else 0 &nbsp; (d = 500)",
+         "bep is the assessor's best entry point (from the qrels), entry the run's entry point (column 7 of a "
+         "Best in Context line, whatever its length; 0 for a whole article). A non-relevant article, or one "
+         "without a best entry point, scores 0. AgP/BEP(500) is the Best in Context task's MAgP.",
+         "Scores where the reader is dropped into the article, not what is retrieved.",
+         f"{KAMPS_2008} (Best in Context); the formula as computed by {INEX_EVAL}; reference §4.7"),
     ]),
     ("Ranked lists: the fetch phase (list scores of a topic)", [
         ("gP and gR (generalised precision and recall)",
@@ -109,24 +137,30 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
          "Past the end of a short run the official tool keeps the last rank's gP (gP(plain) is the plain "
          "sum / r). Written LIST/DOC, e.g. gP@10/T2IP(300).",
          "Precision at a rank, but each article counts by how well it was read, not 0 or 1.",
-         f"{KAMPS}; {ARVOLA}, section 3.1.1"),
+         f"{KAMPS}, equations 4-5; {KAMPS_LP}, section 2.2; {ARVOLA}, section 3.1.1; reference §5.1-5.3"),
         ("AgP and MAgP (average generalised precision)",
          "AgP = Σ<sub>r</sub> isrel(d<sub>r</sub>) · gP[r] / Nrel; &nbsp; MAgP = mean of AgP over topics",
          "Average precision with document scores. AgP/F(0.25) is INEX's official Relevant in Context measure; "
          "AgP/aveChP and AgP/T2IF(300) are the reading-order alternatives.",
          "One number per topic that mixes the ranking (fetch) with the passages (browse): try it with "
          "different document scores.",
-         f"{KAMPS}; {ARVOLA}, section 3.1.1"),
+         f"{KAMPS}, equation 7; {KAMPS_LP}, section 2.2; {ARVOLA}, section 3.1.1; reference §5.4"),
         ("AgP' (size-weighted)",
          "AgP' = Σ<sub>r</sub> (rsize(d<sub>r</sub>) / Trel_size) · isrel(d<sub>r</sub>) · gP[r]",
          "rsize(d) is the article's relevant size, Trel_size the sum over the topic: an article with much "
          "relevant text weighs more (recall counted in relevant text, gR').",
          "Asks whether missing a long relevant article should cost more than missing a short one.",
-         KAMPS),
+         f"{KAMPS}, equations 6 and 8; reference §5.5"),
         ("MAP", "MAP = AgP with S(d) = isrel(d)",
          "Mean average precision over articles: the passages are ignored, only the ranking counts.",
          "The document-retrieval view of the same run: the difference to MAgP is what focusing adds.",
-         KAMPS),
+         f"{KAMPS}, equation 9 (S(d) = rel(d)); {KAMPS_LP}, section 3; reference §5.6"),
+        ("ircl_prn (interpolated gP at 11 recall points)",
+         "ircl_prn.x = max { gP[r] : ⌊10·gR[r]⌋ ≥ 10·x }, &nbsp; x = 0.00, 0.10, …, 1.00",
+         "The recall-precision curve the official tool prints: at each recall point, the best generalised "
+         "precision reached at that recall or beyond (0 where no rank gets there).",
+         "Shows where along the ranking a run loses precision.",
+         f"{KAMPS}, Figure 4; computed as {INEX_EVAL} does; reference §5.7"),
         ("CE, NCE and ANCE (cumulated effort)",
          "CE[i] = Σ<sub>j≤i</sub> (ES(d<sub>j</sub>)/minES − 1); &nbsp; "
          "NCE[i] = Σ<sub>j≤i</sub> (ES(d<sub>j</sub>)/IE[j] − 1); &nbsp; ANCE[i] = Σ<sub>j≤i</sub> NCE[j] / i",
@@ -135,25 +169,78 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
          "ES = 〈1, 2, 5, 1, 5〉 gives CE = 〈0, 1, 5, 5, 9〉; with Nrel = 3, NCE = 〈0, 1, 5, 4.2, 4.2〉. "
          "Written e.g. ANCE@600/LE(300); MANCE is the mean over topics. Lower is better.",
          "Effort instead of gain: curves nearer the x-axis are better; an ideal run stays at 0.",
-         f"{ARVOLA}, section 4.2.2"),
+         f"{ARVOLA}, section 4.2.2; reference §5.8"),
+        ("iP and MAiP (the Focused task)",
+         "iP[x] = max { precision after line k : recall after line k ≥ x }; &nbsp; "
+         "MAiP = mean over topics of the mean of iP[0.00], iP[0.01], …, iP[1.00]",
+         "Each result line of the run is a rank, in file order, with no document score: precision is the "
+         "relevant text retrieved so far over the text retrieved so far, recall the relevant text retrieved so "
+         "far over the topic's relevant text. iP[0.01] was the Focused task's official measure.",
+         "The passages alone, without the grouping by article: compare with AgP on the same run.",
+         f"{KAMPS_2008} (the Focused task); computed as {INEX_EVAL} does; reference §5.9"),
     ]),
 ]
 
 MEASURE_NAMES = ("aveChP", "ChP@k", "ChR@k", "T2IP", "T2IR", "T2IF", "LE", "ES", "P_set", "R_set", "F(β)",
-                 "gP", "gR", "AgP", "AgP'", "MAP", "CE", "NCE", "ANCE")
-MODES = ("natural", "worst", "best", "document")
+                 "BEP", "gP", "gR", "AgP", "AgP'", "MAP", "ircl_prn", "CE", "NCE", "ANCE", "iP", "MAiP")
+MODES = ("natural", "worst", "best", "document", "entry")
+
+SOURCES = (
+    "P. Arvola, J. Kekäläinen, M. Junkkari: Expected reading effort in focused retrieval evaluation. "
+    "Information Retrieval 13(5), Springer, 2010.",
+    "J. Kamps, M. Lalmas, J. Pehcevski: Evaluating Relevant in Context: document retrieval with a twist. "
+    "SIGIR 2007 (poster), ACM, 2007.",
+    "J. Kamps, J. Pehcevski, G. Kazai, M. Lalmas, S. Robertson: Evaluating focused retrieval tasks. "
+    "SIGIR 2007 Workshop on Focused Retrieval, 2007.",
+    "J. Kamps, J. Pehcevski, G. Kazai, M. Lalmas, S. Robertson: INEX 2007 evaluation measures. "
+    "Focused Access to XML Documents (INEX 2007), LNCS 4862, Springer, 2008.",
+    "A. P. de Vries, G. Kazai, M. Lalmas: Tolerance to irrelevance: a user-effort oriented evaluation of "
+    "retrieval systems without predefined retrieval unit. RIAO 2004.",
+)
 
 
-def measures_html() -> str:
+def reference_path() -> Path | None:
+    """The project's ``docs/reference.md`` when it is installed with this copy of readsim, else None.
+
+    Looked for next to the packages (``<project>/docs/reference.md``: a source checkout or an
+    editable install, where ``readsim.app`` is the project's ``app/`` folder), then as a copy in
+    the package's resources (``readsim/resources/reference.md``), should a build ship one."""
+    candidates = [Path(__file__).resolve().parent.parent / "docs" / "reference.md"]
+    try:
+        candidates.append(Path(str(resources.files("readsim.resources") / "reference.md")))
+    except (ImportError, TypeError, ValueError):  # no resources package: only the project file
+        pass
+    return next((p for p in candidates if p.is_file()), None)
+
+
+def reference_html(path: Path | None) -> str:
+    """One paragraph saying where the full reference is: a link to ``path`` when it is at hand."""
+    what = ("the formats and their policies, the reading orders, every measure with its equation and its "
+            "source, the official tool's policies and what bad input gets")
+    if path is not None:
+        url = QUrl.fromLocalFile(str(path)).toString()
+        where = (f"<a href=\"{html.escape(url)}\">{REFERENCE}</a> in the readsim project "
+                 f"(here: {html.escape(str(path))}; <i>Open reference</i> below opens it)")
+    else:
+        where = (f"<b>{REFERENCE}</b> in the readsim project (its source distribution; it is not installed "
+                 "with this copy)")
+    return f"<p class='ref'><b>The full reference</b> ({what}) is {where}.</p>"
+
+
+def measures_html(reference: Path | None | bool = True) -> str:
     """The "Measures explained" text (HTML): one paragraph per measure with its formula, what it
-    teaches, and its source."""
+    teaches, and its source, and where the full reference is. ``reference``: its path, ``None``
+    when it is not at hand, or ``True`` (default) to look it up with :func:`reference_path`."""
+    path = reference_path() if reference is True else reference
+    note = reference_html(path)
     out = [f"<html><head><style>{CSS}</style></head><body>",
            "<h1>The measures, explained</h1>",
            "<p>readsim simulates a reader of each retrieved article (INEX <i>Relevant in Context</i>): first the "
            "retrieved passages along the matching chain, then the rest of the article in a reading mode. "
            "Every score of the window is read off that reading order; the right-hand panel shows the document "
            "scores of the open article, the ranked list and the topic view their list scores. "
-           "Notation: a list score over a document score is written LIST/DOC, e.g. AgP/F(0.25).</p>"]
+           "Notation: a list score over a document score is written LIST/DOC, e.g. AgP/F(0.25).</p>",
+           note]
     for title, items in SECTIONS:
         out.append(f"<h2>{html.escape(title)}</h2>")
         for name, formula, text, use, source in items:
@@ -164,13 +251,9 @@ def measures_html() -> str:
             para.append(f' <span class="use"><i>Teaching use:</i> {use}</span>')
             para.append(f' <span class="src">[{html.escape(source)}]</span></p>')
             out.append("".join(para))
-    out.append("<h2>Sources</h2><p class='src'>P. Arvola, J. Kekäläinen, M. Junkkari: Expected reading effort "
-               "in focused retrieval evaluation. Information Retrieval 13(5), 2010.<br>"
-               "J. Kamps, J. Pehcevski, G. Kazai, M. Lalmas, S. Robertson: INEX 2007 evaluation measures. "
-               "INEX 2007, LNCS 4862, 2008.<br>"
-               "J. Kamps, M. Lalmas, J. Pehcevski: Evaluating Relevant in Context: document retrieval with a "
-               "twist. SIGIR 2007.<br>"
-               "A. P. de Vries, G. Kazai, M. Lalmas: Tolerance to irrelevance. RIAO 2004.</p>")
+    out.append("<h2>Sources</h2><p class='src'>" + "<br>".join(html.escape(s) for s in SOURCES) + "<br>"
+               f"“reference §n” is section n of {REFERENCE}.</p>")
+    out.append(note)
     out.append("</body></html>")
     return "".join(out)
 
@@ -251,20 +334,49 @@ class HelpDialog(QDialog):
         self.browser.setOpenExternalLinks(True)
         self.browser.setHtml(text)
         lay.addWidget(self.browser, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.close)
-        lay.addWidget(buttons)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.buttons.rejected.connect(self.close)
+        lay.addWidget(self.buttons)
         self.resize(*size)
 
     def set_text(self, text: str) -> None:
         self.browser.setHtml(text)
 
 
+def open_url(url: QUrl) -> bool:
+    """Open ``url`` with the desktop's handler (a hook: tests replace it)."""
+    return QDesktopServices.openUrl(url)
+
+
+class MeasuresHelpDialog(HelpDialog):
+    """"Measures explained", with an *Open reference* button (:attr:`open_reference_button`) that
+    opens ``docs/reference.md`` when it is installed (:attr:`reference`, else the button is
+    disabled and its tooltip says where the file is found)."""
+
+    def __init__(self, parent: QWidget | None = None, reference: Path | None | bool = True) -> None:
+        self.reference = reference_path() if reference is True else reference
+        super().__init__("Measures explained — readsim", measures_html(self.reference), parent)
+        self.open_reference_button = QPushButton("Open reference")
+        self.open_reference_button.setObjectName("open_reference")
+        self.buttons.addButton(self.open_reference_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.open_reference_button.setEnabled(self.reference is not None)
+        self.open_reference_button.setToolTip(
+            f"Open {self.reference}" if self.reference is not None
+            else f"{REFERENCE} is in the readsim project's source; it is not installed with this copy")
+        self.open_reference_button.clicked.connect(self.open_reference)
+
+    def open_reference(self) -> bool:
+        """Open the reference file with the desktop's handler; False when it is not at hand."""
+        if self.reference is None:
+            return False
+        return open_url(QUrl.fromLocalFile(str(self.reference)))
+
+
 def show_measures_help(window) -> HelpDialog:
     """Show (or raise) the "Measures explained" dialog of ``window``."""
     dlg = getattr(window, "measures_help", None)
     if dlg is None:
-        dlg = window.measures_help = HelpDialog("Measures explained — readsim", measures_html(), window)
+        dlg = window.measures_help = MeasuresHelpDialog(window)
         dlg.setObjectName("measures_help")
     dlg.show()
     dlg.raise_()
@@ -297,7 +409,7 @@ def install_help(window) -> None:
     acts = []
     for text, keys, slot, tip in (
         ("Measures explained", QKeySequence(QKeySequence.StandardKey.HelpContents), show_measures_help,
-         "One paragraph per measure with its formula and its teaching use"),
+         "One paragraph per measure with its formula and its source; the full reference is docs/reference.md"),
         ("Keyboard shortcuts", QKeySequence("Ctrl+/"), show_shortcuts, "Every shortcut of the window"),
     ):
         a = QAction(text, window)

@@ -169,15 +169,17 @@ class RankedListModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             if c == RELEVANT and r.relevant:
                 return QBrush(QColor("#1a7f37"))
-            if not r.in_collection and c in (ARTICLE, TITLE):
+            if not r.in_collection:
                 return QBrush(QColor("#888888"))
         if role == Qt.ItemDataRole.FontRole and c == RELEVANT and r.relevant:
             f = QFont()
             f.setBold(True)
             return f
         if role == Qt.ItemDataRole.ToolTipRole:
-            where = "" if r.in_collection else " (not in the collection: scores from the qrels and the run)"
-            return f"{r.article}: {r.title}{where}"
+            if r.in_collection:
+                return f"{r.article}: {r.title}"
+            return (f"{r.article}: not in the collection, so there is no text to show; its scores come from "
+                    f"the qrels (passages, doc_length) and the run's passages alone")
         return None
 
 
