@@ -6,10 +6,15 @@
             [--reading MODE --screen S --tolerance T --beta B]
             [--screenshot out.png [--step K]]   # render offscreen, write a PNG, exit
 
-:func:`main` returns the exit code: 0, 1 for an input error found while loading (with
-``--screenshot``), 2 for bad arguments or paths. Errors are one clear line on stderr
-(``readsim: error: file:line: reason``), never a traceback. In the interactive window an
-unexpected exception opens a dialog (``sys.excepthook``) instead of killing the program.
+:func:`main` returns the exit code: 0; 1 for an input error found while loading (with
+``--screenshot``) or an OS error (``path: reason``: the screenshot's folder cannot be created,
+the image cannot be written, standard output is full); 2 for bad arguments: a value out of
+range (``--screen`` and ``--tolerance`` whole numbers of characters from 1 to 10,000,000,
+``--beta`` from 0.01 to 10, the window's own ranges; ``--step`` from 0 to 2^40) or a path that
+is missing, unreadable or of the wrong kind; 130 when interrupted. Errors are one clear line on
+stderr (``readsim: error: file:line: reason``), never a traceback. In the interactive window an
+OS or input error reaching ``sys.excepthook`` opens a plain message box (``path: reason``), any
+other unexpected exception a dialog with the traceback, instead of killing the program.
 """
 
 from __future__ import annotations
@@ -20,14 +25,39 @@ import sys
 import traceback
 from pathlib import Path
 
+from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option, silence
+from readsim.engine.errors import InputError
+from readsim.engine.measure import MAX_SIZE, parse_count, parse_real
 from readsim.engine.reading import Mode
 
 SCREENSHOT_TIMEOUT_MS = 120_000
+MAX_SCREEN = 10_000_000  # the Reader controls' range for the screen size and the T2I tolerance
+BETA_RANGE = (0.01, 10.0)  # the Reader controls' range for F's beta
+
+
+def _screen(text: str) -> int:
+    return parse_count(text, "S", 1, MAX_SCREEN)
+
+
+def _tolerance(text: str) -> int:
+    return parse_count(text, "T", 1, MAX_SCREEN)
+
+
+def _beta(text: str) -> float:
+    return parse_real(text, "B", *BETA_RANGE)
+
+
+def _step(text: str) -> int:
+    return parse_count(text, "K", 0, MAX_SIZE)
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="readsim", description="Reading-order simulator for focused retrieval "
-                                "(INEX Relevant in Context): read an article the way a run's matching chain leads.")
+                                "(INEX Relevant in Context): read an article the way a run's matching chain leads.",
+                                epilog="Exit status: 0 ok; 1 an input error while loading (with --screenshot) or an "
+                                "OS error (path: reason: a missing, unreadable or wrong-kind path, the screenshot's folder "
+                                "cannot be created, the image cannot be written); 2 bad usage: an option value out of "
+                                "range or options that do not go together (named in the message); 130 interrupted.")
     p.add_argument("--collection", metavar="DIR", help="folder of article XML files")
     p.add_argument("--qrels", metavar="FILE", help="FOL qrels")
     p.add_argument("--run", metavar="FILE", action="append", default=[], help="FOL run (repeat for several)")
@@ -38,29 +68,50 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--sample", action="store_true", help="open the shipped sample (default without files)")
     p.add_argument("--reading", choices=[m.value for m in (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT)],
                    default="natural", help="reading mode (default natural)")
-    p.add_argument("--screen", type=int, default=300, metavar="S", help="screen size in characters (default 300)")
-    p.add_argument("--tolerance", type=int, default=300, metavar="T", help="T2I tolerance (default 300)")
-    p.add_argument("--beta", type=float, default=0.25, metavar="B", help="F-score beta (default 0.25)")
-    p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to PNG and exit")
-    p.add_argument("--step", type=int, default=0, metavar="K", help="with --screenshot: screens read forward (default 0)")
+    p.add_argument("--screen", type=option(_screen), default=300, metavar="S",
+                   help=f"screen size in characters, 1 to {MAX_SCREEN:,} (default 300)")
+    p.add_argument("--tolerance", type=option(_tolerance), default=300, metavar="T",
+                   help=f"T2I tolerance in characters, 1 to {MAX_SCREEN:,} (default 300)")
+    p.add_argument("--beta", type=option(_beta), default=0.25, metavar="B",
+                   help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
+    p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to PNG (its folder is created) and exit")
+    p.add_argument("--step", type=option(_step), default=0, metavar="K",
+                   help="with --screenshot: screens read forward, 0 or more (default 0)")
     return p
 
 
 def check_args(args: argparse.Namespace) -> list[str]:
-    """Problems with the given paths and numbers, as messages (empty if fine)."""
+    """Problems with the given paths (``path: reason``, exit 1, as ``readsim-eval``) and then
+    with the options' combination (exit 2, see :func:`check_usage`), as messages."""
+    return check_paths(args) + check_usage(args)
+
+
+def check_paths(args: argparse.Namespace) -> list[str]:
+    """Paths that cannot be read, as ``path: reason`` (empty if fine): an OS error, exit 1."""
     out = []
-    if args.collection and not Path(args.collection).is_dir():
-        out.append(f"{args.collection}: collection folder not found")
+    if args.collection:
+        folder = Path(args.collection)
+        if not folder.exists():
+            out.append(f"{args.collection}: collection folder not found")
+        elif not folder.is_dir():
+            out.append(f"{args.collection}: the collection is not a folder")
+        elif not os.access(folder, os.R_OK | os.X_OK):
+            out.append(f"{args.collection}: collection folder not readable")
     for label, path in (("qrels", args.qrels), ("topics", args.topics), *(("run", r) for r in args.run)):
-        if path and not Path(path).is_file():
+        if not path:
+            continue
+        if not Path(path).exists():
             out.append(f"{path}: {label} file not found")
-    for name in ("screen", "tolerance"):
-        if getattr(args, name) < 1:
-            out.append(f"--{name} must be at least 1 character")
-    if args.beta <= 0:
-        out.append("--beta must be positive")
-    if args.step < 0:
-        out.append("--step must be >= 0")
+        elif Path(path).is_dir():
+            out.append(f"{path}: the {label} file is a directory")
+        elif not os.access(path, os.R_OK):
+            out.append(f"{path}: {label} file not readable")
+    return out
+
+
+def check_usage(args: argparse.Namespace) -> list[str]:
+    """Options that do not go together (empty if fine): bad usage, exit 2."""
+    out = []
     if args.sample and (args.run or args.collection or args.qrels or args.topics):
         out.append("--sample opens the shipped sample: give it alone (its runs are in the Run box), or give files instead")
     elif (args.collection or args.qrels or args.topics) and not args.run:
@@ -69,20 +120,54 @@ def check_args(args: argparse.Namespace) -> list[str]:
 
 
 def _error(text: str) -> None:
-    print(f"readsim: error: {text}", file=sys.stderr)
+    try:
+        print(f"readsim: error: {text}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # standard error itself is full or closed: nothing to tell
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the window (or render ``--screenshot``); returns the exit code."""
+    """Run the window (or render ``--screenshot``); returns the exit code (see the module)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return EXIT_INTERRUPTED
+
+
+def screenshot_folder(path: str) -> str | None:
+    """Create the folder of ``--screenshot``'s image; the problem as ``path: reason``, or None."""
+    out = Path(path)
+    try:
+        if out.is_dir():
+            raise IsADirectoryError(21, "is a directory, not an image file", str(out))
+        existing = out.parent  # the nearest folder that exists must be one: name the file in the way
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if existing.exists() and not existing.is_dir():
+            raise NotADirectoryError(20, "not a folder", str(existing))
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return describe_os_error(exc, out.parent)
+    return None
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         args = parser().parse_args(argv)
     except SystemExit as exit_:  # argparse printed its usage message
         return int(exit_.code or 0)
-    problems = check_args(args)
-    if problems:
-        for text in problems:
-            _error(text)
-        return 2
+    for check, code in ((check_usage, 2), (check_paths, 1)):
+        problems = check(args)
+        if problems:
+            for text in problems:
+                _error(text)
+            return code
+    if args.screenshot:
+        problem = screenshot_folder(args.screenshot)
+        if problem:
+            _error(problem)
+            return 1
     if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
@@ -182,11 +267,21 @@ def screenshot(app, window, args: argparse.Namespace) -> int:
             _error(text)
         return 1
     out = Path(args.screenshot)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(out)):
-        _error(f"{out}: could not write the PNG")
+    problem = screenshot_folder(str(out))  # again: it may have gone while loading
+    if problem:
+        _error(problem)
         return 1
-    print(f"readsim: wrote {out}")
+    if not window.grab().save(str(out)):
+        _error(f"{out}: could not write the image (a full device, or a suffix other than .png, .jpg, .bmp?)")
+        return 1
+    try:
+        print(f"readsim: wrote {out}", flush=True)
+    except BrokenPipeError:
+        silence(sys.stdout)
+    except OSError as exc:
+        silence(sys.stdout)
+        _error(describe_os_error(exc, "<stdout>"))
+        return 1
     return 0
 
 
@@ -194,9 +289,14 @@ def _dialog_hook(window):
     """``sys.excepthook`` for the interactive window: a dialog with the traceback, not a crash."""
 
     def hook(etype, value, tb):
+        from PySide6.QtWidgets import QMessageBox
+
+        if isinstance(value, (OSError, InputError)):  # about a file, not a bug: no traceback
+            text = describe_os_error(value) if isinstance(value, OSError) else str(value)
+            QMessageBox.warning(window, "readsim", text)
+            return
         text = "".join(traceback.format_exception(etype, value, tb))
         sys.__stderr__.write(text)
-        from PySide6.QtWidgets import QMessageBox
 
         box = QMessageBox(QMessageBox.Icon.Critical, "readsim: unexpected error",
                           f"{etype.__name__}: {value}", QMessageBox.StandardButton.Ok, window)

@@ -9,14 +9,24 @@ default measure and INEX's official one), per-topic rows first with ``-q``. With
 (jsonl ``{"run", "measure", "topic", "article", "value"}``); ``--check`` compares the qrels'
 doc_length with the collection. The policies (short runs, missing topics, ...) are those of
 :mod:`engine.listmeasures`. Warnings about the input go to standard error as
-``file:line: warning: ...``. Exit status: 0 done, 1 bad input (a ``file:line: reason``
-message), 2 bad usage or an unknown measure.
+``file:line: warning: ...``.
+
+Exit status: 0 done (also when the reader of standard output goes away, as in ``| head``:
+the rest is dropped quietly); 1 bad input (``file:line: reason``) or an operating-system
+error (``path: reason``: a missing or unreadable file, a directory given as a file,
+``<stdout>: No space left on device``); 2 bad usage: an unknown measure, a measure parameter
+or an option value out of range (the message names it; ranges in
+:data:`engine.measure.PARAMETER_RANGES`); 130 interrupted (Ctrl+C). None of them prints a
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
+import stat
 import sys
 from collections import Counter
 from pathlib import Path
@@ -29,7 +39,8 @@ from .collection import Collection
 from .errors import Diagnostic, InputError
 from .formats import Run, read_any_run, read_qrels
 from .listmeasures import Evaluation, article_score, evaluate
-from .measure import DocMeasure, ListMeasure, UnknownMeasure, parse_list_measure, parse_measure
+from .measure import (MAX_LEVELS, PARAMETER_RANGES, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
+                      parse_count, parse_list_measure, parse_measure)
 from .reading import Mode
 from .text import UNITS
 
@@ -38,8 +49,69 @@ DEFAULT_LIST_MEASURES = ("AgP/F(0.25)",)  # MAgP, the official Relevant in Conte
 MAX_WARNINGS = 20
 
 
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_STATUS_HELP = ("Exit status: 0 ok (also when the reader of the output goes away, as with | head); 1 bad "
+                    "input (file:line: reason) or an OS error (path: reason: a missing or unreadable file, a directory "
+                    "given as a file, a full device); 2 bad usage: an unknown measure, or a measure parameter or option "
+                    "value out of range (named in the message); 130 interrupted. No traceback in any case.")
+
+
+def option(parse):
+    """An argparse ``type=`` from a parser raising :class:`~engine.measure.BadParameter`:
+    argparse then prints ``argument --levels: value must be ...`` and exits 2."""
+
+    def convert(text: str):
+        try:
+            return parse(text)
+        except BadParameter as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = getattr(parse, "__name__", "value")
+    return convert
+
+
+def describe_os_error(exc: OSError, path: object = None) -> str:
+    """``"path: reason"`` for an OS error (``"missing.run: No such file or directory"``); ``path``
+    stands in when the error names no file."""
+    where = exc.filename if exc.filename is not None else path
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename2 is not None:
+        where = f"{where} -> {exc.filename2}"
+    return f"{os.fsdecode(where) if isinstance(where, bytes) else where}: {reason}" if where is not None else reason
+
+
+def check_paths(files: Sequence[object] = (), folders: Sequence[object] = ()) -> None:
+    """Fail early, before any work, on a file or folder that is missing, of the wrong kind
+    (a directory given as a file; a file as a folder) or unreadable: raises the ``OSError``
+    (its ``filename`` set). Opens nothing, so a FIFO or ``/dev/fd/N`` given as a file passes."""
+    for path, want_dir in [(f, False) for f in files] + [(d, True) for d in folders]:
+        mode = os.stat(path).st_mode
+        if want_dir and not stat.S_ISDIR(mode):
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path))
+        if not want_dir and stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", str(path))
+        if not os.access(path, os.R_OK | (os.X_OK if want_dir else 0)):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+
+def _levels(text: str) -> int:
+    return parse_count(text, "L", 1, MAX_LEVELS)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` writing help to ``out`` and errors to ``err`` (``main``'s streams)."""
+
+    streams: tuple[TextIO, TextIO] | None = None
+
+    def _print_message(self, message: str, file=None) -> None:
+        if message and self.streams is not None:
+            out, err = self.streams
+            file = err if file is sys.stderr else out
+        super()._print_message(message, file)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="readsim-eval",
         description="Evaluate INEX focused-retrieval runs (FOL qrels and runs) like the official INEX tool "
         "(MAgP = AgP/F(0.25) with topic 'all'), with list measures over any document score of reading effort "
@@ -49,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
         "num_q, num_ret, num_rel, num_rel_ret. Document measures (DOC, and --per-article): aveChP, ChP@k, ChR@k, "
         "T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta), BEP(d). "
         "gP@r past the end of a short run repeats the last rank's value as the official tool does; "
-        "gP(plain)@r (or --plain-gp) is sum/r. Exit status: 0 ok, 1 bad input, 2 bad usage or unknown measure.",
+        "gP(plain)@r (or --plain-gp) is sum/r. Parameters: " + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP,
     )
     p.add_argument("qrels", help="FOL qrels file")
     p.add_argument("runs", nargs="*", metavar="RUN", help="FOL run file(s)")
@@ -73,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="compare the qrels' doc_length with every judged article in --collection")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects (interleaved articles, split topics)")
     p.add_argument("--format", default="tsv", choices=("tsv", "jsonl"), help="output format (default tsv)")
-    p.add_argument("--levels", type=int, default=4, help="LE levels L (default 4; NR = L + 1)")
+    p.add_argument("--levels", type=option(_levels), default=4, metavar="L",
+                   help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
     return p
 
 
@@ -104,7 +177,7 @@ def _progress(err: TextIO, label: str):
 def run_check(args, out: TextIO, err: TextIO) -> int:
     if not args.collection:
         print("readsim-eval: --check needs --collection DIR", file=err)
-        return 2
+        return EXIT_USAGE
     qrels = read_qrels(args.qrels)
     _warn(qrels.diagnostics, err)
     checks = check_lengths(qrels, Collection(args.collection, args.unit), _progress(err, "checking"))
@@ -126,7 +199,7 @@ def run_per_article(args, measures: list[DocMeasure], out: TextIO, err: TextIO) 
                                            progress=_progress(err, f"evaluating {run.run_id}")):
             judgement = qrels.judgement(topic, entry.article)
             for m in measures:
-                value = article_score(m, doc, judgement, args.levels)
+                value = article_score(m, doc, judgement, args.levels, None if args.as_documents else entry.entry_point)
                 if args.format == "jsonl":
                     row = {"run": run.run_id, "measure": m.name, "topic": topic, "article": entry.article, "value": value}
                     print(json.dumps(row), file=out)
@@ -180,14 +253,99 @@ def write_evaluation(result: Evaluation, per_topic: bool, fmt: str, out: TextIO)
         print(f"{m.name}\t{topic}\t{_fmt(m, value)}", file=out)
 
 
+class OutputError(Exception):
+    """Writing to an output stream failed (a full device, an I/O error): ``"<stdout>: reason"``."""
+
+    def __init__(self, name: str, exc: OSError):
+        super().__init__(f"{name}: {exc.strerror or exc}")
+
+
+class _Guarded:
+    """A text stream whose write errors become :class:`OutputError` naming it (``<stdout>``);
+    a closed pipe stays a ``BrokenPipeError`` (quiet exit)."""
+
+    def __init__(self, stream: TextIO, name: str):
+        self.stream = stream
+        self.name = name
+
+    def _call(self, method: str, *args):
+        try:
+            return getattr(self.stream, method)(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
+    def write(self, text: str) -> int:
+        return self._call("write", text)
+
+    def flush(self) -> None:
+        self._call("flush")
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+
+def _say(err: TextIO, text: str) -> None:
+    """Print an error on ``err``, saying nothing if standard error itself is what fails."""
+    try:
+        print(text, file=err, flush=True)
+    except (OSError, OutputError, ValueError):
+        pass
+
+
+def silence(stream: TextIO | None) -> None:
+    """After a write error on the real standard output, point it at /dev/null so the
+    interpreter's final flush does not fail again (and print a traceback-like report)."""
+    if stream is None or stream is not sys.__stdout__:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run ``readsim-eval``; returns the exit status (0, 1 bad input, 2 bad usage)."""
-    out = out or sys.stdout
-    err = err or sys.stderr
+    """Run ``readsim-eval``; returns the exit status: 0 ok (or the reader of the output went
+    away), 1 bad input or an OS error, 2 bad usage, 130 interrupted. Never raises for those:
+    every message is one line on ``err``, no traceback."""
+    raw_out = out or sys.stdout
+    raw_err = err or sys.stderr
+    out = _Guarded(raw_out, "<stdout>")
+    err = _Guarded(raw_err, "<stderr>")
+    try:
+        code = _main(argv, out, err)
+        out.flush()
+        return code
+    except BrokenPipeError:  # e.g. piped into head: stop quietly, as Unix tools do
+        silence(raw_out)
+        return EXIT_OK
+    except KeyboardInterrupt:
+        _say(err, "readsim-eval: interrupted")
+        return EXIT_INTERRUPTED
+    except OutputError as exc:
+        silence(raw_out)
+        _say(err, f"readsim-eval: {exc}")
+        return EXIT_INPUT
+    except InputError as exc:
+        _say(err, f"readsim-eval: {exc}")
+        return EXIT_INPUT
+    except OSError as exc:
+        _say(err, f"readsim-eval: {describe_os_error(exc)}")
+        return EXIT_INPUT
+
+
+def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     parser = build_parser()
+    parser.streams = (out, err)
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse already printed the usage error
+    except SystemExit as exc:  # argparse already printed the usage error (or the help)
         return int(exc.code or 0)
     try:
         if args.per_article:
@@ -198,29 +356,31 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
                 measures = [replace(m, plain=True) if m.kind == "gP" else m for m in measures]
     except UnknownMeasure as exc:
         print(f"readsim-eval: {exc}", file=err)
-        return 2
-    try:
-        if args.check:
-            return run_check(args, out, err)
-        if not args.runs:
-            print("readsim-eval: give at least one RUN (or --check with --collection)", file=err)
-            return 2
-        if args.per_article:
-            return run_per_article(args, measures, out, err)
-        return run_lists(args, measures, out, err)
-    except InputError as exc:
-        print(f"readsim-eval: {exc}", file=err)
-        return 1
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
+        return EXIT_USAGE
+    if args.check and not args.collection:
+        print("readsim-eval: --check needs --collection DIR", file=err)
+        return EXIT_USAGE
+    if not args.check and not args.runs:
+        print("readsim-eval: give at least one RUN (or --check with --collection)", file=err)
+        return EXIT_USAGE
+    check_paths([args.qrels, *([] if args.check else args.runs)], [args.collection] if args.collection else [])
+    if args.check:
+        return run_check(args, out, err)
+    if args.per_article:
+        return run_per_article(args, measures, out, err)
+    return run_lists(args, measures, out, err)
 
 
 def _doc_measure(text: str) -> DocMeasure:
     try:
         return parse_measure(text)
+    except BadParameter:
+        raise
     except UnknownMeasure as exc:
         try:
             parse_list_measure(text)
+        except BadParameter:
+            raise
         except UnknownMeasure:
             raise exc from None
         raise UnknownMeasure(f"{text.strip()} is a list measure; --per-article prints document measures "
@@ -230,9 +390,13 @@ def _doc_measure(text: str) -> DocMeasure:
 def _list_measure(text: str) -> ListMeasure:
     try:
         return parse_list_measure(text)
+    except BadParameter:
+        raise
     except UnknownMeasure as exc:
         try:
             doc = parse_measure(text)
+        except BadParameter:
+            raise
         except UnknownMeasure:
             raise exc from None
         raise UnknownMeasure(f"{doc.name} is a document measure: give a list measure such as AgP/{doc.name}, "

@@ -39,7 +39,11 @@ List measures (SPEC section 6), one ranked list of articles per topic, written
 
 :func:`parse_measure` parses document measures only, :func:`parse_list_measure` list
 measures only, :func:`parse_any` either; all raise :class:`UnknownMeasure` (a
-``ValueError``) on anything else. ``parse_any(m.name) == m`` for every measure ``m``.
+``ValueError``) on anything else, and its subclass :class:`BadParameter`, naming the
+parameter, for a known name whose parameter is out of range (:data:`PARAMETER_RANGES`:
+sizes k, t, s, d from 1 to 2^40 characters; alpha, beta finite, above 0, at most 10^6;
+rank cutoffs from 1 to 10^6; recall points on their grid). ``parse_any(m.name) == m`` for
+every measure ``m``.
 """
 
 from __future__ import annotations
@@ -119,33 +123,113 @@ class DocMeasure:
         return {"P_set": p, "R_set": r, "F": f}[kind]
 
 
-_INT = r"(\d+)"
-_NUM = r"(\d+(?:\.\d*)?|\.\d+)"
-_PATTERNS = [
-    (re.compile(r"aveChP|P_set|R_set"), lambda m: DocMeasure(m.group(0))),
-    (re.compile(rf"(ChP|ChR)@{_INT}"), lambda m: DocMeasure(m.group(1), int(m.group(2)))),
-    (re.compile(rf"(T2IP|T2IR|T2IF)\(\s*{_INT}\s*\)"), lambda m: DocMeasure(m.group(1), int(m.group(2)))),
-    (re.compile(rf"T2IF\(\s*{_INT}\s*,\s*{_NUM}\s*\)"), lambda m: DocMeasure("T2IF", int(m.group(1)), float(m.group(2)))),
-    (re.compile(rf"(LE|ES)\(\s*{_INT}\s*\)"), lambda m: DocMeasure(m.group(1), int(m.group(2)), lower_is_better=True)),
-    (re.compile(rf"F\(\s*{_NUM}\s*\)"), lambda m: DocMeasure("F", 0, float(m.group(1)))),
-    (re.compile(rf"BEP\(\s*{_INT}\s*\)"), lambda m: DocMeasure("BEP", int(m.group(1)))),
-]
+# -- parameters ------------------------------------------------------------------------------
+MAX_SIZE = 2**40  # characters (or bytes): ChP@k, T2I's t, LE/ES's s, BEP's d; SPEC section 3's offset bound
+MAX_RANK = 1_000_000  # rank cutoffs r and i (CE/NCE/ANCE build arrays of that length per topic)
+MAX_WEIGHT = 1e6  # F's beta and T2IF's alpha: above 0 and at most this (beta^2 stays a finite float)
+MAX_LEVELS = 1000  # LE's levels L (NR = L + 1)
+
+
+class BadParameter(UnknownMeasure):
+    """A parameter out of its range or not a number: ``F(1e400)``, ``ChP@1.5``, ``--levels 0``.
+
+    A subclass of :class:`UnknownMeasure` (so of ``ValueError``); the message names the
+    parameter (``"F(nan): beta must be a finite number above 0 and at most 1000000, not 'nan'"``)."""
+
+
+_DIGITS = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def parse_count(text: str, name: str, low: int, high: int) -> int:
+    """A whole-number parameter written in decimal digits, ``low <= value <= high``.
+
+    ``name`` starts the message (``"k"``, ``"--levels"``). Raises :class:`BadParameter` for
+    anything else: ``1.5``, ``1e3``, ``nan``, ``-1``, a number past ``high``."""
+    text = str(text).strip()
+    rule = f"{name} must be a whole number from {low} to {'2^40' if high == MAX_SIZE else high}"
+    if not _DIGITS.fullmatch(text):
+        raise BadParameter(f"{rule}, not {_show(text)!r}")
+    if len(text.lstrip("+-").lstrip("0")) > 30:  # past any range here (and int()'s digit limit)
+        raise BadParameter(f"{rule}, not {_show(text)}")
+    value = int(text)
+    if not low <= value <= high:
+        raise BadParameter(f"{rule}, not {text}")
+    return value
+
+
+def parse_real(text: str, name: str, low: float, high: float, low_inclusive: bool = True) -> float:
+    """A finite decimal parameter (``0.25``, ``2e-1``) with ``low <= value <= high`` (``low <
+    value`` when not ``low_inclusive``). Raises :class:`BadParameter` naming ``name`` for ``nan``,
+    ``inf``, ``1e400`` (not finite as a float), anything not a number, or out of range."""
+    text = str(text).strip()
+    above = f"from {_num(low)}" if low_inclusive else f"above {_num(low)} and"
+    to = "to" if low_inclusive else "at most"
+    rule = f"{name} must be a finite number {above} {to} {_num(high)}"
+    if not _DECIMAL.fullmatch(text):
+        raise BadParameter(f"{rule}, not {_show(text)!r}")
+    value = float(text)
+    if not np.isfinite(value) or value > high or value < low or (value == low and not low_inclusive):
+        raise BadParameter(f"{rule}, not {_show(text)}")
+    return value
+
+
+def _show(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters for a message."""
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _size(text: str, name: str) -> int:
+    return parse_count(text, name, 1, MAX_SIZE)
+
+
+def _weight(text: str, name: str) -> float:
+    return parse_real(text, name, 0.0, MAX_WEIGHT, low_inclusive=False)
+
+
+# parameters of each document measure: (name, parser); the parser's name is the parameter's
+_DOC_PARAMS = {
+    "ChP": [("k", _size)], "ChR": [("k", _size)],
+    "T2IP": [("t", _size)], "T2IR": [("t", _size)], "T2IF": [("t", _size), ("alpha", _weight)],
+    "LE": [("s", _size)], "ES": [("s", _size)], "F": [("beta", _weight)], "BEP": [("d", _size)],
+}
+_DOC_SHAPE = re.compile(r"(?P<at>ChP|ChR)@(?P<k>.*)|(?P<call>T2IP|T2IR|T2IF|LE|ES|F|BEP)\((?P<args>.*)\)"
+                        r"|(?P<bare>aveChP|P_set|R_set)", re.S)
+_DOC_HELP = ("document measures are aveChP, ChP@k, ChR@k, T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), "
+             "ES(s), P_set, R_set, F(beta), BEP(d)")
+PARAMETER_RANGES = (f"k, t, s and d are whole numbers of characters from 1 to 2^40; alpha and beta finite "
+                    f"numbers above 0 and at most {_num(MAX_WEIGHT)}; rank cutoffs r and i whole numbers from 1 "
+                    f"to {MAX_RANK}; recall points x written with two decimals on their grid (ircl_prn.0.00, 0.10, .., 1.00; "
+                    f"iP[0.00], [0.01], .., [1.00])")
 
 
 def parse_measure(text: str) -> DocMeasure:
-    """Parse a document measure name; ``parse_measure(m.name) == m`` for every measure."""
+    """Parse a document measure name; ``parse_measure(m.name) == m`` for every measure.
+
+    Raises :class:`UnknownMeasure` for an unknown name and its subclass :class:`BadParameter`
+    for a known name whose parameter is not in range: k, t, s, d whole numbers of characters
+    from 1 to :data:`MAX_SIZE`; alpha and beta finite, above 0, at most :data:`MAX_WEIGHT`."""
     text = text.strip()
-    for pattern, build in _PATTERNS:
-        m = pattern.fullmatch(text)
-        if m:
-            measure = build(m)
-            if measure.kind in ("ChP", "ChR", "T2IP", "T2IR", "T2IF", "LE", "ES", "BEP") and measure.k < 1:
-                raise UnknownMeasure(f"{text}: the size must be at least 1 character")
-            return measure
-    raise UnknownMeasure(
-        f"unknown measure {text!r}; document measures are aveChP, ChP@k, ChR@k, T2IP(t), T2IR(t), "
-        f"T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta), BEP(d)"
-    )
+    m = _DOC_SHAPE.fullmatch(text)
+    if m is None:
+        raise UnknownMeasure(f"unknown measure {_show(text)!r}; {_DOC_HELP}")
+    if m.group("bare"):
+        return DocMeasure(m.group("bare"))
+    kind = m.group("at") or m.group("call")
+    args = [m.group("k")] if m.group("at") else m.group("args").split(",")
+    params = _DOC_PARAMS[kind]
+    if len(args) > len(params) or (len(args) < len(params) and kind != "T2IF"):
+        names = ", ".join(name for name, _ in params)
+        count = "1 or 2 parameters" if kind == "T2IF" else "1 parameter"
+        raise BadParameter(f"{_show(text)}: {kind} takes {count} ({names}), not {len(args)}")
+    try:
+        values = [parse(arg, name) for (name, parse), arg in zip(params, args)]
+    except BadParameter as exc:
+        raise BadParameter(f"{_show(text)}: {exc}") from None
+    if kind == "F":
+        return DocMeasure("F", 0, values[0])
+    weight = values[1] if len(values) > 1 else 1.0
+    return DocMeasure(kind, values[0], weight, lower_is_better=kind in ("LE", "ES"))
 
 
 def panel_measures(s: Settings) -> list[DocMeasure]:
@@ -228,10 +312,10 @@ class ListMeasure:
 
 
 _HEAD = re.compile(
-    r"(?P<kind>gP\(plain\)|gP|gR|CE|NCE|ANCE)@(?P<r>\d+)"
-    r"|ircl_prn\.(?P<curve>\d\.\d\d)"
-    r"|iP\[(?P<ip>\d\.\d\d)\]"
-    r"|(?P<bare>AgP'|AgP|MAP|MAiP|num_q|num_ret|num_rel_ret|num_rel)"
+    r"(?P<kind>gP\(plain\)|gP|gR|CE|NCE|ANCE)@(?P<r>.*)"
+    r"|ircl_prn\.(?P<curve>.*)"
+    r"|iP\[(?P<ip>.*)\]"
+    r"|(?P<bare>AgP'|AgP|MAP|MAiP|num_q|num_ret|num_rel_ret|num_rel)", re.S
 )
 _LIST_HELP = ("list measures are gP@r/DOC, gP(plain)@r/DOC, gR@r, AgP/DOC, AgP'/DOC, MAP, "
               "ircl_prn.0.00/DOC .. ircl_prn.1.00/DOC, CE@i/LE(s), NCE@i/LE(s), ANCE@i/LE(s), "
@@ -240,56 +324,68 @@ _LIST_HELP = ("list measures are gP@r/DOC, gP(plain)@r/DOC, gR@r, AgP/DOC, AgP'/
 
 
 def _point(text: str, points: int, full: str) -> int:
-    """Index of recall point ``text`` (``0.10``) on a grid of ``points`` points."""
+    """Index of recall point ``text`` (``0.10``, two decimals) on a grid of ``points`` points."""
     steps = points - 1
-    index = round(float(text) * steps)
-    if not 0 <= index <= steps or f"{index / steps:.2f}" != text:
-        grid = "0.00, 0.10, ..., 1.00" if steps == 10 else "0.00, 0.01, ..., 1.00"
-        raise UnknownMeasure(f"{full}: the recall point must be one of {grid}")
-    return index
+    text = text.strip()
+    if re.fullmatch(r"[0-9]\.[0-9][0-9]", text):
+        index = round(float(text) * steps)
+        if 0 <= index <= steps and f"{index / steps:.2f}" == text:
+            return index
+    grid = "0.00, 0.10, ..., 1.00" if steps == 10 else "0.00, 0.01, ..., 1.00"
+    raise BadParameter(f"{_show(full)}: the recall point x must be one of {grid} (two decimals), not {_show(text)!r}")
 
 
 def parse_list_measure(text: str) -> ListMeasure:
     """Parse a list measure name (``AgP/F(0.25)``, ``gP@10/T2IP(300)``, ``ANCE@600/LE(300)``,
     ``MAP``, ``iP[0.01]``); ``parse_list_measure(m.name) == m``. Raises
-    :class:`UnknownMeasure` on anything else, a document measure alone included."""
+    :class:`UnknownMeasure` on anything else, a document measure alone included, and its
+    subclass :class:`BadParameter` for a parameter out of range: rank cutoffs r (gP, gR) and i
+    (CE, NCE, ANCE) whole numbers from 1 to :data:`MAX_RANK`, recall points on their grid, the
+    document measure's parameters as :func:`parse_measure` says."""
     full = text.strip()
     head, slash, tail = full.partition("/")
     m = _HEAD.fullmatch(head.strip())
     if m is None:
-        raise UnknownMeasure(f"unknown measure {full!r}; {_LIST_HELP}")
+        raise UnknownMeasure(f"unknown measure {_show(full)!r}; {_LIST_HELP}")
     plain = False
     cutoff = 0
     if m.group("kind"):
         kind = m.group("kind")
         if kind == "gP(plain)":
             kind, plain = "gP", True
-        cutoff = int(m.group("r"))
-        if cutoff < 1:
-            raise UnknownMeasure(f"{full}: the rank cutoff must be at least 1")
-    elif m.group("curve"):
+        try:
+            cutoff = parse_count(m.group("r"), "the rank cutoff " + ("i" if kind in _EFFORT else "r"), 1, MAX_RANK)
+        except BadParameter as exc:
+            raise BadParameter(f"{_show(full)}: {exc}") from None
+    elif m.group("curve") is not None:
         kind, cutoff = "ircl_prn", _point(m.group("curve"), INCONTEXT_POINTS, full)
-    elif m.group("ip"):
+    elif m.group("ip") is not None:
         kind, cutoff = "iP", _point(m.group("ip"), FOCUSED_POINTS, full)
     else:
         kind = m.group("bare")
     doc = None
     if kind in _WITH_DOC:
         if not slash:
-            raise UnknownMeasure(f"{full}: {kind} needs a document measure, e.g. {head.strip()}/F(0.25)"
-                                 if kind not in _EFFORT else f"{full}: {kind} needs an effort score, e.g. {head.strip()}/LE(300)")
-        doc = parse_measure(tail)
+            raise UnknownMeasure(f"{_show(full)}: {kind} needs a document measure, e.g. {head.strip()}/F(0.25)"
+                                 if kind not in _EFFORT else f"{_show(full)}: {kind} needs an effort score, e.g. {head.strip()}/LE(300)")
+        try:
+            doc = parse_measure(tail)
+        except BadParameter as exc:
+            raise BadParameter(f"{head.strip()}/{exc}") from None
         if kind in _EFFORT and doc.kind not in ("LE", "ES"):
-            raise UnknownMeasure(f"{full}: {kind} cumulates an effort score: LE(s) or ES(s), not {doc.name}")
+            raise UnknownMeasure(f"{_show(full)}: {kind} cumulates an effort score: LE(s) or ES(s), not {doc.name}")
     elif slash:
-        raise UnknownMeasure(f"{full}: {kind} takes no document measure (write {head.strip()})")
+        raise UnknownMeasure(f"{_show(full)}: {kind} takes no document measure (write {head.strip()})")
     return ListMeasure(kind, cutoff, doc, plain)
 
 
 def parse_any(text: str) -> DocMeasure | ListMeasure:
-    """A document measure (``F(0.25)``) or a list measure (``AgP/F(0.25)``), by its name."""
+    """A document measure (``F(0.25)``) or a list measure (``AgP/F(0.25)``), by its name.
+    Raises :class:`UnknownMeasure`, or :class:`BadParameter` for a parameter out of range."""
     try:
         return parse_measure(text)
+    except BadParameter:
+        raise
     except UnknownMeasure:
         pass
     try:
@@ -297,7 +393,7 @@ def parse_any(text: str) -> DocMeasure | ListMeasure:
     except UnknownMeasure as exc:
         if "/" in text or _HEAD.fullmatch(text.strip().partition("/")[0].strip()):
             raise
-        raise UnknownMeasure(f"unknown measure {text.strip()!r}; document measures are aveChP, ChP@k, ChR@k, "
+        raise UnknownMeasure(f"unknown measure {_show(text.strip())!r}; document measures are aveChP, ChP@k, ChR@k, "
                              f"T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta), "
                              f"BEP(d); {_LIST_HELP}") from None
 

@@ -256,3 +256,96 @@ def test_real_per_article_with_the_collection(inex):
     lines = rows(out)
     assert len(lines) == len({tuple(r[:3]) for r in lines})  # one row per (topic, article)
     assert all(0.0 <= float(r[3]) <= 1.0 for r in lines)
+
+
+# -- issue 7: no traceback, OS errors as path: reason, bad parameters as usage errors -------------
+
+
+class Failing(io.StringIO):
+    """A stream whose writes fail like a full device (or a closed pipe)."""
+
+    def __init__(self, exc: OSError):
+        super().__init__()
+        self.exc = exc
+
+    def write(self, text):
+        raise self.exc
+
+    def flush(self):
+        raise self.exc
+
+
+def test_full_output_device_is_a_one_line_error(files):
+    err = io.StringIO()
+    code = main([str(files["q"]), str(files["one"])], Failing(OSError(28, "No space left on device")), err)
+    assert code == 1 and err.getvalue().splitlines()[-1] == "readsim-eval: <stdout>: No space left on device"
+    assert "Traceback" not in err.getvalue()
+
+
+def test_closed_pipe_ends_quietly(files):
+    err = io.StringIO()
+    assert main([str(files["q"]), str(files["one"])], Failing(BrokenPipeError(32, "Broken pipe")), err) == 0
+    assert "readsim-eval" not in err.getvalue() and "Traceback" not in err.getvalue()  # only the input's warning
+
+
+def test_failing_stderr_is_not_a_traceback(files, tmp_path):
+    # the warnings cannot be written: the run stops with exit 1 and nothing raised
+    code = main([str(files["q"]), str(files["one"])], io.StringIO(), Failing(OSError(5, "Input/output error")))
+    assert code == 1
+    # an error message that cannot be written either: still exit 1
+    assert main([str(files["q"]), str(tmp_path / "none.run")], io.StringIO(), Failing(OSError(28, "full"))) == 1
+
+
+def test_interrupt_exits_130_without_traceback(files, monkeypatch):
+    import readsim.engine.cli as cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "run_lists", interrupted)
+    code, out, err = run_cli(files["q"], files["one"])
+    assert code == 130 and err == "readsim-eval: interrupted\n" and out == ""
+
+
+def test_argparse_messages_go_to_the_given_streams(files):
+    code, out, err = run_cli(files["q"], files["one"], "--levels", "0")
+    assert code == 2 and out == ""
+    assert "readsim-eval: error: argument --levels: L must be a whole number from 1 to 1000, not 0" in err
+    code, out, err = run_cli("--help")
+    assert code == 0 and err == ""
+    # the help states the exit statuses and the parameter ranges
+    text = " ".join(out.split())
+    assert "Exit status: 0 ok" in text and "1 bad input" in text and "2 bad usage" in text and "130 interrupted" in text
+    assert "from 1 to 2^40" in text and "from 1 to 1000 (default 4" in text
+
+
+def test_files_are_checked_before_any_output(files, tmp_path):
+    # the first run is fine, the second missing: nothing printed for the first
+    code, out, err = run_cli(files["q"], files["one"], tmp_path / "missing.run")
+    assert code == 1 and out == ""
+    assert err == f"readsim-eval: {tmp_path / 'missing.run'}: No such file or directory\n"
+    code, out, err = run_cli(files["q"], tmp_path)
+    assert (code, out, err) == (1, "", f"readsim-eval: {tmp_path}: is a directory, not a file\n")
+    code, _, err = run_cli(files["q"], files["one"], "--collection", files["q"])
+    assert code == 1 and err == f"readsim-eval: {files['q']}: not a folder\n"
+
+
+@pytest.mark.parametrize("measure, parameter", [
+    ("AgP/F(nan)", "beta"), ("AgP/F(1e400)", "beta"), ("AgP/T2IF(300,0)", "alpha"), ("ANCE@0/LE(300)", "rank cutoff i"),
+    ("gP@1.5/F(0.25)", "rank cutoff r"), ("iP[2.00]", "recall point x"), ("F(-1)", "beta"),
+])
+def test_bad_measure_parameters_are_usage_errors(files, measure, parameter):
+    code, out, err = run_cli(files["q"], files["one"], "-m", measure)
+    assert code == 2 and out == "" and err.startswith(f"readsim-eval: {measure}: ") and f"{parameter} must be" in err
+    assert len(err.splitlines()) == 1
+
+
+def test_dev_full_without_traceback(files):
+    exe = Path(sys.executable).with_name("readsim-eval")
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([str(exe), str(files["q"]), str(files["one"])], stdout=full, stderr=subprocess.PIPE,
+                              text=True)
+    assert done.returncode == 1 and done.stderr.splitlines()[-1] == "readsim-eval: <stdout>: No space left on device"
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
