@@ -3,8 +3,11 @@
 Modelled on Anki's ``QueryOp``: long work (reading a qrels file, a run, a collection,
 evaluating a topic's ranked list, laying out an article) runs as ``op()`` in a
 ``QThreadPool`` thread; its result comes back to ``success(result)`` in the GUI thread, or its
-exception to ``failure(exc)``. Nothing is swallowed: without a ``failure`` handler the error
-text is emitted on :attr:`Activity.failed` (the main window shows it).
+exception to ``failure(exc)``. Nothing is swallowed: without a ``failure`` handler, an error
+about the input (:class:`~readsim.engine.errors.InputError`, ``OSError``) is emitted on
+:attr:`Activity.failed` as ``path: reason`` (:func:`input_error_text`; the main window shows a
+message box), and any other exception, a bug, goes to ``sys.excepthook`` with its traceback
+(the window's traceback dialog).
 
 Threading contract
 ------------------
@@ -25,11 +28,14 @@ Threading contract
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+
+from readsim.engine.errors import InputError
 
 GC_INTERVAL_MS = 1000
 _gc_timer: QTimer | None = None
@@ -56,6 +62,23 @@ def _collect() -> None:
     if counts[0] > thresholds[0]:
         generation = 2 if counts[2] > thresholds[2] else 1 if counts[1] > thresholds[1] else 0
         gc.collect(generation)
+
+
+def input_error_text(exc: BaseException) -> str | None:
+    """``path: reason`` for an error about the input, None for anything else (a bug).
+
+    :class:`InputError` as it prints (``file:line: reason``); an ``OSError`` as its file name
+    and ``strerror`` (``/x/run.txt: No such file or directory``), never Python's
+    ``[Errno 2] ...`` repr."""
+    if isinstance(exc, InputError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        if exc.filename is not None:
+            where = f"{exc.filename} -> {exc.filename2}" if exc.filename2 is not None else str(exc.filename)
+            return f"{where}: {reason}"
+        return reason
+    return None
 
 
 class Activity(QObject):
@@ -121,8 +144,10 @@ class _Relay(QObject):
             if self._alive():
                 if self._failure is not None:
                     self._failure(exc)  # type: ignore[arg-type]
-                else:
-                    activity().failed.emit(str(exc) or type(exc).__name__)
+                elif (text := input_error_text(exc)) is not None:  # type: ignore[arg-type]
+                    activity().failed.emit(text)
+                else:  # a bug: the traceback dialog (or the test's exception capture)
+                    sys.excepthook(type(exc), exc, exc.__traceback__)  # type: ignore[arg-type]
         finally:
             self._finish()
 

@@ -23,7 +23,9 @@ def app_settings() -> QSettings:
 def guess_kind(path: str | os.PathLike) -> str:
     """The kind of a dropped path: a folder is a collection; ``*.qrels``, or text whose first
     line carries ``offset:length`` passages or 5 fields, is qrels; ``<inex-submission>`` XML is
-    a run; other XML with topics is topics; anything else is a run."""
+    a run; other XML with topics is topics; anything else is a run. Only a regular file is
+    opened (a FIFO would block the GUI thread); anything else is called a run and the loader
+    reports it."""
     p = Path(path)
     if p.is_dir():
         return "collection"
@@ -32,25 +34,44 @@ def guess_kind(path: str | os.PathLike) -> str:
         return "qrels"
     if suffix == ".run":
         return "run"
+    kind = sniff_kind(p)[0]
+    return kind if kind in KINDS else "run"
+
+
+def sniff_kind(path: str | os.PathLike) -> tuple[str | None, int | None]:
+    """``(kind, line)``: what the first 4 KiB of a regular file look like, from their content
+    alone (``qrels``, ``run``, ``topics``, ``binary``), and the 1-based line that says so;
+    ``(None, None)`` when unsure, unreadable or not a regular file (never opened then).
+
+    ``binary`` means a NUL byte. Used to guess a dropped file's kind and to refuse a qrels
+    file opened as a run (and the reverse) before a reader misreads it."""
+    p = Path(path)
     try:
+        if not p.is_file():
+            return None, None
         with open(p, "rb") as fh:
-            head = fh.read(4096).decode("utf-8", "replace")
+            raw = fh.read(4096)
     except OSError:
-        return "run"
-    if suffix == ".xml" or head.lstrip().startswith("<"):
+        return None, None
+    if b"\0" in raw:
+        return "binary", raw.count(b"\n", 0, raw.index(b"\0")) + 1
+    head = raw.decode("utf-8", "replace").lstrip("\ufeff")
+    if head.lstrip().startswith("<"):
         if "<inex-submission" in head:  # an XML run (INEX 2006-2008)
-            return "run"
+            return "run", None
         if any(tag in head for tag in ("<inex-topic-file", "<inex_topic", "<parameters", "<topic ")):
-            return "topics"
-        return "run"
-    for line in head.splitlines():
+            return "topics", None
+        return None, None
+    for number, line in enumerate(head.splitlines(), 1):
         fields = line.split()
         if not fields or fields[0].startswith("#"):
             continue
         if any(":" in f for f in fields[6:]) or len(fields) == 5:
-            return "qrels"
-        return "run"
-    return "run"
+            return "qrels", number
+        if 6 <= len(fields) <= 8 and not fields[5].lstrip("-").isdigit():  # a run id, not a qrels bep
+            return "run", number
+        return None, None
+    return None, None
 
 
 def recent_files() -> list[tuple[str, str]]:

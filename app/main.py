@@ -26,6 +26,7 @@ import traceback
 from pathlib import Path
 
 from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option, silence
+from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.measure import MAX_SIZE, parse_count, parse_real
 from readsim.engine.reading import Mode
@@ -87,25 +88,16 @@ def check_args(args: argparse.Namespace) -> list[str]:
 
 
 def check_paths(args: argparse.Namespace) -> list[str]:
-    """Paths that cannot be read, as ``path: reason`` (empty if fine): an OS error, exit 1."""
+    """Paths that cannot be read, as ``path: reason`` (empty if fine): exit 1, as
+    ``readsim-eval`` (:func:`readsim.engine.coverage.check_input_path`, which opens nothing)."""
     out = []
-    if args.collection:
-        folder = Path(args.collection)
-        if not folder.exists():
-            out.append(f"{args.collection}: collection folder not found")
-        elif not folder.is_dir():
-            out.append(f"{args.collection}: the collection is not a folder")
-        elif not os.access(folder, os.R_OK | os.X_OK):
-            out.append(f"{args.collection}: collection folder not readable")
-    for label, path in (("qrels", args.qrels), ("topics", args.topics), *(("run", r) for r in args.run)):
-        if not path:
-            continue
-        if not Path(path).exists():
-            out.append(f"{path}: {label} file not found")
-        elif Path(path).is_dir():
-            out.append(f"{path}: the {label} file is a directory")
-        elif not os.access(path, os.R_OK):
-            out.append(f"{path}: {label} file not readable")
+    for kind, path in (("collection", args.collection), ("qrels", args.qrels), ("topics", args.topics),
+                       *(("run", r) for r in args.run)):
+        if path:
+            try:
+                check_input_path(path, kind)
+            except InputError as exc:
+                out.append(str(exc))
     return out
 
 

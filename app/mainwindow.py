@@ -1,20 +1,28 @@
 """The reading-order window: ranked list (left), article (centre), reader controls, scores and
 precision plot (right), a File menu with recent files, drag and drop, a status bar with a busy
-indicator, a collapsible log of reader warnings, and shortcuts for the frequent actions."""
+indicator, a collapsible log of reader warnings, and shortcuts for the frequent actions.
+
+Bad input is told, never shown as a traceback: a file that cannot be read (by any path: the
+File menu, a recent file, a drop, the command line) opens one non-modal message box naming the
+path and the reason (:meth:`MainWindow.show_error`; :attr:`MainWindow.error_box` holds it,
+``errors_shown`` every text), and inputs that do not fit together (an empty qrels file, run
+topics the qrels lack, articles the collection lacks) are summed up in the status bar and
+listed in the log (:meth:`MainWindow.show_coverage`)."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QLabel, QMainWindow, QMessageBox,
-                               QPlainTextEdit, QProgressBar, QSplitter, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QProgressBar, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
 from .background import activity
 from .files import app_settings, guess_kind, recent_files
 from .session import Session
-from .widgets.article_panel import ArticlePanel
+from .widgets.article_panel import ArticlePanel, install_article_loading
 from .widgets.controls import Controls
 from .widgets.playback_bar import install_playback
 from .widgets.precision_plot import PrecisionPlot
@@ -25,9 +33,11 @@ from .export import install_export
 from .editing import install_editing
 from .help import install_help
 from .widgets.strategies import install_strategies
+from .widgets.passages_table import install_passages
 from .widgets.topic_view import install_topic_view
 
 DEFAULT_SIZE = (1600, 1000)
+SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
 
 
 class MainWindow(QMainWindow):
@@ -103,15 +113,22 @@ class MainWindow(QMainWindow):
 
         # status bar
         self.status = QLabel()
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # clip, never push
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
         self.busy.setMaximumWidth(120)
         self.busy.hide()
         self.warnings_label = QLabel()
+        self.warnings_label.setTextFormat(Qt.TextFormat.RichText)
+        self.warnings_label.linkActivated.connect(lambda _link: self.log_dock.show())
         self.statusBar().addWidget(self.status, 1)
         self.statusBar().addPermanentWidget(self.warnings_label)
         self.statusBar().addPermanentWidget(self.busy)
         self._warnings = 0
+        self._coverage_summary = ""
+        self._coverage_lines: list[str] = []
+        self.error_box: QMessageBox | None = None  # the open error message box (None: none open)
+        self.errors_shown: list[str] = []  # every error text shown, in order
 
         self._make_actions()
         self._connect()
@@ -121,7 +138,9 @@ class MainWindow(QMainWindow):
         install_help(self)
         install_editing(self)
         install_strategies(self)
+        install_passages(self)
         install_topic_view(self)
+        install_article_loading(self)
         if restore:
             self._restore()
 
@@ -208,6 +227,7 @@ class MainWindow(QMainWindow):
         s.message.connect(self.status.setText)
         s.error.connect(self.show_error)
         s.diagnostics.connect(self.add_diagnostics)
+        s.coverage_changed.connect(self.show_coverage)
         activity().changed.connect(self._busy)
         activity().failed.connect(self.show_error)
         self.table.article_activated.connect(s.open_article)
@@ -256,19 +276,74 @@ class MainWindow(QMainWindow):
             self.status.setText(f"Topic {self.session.topic}, article {cur.name}" + (f" — {cur.message}" if cur.message else ""))
 
     def show_error(self, text: str) -> None:
-        """Show an error: status bar, log, and (interactive) a non-blocking message box."""
+        """Show an error (``path: reason``): status bar, log, and (interactive) a message box
+        that does not block the event loop (``open()``, never ``exec()``). Errors arriving while
+        the box is open are added to it, so a load of several bad files opens one box.
+        :attr:`error_box` is the box while it is open."""
+        self.errors_shown.append(text)
         self.status.setText(f"Error: {text}")
         self.log.appendPlainText(f"error: {text}")
-        if self.show_dialogs:
-            box = QMessageBox(QMessageBox.Icon.Warning, "readsim", text, QMessageBox.StandardButton.Ok, self)
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            box.open()
+        if not self.show_dialogs:
+            return
+        box = self.error_box
+        if box is not None and box.isVisible():
+            box.setText(box.text() + "\n\n" + text)
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, "readsim: cannot read the input", text,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.finished.connect(lambda _=0, b=box: self._error_box_closed(b))
+        self.error_box = box
+        box.open()
+
+    def _error_box_closed(self, box: QMessageBox) -> None:
+        if self.error_box is box:
+            self.error_box = None
 
     def add_diagnostics(self, lines: list) -> None:
         for line in lines:
             self.log.appendPlainText(str(line))
         self._warnings += len(lines)
-        self.warnings_label.setText(f"{self._warnings} reader warning(s) — View ▸ Log")
+        self._show_warning_counts()
+
+    def show_coverage(self, diagnostics: list) -> None:
+        """Show how the loaded inputs fit together (``Session.coverage_changed``): each warning
+        not shown by the previous check goes to the log, and the status bar sums them up
+        (``2 input warnings: bert.run: 12 topics of the run (first: ...) are not in the qrels;
+        ... — see View ▸ Log``; the full texts in its tooltip). An empty list clears the summary."""
+        old = set(self._coverage_lines)
+        lines = [str(d) for d in diagnostics]
+        for line in lines:
+            if line not in old:
+                self.log.appendPlainText(line)
+        self._coverage_lines = lines
+        parts = [f"{Path(d.path).name}: {d.message.split(';')[0]}" for d in diagnostics]
+        n = len(parts)
+        self._coverage_summary = f"{n} input warning{'s' if n != 1 else ''}: " + "; ".join(parts) if parts else ""
+        self._show_warning_counts()
+
+    def _show_warning_counts(self) -> None:
+        """The status bar's warnings label: the input summary (clipped) and the reader
+        warnings' count, with a link that opens the log; the full summary in the tooltip."""
+        summary = self._coverage_summary
+        parts = []
+        if summary:
+            shown = summary if len(summary) <= SUMMARY_CHARS else summary[:SUMMARY_CHARS - 1] + "…"
+            parts.append(html.escape(shown))
+        if self._warnings:
+            parts.append(f"{self._warnings} reader warning(s)")
+        if not parts:
+            self.warnings_label.setText("")
+            self.warnings_label.setToolTip("")
+            return
+        self.warnings_label.setText(" · ".join(parts) + " — see <a href='log'>View ▸ Log</a>")
+        self.warnings_label.setToolTip("\n".join(self._coverage_lines))
+
+    def warnings_text(self) -> str:
+        """The warnings label as plain text (what the status bar shows)."""
+        doc = QTextDocument()
+        doc.setHtml(self.warnings_label.text())
+        return doc.toPlainText()
 
     # -- drag and drop ------------------------------------------------------------------
     def dragEnterEvent(self, event) -> None:  # noqa: N802

@@ -7,6 +7,14 @@ one signal per change; widgets subscribe. All file reading and all per-topic eva
 through :func:`~readsim.app.background.run_in_background`; results of work that a newer
 request made stale are dropped (generation counters).
 
+Bad input never ends in a traceback: each file of a load is checked (:func:`check_input_path`:
+missing, a folder, a FIFO; :func:`_refuse_other_kind`: binary data, a qrels file opened as a
+run and the reverse) and read on its own; a file that fails is reported as ``path: reason`` on
+``error`` (the window's message box) while the others are taken over. After every load the
+inputs are checked against each other (:func:`readsim.engine.coverage.check_coverage`: an
+empty qrels file, run topics the qrels lack, articles the collection lacks, ...), in the
+background; the warnings come on ``coverage_changed``.
+
 Scores: a ranked article's evaluation is :func:`readsim.engine.batch.document` (doc_length from
 the qrels, else from the article; retrieved passages clipped to the article when it is at
 hand), computed once per topic in the natural mode and re-derived for another mode from its
@@ -25,6 +33,7 @@ from PySide6.QtCore import QObject, Signal
 from readsim.engine import intervals as iv
 from readsim.engine.batch import Join, document
 from readsim.engine.collection import Collection
+from readsim.engine.coverage import check_coverage, check_input_path
 from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle, Topic, read_any_run, read_qrels, read_topics
@@ -33,8 +42,8 @@ from readsim.engine.reading import Mode
 from readsim.engine.text import Article
 
 from . import marks as mk
-from .background import run_in_background
-from .files import add_recent
+from .background import input_error_text, run_in_background
+from .files import add_recent, sniff_kind
 
 MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT)
 
@@ -87,6 +96,30 @@ class Loaded:
     runs: list[Run] = field(default_factory=list)
     topics: dict[str, Topic] | None = None
     diagnostics: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # ``path: reason`` of each file that failed
+
+    def anything(self) -> bool:
+        """True if at least one file was read."""
+        return self.collection is not None or self.qrels is not None or bool(self.runs) or self.topics is not None
+
+
+_LOOKS_LIKE = {
+    "qrels": "a qrels file (topic Q0 file rel_size doc_length bep offset:length ...)",
+    "run": "a run (topic Q0 file rank rsv run_id offset length)",
+    "topics": "a topics file",
+}
+
+
+def _refuse_other_kind(path: str | os.PathLike, kind: str) -> None:
+    """Raise :class:`InputError` if the file plainly holds something else than ``kind``:
+    binary data (a NUL byte in its first 4 KiB), or (by its first line) a qrels file opened as
+    a run, a run opened as qrels, ... (:func:`readsim.app.files.sniff_kind`). Unsure: no error,
+    the reader decides."""
+    seen, line = sniff_kind(path)
+    if seen == "binary":
+        raise InputError(path, line, f"binary data (a NUL byte), not a {kind} file")
+    if seen is not None and seen != kind:
+        raise InputError(path, line, f"this looks like {_LOOKS_LIKE[seen]}, not a {kind} file")
 
 
 class Session(QObject):
@@ -98,8 +131,11 @@ class Session(QObject):
     - ``evaluation_changed()``: the open article's evaluation replaced (mode change);
     - ``settings_changed(object)``: :attr:`settings` (a ``Settings``) changed;
     - ``step_changed(int)``: the reading position (screen index) changed;
-    - ``message(str)``: a status line; ``error(str)``: an error (``InputError`` text);
-    - ``diagnostics(list)``: reader warnings (strings).
+    - ``message(str)``: a status line; ``error(str)``: an error (``path: reason``, one per
+      file that could not be read, or ``InputError`` text);
+    - ``diagnostics(list)``: reader warnings (strings);
+    - ``coverage_changed(list)``: :attr:`coverage` replaced: the :class:`Diagnostic` warnings
+      of :func:`check_coverage` on everything loaded (empty when the inputs fit together).
     """
 
     files_changed = Signal()
@@ -112,6 +148,7 @@ class Session(QObject):
     message = Signal(str)
     error = Signal(str)
     diagnostics = Signal(list)
+    coverage_changed = Signal(list)
 
     def __init__(self, unit: str = "bytes", parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -127,6 +164,9 @@ class Session(QObject):
         self.settings = Settings()
         self.step = 0
         self.errors: list[str] = []  # every error shown, for the --screenshot exit code
+        self.coverage: list = []  # Diagnostics: how the loaded inputs fit together
+        self._coverage_gen = 0
+        self._names: tuple[Collection, frozenset[str]] | None = None  # the collection's article names
         self._pending_article: str | None = None
         self._rows_gen = 0
         self._article_gen = 0
@@ -136,28 +176,51 @@ class Session(QObject):
                    topic: str | None = None, article: str | None = None) -> None:
         """Read the given files in the background (each may be None), then show ``topic``
         (default: the current one, else the run's first) and ``article`` (default: the
-        best-ranked relevant article the collection has)."""
+        best-ranked relevant article the collection has).
+
+        Each file is read on its own: one that cannot be read (missing, a folder, a FIFO, not
+        UTF-8, another kind of file, a bad line) is reported on ``error`` as ``path: reason``
+        (``file:line: reason``) and the files that could be read are taken over."""
         unit = self.unit
         runs = [str(r) for r in runs]
 
         def op() -> Loaded:
             out = Loaded()
+
+            def attempt(kind, path, read):
+                try:
+                    check_input_path(path, kind)
+                    if kind != "collection":
+                        _refuse_other_kind(path, kind)
+                    return read(path)
+                except (InputError, OSError) as err:
+                    out.errors.append(input_error_text(err) or str(err))
+                    return None
+
             if collection is not None:
-                out.collection = Collection(collection, unit)
+                out.collection = attempt("collection", collection, lambda p: Collection(p, unit))
             if qrels is not None:
-                out.qrels = read_qrels(qrels)
-                out.diagnostics += [str(d) for d in out.qrels.diagnostics]
+                out.qrels = attempt("qrels", qrels, read_qrels)
+                if out.qrels is not None:
+                    out.diagnostics += [str(d) for d in out.qrels.diagnostics]
             for path in runs:
-                run = read_any_run(path)
-                out.runs.append(run)
-                out.diagnostics += [str(d) for d in run.diagnostics]
+                run = attempt("run", path, read_any_run)
+                if run is not None:
+                    out.runs.append(run)
+                    out.diagnostics += [str(d) for d in run.diagnostics]
             if topics is not None:
-                out.topics = read_topics(topics)
+                out.topics = attempt("topics", topics, read_topics)
             return out
 
         def success(out: Loaded) -> None:
-            paths = {"collection": collection, "qrels": qrels, "topics": topics, "runs": runs}
-            self.adopt(out, topic, article, paths)
+            if out.anything():
+                paths = {"collection": collection if out.collection is not None else None,
+                         "qrels": qrels if out.qrels is not None else None,
+                         "topics": topics if out.topics is not None else None,
+                         "runs": [r.path for r in out.runs]}
+                self.adopt(out, topic, article, paths)
+            for text in out.errors:
+                self._fail(text)
 
         self.message.emit("Loading…")
         run_in_background(self, op, success, self._failed)
@@ -165,7 +228,9 @@ class Session(QObject):
     def adopt(self, out: Loaded, topic: str | None = None, article: str | None = None,
               paths: dict | None = None) -> None:
         """Take over loaded data (GUI thread), then show ``topic`` and ``article``
-        (see :meth:`open_files`). ``paths`` (kind -> path) go to the recent files."""
+        (see :meth:`open_files`). ``paths`` (kind -> path) go to the recent files. Then the
+        inputs are checked against each other in the background (``coverage_changed``). A run
+        with no result line empties the ranked list and closes the article."""
         paths = paths or {}
         if out.collection is not None:
             self.collection = out.collection
@@ -198,6 +263,40 @@ class Session(QObject):
             wanted = next(iter(self.run.topics), None)
         if wanted is not None:
             self.set_topic(wanted, force=True)
+        elif out.runs and self.run is not None and not self.run.topics:  # an empty run: nothing to show
+            self._pending_article = None
+            self.topic = None
+            self._rows_gen += 1
+            self.rows = []
+            self.rows_changed.emit()
+            if self._loading is not None:
+                self._drop_article_load()  # an article still loading for the previous run
+            self._article_gen += 1
+            self._set_current(None)
+        self.check_coverage()
+
+    def check_coverage(self) -> None:
+        """Check the loaded qrels, runs and collection against each other in the background
+        (:func:`check_coverage`), then set :attr:`coverage` and emit ``coverage_changed``. The
+        collection's article names are listed once per collection."""
+        self._coverage_gen += 1
+        gen = self._coverage_gen
+        qrels, runs, coll = self.qrels, list(self.runs), self.collection
+        known = self._names[1] if self._names is not None and self._names[0] is coll else None
+
+        def op():
+            names = known if known is not None or coll is None else frozenset(coll.names())
+            return names, check_coverage(qrels, runs, coll, names=names)
+
+        def success(result) -> None:
+            names, diagnostics = result
+            if coll is not None:
+                self._names = (coll, names)
+            if gen == self._coverage_gen:
+                self.coverage = diagnostics
+                self.coverage_changed.emit(diagnostics)
+
+        run_in_background(self, op, success, self._failed)
 
     def open_sample(self) -> None:
         """Open the shipped sample (all its runs; the first shown). Reports a missing sample."""
@@ -299,12 +398,29 @@ class Session(QObject):
         return None
 
     # -- the open article ----------------------------------------------------------------
+    #: ``article_loading(name, percent)`` while article ``name`` loads: -1 while it is read
+    #: and laid out in the worker, 0..100 while the view is built; -2 once the load ends
+    #: (shown, failed or cancelled)
+    article_loading = Signal(str, int)
+    #: ``preparer(state, done, progress) -> cancel``: builds the view of a read article before it
+    #: becomes :attr:`current` (the article panel's :class:`DocumentBuilder`), calling
+    #: ``progress(percent)`` and then ``done()``; ``cancel()`` stops it. None: shown at once.
+    article_preparer = None
+    _loading: tuple[str, object] | None = None  # (name, cancel of the preparer or None)
+
     def open_article(self, name: str) -> None:
-        """Open article ``name`` of the current topic (parse and layout in the background)."""
+        """Open article ``name`` of the current topic: parse and layout in the background, then
+        the view is prepared in slices (:attr:`article_preparer`), then :attr:`current` is
+        replaced. Progress on ``article_loading`` and ``message``; :meth:`cancel_article_load`
+        stops it and keeps the open article."""
         if self.topic is None:
             return
+        self._drop_article_load()
         self._article_gen += 1
         gen = self._article_gen
+        self._loading = (name, None)
+        self.article_loading.emit(name, -1)
+        self.message.emit(f"Reading article {name}… (Esc cancels)")
         row = self.row_of(name)
         coll, qrels, topic, mode = self.collection, self.qrels, self.topic, self.settings.mode
 
@@ -327,11 +443,59 @@ class Session(QObject):
                 ev = evaluate_document(rel, iv.EMPTY, length, mode)
             return ArticleState(name, article, lay, row, ev, message)
 
-        def success(state: ArticleState) -> None:
+        def done(state: ArticleState) -> None:
             if gen == self._article_gen:
+                self._end_article_load(name)
                 self._set_current(state)
 
-        run_in_background(self, op, success, self._failed)
+        def progress(percent: int) -> None:
+            if gen == self._article_gen:
+                self.article_loading.emit(name, int(percent))
+                self.message.emit(f"Laying out article {name}: {int(percent)}% (Esc cancels)")
+
+        def success(state: ArticleState) -> None:
+            if gen != self._article_gen:
+                return
+            if state.layout is not None and self.article_preparer is not None:
+                cancel = self.article_preparer(state, lambda: done(state), progress)
+                if gen == self._article_gen and self._loading is not None:
+                    self._loading = (name, cancel)
+            else:
+                done(state)
+
+        def failed(exc: BaseException) -> None:
+            if gen == self._article_gen:
+                self._end_article_load(name)
+            self._failed(exc)
+
+        run_in_background(self, op, success, failed)
+
+    def cancel_article_load(self) -> bool:
+        """Stop the article load in progress (False if none): the open article stays, and the
+        status line says so. The worker's parse cannot be interrupted; its result is dropped."""
+        if self._loading is None:
+            return False
+        name = self._loading[0]
+        self._drop_article_load()
+        self._article_gen += 1
+        shown = f"still showing article {self.current.name}" if self.current is not None else "no article open"
+        self.message.emit(f"Loading article {name} cancelled; {shown}")
+        return True
+
+    def loading_article(self) -> str | None:
+        """The article being loaded, or None."""
+        return self._loading[0] if self._loading is not None else None
+
+    def _drop_article_load(self) -> None:
+        if self._loading is not None:
+            name, cancel = self._loading
+            if cancel is not None:
+                cancel()
+            self._end_article_load(name)
+
+    def _end_article_load(self, name: str) -> None:
+        self._loading = None
+        self.article_loading.emit(name, -2)
 
     def _set_current(self, state: ArticleState | None) -> None:
         self.current = state
@@ -392,10 +556,15 @@ class Session(QObject):
 
     # -- errors --------------------------------------------------------------------------
     def _failed(self, exc: BaseException) -> None:
-        if isinstance(exc, (InputError, OSError, KeyError, ValueError)):
-            self._fail(str(exc))
-        else:  # a bug: let the excepthook (or pytest-qt) see it
+        """A worker's exception: input errors (``InputError``, ``OSError`` as ``path: reason``,
+        ``KeyError``, ``ValueError``) go to ``error``; anything else is a bug and is re-raised
+        (the excepthook's traceback dialog, or pytest-qt)."""
+        text = input_error_text(exc)
+        if text is None and isinstance(exc, (KeyError, ValueError)):
+            text = str(exc)
+        if text is None:
             raise exc
+        self._fail(text)
 
     def _fail(self, text: str) -> None:
         self.errors.append(text)

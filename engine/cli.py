@@ -23,10 +23,8 @@ traceback.
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import os
-import stat
 import sys
 from collections import Counter
 from pathlib import Path
@@ -36,8 +34,9 @@ from typing import TextIO
 
 from .batch import Join, check_lengths, documents
 from .collection import Collection
+from .coverage import check_coverage, check_input_path
 from .errors import Diagnostic, InputError
-from .formats import Run, read_any_run, read_qrels
+from .formats import Qrels, Run, read_any_run, read_qrels
 from .listmeasures import Evaluation, article_score, evaluate
 from .measure import (MAX_LEVELS, PARAMETER_RANGES, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
                       parse_count, parse_list_measure, parse_measure)
@@ -78,20 +77,6 @@ def describe_os_error(exc: OSError, path: object = None) -> str:
     if exc.filename2 is not None:
         where = f"{where} -> {exc.filename2}"
     return f"{os.fsdecode(where) if isinstance(where, bytes) else where}: {reason}" if where is not None else reason
-
-
-def check_paths(files: Sequence[object] = (), folders: Sequence[object] = ()) -> None:
-    """Fail early, before any work, on a file or folder that is missing, of the wrong kind
-    (a directory given as a file; a file as a folder) or unreadable: raises the ``OSError``
-    (its ``filename`` set). Opens nothing, so a FIFO or ``/dev/fd/N`` given as a file passes."""
-    for path, want_dir in [(f, False) for f in files] + [(d, True) for d in folders]:
-        mode = os.stat(path).st_mode
-        if want_dir and not stat.S_ISDIR(mode):
-            raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path))
-        if not want_dir and stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", str(path))
-        if not os.access(path, os.R_OK | (os.X_OK if want_dir else 0)):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
 
 
 def _levels(text: str) -> int:
@@ -189,11 +174,27 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def run_per_article(args, measures: list[DocMeasure], out: TextIO, err: TextIO) -> int:
+def _inputs(args, err: TextIO) -> tuple[Qrels, Collection | None, list[Run], list[Diagnostic]]:
+    """Read the qrels, the collection and every run, printing their warnings and those of
+    :func:`engine.coverage.check_coverage` (inputs that do not fit together), as the window does."""
     qrels = read_qrels(args.qrels)
     _warn(qrels.diagnostics, err)
     collection = Collection(args.collection, args.unit) if args.collection else None
-    for run in _load_runs(args, err):
+    runs = _load_runs(args, err)
+    said = check_coverage(qrels, runs, collection)
+    _warn(said, err)
+    return qrels, collection, runs, said
+
+
+def _new(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` less those already printed (the coverage check says some of them first)."""
+    seen = {str(d) for d in said}
+    return [d for d in diagnostics if str(d) not in seen]
+
+
+def run_per_article(args, measures: list[DocMeasure], out: TextIO, err: TextIO) -> int:
+    qrels, collection, runs, _ = _inputs(args, err)
+    for run in runs:
         join = Join()
         for topic, entry, doc in documents(qrels, run, args.reading, collection, args.as_documents, join=join,
                                            progress=_progress(err, f"evaluating {run.run_id}")):
@@ -228,14 +229,12 @@ def _load_runs(args, err: TextIO) -> list[Run]:
 
 
 def run_lists(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
-    qrels = read_qrels(args.qrels)
-    _warn(qrels.diagnostics, err)
-    collection = Collection(args.collection, args.unit) if args.collection else None
-    for run in _load_runs(args, err):
+    qrels, collection, runs, said = _inputs(args, err)
+    for run in runs:
         join = Join()
         result = evaluate(qrels, run, measures, args.reading, collection, args.as_documents, args.complete,
                           args.levels, join, _progress(err, f"evaluating {run.run_id}"))
-        _warn(result.diagnostics + join.diagnostics, err)
+        _warn(_new(result.diagnostics, said) + join.diagnostics, err)
         write_evaluation(result, args.per_topic, args.format, out)
     return 0
 
@@ -363,7 +362,12 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     if not args.check and not args.runs:
         print("readsim-eval: give at least one RUN (or --check with --collection)", file=err)
         return EXIT_USAGE
-    check_paths([args.qrels, *([] if args.check else args.runs)], [args.collection] if args.collection else [])
+    # fail before any work on a path that is missing, of the wrong kind or unreadable (opens
+    # nothing; a pipe such as <(grep ...) is welcome)
+    for kind, path in (("qrels", args.qrels), *(("run", r) for r in ([] if args.check else args.runs)),
+                       ("collection", args.collection)):
+        if path:
+            check_input_path(path, kind, pipes=True)
     if args.check:
         return run_check(args, out, err)
     if args.per_article:

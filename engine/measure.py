@@ -390,7 +390,7 @@ def parse_any(text: str) -> DocMeasure | ListMeasure:
         pass
     try:
         return parse_list_measure(text)
-    except UnknownMeasure as exc:
+    except UnknownMeasure:
         if "/" in text or _HEAD.fullmatch(text.strip().partition("/")[0].strip()):
             raise
         raise UnknownMeasure(f"unknown measure {_show(text.strip())!r}; document measures are aveChP, ChP@k, ChR@k, "

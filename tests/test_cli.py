@@ -323,11 +323,11 @@ def test_files_are_checked_before_any_output(files, tmp_path):
     # the first run is fine, the second missing: nothing printed for the first
     code, out, err = run_cli(files["q"], files["one"], tmp_path / "missing.run")
     assert code == 1 and out == ""
-    assert err == f"readsim-eval: {tmp_path / 'missing.run'}: No such file or directory\n"
+    assert err == f"readsim-eval: {tmp_path / 'missing.run'}: run file not found\n"
     code, out, err = run_cli(files["q"], tmp_path)
-    assert (code, out, err) == (1, "", f"readsim-eval: {tmp_path}: is a directory, not a file\n")
+    assert (code, out, err) == (1, "", f"readsim-eval: {tmp_path}: is a folder, not a run file\n")
     code, _, err = run_cli(files["q"], files["one"], "--collection", files["q"])
-    assert code == 1 and err == f"readsim-eval: {files['q']}: not a folder\n"
+    assert code == 1 and err == f"readsim-eval: {files['q']}: not a folder (a collection is a folder of article XML files)\n"
 
 
 @pytest.mark.parametrize("measure, parameter", [

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+import os
 
-from readsim.app.background import activity, run_in_background
+import pytest
+from PySide6.QtCore import Qt
+
+from readsim.app.background import activity, input_error_text, run_in_background
 from readsim.app.files import add_recent, app_settings, guess_kind, recent_files
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
+from readsim.engine.errors import InputError
 
 
 def test_guess_kind(tmp_path, inex):
@@ -42,11 +46,33 @@ def test_background_result_and_error_come_back(qtbot):
     assert got == [42]
 
     def boom():
-        raise ValueError("file.qrels:3: bad")
+        raise InputError("file.qrels", 3, "bad")
 
     with qtbot.waitSignal(activity().failed, timeout=5000) as blocker:
         run_in_background(None, boom, got.append)
     assert blocker.args == ["file.qrels:3: bad"]
+
+
+def test_background_os_error_is_path_and_reason_and_a_bug_keeps_its_traceback(qtbot, tmp_path):
+    missing = tmp_path / "gone.run"
+    with qtbot.waitSignal(activity().failed, timeout=5000) as blocker:
+        run_in_background(None, lambda: open(missing), print)
+    assert blocker.args == [f"{missing}: No such file or directory"]
+    assert input_error_text(IsADirectoryError(21, "Is a directory", str(tmp_path))) == f"{tmp_path}: Is a directory"
+    assert input_error_text(ZeroDivisionError("x")) is None
+
+    def bug():
+        raise ZeroDivisionError("a real bug")
+
+    failed = []
+    activity().failed.connect(failed.append)
+    try:
+        with qtbot.captureExceptions() as caught:
+            with qtbot.waitSignal(activity().idle, timeout=5000):
+                run_in_background(None, bug, print)
+    finally:
+        activity().failed.disconnect(failed.append)
+    assert [type(e[1]) for e in caught] == [ZeroDivisionError] and failed == []  # the excepthook saw it
 
 
 def test_dropped_files_open_and_errors_show(qtbot, inex):
@@ -90,3 +116,65 @@ def test_missing_sample_gives_an_empty_window(qtbot, monkeypatch, tmp_path, caps
     monkeypatch.setattr(samples, "sample", fake)
     code = main_mod.main(["--screenshot", str(tmp_path / "x.png")])
     assert code == 1 and "shipped sample is missing" in capsys.readouterr().err
+
+
+def test_sniff_kind_reads_content_only_and_never_opens_a_fifo(tmp_path, inex):
+    from readsim.app.files import sniff_kind
+
+    (tmp_path / "q.run").write_text("\ufeff# judged\n2009001 Q0 1164 23 74827 100 0:23\n")
+    (tmp_path / "nonrel").write_text("2009001 Q0 1164 0 74827\n")
+    (tmp_path / "bep-only").write_text("2009001 Q0 1164 0 74827 0\n")  # could be either: unsure
+    (tmp_path / "r.qrels").write_text("2009001 Q0 1164 1 0.5 myrun 0 23\n")
+    (tmp_path / "b").write_bytes(b"2009001 Q0 1164 1 0.5 myrun 0 23\n\x00\x01")
+    os.mkfifo(tmp_path / "fifo")
+    assert sniff_kind(tmp_path / "q.run") == ("qrels", 2)
+    assert sniff_kind(tmp_path / "nonrel") == ("qrels", 1)
+    assert sniff_kind(tmp_path / "bep-only") == (None, None)
+    assert sniff_kind(tmp_path / "r.qrels") == ("run", 1)
+    assert sniff_kind(tmp_path / "b") == ("binary", 2)
+    assert sniff_kind(tmp_path / "fifo") == (None, None) and guess_kind(tmp_path / "fifo") == "run"
+    assert sniff_kind(inex / "topics" / "inex2009-topics.xml")[0] == "topics"
+    assert sniff_kind(tmp_path / "missing") == (None, None)
+
+
+def test_a_drop_loads_the_good_files_and_one_box_names_each_bad_one(qtbot, tmp_path):
+    from readsim.engine.samples import sample
+
+    s = sample()
+    session = Session()
+    w = MainWindow(session, show_dialogs=True, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    (tmp_path / "blob.bin").write_bytes(bytes(range(256)))
+    missing = tmp_path / "missing.qrels"
+    w.open_paths([str(s.collection), str(s.runs[0]), str(tmp_path / "blob.bin"), str(missing)])
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None, timeout=10_000)
+    assert session.run is not None and session.run.path == str(s.runs[0]) and session.qrels is None
+    box = w.error_box
+    assert box is not None and box.isVisible() and box.windowModality() != Qt.WindowModality.ApplicationModal
+    assert f"{tmp_path / 'blob.bin'}:1: binary data (a NUL byte), not a run file" in box.text()
+    assert f"{missing}: qrels file not found" in box.text()
+    assert w.errors_shown == [t for t in box.text().split("\n\n")]
+    assert {k for k, _ in recent_files()} == {"collection", "run"}  # only what loaded
+    box.close()
+    qtbot.waitUntil(lambda: w.error_box is None, timeout=2000)
+    with qtbot.waitSignal(session.coverage_changed, timeout=10_000):  # the window is still usable
+        session.load("qrels", s.qrels)
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=10_000)
+    assert session.qrels is not None and w.error_box is None
+
+
+def test_real_inputs_coverage_in_the_log_and_the_status_bar(qtbot, real_window):
+    w = real_window()
+    qtbot.waitUntil(lambda: activity().count == 0 and bool(w.session.coverage), timeout=20_000)
+    run = w.session.run.path
+    assert [d.path for d in w.session.coverage] == [run, w.session.qrels.path]
+    summary = w.warnings_text()
+    assert summary.startswith("2 input warnings: bert-passages.run: 10724 of the 11582 articles of the run (first: ")
+    assert summary.endswith("— see View ▸ Log") and len(summary) < 200
+    assert str(w.session.coverage[0]) in w.log.toPlainText() and str(w.session.coverage[0]) in w.warnings_label.toolTip()
+    w.warnings_label.linkActivated.emit("log")
+    assert w.log_dock.isVisible()
+    w.session.check_coverage()  # the same warnings again: not logged twice
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    assert w.log.toPlainText().count(str(w.session.coverage[0])) == 1
