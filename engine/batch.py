@@ -92,7 +92,9 @@ def document(
     """Evaluate one ranked article of ``run`` for ``topic``.
 
     ``as_document`` replaces its passages with the whole article (the full-document
-    baseline, Arvola et al. 2010 section 5). Raises :class:`InputError` (see
+    baseline, Arvola et al. 2010 section 5). In the ``entry`` mode the reader starts at the
+    result's :attr:`~engine.formats.RunArticle.entry_point` (a Best in Context line's offset; 0
+    with ``as_document``) and wraps around. Raises :class:`InputError` (see
     :func:`retrieved_passages`).
     """
     judgement = qrels.judgement(topic, entry.article)
@@ -112,7 +114,12 @@ def document(
     if doc_length is None:  # unjudged and not at hand: non-relevant, extent = what was retrieved
         doc_length = int(retrieved[-1, 1]) if retrieved is not None and len(retrieved) else 0
     relevant = judgement.passages if judgement is not None else iv.EMPTY
-    return evaluate_document(relevant, retrieved, doc_length, mode, text_length=text_length)
+    entry_point = 0
+    if Mode(mode) is Mode.ENTRY and not as_document:
+        entry_point = entry.entry_point
+        if entry_point is None:  # only XPaths or XPointers: the first resolved passage
+            entry_point = int(retrieved[0, 0]) if retrieved is not None and len(retrieved) else 0
+    return evaluate_document(relevant, retrieved, doc_length, mode, entry_point, text_length=text_length)
 
 
 def documents(

@@ -122,8 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-documents", action="store_true",
                    help="evaluate every ranked article as retrieved whole (the full-document baseline)")
     p.add_argument("--per-article", action="store_true", help="print the document score of every (topic, article) of the run")
-    p.add_argument("--reading", default="natural", choices=[m.value for m in Mode if m is not Mode.ENTRY],
-                   help="reading order after the matching chain (default natural)")
+    p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
+                   help="reading order after the matching chain (default natural); 'entry' starts at each "
+                   "result's entry point (a Best in Context line's offset, else its first passage) and wraps around")
     p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
     p.add_argument("--collection", metavar="DIR", help="folder of the articles (<name>.xml): clips passages, "
                    "resolves XPaths, checks doc_length")

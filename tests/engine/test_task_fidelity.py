@@ -155,3 +155,22 @@ def test_real_whole_article_run_equals_its_fol_form(inex, tmp_path):
     b = _means(qrels, fol, names, collection=collection)
     assert a == pytest.approx(b, abs=1e-12)
     assert a["MAiP"] > 0.1 and a["iP[0.01]"] > 0.3
+
+
+# -- entry-point reading (SPEC section 4) from a Best in Context run ------------------------------
+def test_entry_point_reading_starts_at_the_bic_offset_and_wraps(tmp_path):
+    # 1,000 bytes, relevant [600, 700); the BiC line enters at 500: the reader reads [500, 1000)
+    # then [0, 500). The first relevant byte is the 101st read: LE(300) = 1, LE(50) = 3.
+    # aveChP = (1/100) sum_{j=1..100} j / (100 + j). T2IP(150): 100 non-relevant [500, 600), the
+    # 100 relevant, then 50 more non-relevant: the 150th is byte 749, 250 read, P = 100 / 250;
+    # T2IP(50) stops inside [500, 600), before any relevant byte: 0.
+    qrels, run = _files(tmp_path, "1 Q0 A 100 1000 600 600:100\n", "1 Q0 A 1 1 bic 500 0\n")
+    names = ["AgP/LE(300)", "AgP/LE(50)", "AgP/aveChP", "AgP/T2IP(150)", "AgP/T2IP(50)"]
+    means = _means(qrels, run, names, mode="entry")
+    assert means["AgP/aveChP"] == pytest.approx(sum(j / (100 + j) for j in range(1, 101)) / 100)
+    assert means["AgP/T2IP(150)"] == pytest.approx(0.4) and means["AgP/T2IP(50)"] == 0.0
+    effort = lm.rank_topics(qrels, run, [parse_list_measure(n).doc for n in names[:2]], mode="entry")["1"]
+    assert [effort.scores[parse_list_measure(n).doc].tolist() for n in names[:2]] == [[1.0], [3.0]]
+    # the same run read naturally has no chain (nothing retrieved) and starts at 0: first relevant at 601
+    natural = lm.rank_topics(qrels, run, [parse_list_measure("AgP/LE(300)").doc])["1"]
+    assert natural.scores[parse_list_measure("AgP/LE(300)").doc].tolist() == [3.0]
