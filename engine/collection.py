@@ -2,6 +2,12 @@
 
 Articles are parsed on first use and kept in a small cache. Thread-safe for reading:
 the GUI loads articles in a worker thread.
+
+An article's DOCTYPE loads only the collection's own ``article.dtd`` (in the article's folder,
+a folder above it up to the collection folder, or the collection folder's parent, where the INEX
+articles' ``../article.dtd`` points); any other system id gets the built-in entity table
+(:mod:`readsim.engine.text`). Every problem with an article file (missing, a folder, a FIFO, a
+broken link, not XML, over a budget) is an :class:`InputError` naming it.
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ class Collection:
         path = self.path(name)
         if path is None:
             raise KeyError(name)
-        art = Article.from_file(path, self.unit)
+        art = Article.from_file(path, self.unit, collection=self.root)
         with self._lock:
             self._cache[name] = art
             while len(self._cache) > self._cache_size:

@@ -1,4 +1,4 @@
-"""The article text model (SPEC section 2).
+"""The article text model (SPEC section 2) and safe, bounded article parsing (SPEC section 3).
 
 An article's **text** is the concatenation of all its text nodes in document order (the header
 too), whitespace-only nodes included, entities decoded, with the leading XML whitespace of the
@@ -7,9 +7,30 @@ real INEX 2009/2010 qrels) or ``"chars"`` (Unicode code points, the older conven
 :class:`Article` keeps one offset space, the unit's, and converts to Python string indices (and
 so to any display) at the edges.
 
-XML is parsed with lxml without network access or external entities. The collection's DTD
-(``../article.dtd`` next to the articles) supplies the XHTML entity sets; when it is missing,
-the HTML entity table of :mod:`html.entities` stands in for it, so ``&nbsp;`` still decodes.
+**Line ends and byte-order marks** follow XML, as lxml gives them: a UTF-8 BOM is not text, and
+a CRLF (or a lone CR) in the file is one LF in the parsed text, so offsets follow the parsed
+text (a CRLF counts 1 byte, not 2) and an article saved with CRLF has the same offsets as the
+LF original.
+
+**What is read.** :func:`read_file` reads only a regular file (never a FIFO, device, socket or
+folder, so nothing blocks), within :data:`MAX_ARTICLE_BYTES`. lxml parses it with no network, no
+external entities (``<!ENTITY x SYSTEM "file:///etc/passwd">`` is never read: ``&x;`` is an
+error) and libxml2's entity-amplification guard (a "billion laughs" file is an error, not
+gigabytes). A DOCTYPE's system id is loaded only when it names the collection's **own**
+``article.dtd``: a regular file of that name in the article's folder or a folder above it, up to
+the parent of the collection folder (where the INEX articles' ``../article.dtd`` points; see
+:func:`dtd_paths`). Every other id -- ``/dev/stdin``, a FIFO, another local file, a URL, an
+``article.dtd`` that is a folder or a FIFO -- gets the built-in entity table
+:data:`BUILTIN_DTD`, the packaged copy of the collection's DTD: the real ``article.dtd``
+declares exactly the XHTML 1.0 entity sets, the 253 entities of :mod:`html.entities` (checked
+by a test), so ``&nbsp;`` decodes the same with or without it, and in an article with no
+DOCTYPE at all (parsed again with the built-in table, lines unchanged).
+
+**Cost.** Building an :class:`Article` costs the parse and one C-level pass for the text and
+doc_length. The element index (spans, depths, parents) is built on first use of
+:attr:`Article.elements`, :meth:`Article.span` or :meth:`Article.point`, in one pass linear in
+the number of elements (depth from the parent, never a walk over ancestors); an element's XPath
+is built on demand from it (O(depth)), never stored for every element.
 """
 
 from __future__ import annotations
@@ -17,10 +38,11 @@ from __future__ import annotations
 import html.entities
 import os
 import re
-from dataclasses import dataclass
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import numpy as np
 from lxml import etree
@@ -30,46 +52,228 @@ from .errors import InputError
 UNITS = ("bytes", "chars")
 XML_SPACE = " \t\r\n"
 
-_FALLBACK_DTD = "".join(
+# -- budgets: the one place they are stated ----------------------------------------------
+# In the real INEX 2009 data the largest article file is 612 KB, the most elements 10,654 and
+# the longest text 103,259 characters; a valid
+# but hostile article of 2,000 levels, 200,000 leaves and 2 MB parses in about a second.
+# Beyond a budget an article is an InputError naming the budget, never minutes or gigabytes.
+
+MAX_ARTICLE_BYTES = 32 * 1024 * 1024
+"""Largest article file read, in bytes (checked before parsing): 32 MiB, 50 times the largest
+real article. It bounds the parsed tree: an element costs at least 4 bytes of file."""
+
+MAX_ELEMENTS = 1_000_000
+"""Most elements in one article (counted right after parsing, in C): about 90 times the real
+maximum, 5 times the 200,000-leaf hostile case."""
+
+MAX_TEXT_CHARS = 16_000_000
+"""Longest article text, in characters (Unicode code points), entities expanded: about 150
+times the longest real text. libxml2 also refuses entity expansion beyond 5 times the input."""
+
+MAX_DEPTH = 2048
+"""Deepest element nesting: libxml2's own limit (with ``huge_tree``, which readsim turns on so
+that 2,000 levels parse; without it the limit is 256). Deeper is an error naming the line."""
+
+MAX_DTD_BYTES = 1024 * 1024
+"""Largest collection DTD read (the real one is 33 KB); a bigger one is ignored for the built-in table."""
+
+DTD_NAME = "article.dtd"
+
+BUILTIN_DTD = "".join(
     f'<!ENTITY {name} "&#{code};">\n'
     for name, code in sorted(html.entities.name2codepoint.items())
     if name not in ("amp", "lt", "gt", "quot", "apos")
 )
+"""The built-in entity table: the XHTML 1.0 entity sets as a DTD (what the collection's
+``article.dtd`` declares), served for every DOCTYPE that is not the collection's own DTD."""
 
 
-class _LocalDTDResolver(etree.Resolver):
-    """Serve a missing local DTD from the HTML entity table; never touch the network."""
+def read_file(path: str | os.PathLike, max_bytes: int | None = None) -> bytes:
+    """The bytes of the regular file ``path``, without ever blocking.
+
+    The file is opened non-blocking and checked to be a regular file before it is read, so a
+    FIFO, a device (``/dev/stdin``) or a socket is refused, not read. ``max_bytes`` (``None``: no
+    limit) is a budget checked before reading. Raises :class:`InputError` naming ``path``: no
+    such file, a broken symbolic link, a folder, not a regular file, unreadable, over the budget.
+    """
+    label = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise InputError(label, None, f"broken symbolic link (to {os.readlink(path)}, which does not exist)") from None
+        raise InputError(label, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(label, None, "is a folder, not a file") from None
+    except OSError as err:
+        raise InputError(label, None, f"cannot read: {err.strerror or err}") from None
+    try:
+        mode = os.fstat(fd)
+        if stat.S_ISDIR(mode.st_mode):
+            raise InputError(label, None, "is a folder, not a file")
+        if not stat.S_ISREG(mode.st_mode):
+            raise InputError(label, None, "not a regular file (a FIFO, device or socket): not read")
+        if max_bytes is not None and mode.st_size > max_bytes:
+            raise InputError(label, None, f"{mode.st_size:,} bytes, over the budget of {max_bytes:,} bytes")
+        with open(fd, "rb", closefd=False) as f:
+            data = f.read() if max_bytes is None else f.read(max_bytes + 1)
+    except OSError as err:
+        raise InputError(label, None, f"cannot read: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
+    if max_bytes is not None and len(data) > max_bytes:  # the file grew while we read it
+        raise InputError(label, None, f"over the budget of {max_bytes:,} bytes")
+    return data
+
+
+def dtd_paths(article: str | os.PathLike, collection: str | os.PathLike | None = None) -> list[str]:
+    """Where the collection's own DTD may be: ``article.dtd`` in the article's folder and every
+    folder above it up to the parent of ``collection`` (default: the article's folder), real
+    paths (symbolic links resolved). ``../article.dtd`` of an INEX article is among them."""
+    folder = Path(os.path.realpath(Path(article).parent))
+    top = Path(os.path.realpath(collection)) if collection is not None else folder
+    out = [folder / DTD_NAME]
+    if folder == top or top in folder.parents:
+        up = folder
+        while up != top:
+            up = up.parent
+            out.append(up / DTD_NAME)
+        out.append(top.parent / DTD_NAME)  # where the articles' ../article.dtd points
+    else:  # an article outside the collection folder: its own folder and the one above
+        out.append(folder.parent / DTD_NAME)
+    return list(dict.fromkeys(os.path.realpath(p) for p in out))
+
+
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
+
+
+def _local_path(url: str | None) -> str | None:
+    """The local file a system id names, or None for a URL (``http:``, ``ftp:``, ...)."""
+    if not url:
+        return None
+    if url.startswith("file:"):
+        parts = urlsplit(url)
+        return unquote(parts.path) if parts.netloc in ("", "localhost") else None
+    if _URL_SCHEME.match(url):  # a scheme of 2+ letters (a Windows drive "C:" is one letter)
+        return None
+    return url
+
+
+class _DTDResolver(etree.Resolver):
+    """Serve the collection's own DTD when a DOCTYPE names it, the built-in table otherwise.
+
+    Never returns ``None`` (which would let libxml2 open the id itself: a FIFO, a device, a URL)."""
+
+    def __init__(self, allowed: Iterable[str]):
+        super().__init__()
+        self.allowed = frozenset(allowed)
 
     def resolve(self, url, pubid, context):  # noqa: D102 (lxml API)
-        if url and "://" not in url and os.path.exists(url):
-            return None  # lxml reads the local file itself
-        return self.resolve_string(_FALLBACK_DTD, context)
+        path = _local_path(url)
+        if path is not None and self.allowed:
+            for candidate in dict.fromkeys((path, unquote(path))):
+                if os.path.basename(candidate) != DTD_NAME:
+                    continue
+                real = os.path.realpath(candidate)
+                if real in self.allowed:
+                    try:
+                        return self.resolve_string(read_file(real, MAX_DTD_BYTES), context)
+                    except InputError:  # a folder, a FIFO, too big: the built-in table
+                        break
+        return self.resolve_string(BUILTIN_DTD, context)
 
 
-def xml_parser() -> etree.XMLParser:
-    """A new safe parser: no network, internal entities only, DTD entity sets available."""
-    parser = etree.XMLParser(
-        no_network=True, resolve_entities="internal", load_dtd=True, huge_tree=True
-    )
-    parser.resolvers.add(_LocalDTDResolver())
+def xml_parser(dtds: Iterable[str] = ()) -> etree.XMLParser:
+    """A new safe parser: no network, internal entities only, the built-in entity table.
+
+    A DOCTYPE's DTD is read only when it is one of ``dtds`` (real paths, see :func:`dtd_paths`)
+    and a regular file; every other system id gets :data:`BUILTIN_DTD`. ``huge_tree`` lets
+    nesting reach :data:`MAX_DEPTH`; sizes are bounded by the budgets, and libxml2's entity
+    amplification guard stays on.
+    """
+    parser = etree.XMLParser(no_network=True, resolve_entities="internal", load_dtd=True, huge_tree=True)
+    parser.resolvers.add(_DTDResolver(dtds))
     return parser
 
 
-def parse_xml(source: str | os.PathLike | bytes, name: str | None = None) -> etree._ElementTree:
-    """Parse an XML file (path) or document (bytes) safely.
+_UNDEFINED = re.compile(r"Entity '([^']*)' not defined")
+_WHERE = re.compile(r", line \d+, column \d+$")  # the line goes beside the reason, not in it
 
-    Raises :class:`InputError` naming the file and line on malformed XML or a missing file.
+
+def _syntax_reason(err: etree.XMLSyntaxError, data: bytes) -> str:
+    """A user's wording of libxml2's message (the line is reported beside it)."""
+    msg = _WHERE.sub("", err.msg or str(err))
+    if not data.strip():
+        return "empty file, not XML"
+    m = _UNDEFINED.search(msg)
+    if m:
+        return (f"undefined entity &{m.group(1)}; (not in the DTD nor the built-in HTML table; "
+                "external entities are never read)")
+    if "Excessive depth" in msg:
+        return f"elements nested deeper than {MAX_DEPTH} levels (budget readsim.engine.text.MAX_DEPTH)"
+    if "amplification" in msg:
+        return "entity expansion too large (an entity bomb): not expanded"
+    if "Document is empty" in msg and b"\x00" in data[:4096]:
+        return "a binary file, not XML"
+    return f"not well-formed XML: {msg}"
+
+
+def parse_xml(
+    source: str | os.PathLike | bytes,
+    name: str | None = None,
+    *,
+    dtds: Iterable[str] = (),
+    max_bytes: int | None = None,
+) -> etree._ElementTree:
+    """Parse an XML file (path) or document (bytes) safely (see :func:`xml_parser`).
+
+    A path is read with :func:`read_file` (regular files only, ``max_bytes`` budget; relative
+    system ids resolve against the file's folder). ``dtds``: the DTD files a DOCTYPE may load.
+    Raises :class:`InputError` naming the file, and the line for malformed XML (an undefined
+    or external entity, an entity bomb, nesting beyond :data:`MAX_DEPTH` included).
     """
-    label = name or (str(source) if not isinstance(source, bytes) else "<bytes>")
+    if isinstance(source, bytes):
+        label, data, base = name or "<bytes>", source, None
+        if max_bytes is not None and len(data) > max_bytes:
+            raise InputError(label, None, f"{len(data):,} bytes, over the budget of {max_bytes:,} bytes")
+    else:
+        label = name or os.fspath(source)
+        data = read_file(source, max_bytes)
+        base = os.path.abspath(source)
     try:
-        if isinstance(source, bytes):
-            return etree.ElementTree(etree.fromstring(source, xml_parser()))
-        return etree.parse(os.fspath(source), xml_parser())
+        return etree.fromstring(data, xml_parser(dtds), base_url=base).getroottree()
     except etree.XMLSyntaxError as err:
         line = err.lineno if getattr(err, "lineno", None) else None
-        raise InputError(label, line, f"not well-formed XML: {err.msg}") from None
-    except OSError as err:
-        raise InputError(label, None, f"cannot read: {err.strerror or err}") from None
+        if "amplification" in (err.msg or ""):
+            line = None  # libxml2 gives the line inside the entity's text, not the document's
+        if _UNDEFINED.search(err.msg or ""):
+            tree = _with_builtin_doctype(data, base)
+            if tree is not None:
+                return tree
+        raise InputError(label, line, _syntax_reason(err, data)) from None
+    except (etree.LxmlError, ValueError) as err:
+        raise InputError(label, None, f"not XML: {err}") from None
+
+
+def _with_builtin_doctype(data: bytes, base: str | None) -> etree._ElementTree | None:
+    """An undefined entity in a document without a DOCTYPE (``&nbsp;`` in a bare article):
+    parse it again with a DOCTYPE naming the built-in table (SPEC section 2: without the DTD,
+    the HTML entity table), inserted after the XML declaration on the same line, so lines
+    keep their numbers. None when that does not parse either (the first error stands)."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:4]:
+        return None  # UTF-16/32: not ASCII-compatible, leave the first error
+    at = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    if data.startswith(b"<?xml", at):
+        end = data.find(b"?>", at)
+        if end < 0:
+            return None
+        at = end + 2
+    patched = data[:at] + b'<!DOCTYPE article SYSTEM "readsim:builtin-entities">' + data[at:]
+    try:
+        return etree.fromstring(patched, xml_parser(), base_url=base).getroottree()
+    except (etree.LxmlError, ValueError):
+        return None
 
 
 def is_word_char(ch: str) -> bool:
@@ -103,26 +307,172 @@ def utf8_lengths(text: str) -> np.ndarray:
     return 1 + (cps >= 0x80).astype(np.int64) + (cps >= 0x800) + (cps >= 0x10000)
 
 
-@dataclass(frozen=True)
 class Element:
-    """One element of an article: its XPath, tag, depth and span ``[start, end)`` in the unit."""
+    """One element of an article: its XPath, tag, depth and span ``[start, end)`` in the unit.
 
-    xpath: str
-    tag: str
-    depth: int
-    start: int
-    end: int
+    Read-only. The elements of :attr:`Article.elements` build ``xpath`` on demand from the
+    article's element index (O(depth) per call), so a deep article never holds every path.
+    Equal elements have equal ``(xpath, tag, depth, start, end)``.
+    """
+
+    __slots__ = ("tag", "depth", "start", "end", "_xpath", "_index", "_number")
+
+    def __init__(self, xpath: str | None, tag: str, depth: int, start: int, end: int):
+        for slot, value in zip(self.__slots__, (tag, depth, start, end, xpath, None, -1)):
+            object.__setattr__(self, slot, value)
+
+    @classmethod
+    def _indexed(cls, index: _ElementIndex, number: int, start: int, end: int) -> Element:
+        el = cls(None, index.names[number], index.depth[number], start, end)
+        object.__setattr__(el, "_index", index)
+        object.__setattr__(el, "_number", number)
+        return el
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Element is read-only (cannot set {name!r})")
+
+    @property
+    def xpath(self) -> str:
+        """Absolute XPath with positions, ``/article[1]/bdy[1]/p[3]``."""
+        if self._xpath is not None:
+            return self._xpath
+        return self._index.xpath(self._number)
 
     @property
     def length(self) -> int:
         return self.end - self.start
+
+    def _key(self) -> tuple:
+        return (self.xpath, self.tag, self.depth, self.start, self.end)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Element) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Element(xpath={self.xpath!r}, tag={self.tag!r}, depth={self.depth}, start={self.start}, end={self.end})"
+
+
+_STEP = re.compile(r"([^\[\]/]+)\[([1-9][0-9]*)\]")
+
+
+class _ElementIndex:
+    """The elements of an article in document order, built in one linear pass.
+
+    Per element number ``i`` (0 = the root): the lxml node, its local name, its position among
+    same-named siblings (XPath ``[k]``), its parent's number (-1 for the root), its depth, the
+    number of elements in its subtree (itself included: its next sibling is ``i + size[i]``)
+    and its span ``[sstart, send)`` in string indices of the article's text (after the leading
+    whitespace is dropped, clamped at 0). Text positions follow ``itertext`` (the article's text).
+    """
+
+    def __init__(self, root: etree._Element, drop: int):
+        nodes: list = []
+        names: list[str] = []
+        position: list[int] = []
+        parent: list[int] = []
+        depth: list[int] = []
+        size: list[int] = []
+        sstart: list[int] = []
+        send: list[int] = []
+        stack: list[int] = []
+        seen: list[dict[str, int]] = [{}]  # per open element (and the document): same-named children so far
+        local: dict[str, str] = {}  # tag -> local name, shared strings
+        pos = 0
+        for event, node in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
+            tag = node.tag
+            if event == "start":
+                if isinstance(tag, str):
+                    i = len(nodes)
+                    name = local.get(tag)
+                    if name is None:
+                        name = local[tag] = tag.rpartition("}")[2]
+                    counts = seen[-1]
+                    k = counts[name] = counts.get(name, 0) + 1
+                    nodes.append(node)
+                    names.append(name)
+                    position.append(k)
+                    parent.append(stack[-1] if stack else -1)
+                    depth.append(len(stack))
+                    size.append(1)
+                    sstart.append(pos)
+                    send.append(pos)
+                    stack.append(i)
+                    seen.append({})
+                text = node.text  # an entity reference (built by hand) counts as itertext gives it
+                if text:
+                    pos += len(text)
+            elif event == "end":
+                if isinstance(tag, str):
+                    i = stack.pop()
+                    seen.pop()
+                    send[i] = pos
+                    size[i] = len(nodes) - i
+                    if not stack:
+                        continue  # the root's tail is not the article's
+                tail = node.tail
+                if tail:
+                    pos += len(tail)
+            else:  # a comment or processing instruction: no text, its tail is
+                tail = node.tail
+                if tail:
+                    pos += len(tail)
+        self.nodes = nodes
+        self.names = names
+        self.position = position
+        self.parent = parent
+        self.depth = depth
+        self.size = size
+        spans = np.array([sstart, send], dtype=np.int64).T.reshape(-1, 2) - drop
+        self.spans = np.maximum(spans, 0)  # string indices, shape (n, 2)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def xpath(self, i: int) -> str:
+        """XPath of element ``i``, ``/article[1]/bdy[1]/p[3]`` (O(depth))."""
+        steps = []
+        while i >= 0:
+            steps.append(f"{self.names[i]}[{self.position[i]}]")
+            i = self.parent[i]
+        return "/" + "/".join(reversed(steps))
+
+    def children(self, i: int) -> Iterator[int]:
+        """Numbers of the element children of ``i``, in document order."""
+        j, stop = i + 1, i + self.size[i]
+        while j < stop:
+            yield j
+            j += self.size[j]
+
+    def find(self, xpath: str) -> int | None:
+        """Number of the element at a normalized XPath (``/article[1]/p[3]``), or None.
+
+        Walks down from the root, over the children of each step only (no table of paths)."""
+        steps = [_STEP.fullmatch(s) for s in xpath.split("/")[1:]]
+        if not self.nodes or not steps or any(m is None for m in steps):
+            return None
+        first = steps[0]
+        if first.group(1) != self.names[0] or first.group(2) != "1":
+            return None
+        i = 0
+        for m in steps[1:]:
+            name, k = m.group(1), int(m.group(2))
+            i = next((j for j in self.children(i) if self.position[j] == k and self.names[j] == name), -1)
+            if i < 0:
+                return None
+        return i
 
 
 class Article:
     """One article of the collection: text, offsets in a unit, element spans.
 
     Build with :meth:`from_file` or :meth:`from_bytes`. Offsets (``length``, ``doc_length``,
-    element spans, passages) are in :attr:`unit` (``"bytes"`` or ``"chars"``).
+    element spans, passages) are in :attr:`unit` (``"bytes"`` or ``"chars"``). The text and
+    doc_length are computed at once (one pass in C); the element index on first use (see the
+    module docstring, "Cost"). Raises :class:`InputError` naming the file for an article over
+    :data:`MAX_ELEMENTS` elements or :data:`MAX_TEXT_CHARS` characters of text.
     """
 
     def __init__(self, name: str, root: etree._Element, unit: str = "bytes", path: str = ""):
@@ -132,18 +482,14 @@ class Article:
         self.path = path
         self.unit = unit
         self._root = root
-        parts: list[str] = []
-        marks: list[list] = []  # [element, str start, str end] in document order
-        open_marks: dict[etree._Element, list] = {}
-        for event, node, pos in walk(root):
-            if event == "text":
-                parts.append(node)
-            elif event == "start":
-                open_marks[node] = mark = [node, pos, pos]
-                marks.append(mark)
-            else:
-                open_marks.pop(node)[2] = pos
-        full = "".join(parts)
+        label = path or name
+        count = int(root.xpath("count(descendant-or-self::*)"))
+        if count > MAX_ELEMENTS:
+            raise InputError(label, None, f"{count:,} elements, over the budget of {MAX_ELEMENTS:,} (readsim.engine.text.MAX_ELEMENTS)")
+        full = "".join(root.itertext())
+        if len(full) > MAX_TEXT_CHARS:
+            raise InputError(label, None, f"{len(full):,} characters of text, over the budget of {MAX_TEXT_CHARS:,} (readsim.engine.text.MAX_TEXT_CHARS)")
+        self.element_count: int = count
         drop = self.drop = len(full) - len(full.lstrip(XML_SPACE))
         self.text: str = full[drop:]
         n = len(self.text)
@@ -153,48 +499,41 @@ class Article:
             self._starts = None  # unit offsets equal string indices
         self.length: int = self.from_index(n)
         self.doc_length: int = self.from_index(content_end(self.text))
-        str_spans = np.array([(max(s - drop, 0), max(e - drop, 0)) for _, s, e in marks], dtype=np.int64).reshape(-1, 2)
-        unit_spans = self.from_index(str_spans) if len(marks) else str_spans
-        self.elements: list[Element] = []
-        self._by_xpath: dict[str, Element] = {}
-        self._nodes: dict[str, tuple[etree._Element, int, int]] = {}  # xpath -> element, str span
-        for (el, _, _), (start, end), xp, (s, e) in zip(marks, unit_spans.tolist(), self._xpaths(marks), str_spans.tolist()):
-            element = Element(xp, etree.QName(el).localname, self._depth(el), start, end)
-            self.elements.append(element)
-            self._by_xpath[xp] = element
-            self._nodes[xp] = (el, s, e)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def from_file(cls, path: str | os.PathLike, unit: str = "bytes") -> Article:
-        """Read an article file. Raises :class:`InputError` (file and line) on bad XML."""
+    def from_file(cls, path: str | os.PathLike, unit: str = "bytes", collection: str | os.PathLike | None = None) -> Article:
+        """Read an article file (a regular file within :data:`MAX_ARTICLE_BYTES`).
+
+        ``collection``: the collection folder the file belongs to (default: the file's folder);
+        a DOCTYPE loads only the ``article.dtd`` of :func:`dtd_paths`. Raises
+        :class:`InputError` naming the file (and the line for bad XML): no such file, a
+        folder, a FIFO or device, a broken link, not XML, over a budget.
+        """
         path = Path(path)
-        tree = parse_xml(path)
+        tree = parse_xml(path, dtds=dtd_paths(path, collection), max_bytes=MAX_ARTICLE_BYTES)
         return cls(path.stem, tree.getroot(), unit, str(path))
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "article", unit: str = "bytes") -> Article:
-        """Parse an article from an XML document in memory (tests, samples)."""
-        return cls(name, parse_xml(data, name).getroot(), unit, name)
+        """Parse an article from an XML document in memory (tests, samples); no DTD is read."""
+        return cls(name, parse_xml(data, name, max_bytes=MAX_ARTICLE_BYTES).getroot(), unit, name)
 
-    @staticmethod
-    def _xpaths(marks) -> list[str]:
-        """Absolute XPaths with positions, ``/article[1]/bdy[1]/p[3]``, in document order."""
-        paths: dict[etree._Element, str] = {}
-        seen: dict[tuple[etree._Element, str], int] = {}
-        out = []
-        for el, _, _ in marks:
-            parent = el.getparent()
-            name = etree.QName(el).localname
-            index = seen[(parent, name)] = seen.get((parent, name), 0) + 1
-            xp = f"{paths[parent] if parent is not None else ''}/{name}[{index}]"
-            paths[el] = xp
-            out.append(xp)
-        return out
+    # -- the element index, on demand -----------------------------------------------------
+    @cached_property
+    def _index(self) -> _ElementIndex:
+        return _ElementIndex(self._root, self.drop)
 
-    @staticmethod
-    def _depth(el) -> int:
-        return sum(1 for _ in el.iterancestors())
+    @cached_property
+    def _unit_spans(self) -> np.ndarray:
+        spans = self._index.spans
+        return self.from_index(spans) if len(spans) else spans
+
+    @cached_property
+    def elements(self) -> list[Element]:
+        """Every element in document order (the root first), with its span in the unit."""
+        index = self._index
+        return [Element._indexed(index, i, s, e) for i, (s, e) in enumerate(self._unit_spans.tolist())]
 
     # -- facts --------------------------------------------------------------------------
     @cached_property
@@ -217,10 +556,11 @@ class Article:
         ``xpath`` is an absolute path with positions, ``/article[1]/bdy[1]/sec[2]/p[3]``;
         a step without a position means ``[1]``. Raises ``KeyError`` if there is no such element.
         """
-        e = self._by_xpath.get(normalize_xpath(xpath))
-        if e is None:
+        i = self._index.find(normalize_xpath(xpath))
+        if i is None:
             raise KeyError(xpath)
-        return e.start, e.end
+        start, end = self._unit_spans[i].tolist()
+        return start, end
 
     def point(self, xpointer: str) -> int:
         """Unit offset of an INEX XPointer (2007 passage runs).
@@ -235,26 +575,23 @@ class Article:
         m = _XPOINTER.fullmatch(xpointer.strip())
         if m is None:
             raise ValueError(f"malformed XPointer {xpointer!r}")
-        found = self._nodes.get(normalize_xpath(m.group(1)))
-        if found is None:
+        index = self._index
+        i = index.find(normalize_xpath(m.group(1)))
+        if i is None:
             raise KeyError(m.group(1))
-        el, start, _ = found
+        el = index.nodes[i]
+        start = int(index.spans[i, 0])
         chars = int(m.group(3) or 0)
         if m.group(2) is None:
             return self.from_index(start + chars)
         nodes = ([(el.text, start)] if el.text else []) + [
-            (child.tail, self._nodes[self._xpath_of(child)][2]) for child in el if child.tail and isinstance(child.tag, str)
+            (index.nodes[j].tail, int(index.spans[j, 1])) for j in index.children(i) if index.nodes[j].tail
         ]
         k = int(m.group(2))
         if not 1 <= k <= len(nodes):
             raise KeyError(f"{m.group(1)}/text()[{k}]")
         text, at = nodes[k - 1]
         return self.from_index(at + min(chars, len(text)))
-
-    def _xpath_of(self, el: etree._Element) -> str:
-        if not hasattr(self, "_xpath_by_node"):
-            self._xpath_by_node = {node: xp for xp, (node, _, _) in self._nodes.items()}
-        return self._xpath_by_node[el]
 
     # -- conversions --------------------------------------------------------------------
     def from_index(self, index):
