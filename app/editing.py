@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QMenu, QMessageBox
 from readsim.engine import intervals as iv
 from readsim.engine.batch import document, retrieved_passages
 from readsim.engine.errors import InputError
-from readsim.engine.formats import Qrels, Run, RunArticle, write_run
+from readsim.engine.formats import Qrels, Run, RunArticle, read_any_run, write_run
 from readsim.engine.layout import Layout
 from readsim.engine.reading import Mode
 
@@ -132,8 +132,8 @@ class PassageEditor(QObject):
             return False
         run = self._own(s.run)
         before = run.article(s.topic, cur.name)
-        if before is not None:
-            after = dataclasses.replace(before, passages=new, xpaths=[], pointers=[])
+        if before is not None:  # edited: no longer the file's lines (see engine.formats.run.write_run)
+            after = dataclasses.replace(before, passages=new, xpaths=[], pointers=[], lines=())
         else:
             rank = len(run.topics.get(s.topic, [])) + 1
             after = RunArticle(cur.name, rank, new, [], 0)
@@ -230,25 +230,70 @@ class PassageEditor(QObject):
                 out.append(run)
         return out
 
-    def save(self, path: str | os.PathLike, run: Run | None = None) -> None:
-        """Write ``run`` (default: the session's run, with its edits) as an 8-field FOL run.
+    def edit_count(self, run: Run | None = None) -> int:
+        """How many edits (undone ones not counted) the history holds for ``run`` (default: the
+        session's run)."""
+        run = run or self.session.run
+        return sum(1 for i in range(self.stack.index()) if self.stack.command(i).change.run is run)
 
-        Articles retrieved by XPath or XPointer are written as the offsets of their elements
-        (resolved with the collection). Raises :class:`InputError` when one cannot be
-        resolved and ``OSError`` when the file cannot be written; marks the history clean.
+    def save(self, path: str | os.PathLike, run: Run | None = None) -> list:
+        """Write ``run`` (default: the session's run, with its edits) as a FOL run, atomically.
+
+        What each line becomes is :func:`~readsim.engine.formats.run.write_run`'s rule: the
+        lines of articles not edited are copied byte for byte from the run's own file, in its
+        order; an edited article's lines are replaced by one line per passage at its first
+        line. Articles retrieved by XPointer (XML runs) are written as the offsets of their
+        passages (resolved with the collection). Returns write_run's notes (``Diagnostic``:
+        why lines were generated rather than copied).
+
+        Raises :class:`InputError` when an XPointer cannot be resolved and ``OSError`` when
+        the file cannot be written: the file at ``path`` is then as it was, the edits stay in
+        memory and the history stays unsaved. On success marks the history clean.
         """
         run = run or self.session.run
         if run is None:
             raise ValueError("no run is open")
-        out = dataclasses.replace(run, path=str(path), topics={})
+        out = dataclasses.replace(run, topics={})
         for topic, entries in run.topics.items():
-            out.topics[topic] = [e if not (e.xpaths or e.pointers) else dataclasses.replace(
-                e, passages=retrieved_passages(run, topic, e, self.session.collection), xpaths=[], pointers=[])
-                for e in entries]
-        write_run(out, path)
+            out.topics[topic] = [e if not e.pointers else dataclasses.replace(
+                e, passages=retrieved_passages(run, topic, e, self.session.collection), xpaths=[], pointers=[],
+                lines=()) for e in entries]
+        notes = write_run(out, path)
+        if run.path and os.path.realpath(path) == os.path.realpath(run.path):
+            self._rebase(run)
         self.path = str(path)
         self.stack.setClean()
         self.saved.emit(str(path))
+        return notes
+
+    def _rebase(self, run: Run) -> None:
+        """After saving ``run`` over its own file, take the new file's line numbers, so a later
+        save copies the lines just written (edited articles count as unedited from now on)."""
+        try:
+            back = read_any_run(run.path)
+        except (InputError, OSError):
+            return
+        new = {}
+        for topic, entries in run.topics.items():
+            for k, e in enumerate(entries):
+                b = back.article(topic, e.article)
+                if b is not None and (b.lines, b.line) != (e.lines, e.line):
+                    new[topic, k] = dataclasses.replace(e, lines=b.lines, line=b.line)
+        if new and not any(r is run for r in self._owned):
+            run = self._own(run)
+        for (topic, k), e in new.items():
+            run.topics[topic][k] = e
+
+        def moved(c: Change, e: RunArticle | None) -> RunArticle | None:
+            # undo and redo give states the new file does not hold: edited, at the article's new line
+            b = back.article(c.topic, c.article)
+            return None if e is None else dataclasses.replace(e, lines=(), line=b.line if b is not None else 0)
+
+        for i in range(self.stack.count()):
+            cmd = self.stack.command(i)
+            if cmd.change.run is run:
+                cmd.change = dataclasses.replace(cmd.change, before=moved(cmd.change, cmd.change.before),
+                                                 after=moved(cmd.change, cmd.change.after))
 
 
 # -- the window's side: menus, context menu, outline dock, title, close guard -----------------
@@ -480,12 +525,19 @@ class EditingUI(QObject):
             if not path:
                 return False
         try:
-            self.editor.save(path)
-        except (InputError, OSError, ValueError) as err:
-            self.window.show_error(f"cannot save the run: {err}")
+            notes = self.editor.save(path)
+        except OSError as err:  # atomic: the file at path is as it was
+            self.window.show_error(f"Cannot save the run to {err.filename or path}: {err.strerror or err}.\n"
+                                   f"Nothing was written (a file already there is unchanged); the edits are still here, unsaved.")
+            return False
+        except (InputError, ValueError) as err:
+            self.window.show_error(f"Cannot save the run to {path}: {err}.\nThe edits are still here, unsaved.")
             return False
         add_recent("run", path)
-        self.session.message.emit(f"Saved run {run.run_id} to {path}")
+        for note in notes:
+            self.window.log.appendPlainText(f"saving {path}: {note}")
+        self.session.message.emit(f"Saved run {run.run_id} to {path}"
+                                  + (f" (note: {notes[0].message}; see View ▸ Log)" if notes else ""))
         return True
 
     def _ask_save_path(self, suggested: str) -> str:

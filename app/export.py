@@ -15,22 +15,35 @@ the suffix is not one it writes.
 - :func:`export_compare` — the A/B table (when the compare view is installed).
 
 Values are written at full precision (``repr`` of the float), not as shown (4 decimals).
+The numbers' context names the run file; a run with edits is recorded as ``edited from FILE,
+N edits`` (:func:`run_source`).
+
+Every file is written atomically (:func:`readsim.engine.atomic.atomic_write`): pictures are
+rendered to bytes in memory (``QBuffer``) first, so a failure half-way (a full disk, a crash)
+leaves the previous file byte for byte and raises ``OSError`` naming the path. Menu entries are
+plain text (:func:`plain`: plot titles are HTML) and proposed file names are safe
+(:func:`safe_name`: letters, digits, ``.``, ``_``, ``-``).
 """
 
 from __future__ import annotations
 
 import csv
+import html
+import io
 import json
+import re
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 import pyqtgraph as pg
 import pyqtgraph.exporters as pgx
-from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize
 from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from readsim.engine.atomic import write_bytes, write_text
 from readsim.engine.measure import panel_measures
 
 PICTURES = "PNG image (*.png);;SVG drawing (*.svg)"
@@ -44,17 +57,53 @@ def _suffix(path: str | Path, allowed: tuple[str, ...]) -> str:
     return suffix
 
 
+def plain(text: str) -> str:
+    """``text`` without HTML: tags dropped, entities decoded, drawing symbols (legend glyphs
+    such as ``━``) dropped, white space collapsed. ``"<b>gP[r]</b> &amp; x"`` -> ``"gP[r] & x"``."""
+    text = html.unescape(re.sub(r"<[^>]*>", " ", str(text)))
+    text = "".join(c for c in text if unicodedata.category(c) not in ("So", "Cc", "Cf"))
+    return " ".join(text.split())
+
+
+def safe_name(text: str, fallback: str = "export") -> str:
+    """A file name (no folder, no suffix) made of ``text``'s plain words: every run of characters
+    other than ASCII letters, digits, ``.`` and ``_`` becomes one ``-``; no leading dot or dash;
+    at most 80 characters. ``"AgP/F(0.25) <i>x</i>"`` -> ``"AgP-F-0.25-x"``."""
+    name = re.sub(r"[^A-Za-z0-9._]+", "-", plain(text)).strip("-.")[:80].strip("-.")
+    return name or fallback
+
+
 # -- pictures --------------------------------------------------------------------------------
+def _png(image) -> bytes:
+    """A ``QImage`` or ``QPixmap`` as PNG bytes (rendered in memory)."""
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    ok = image.save(buf, "PNG")
+    buf.close()
+    if not ok or data.isEmpty():
+        raise OSError("cannot render the PNG")
+    return bytes(data.data())
+
+
+def _write(path: Path, data: bytes, what: str) -> Path:
+    if not data:
+        raise OSError(f"{path}: the {what} is empty; nothing written")
+    write_bytes(path, data)
+    return path
+
+
 def export_widget(widget: QWidget, path: str | Path, title: str = "readsim") -> Path:
     """Write ``widget`` as it looks now: ``.png`` (``QWidget.grab``, device pixels) or
     ``.svg`` (``QWidget.render`` into a ``QSvgGenerator``, logical pixels)."""
     path = Path(path)
     if _suffix(path, (".png", ".svg")) == ".png":
-        if not widget.grab().save(str(path), "PNG"):
-            raise OSError(f"{path}: cannot write the PNG")
-        return path
+        return _write(path, _png(widget.grab()), "PNG")
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
     gen = QSvgGenerator()
-    gen.setFileName(str(path))
+    gen.setOutputDevice(buf)
     size = widget.size()
     gen.setSize(QSize(size))
     gen.setViewBox(QRect(0, 0, size.width(), size.height()))
@@ -70,9 +119,8 @@ def export_widget(widget: QWidget, path: str | Path, title: str = "readsim") -> 
         QWidget.render(widget, painter, QPoint(0, 0))  # QGraphicsView overrides render()
     finally:
         painter.end()
-    if not path.is_file() or path.stat().st_size == 0:
-        raise OSError(f"{path}: the SVG was not written")
-    return path
+        buf.close()
+    return _write(path, bytes(data.data()), "SVG")
 
 
 def export_article(window, path: str | Path) -> Path:
@@ -85,7 +133,7 @@ def export_article(window, path: str | Path) -> Path:
 
 def plots(window) -> list[tuple[str, pg.PlotWidget]]:
     """The visible pyqtgraph plots of the window (its docks included), named for menus:
-    the precision plot first."""
+    the precision plot first; names are plain text (:func:`plain`), at most 60 characters."""
     out: list[tuple[str, pg.PlotWidget]] = []
     main = getattr(getattr(window, "plot", None), "plot", None)
     if isinstance(main, pg.PlotWidget):
@@ -93,8 +141,8 @@ def plots(window) -> list[tuple[str, pg.PlotWidget]]:
     for w in window.findChildren(pg.PlotWidget):
         if w is main or not w.isVisible():
             continue
-        title = w.getPlotItem().titleLabel.text or w.objectName() or type(w.parent()).__name__
-        out.append((str(title), w))
+        title = plain(w.getPlotItem().titleLabel.text or "") or w.objectName() or type(w.parent()).__name__
+        out.append((title if len(title) <= 60 else title[:59].rstrip() + "…", w))
     return out
 
 
@@ -106,20 +154,14 @@ def export_plot(plot: pg.PlotWidget, path: str | Path, width: int = 1600) -> Pat
     if _suffix(path, (".png", ".svg")) == ".png":
         exporter = pgx.ImageExporter(item)
         exporter.parameters()["width"] = int(width)
-    else:
-        try:
-            pgx.SVGExporter(item).export(str(path))
-        except ValueError:
-            # pyqtgraph 0.14's SVGExporter cannot parse closed paths ("... Z") as Qt 6.12
-            # writes them (pyqtgraph issue #3495): draw the plot widget with QSvgGenerator
-            return export_widget(plot, path, "readsim plot")
-        if not path.is_file() or path.stat().st_size == 0:
-            raise OSError(f"{path}: the plot was not written")
-        return path
-    exporter.export(str(path))
-    if not path.is_file() or path.stat().st_size == 0:
-        raise OSError(f"{path}: the plot was not written")
-    return path
+        return _write(path, _png(exporter.export(toBytes=True)), "plot")
+    try:
+        data = pgx.SVGExporter(item).export(toBytes=True)
+    except ValueError:
+        # pyqtgraph 0.14's SVGExporter cannot parse closed paths ("... Z") as Qt 6.12
+        # writes them (pyqtgraph issue #3495): draw the plot widget with QSvgGenerator
+        return export_widget(plot, path, "readsim plot")
+    return _write(path, data, "plot")
 
 
 def export_precision_plot(window, path: str | Path) -> Path:
@@ -127,8 +169,23 @@ def export_precision_plot(window, path: str | Path) -> Path:
 
 
 # -- numbers ---------------------------------------------------------------------------------
+def run_source(window, run) -> str | None:
+    """Where ``run``'s results come from: its file's path, or ``edited from FILE, N edits``
+    when the window's passage editor changed it (N: the edits applied, undone ones not counted),
+    followed by ``, saved as FILE2`` once those edits are saved."""
+    if run is None:
+        return None
+    editor = getattr(getattr(window, "editing", None), "editor", None)
+    n = editor.edit_count(run) if editor is not None else 0
+    if not n:
+        return run.path
+    saved = f", saved as {editor.path}" if editor.path and editor.stack.isClean() else ""
+    return f"edited from {run.path}, {n} edit{'s' if n != 1 else ''}{saved}"
+
+
 def context(window) -> dict:
-    """What the numbers depend on: topic, article, run, mode and the reader's settings."""
+    """What the numbers depend on: topic, article, run (``run_file``: :func:`run_source`), mode
+    and the reader's settings."""
     s = window.session
     st = s.settings
     cur = s.current
@@ -136,7 +193,7 @@ def context(window) -> dict:
         "topic": s.topic,
         "article": cur.name if cur is not None else None,
         "run": s.run.run_id if s.run is not None else None,
-        "run_file": s.run.path if s.run is not None else None,
+        "run_file": run_source(window, s.run),
         "mode": st.mode.value,
         "screen": st.screen,
         "tolerance": st.tolerance,
@@ -155,25 +212,26 @@ def score_values(window) -> dict[str, float]:
     return cur.evaluation.scores(window.session.settings)
 
 
-CONTEXT_COLUMNS = ("topic", "article", "run", "mode", "screen", "tolerance", "beta")
+CONTEXT_COLUMNS = ("topic", "article", "run", "mode", "screen", "tolerance", "beta", "run_file")
 
 
 def export_scores(window, path: str | Path) -> Path:
     """The open article's scores: ``.csv`` (one row per measure: measure, value, then the
-    context columns topic, article, run, mode, screen, tolerance, beta) or ``.json``
+    context columns topic, article, run, mode, screen, tolerance, beta, run_file) or ``.json``
     (``{context..., "scores": {measure: value}}``)."""
     path = Path(path)
     suffix = _suffix(path, (".csv", ".json"))
     values = score_values(window)
     ctx = context(window)
     if suffix == ".json":
-        path.write_text(json.dumps({**ctx, "scores": values}, indent=2) + "\n", encoding="utf-8")
+        write_text(path, json.dumps({**ctx, "scores": values}, indent=2) + "\n")
         return path
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(("measure", "value", *CONTEXT_COLUMNS))
-        for name, value in values.items():
-            w.writerow((name, repr(float(value)), *(ctx[c] for c in CONTEXT_COLUMNS)))
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(("measure", "value", *CONTEXT_COLUMNS))
+    for name, value in values.items():
+        w.writerow((name, repr(float(value)), *(ctx[c] for c in CONTEXT_COLUMNS)))
+    write_text(path, f.getvalue(), newline="")
     return path
 
 
@@ -193,21 +251,23 @@ def ranked_rows(window) -> list[dict]:
 
 def export_ranked_list(window, path: str | Path) -> Path:
     """The topic's ranked list with its document scores: ``.csv`` (a header row, one row per
-    ranked article) or ``.json`` (``{context..., "articles": [row, ...]}``)."""
+    ranked article, the run file last) or ``.json`` (``{context..., "articles": [row, ...]}``)."""
     path = Path(path)
     suffix = _suffix(path, (".csv", ".json"))
     rows = ranked_rows(window)
     ctx = {k: v for k, v in context(window).items() if k != "article"}
     if suffix == ".json":
-        path.write_text(json.dumps({**ctx, "articles": rows}, indent=2) + "\n", encoding="utf-8")
+        write_text(path, json.dumps({**ctx, "articles": rows}, indent=2) + "\n")
         return path
     names = [m.name for m in panel_measures(window.session.settings)]
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(("topic", "run", "mode", "rank", "article", "title", "relevant", *names))
-        for r in rows:
-            w.writerow((ctx["topic"], ctx["run"], ctx["mode"], r["rank"], r["article"], r["title"],
-                        "" if r["relevant"] is None else int(r["relevant"]), *(repr(float(r[n])) for n in names)))
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(("topic", "run", "mode", "rank", "article", "title", "relevant", *names, "run_file"))
+    for r in rows:
+        w.writerow((ctx["topic"], ctx["run"], ctx["mode"], r["rank"], r["article"], r["title"],
+                    "" if r["relevant"] is None else int(r["relevant"]), *(repr(float(r[n])) for n in names),
+                    ctx["run_file"]))
+    write_text(path, f.getvalue(), newline="")
     return path
 
 
@@ -220,19 +280,19 @@ def export_compare(window, path: str | Path) -> Path:
     suffix = _suffix(path, (".csv", ".json"))
     runs = {x: panel.run(x) for x in "AB"}
     rows = [{"measure": r.name, "A": r.a, "B": r.b, "B-A": r.diff} for r in panel.rows().values()]
-    ctx = {**context(window), "run_A": runs["A"].path if runs["A"] else None,
-           "run_B": runs["B"].path if runs["B"] else None}
+    ctx = {**context(window), "run_A": run_source(window, runs["A"]), "run_B": run_source(window, runs["B"])}
     ctx.pop("run")
     ctx.pop("run_file")
     if suffix == ".json":
-        path.write_text(json.dumps({**ctx, "rows": rows}, indent=2) + "\n", encoding="utf-8")
+        write_text(path, json.dumps({**ctx, "rows": rows}, indent=2) + "\n")
         return path
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(("measure", "A", "B", "B-A", "topic", "article", "mode", "run_A", "run_B"))
-        for r in rows:
-            w.writerow((r["measure"], *("" if r[c] is None else repr(float(r[c])) for c in ("A", "B", "B-A")),
-                        ctx["topic"], ctx["article"], ctx["mode"], ctx["run_A"], ctx["run_B"]))
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(("measure", "A", "B", "B-A", "topic", "article", "mode", "run_A", "run_B"))
+    for r in rows:
+        w.writerow((r["measure"], *("" if r[c] is None else repr(float(r[c])) for c in ("A", "B", "B-A")),
+                    ctx["topic"], ctx["article"], ctx["mode"], ctx["run_A"], ctx["run_B"]))
+    write_text(path, f.getvalue(), newline="")
     return path
 
 
@@ -252,16 +312,21 @@ def _run(window, title: str, filters: str, stem: str, fn: Callable[[str], Path])
         return
     try:
         out = fn(path)
-    except (OSError, ValueError) as err:
-        window.show_error(str(err))
+    except OSError as err:  # written atomically: whatever was at path is as it was
+        window.show_error(f"Cannot export to {err.filename or path}: {err.strerror or err}.\n"
+                          f"Nothing was written; a file already there is unchanged.")
+        return
+    except ValueError as err:
+        window.show_error(f"Cannot export to {path}: {err}")
         return
     window.status.setText(f"Exported {out}")
 
 
 def _stem(window, what: str) -> str:
+    """The proposed file name (no suffix): ``what-topic-article-mode``, made safe (:func:`safe_name`)."""
     s = window.session
     parts = [p for p in (s.topic, s.current.name if s.current else None, s.settings.mode.value) if p]
-    return "-".join([what, *parts])
+    return safe_name("-".join([what, *map(str, parts)]))
 
 
 def install_export(window) -> None:
@@ -318,7 +383,7 @@ def install_export(window) -> None:
         for name, plot in plots(window):
             a = menu.addAction(f"{name} as PNG/SVG…")
             a.triggered.connect(lambda _=False, n=name, w=plot: _run(
-                window, f"Export the {n.lower()}", PICTURES, _stem(window, n.lower().replace(" ", "-")) + ".png",
+                window, f"Export the plot {n}", PICTURES, _stem(window, n.lower()) + ".png",
                 lambda p: export_plot(w, p)))
         menu.addSeparator()
         menu.addAction(window.act_export_scores)

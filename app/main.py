@@ -75,7 +75,7 @@ def parser() -> argparse.ArgumentParser:
                    help=f"T2I tolerance in characters, 1 to {MAX_SCREEN:,} (default 300)")
     p.add_argument("--beta", type=option(_beta), default=0.25, metavar="B",
                    help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
-    p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to PNG (its folder is created) and exit")
+    p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")
     p.add_argument("--step", type=option(_step), default=0, metavar="K",
                    help="with --screenshot: screens read forward, 0 or more (default 0)")
     return p
@@ -102,8 +102,12 @@ def check_paths(args: argparse.Namespace) -> list[str]:
 
 
 def check_usage(args: argparse.Namespace) -> list[str]:
-    """Options that do not go together (empty if fine): bad usage, exit 2."""
+    """Options that do not go together, or a screenshot that is not .png or .svg (empty if
+    fine): bad usage, exit 2."""
     out = []
+    shot = Path(args.screenshot) if args.screenshot else None
+    if shot is not None and not shot.is_dir() and shot.suffix.lower() not in (".png", ".svg"):
+        out.append(f"--screenshot {args.screenshot}: the image must end in .png or .svg")
     if args.sample and (args.run or args.collection or args.qrels or args.topics):
         out.append("--sample opens the shipped sample: give it alone (its runs are in the Run box), or give files instead")
     elif (args.collection or args.qrels or args.topics) and not args.run:
@@ -263,8 +267,15 @@ def screenshot(app, window, args: argparse.Namespace) -> int:
     if problem:
         _error(problem)
         return 1
-    if not window.grab().save(str(out)):
-        _error(f"{out}: could not write the image (a full device, or a suffix other than .png, .jpg, .bmp?)")
+    from .export import export_widget
+
+    try:  # rendered in memory, then written atomically: a failure leaves any previous image intact
+        export_widget(window, out)
+    except ValueError as exc:  # a suffix other than .png or .svg
+        _error(str(exc))
+        return 2
+    except OSError as exc:
+        _error(describe_os_error(exc, out))
         return 1
     try:
         print(f"readsim: wrote {out}", flush=True)

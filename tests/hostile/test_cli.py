@@ -141,6 +141,7 @@ CASES = [
     W("screenshot-in-proc", ["--screenshot", "/proc/readsim-hostile/x.png"], ERROR,
       "/proc/readsim-hostile: No such file or directory"),
     W("screenshot-is-a-directory", ["--screenshot", "{dir}"], ERROR, "{dir}: is a directory"),
+    W("screenshot-jpg", ["--screenshot", "{tmp}/x.jpg"], USAGE, "{tmp}/x.jpg: the image must end in .png or .svg"),
     W("screenshot-under-a-file-subprocess", ["--screenshot", "{q}/x.png"], ERROR, "{q}: not a folder",
       via="subprocess"),
 ]
@@ -237,7 +238,7 @@ def test_hostile_command_line(case: Case, paths, tmp_path, capsys):
     assert expected in err, err
     assert out == ""
     # one message, not a dump: at most the usage lines argparse prints, then one error line
-    assert len(err.strip().splitlines()) <= 6 and len(err) < 2000, err
+    assert len(err.strip().splitlines()) <= 10 and len(err) < 2000, err
 
 
 def test_every_row_has_a_checked_outcome():

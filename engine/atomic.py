@@ -1,0 +1,130 @@
+"""Atomic writes: a file the user saves is either the old one or the new one, never half of each.
+
+:func:`atomic_write` is the one way readsim writes a user's file (a saved run, every export):
+the data goes to a temporary file in the target's own folder (``.NAME.XXXXXX.tmp``), which is
+flushed and ``fsync``-ed, given the permissions of the file it replaces (or the usual ``0666``
+less the umask for a new file), then renamed over the target with ``os.replace`` (atomic on
+POSIX and Windows within one file system), and finally the folder is ``fsync``-ed so the rename
+itself survives a crash. If anything fails on the way (the caller's code raising, a full disk,
+``fsync`` or the rename failing) the temporary file is removed, the target is left exactly as it
+was, and the error is raised as an ``OSError`` naming the target path (``err.filename``) with
+the system's reason (``err.strerror``, e.g. "No space left on device").
+
+A symbolic link is followed: the file it points to is replaced, the link stays.
+
+Settings (``QSettings``) are not written here: Qt already writes its settings file this way.
+``QConfFileSettingsPrivate::syncConfFile`` (qtbase ``src/corelib/io/qsettings.cpp``, Qt 6)
+writes through ``QSaveFile sf(confFile->name); sf.setDirectWriteFallback(!atomicSyncOnly);``
+(``atomicSyncOnly`` is true unless ``setAtomicSyncRequired(false)``, which readsim never calls),
+and ``QSaveFile::commit`` (``qsavefile.cpp``) flushes, calls ``syncToDisk()`` (``fdatasync``
+on Linux) and then ``renameOverwrite``s the temporary file in the same folder, removing it on
+any write error. A failed settings write leaves the previous settings file intact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from typing import IO
+
+
+_fdopen = os.fdopen  # how the temporary file is opened (tests replace it to fill the disk half-way)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _fail(err: OSError, path: str) -> OSError:
+    """``err`` as an ``OSError`` naming ``path`` (the target, not the temporary file)."""
+    return OSError(err.errno or errno.EIO, err.strerror or str(err), path)  # the errno's subclass
+
+
+def _fsync_folder(folder: str) -> None:
+    """Make a rename in ``folder`` durable; a no-op where folders cannot be opened (Windows)."""
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+    try:
+        fd = os.open(folder, flags)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems refuse fsync on a folder; the rename is done anyway
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8",
+                 newline: str | None = None) -> Iterator[IO]:
+    """Open ``path`` for writing, atomically: ``with atomic_write(p) as fh: fh.write(...)``.
+
+    ``mode`` is ``"w"`` (text, ``encoding`` and ``newline`` as for :func:`open`) or ``"wb"``
+    (bytes; ``encoding`` and ``newline`` ignored). The target is replaced only when the
+    ``with`` block ends without an exception and the data is on disk (flush + ``fsync``);
+    otherwise the temporary file is removed and the target is untouched.
+
+    Raises ``IsADirectoryError`` when ``path`` is a folder, ``FileNotFoundError`` when its
+    folder does not exist, and any other ``OSError`` of the writes, ``fsync`` or rename, each
+    naming ``path`` (``str(err)``: ``[Errno 28] No space left on device: 'PATH'``); any other
+    exception of the ``with`` block is re-raised as it is. The folder's ``fsync`` after the
+    rename is best effort (the new file is in place whatever it says).
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_write: mode must be 'w' or 'wb', not {mode!r}")
+    target = os.path.realpath(os.fspath(path))
+    if os.path.isdir(target):
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", os.fspath(path))
+    folder, name = os.path.split(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise _fail(err, os.fspath(path)) from err
+    try:
+        try:
+            old = os.stat(target)
+        except FileNotFoundError:
+            old = None
+        try:
+            fh = _fdopen(fd, mode) if mode == "wb" else _fdopen(fd, mode, encoding=encoding, newline=newline)
+        except BaseException:
+            os.close(fd)
+            raise
+        with fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        if old is not None:
+            os.chmod(tmp, stat.S_IMODE(old.st_mode))
+            if hasattr(os, "chown") and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+                with contextlib.suppress(OSError):  # only root may give a file away
+                    os.chown(tmp, old.st_uid, old.st_gid)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(err, OSError) and not isinstance(err, InterruptedError):
+            raise _fail(err, os.fspath(path)) from err
+        raise
+    _fsync_folder(folder)
+
+
+def write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`atomic_write`, same errors)."""
+    with atomic_write(path, "wb") as fh:
+        fh.write(data)
+
+
+def write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8", newline: str | None = None) -> None:
+    """Write ``text`` to ``path`` atomically (:func:`atomic_write`, same errors)."""
+    with atomic_write(path, "w", encoding=encoding, newline=newline) as fh:
+        fh.write(text)
