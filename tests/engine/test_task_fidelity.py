@@ -174,3 +174,31 @@ def test_entry_point_reading_starts_at_the_bic_offset_and_wraps(tmp_path):
     # the same run read naturally has no chain (nothing retrieved) and starts at 0: first relevant at 601
     natural = lm.rank_topics(qrels, run, [parse_list_measure("AgP/LE(300)").doc])["1"]
     assert natural.scores[parse_list_measure("AgP/LE(300)").doc].tolist() == [3.0]
+
+
+# -- the same cases through readsim-eval, as a user runs them -------------------------------------
+def _cli(*argv) -> dict[str, str]:
+    import io
+
+    from readsim.engine.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    assert main([str(a) for a in argv], out, err) == 0, err.getvalue()
+    rows = [line.split("\t") for line in out.getvalue().splitlines()]
+    return {"@".join(r[:-1]): r[-1] for r in rows if r[0] != "runid"}
+
+
+def test_best_in_context_and_whole_article_runs_in_the_cli(tmp_path):
+    (tmp_path / "bic.qrels").write_text(BIC_QRELS)
+    (tmp_path / "bic.run").write_text(BIC_RUN)
+    rows = _cli(tmp_path / "bic.qrels", tmp_path / "bic.run", "-m", "AgP/BEP(500)", "-m", "gP@2/BEP(500)")
+    assert float(rows["AgP/BEP(500)@all"]) == pytest.approx((0.6 + 0.8 + 0.6 + 0.36 + 2.0 / 6) / 5, abs=5e-7)
+    assert float(rows["gP@2/BEP(500)@all"]) == pytest.approx(0.8, abs=5e-7)
+    per = _cli(tmp_path / "bic.qrels", tmp_path / "bic.run", "--per-article", "-m", "BEP(500)")
+    assert [float(v) for k, v in per.items()] == pytest.approx(BIC_SCORES)
+
+    (tmp_path / "w.qrels").write_text(WHOLE_QRELS)
+    (tmp_path / "w.run").write_text(WHOLE_RUN)
+    rows = _cli(tmp_path / "w.qrels", tmp_path / "w.run", "-m", "MAiP", "-m", "iP[0.01]", "-m", "AgP/F(0.25)")
+    assert {k: float(v) for k, v in rows.items()} == pytest.approx(
+        {"MAiP@all": 0.25, "iP[0.01]@all": 0.25, "AgP/F(0.25)@all": F025}, abs=5e-7)
