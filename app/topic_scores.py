@@ -5,7 +5,9 @@ mode) with the qrels' relevance and relevant sizes into an engine
 :class:`~readsim.engine.listmeasures.Ranking` and asks it for the list measures, so the numbers
 are those of :func:`readsim.engine.listmeasures.evaluate` for the topic (SPEC section 6;
 policies 1, 2 and 7 of :mod:`readsim.engine.listmeasures`: gP past a short run's end, effort
-past the run's end, unjudged and non-relevant articles score the measure's null value).
+past the run's end, unjudged and non-relevant articles score the measure's null value). The
+same rows give "where the run loses" (:func:`readsim.engine.loss.loss_split`): AgP with the
+highlighted passages and/or the ideal ranking, and each article's browse loss.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from readsim.engine.document import Settings
 from readsim.engine.formats import Qrels
 from readsim.engine.listmeasures import (Ranking, generalised_precision, generalised_recall,
                                          normalized_cumulated_effort)
+from readsim.engine.loss import LossSplit, loss_split
 from readsim.engine.measure import DocMeasure, ListMeasure
 
 DOC_KINDS = ("aveChP", "T2IF", "T2IP", "F", "LE", "ES")  # the topic view's document measures
@@ -71,7 +74,7 @@ class TopicScores:
     r = 1..n (float ``(n,)``; gR is zeros without relevant articles); ``effort``: the effort
     measure of the NCE curve; ``nce``: NCE[r] for r = 1..n; ``scores``: the document score of
     each rank (``(n,)``, the null value for non-relevant articles); ``ranking``: the engine's
-    joined ranking.
+    joined ranking; ``loss``: where the run loses for ``doc`` (None without qrels).
     """
 
     topic: str
@@ -84,6 +87,7 @@ class TopicScores:
     gp: np.ndarray
     gr: np.ndarray
     nce: np.ndarray
+    loss: LossSplit | None = None
 
     @property
     def n(self) -> int:
@@ -133,5 +137,8 @@ def topic_scores(rows, qrels: Qrels | None, topic: str, doc: DocMeasure, setting
     values = {m.name: ranking.value(m, levels) for m in measures} if ranking.nrel else {}
     gr = generalised_recall(relevant, ranking.nrel) if ranking.nrel else np.zeros(n)
     nce = normalized_cumulated_effort(table[effort], ranking.nrel, n, levels + 1) if n else np.zeros(0)
+    loss = None
+    if qrels is not None:
+        loss = loss_split(doc, judged, ranking.articles, [r.evaluation for r in rows], settings.mode, levels)
     return TopicScores(topic, doc, effort, ranking, measures, values, table[doc],
-                       generalised_precision(table[doc]), gr, nce)
+                       generalised_precision(table[doc]), gr, nce, loss)

@@ -10,6 +10,13 @@ recomputed from the session's rows whenever the topic, the run, the mode or a re
 changes. The curves (:class:`~readsim.app.widgets.list_plot.RankCurves`) mark the open
 article's rank; clicking a curve opens the article at that rank.
 
+"Where the run loses" (:class:`LossPanel`, :mod:`readsim.engine.loss`): AgP for S over the
+square {run, ideal} passages x {run, ideal} ranking, the split ideal - actual = browse + fetch
++ together, what the unranked relevant articles cost, and a sortable table of every ranked
+article's browse loss (its score with the highlighted passages minus its score; for LE/ES,
+where AgP does not apply, the extra screens: its score minus the ideal one). Clicking a row
+opens the article.
+
 :func:`install_topic_view` puts the view in a bottom dock of the main window ("Topic",
 View ▸ Topic scores).
 """
@@ -19,12 +26,14 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QHBoxLayout,
-                               QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout,
-                               QWidget)
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QGridLayout, QHBoxLayout,
+                               QHeaderView, QLabel, QSizePolicy, QTableView, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
+from readsim.engine.loss import LossSplit
 from readsim.engine.measure import ListMeasure
 
 from ..files import app_settings
@@ -84,6 +93,262 @@ class _Card(QFrame):
         self.value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.name)
         lay.addWidget(self.value)
+
+
+# -- where the run loses ------------------------------------------------------------------
+
+L_RANK, L_TITLE, L_REL, L_IDEAL_RANK, L_SCORE, L_IDEAL, L_LOSS = range(7)
+LOSS_SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+LOSS_ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def _score_text(loss: LossSplit, value: float) -> str:
+    return f"{value:.0f}" if loss.effort else f"{value:.4f}"
+
+
+class LossModel(QAbstractTableModel):
+    """One row per ranked article: rank, title, relevance, rank in the ideal ranking, S with the
+    run's passages, S with the highlighted passages, browse loss (:attr:`LossSplit.browse_loss`).
+    Filled by :meth:`set_loss`; :data:`LOSS_SORT_ROLE` gives numbers to sort on."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.loss: LossSplit | None = None
+        self._titles: list[str] = []
+
+    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None) -> None:
+        self.beginResetModel()
+        self.loss = loss
+        n = len(loss.articles) if loss is not None else 0
+        self._titles = list(titles) if titles is not None and len(titles) == n else (
+            list(loss.articles) if loss is not None else [])
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() or self.loss is None else len(self.loss.articles)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else 7
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        loss = self.loss
+        name = loss.measure.name if loss is not None else "S"
+        effort = loss is not None and loss.effort
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {L_RANK: "Rank", L_TITLE: "Article", L_REL: "Rel.", L_IDEAL_RANK: "Ideal rank",
+                    L_SCORE: name, L_IDEAL: "S ideal", L_LOSS: "Extra" if effort else "Browse loss"}.get(section)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return {
+                L_IDEAL_RANK: "Rank in the ideal ranking: every relevant article of the topic by decreasing "
+                              "relevant size (ties by article id); empty for a non-relevant article",
+                L_SCORE: f"{name} with the run's passages",
+                L_IDEAL: f"{name} with the highlighted passages as the retrieved ones (computed, not assumed 1)",
+                L_LOSS: (f"{name} (run's passages) - {name} (highlighted passages): the screens the run's passages "
+                         "cost beyond the ideal ones (lower is better, so a positive number is a loss)" if effort else
+                         f"{name} (highlighted passages) - {name} (run's passages): what the passage selector "
+                         "gives away on this article"),
+            }.get(section)
+        if role == Qt.ItemDataRole.InitialSortOrderRole:  # first click: biggest loss, best score first
+            low = section in (L_RANK, L_TITLE, L_IDEAL_RANK) or (effort and section in (L_SCORE, L_IDEAL))
+            return (Qt.SortOrder.AscendingOrder if low else Qt.SortOrder.DescendingOrder).value
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        loss = self.loss
+        if not index.isValid() or loss is None:
+            return None
+        k, c = index.row(), index.column()
+        rel = bool(loss.relevant[k])
+        if role == Qt.ItemDataRole.DisplayRole:
+            if c == L_RANK:
+                return str(k + 1)
+            if c == L_TITLE:
+                return self._titles[k]
+            if c == L_REL:
+                return "yes" if rel else "no"
+            if c == L_IDEAL_RANK:
+                return str(int(loss.ideal_rank[k])) if rel else ""
+            if not rel:
+                return "–"
+            value = {L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores, L_LOSS: loss.browse_loss}[c][k]
+            return (f"{value:+.0f}" if loss.effort else f"{value:+.4f}") if c == L_LOSS else _score_text(loss, value)
+        if role == LOSS_SORT_ROLE:
+            if c == L_RANK:
+                return k + 1
+            if c == L_TITLE:
+                return self._titles[k].lower()
+            if c == L_REL:
+                return int(rel)
+            if c == L_IDEAL_RANK:
+                return int(loss.ideal_rank[k]) if rel else 10**9
+            return float({L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores, L_LOSS: loss.browse_loss}[c][k])
+        if role == LOSS_ARTICLE_ROLE:
+            return loss.articles[k]
+        if role == Qt.ItemDataRole.TextAlignmentRole and c != L_TITLE:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if not rel:
+                return QBrush(QColor("#999999"))
+            if c == L_REL:
+                return QBrush(QColor("#1a7f37"))
+        if role == Qt.ItemDataRole.BackgroundRole and c == L_LOSS and rel:
+            worst = float(np.max(np.abs(loss.browse_loss))) or 1.0
+            share = max(0.0, float(loss.browse_loss[k])) / worst
+            if share > 0:
+                return QBrush(QColor(179, 38, 30, int(20 + 90 * share)))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{loss.articles[k]}: {self._titles[k]}"
+        return None
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.4f}"
+
+
+class LossPanel(QWidget):
+    """Where the run loses: the AgP square, the split and the per-article table.
+
+    :meth:`text` reads a shown number back by key: ``actual``, ``ideal_passages``,
+    ``ideal_ranking``, ``ideal``, ``perfect``, ``browse``, ``fetch``, ``interaction``,
+    ``unretrieved``."""
+
+    KEYS = ("actual", "ideal_passages", "ideal_ranking", "ideal", "perfect", "browse", "fetch", "interaction",
+            "unretrieved")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.loss: LossSplit | None = None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(3)
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        lay.addWidget(self.title)
+
+        self.square = QFrame()
+        self.square.setObjectName("square")
+        self.square.setStyleSheet("#square { background:#f4f6fa; border:1px solid #dde3ec; border-radius:4px; }"
+                                  " QLabel { border:none; background:transparent; }")
+        grid = QGridLayout(self.square)
+        grid.setContentsMargins(6, 2, 6, 2)
+        grid.setHorizontalSpacing(10)
+        grid.setVerticalSpacing(0)
+        grey = "color:#555; font-size:8pt;"
+        for col, text in ((1, "run ranking"), (2, "ideal ranking")):
+            head = QLabel(text)
+            head.setStyleSheet(grey)
+            grid.addWidget(head, 0, col)
+        for row, text in ((1, "run passages"), (2, "ideal passages")):
+            head = QLabel(text)
+            head.setStyleSheet(grey)
+            grid.addWidget(head, row, 0)
+        self._labels: dict[str, QLabel] = {}
+        self._shown: dict[str, str] = {}
+        for key, row, col in (("actual", 1, 1), ("ideal_ranking", 1, 2), ("ideal_passages", 2, 1), ("ideal", 2, 2)):
+            cell = QLabel("–")
+            cell.setTextFormat(Qt.TextFormat.RichText)
+            cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            grid.addWidget(cell, row, col)
+            self._labels[key] = cell
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(2, 1)
+        lay.addWidget(self.square)
+        self.split_line = QLabel()
+        self.split_line.setTextFormat(Qt.TextFormat.RichText)
+        self.split_line.setWordWrap(True)
+        lay.addWidget(self.split_line)
+
+        self.model = LossModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(LOSS_SORT_ROLE)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)  # the biggest losses first
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
+        h = self.table.horizontalHeader()
+        h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        h.setSectionResizeMode(L_TITLE, QHeaderView.ResizeMode.Stretch)
+        h.setMinimumSectionSize(28)
+        for col, width in ((L_RANK, 40), (L_REL, 32), (L_IDEAL_RANK, 72), (L_SCORE, 62), (L_IDEAL, 58), (L_LOSS, 98)):
+            self.table.setColumnWidth(col, width)
+        lay.addWidget(self.table, 1)
+
+    def text(self, key: str) -> str:
+        """The shown number of ``key`` (see the class docstring); KeyError if not shown."""
+        return self._shown[key]
+
+    def article_at(self, view_row: int) -> str:
+        """The article id of the table's ``view_row`` (in the current sort order)."""
+        return self.proxy.index(view_row, L_RANK).data(LOSS_ARTICLE_ROLE)
+
+    def select_article(self, article: str | None) -> None:
+        """Select ``article``'s row (clear the selection if absent or None)."""
+        loss = self.loss
+        if article is None or loss is None or article not in loss.articles:
+            self.table.clearSelection()
+            return
+        idx = self.proxy.mapFromSource(self.model.index(loss.articles.index(article), L_RANK))
+        self.table.selectRow(idx.row())
+        self.table.scrollTo(idx)
+
+    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None) -> None:
+        """Show ``loss`` (None: no qrels); ``titles``: the ranked articles' titles, rank order."""
+        self.loss = loss
+        self.model.set_loss(loss, titles)
+        self._shown = {}
+        for label in self._labels.values():
+            label.setText("–")
+        self.square.setToolTip("")
+        if loss is None:
+            self.title.setText("<b>Where the run loses</b> <span style='color:#777'>(needs qrels)</span>")
+            self.split_line.setText("")
+            return
+        name = html.escape(loss.measure.name)
+        if loss.effort:
+            self.square.hide()
+            self.title.setText(f"<b>Where the run loses</b> · {name} per article")
+            self.split_line.setText(
+                f"<span style='color:#555'>AgP sums gains; {name} is an effort (lower is better): no AgP "
+                f"split. <i>Extra</i> = {name} with the run's passages − with the highlighted ones: the "
+                f"screens the passage selector costs on each article.</span>")
+            return
+        self.square.show()
+        self.title.setText(f"<b>Where the run loses</b> · AgP/{name}")
+        self._shown = {key: f"{getattr(loss, key):.4f}" for key in self.KEYS}
+        t = self._shown
+        for key, colour, note in (("actual", "#555", "as is"),
+                                  ("ideal_ranking", "#1f5fbf", f"({_signed(loss.fetch)} fetch)"),
+                                  ("ideal_passages", "#1a7f37", f"({_signed(loss.browse)} browse)"),
+                                  ("ideal", "#555", "both")):
+            self._labels[key].setText(f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>")
+        missed = len(loss.missed)
+        if abs(loss.fetch - loss.browse) < 5e-5:
+            verdict = "alone, fixing either gains the same"
+        elif loss.fetch > loss.browse:
+            verdict = "alone, fixing the ranker gains more"
+        else:
+            verdict = "alone, fixing the passage selector gains more"
+        unranked = (f"; all {loss.nrel} relevant, ideal: {t['perfect']} ({_signed(loss.unretrieved)}: {missed} "
+                    f"relevant {'article' if missed == 1 else 'articles'} not ranked)") if missed else ""
+        self.split_line.setText(
+            f"both − as is = {loss.ideal - loss.actual:.4f} = browse {t['browse']} + fetch {t['fetch']} "
+            f"+ together {t['interaction']}{unranked}. <span style='color:#b3261e'>{verdict}.</span>")
+        self.square.setToolTip(
+            "AgP (Kamps et al., INEX 2007 evaluation measures, LNCS 4862, 2008) of the run as is, with the "
+            "highlighted passages as retrieved passages (browse fixed), with the run's relevant articles in the "
+            "ideal order: decreasing relevant size, non-relevant ones dropped (fetch fixed), and with both.\n"
+            "browse = ideal passages − as is; fetch = ideal ranking − as is; together = both − ideal passages − "
+            "ideal ranking + as is." + (f"\nNot ranked: {', '.join(loss.missed)}" if missed else ""))
 
 
 class TopicView(QWidget):
@@ -152,6 +417,11 @@ class TopicView(QWidget):
         ll.addWidget(self.article_line)
         outer.addWidget(left)
 
+        self.loss_panel = LossPanel()
+        self.loss_panel.setFixedWidth(480)
+        self.loss_panel.table.clicked.connect(self._loss_clicked)
+        outer.addWidget(self.loss_panel)
+
         self.curves = RankCurves()
         outer.addWidget(self.curves, 1)
         for plot in (self.curves.gp_plot, self.curves.nce_plot):
@@ -211,6 +481,8 @@ class TopicView(QWidget):
         self._show_header()
         self._fill()
         self.curves.show_scores(self.scores)
+        titles = [r.title for r in s.rows]
+        self.loss_panel.set_loss(self.scores.loss if self.scores is not None else None, titles)
         self.show_article()
 
     def _rows_arrived(self) -> None:
@@ -301,6 +573,7 @@ class TopicView(QWidget):
     def show_article(self, *_) -> None:
         """Mark the open article's rank (or say the run does not rank it)."""
         s, ts, cur = self.session, self.scores, self.session.current
+        self.loss_panel.select_article(cur.name if cur is not None else None)
         if cur is None or ts is None:
             self.article_line.setText("")
             self.curves.mark_rank(None)
@@ -319,6 +592,12 @@ class TopicView(QWidget):
             f"Open article <b>{html.escape(cur.name)}</b>: rank {row.rank}, {rel}, "
             f"S = {ts.doc.name} = {text}")
         self.curves.mark_rank(k + 1, f"{cur.name} (rank {row.rank})")
+
+    def _loss_clicked(self, index) -> None:
+        """Open the article of the clicked row of the loss table."""
+        article = index.data(LOSS_ARTICLE_ROLE)
+        if article is not None and (self.session.current is None or self.session.current.name != article):
+            self.session.open_article(article)
 
     def _clicked(self, plot, event) -> None:
         """Open the article at the clicked rank (left click inside a plot)."""

@@ -266,3 +266,102 @@ def test_switching_runs_keeps_the_topic_and_the_article(qtbot, real):
     assert w.table.selected_article() == PAGERANK and session.topic == TOPIC
     qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
 
+
+
+# -- where the run loses -----------------------------------------------------------------------
+
+
+def test_loss_panel_by_hand(qtbot):
+    """The mini rows (a: 0.3484, x, b: 0.5306 aveChP; c relevant, not ranked; 27 relevant characters
+    each, so the ideal order is a, b, c by article id): with the highlighted passages aveChP = 1."""
+    from readsim.app.widgets.topic_view import LossPanel
+
+    s = Settings()
+    loss = topic_scores(mini_rows(), mini_qrels(), "T", doc_measure("aveChP", s), s).loss
+    panel = LossPanel()
+    qtbot.addWidget(panel)
+    panel.set_loss(loss, ["a", "x", "b"])
+    actual = (0.3484 + (0.3484 + 0.5306) / 3) / 3
+    assert float(panel.text("actual")) == pytest.approx(actual, abs=1e-4)
+    assert panel.text("ideal_passages") == f"{(1 + 2 / 3) / 3:.4f}"
+    # ideal ranking: a (rank 1), b (rank 2), the run's own scores
+    assert float(panel.text("ideal_ranking")) == pytest.approx((0.3484 + (0.3484 + 0.5306) / 2) / 3, abs=1e-4)
+    assert panel.text("ideal") == f"{2 / 3:.4f}" and panel.text("perfect") == "1.0000"
+    assert panel.text("unretrieved") == f"{1 / 3:.4f}"
+    assert "1 relevant article not ranked" in panel.split_line.text()
+
+
+def test_where_the_run_loses_equals_the_engine(real_window, real, qtbot):
+    from readsim.app.widgets.topic_view import L_LOSS, L_RANK, L_TITLE
+    from readsim.engine.loss import topic_loss
+
+    w = real_window(PAGERANK)
+    tv = w.topic_view
+    panel = tv.loss_panel
+    tv.set_doc_kind("F")
+    one = Run(real["run"].path, real["run"].run_id, {TOPIC: real["run"].topics[TOPIC]})
+    want = topic_loss(real["qrels"], one, TOPIC, DocMeasure("F", 0, 0.25), collection=_collection(real))
+    assert want.actual == pytest.approx(engine_value(real, real["run"], "AgP/F(0.25)"), abs=1e-12)
+    got = tv.scores.loss
+    for key in panel.KEYS:
+        assert getattr(got, key) == pytest.approx(getattr(want, key), abs=1e-12), key
+        assert panel.text(key) == f"{getattr(want, key):.4f}", key
+    assert want.browse + want.fetch + want.interaction == pytest.approx(want.ideal - want.actual)
+    assert want.ideal_passages > want.actual and want.ideal > want.ideal_ranking
+    assert f"= browse {want.browse:.4f} + fetch {want.fetch:.4f} + together {want.interaction:.4f}" \
+        in panel.split_line.text()
+    assert len(want.missed) == 3 and "3 relevant articles not ranked" in panel.split_line.text()
+    # one row per ranked article; PageRank's browse loss is F(0.25) of its highlighted passages (1)
+    # minus the run's 0.1705
+    table, proxy = panel.table, panel.proxy
+    assert proxy.rowCount() == 100
+    k = want.articles.index(PAGERANK)
+    assert want.ideal_scores[k] == pytest.approx(1.0)
+    loss = want.browse_loss
+    # sorting: rank first, then a click on the browse-loss header (biggest loss first), then again
+    click_header(qtbot, table, L_RANK)
+    assert [panel.article_at(r) for r in range(100)] == want.articles
+    click_header(qtbot, table, L_LOSS)
+    shown = [panel.article_at(r) for r in range(100)]
+    values = [loss[want.articles.index(a)] for a in shown]
+    assert values == sorted(values, reverse=True) and values[0] == pytest.approx(max(loss))
+    assert shown[0] == "1482394"  # Ranking (rank 77): F(0.25) 0.0165 with its passages
+    assert proxy.index(0, L_LOSS).data() == f"{max(loss):+.4f}"
+    assert proxy.index(0, L_TITLE).data() == "Ranking"
+    click_header(qtbot, table, L_LOSS)
+    values = [loss[want.articles.index(panel.article_at(r))] for r in range(100)]
+    assert values == sorted(values)
+    # the open article's row is selected; clicking a row opens its article
+    assert table.selectionModel().selectedRows()[0].data(Qt.ItemDataRole.UserRole + 1) == PAGERANK
+    click_header(qtbot, table, L_LOSS)  # biggest first again
+    rect = table.visualRect(proxy.index(0, L_TITLE))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    wait_loaded(qtbot, w.session, "1482394")
+    assert "rank 77" in tv.article_line.text()
+
+
+def test_loss_panel_for_effort_and_t2ip(real_window, real, qtbot):
+    from readsim.app.widgets.topic_view import L_LOSS
+    from readsim.engine.loss import topic_loss
+
+    w = real_window(PAGERANK)
+    tv, panel = w.topic_view, w.topic_view.loss_panel
+    one = Run(real["run"].path, real["run"].run_id, {TOPIC: real["run"].topics[TOPIC]})
+    # T2IP(300) of the highlighted passages is not 1: the reader reads 300 non-relevant bytes after them
+    tv.set_doc_kind("T2IP")
+    want = topic_loss(real["qrels"], one, TOPIC, DocMeasure("T2IP", 300), collection=_collection(real))
+    assert panel.text("ideal") == f"{want.ideal:.4f}" and want.ideal < 0.8
+    assert np.all(want.ideal_scores[want.relevant] < 1)
+    # LE: no AgP split; the column is the extra screens, run - ideal
+    tv.set_doc_kind("LE")
+    assert not panel.square.isVisible() and "no AgP split" in panel.split_line.text()
+    with pytest.raises(KeyError):
+        panel.text("actual")
+    assert panel.model.headerData(L_LOSS, Qt.Orientation.Horizontal) == "Extra"
+    want = topic_loss(real["qrels"], one, TOPIC, DocMeasure("LE", 300, lower_is_better=True),
+                      collection=_collection(real))
+    k = want.articles.index("12431")  # Google search: LE 4 with the run's passages, 1 with the ideal ones
+    assert want.scores[k] == 4 and want.ideal_scores[k] == 1
+    assert list(tv.scores.loss.browse_loss) == list(want.browse_loss)
+    row = panel.proxy.mapFromSource(panel.model.index(k, L_LOSS)).row()
+    assert panel.proxy.index(row, L_LOSS).data() == "+3"

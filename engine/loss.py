@@ -1,0 +1,262 @@
+"""Where a run loses: a topic's AgP split into a fetch part (ranking) and a browse part (passages).
+
+Source of AgP: Kamps, Pehcevski, Kazai, Lalmas, Robertson, *INEX 2007 evaluation measures*,
+LNCS 4862, 2008 (SPEC section 6): ``AgP = sum_r isrel(d_r) gP[r] / Nrel`` with
+``gP[r] = sum_{j<=r} S(d_j) / r`` for a document measure S (computed here by
+:func:`engine.listmeasures.agp`). The split is ours.
+
+For one topic and one document measure S (every score in the current reading mode):
+
+- **ideal passages** of an article: its retrieved passages replaced by the qrels'
+  highlighted passages (SPEC section 8's strategy S), read in the same mode
+  (:func:`ideal_document`). Its score ``S_ideal(d)`` is computed by the engine, not assumed:
+  aveChP and F are 1 there, but T2IP(t) reads ``t`` non-relevant characters after the
+  relevant text (``NRC / (NRC + t)`` in a long article), and in the ``document`` mode the
+  passages are ignored, so LE/ES stay above 1 when the first relevant byte is far. A
+  non-relevant article has no highlighted text: its ``S_ideal`` is S's null value (0; NR for
+  LE/ES), as its ``S``.
+- **ideal ranking** of a run: its relevant ranked articles by decreasing relevant size
+  (qrels ``rel_size``; SPEC section 8's R), ties by article id (numerically when both are
+  numbers), the non-relevant ones dropped; nothing follows them. (The simulated R ranking of
+  :mod:`engine.simulated` breaks ties by qrels file order instead.)
+
+Four AgP values over the square {run, ideal} passages x {run, ideal} ranking, plus one beyond it:
+
+=====================  ======================================================================
+``actual``             AgP of the run as is: ``S(d)`` in the run's ranking
+``ideal_passages``     ``S_ideal(d)`` in the run's ranking (non-relevant ranks stay at 0)
+``ideal_ranking``      ``S(d)`` in the ideal ranking: the ranking loss is gone, the browse
+                       loss stays
+``ideal``              ``S_ideal(d)`` in the ideal ranking: both fixed
+``perfect``            every relevant article of the topic (ranked or not) with ideal
+                       passages, in the R order: SPEC section 8's run SR
+=====================  ======================================================================
+
+The decomposition (symmetric; each term may be negative: the R order need not be the
+order that maximises AgP for a given S, so a run can beat it):
+
+- ``browse = ideal_passages - actual`` (fix the passage selector, keep the ranker);
+- ``fetch = ideal_ranking - actual`` (fix the ranker's order, keep the passages);
+- ``interaction = ideal - ideal_passages - ideal_ranking + actual``;
+- so ``browse + fetch + interaction = ideal - actual`` exactly (up to rounding);
+- ``unretrieved = perfect - ideal``: what no re-ranking or passage choice can win back,
+  the relevant articles the run does not rank at all.
+
+Per ranked article: ``browse_loss = S_ideal(d) - S(d)`` (0 for a non-relevant article). For
+an **effort** score (LE, ES: lower is better) AgP does not apply (it sums gains): the five
+AgP values are ``None`` and ``browse_loss = S(d) - S_ideal(d)``, the extra screens the run's
+passages cost, so that in both cases a positive loss is what the run gives away.
+
+Everything is numpy over the topic's vectors; shapes: ``(n,)`` for the n ranked articles.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .batch import document
+from .collection import Collection
+from .document import DocumentEvaluation, evaluate_document
+from .formats import Judgement, Qrels, Run
+from .listmeasures import agp, article_score
+from .measure import DocMeasure
+from .reading import Mode
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def article_key(article: str) -> tuple[int, int, str]:
+    """Tie order of article ids: numbers by value (``9`` before ``10``), then other ids as text."""
+    return (0, int(article), "") if _DIGITS.fullmatch(article) else (1, 0, article)
+
+
+def ideal_order(articles: Sequence[str], rsize: np.ndarray) -> np.ndarray:
+    """Indices of the articles with ``rsize > 0`` in the ideal order: decreasing ``rsize``, ties by
+    :func:`article_key`. Returns an int64 array of shape ``(k,)``, k = relevant articles."""
+    rsize = np.asarray(rsize, dtype=np.int64)
+    keep = [k for k in range(len(articles)) if rsize[k] > 0]
+    keep.sort(key=lambda k: (-int(rsize[k]), article_key(articles[k])))
+    return np.asarray(keep, dtype=np.int64)
+
+
+def ideal_document(judgement: Judgement, mode: Mode | str = Mode.NATURAL, entry: int = 0) -> DocumentEvaluation:
+    """The article of ``judgement`` read with the highlighted passages as its retrieved passages,
+    over ``[0, doc_length)`` (the qrels' doc_length, in the qrels' unit), in ``mode`` (``entry``:
+    the entry point of :attr:`Mode.ENTRY`)."""
+    return evaluate_document(judgement.passages, judgement.passages, judgement.doc_length, mode, entry)
+
+
+def ideal_score(measure: DocMeasure, judgement: Judgement | None, mode: Mode | str = Mode.NATURAL,
+                levels: int = 4, entry: int = 0) -> float:
+    """``S_ideal``: ``measure`` of the article read with its highlighted passages; the null value
+    (0, NR = ``levels + 1`` for LE/ES) without a relevant judgement. BEP(d) enters at the qrels'
+    best entry point (at the first relevant offset without one)."""
+    if judgement is None or not judgement.relevant:
+        return measure.null_value(levels)
+    doc = ideal_document(judgement, mode, entry)
+    bep = judgement.bep if judgement.bep is not None else int(doc.relevant[0, 0]) if len(doc.relevant) else 0
+    return article_score(measure, doc, judgement, levels, bep)
+
+
+@dataclass(frozen=True)
+class LossSplit:
+    """One topic's loss split for document measure ``measure`` (see the module docstring).
+
+    ``articles``: ranked article ids in rank order; ``relevant`` bool ``(n,)``; ``rsize`` int64
+    ``(n,)`` (qrels unit, 0 if not relevant); ``scores`` float ``(n,)``: S with the run's
+    passages; ``ideal_scores`` float ``(n,)``: S with the highlighted passages; ``ideal_rank``
+    int64 ``(n,)``: each relevant ranked article's 1-based rank among all ``nrel`` relevant
+    articles of the topic in the R order (0 for a non-relevant one); ``missed``: the relevant
+    articles the run does not rank, in R order. The AgP values are ``None`` for an effort S.
+    """
+
+    measure: DocMeasure
+    articles: list[str]
+    relevant: np.ndarray
+    rsize: np.ndarray
+    scores: np.ndarray
+    ideal_scores: np.ndarray
+    ideal_rank: np.ndarray
+    nrel: int
+    missed: list[str]
+    actual: float | None
+    ideal_passages: float | None
+    ideal_ranking: float | None
+    ideal: float | None
+    perfect: float | None
+
+    @property
+    def effort(self) -> bool:
+        """True for LE/ES (lower is better): no AgP, ``browse_loss`` is run - ideal."""
+        return self.measure.lower_is_better
+
+    @property
+    def browse_loss(self) -> np.ndarray:
+        """Per ranked article, float ``(n,)``: ``S_ideal - S`` (``S - S_ideal`` for an effort)."""
+        return self.scores - self.ideal_scores if self.effort else self.ideal_scores - self.scores
+
+    def _diff(self, a: float | None, b: float | None) -> float | None:
+        return None if a is None or b is None else a - b
+
+    @property
+    def browse(self) -> float | None:
+        """``ideal_passages - actual``."""
+        return self._diff(self.ideal_passages, self.actual)
+
+    @property
+    def fetch(self) -> float | None:
+        """``ideal_ranking - actual``."""
+        return self._diff(self.ideal_ranking, self.actual)
+
+    @property
+    def interaction(self) -> float | None:
+        """``ideal - ideal_passages - ideal_ranking + actual``: browse + fetch + interaction =
+        ideal - actual."""
+        if self.actual is None:
+            return None
+        return self.ideal - self.ideal_passages - self.ideal_ranking + self.actual  # type: ignore[operator]
+
+    @property
+    def unretrieved(self) -> float | None:
+        """``perfect - ideal``: the relevant articles the run does not rank."""
+        return self._diff(self.perfect, self.ideal)
+
+
+def split(measure: DocMeasure, articles: Sequence[str], relevant: np.ndarray, rsize: np.ndarray,
+          scores: np.ndarray, ideal_scores: np.ndarray, nrel: int, missed: Sequence[str] = (),
+          missed_rsize: np.ndarray | Sequence[int] = (), missed_ideal: np.ndarray | Sequence[float] = ()) -> LossSplit:
+    """The arithmetic of the split from the topic's vectors (shapes ``(n,)``, rank order).
+
+    ``nrel``: Nrel, the topic's relevant articles (ranked or not; >= 1 for the AgP values,
+    which are 0 otherwise). ``missed``, ``missed_rsize``, ``missed_ideal``: the relevant articles
+    the run does not rank, their relevant sizes and ``S_ideal`` (for ``perfect``). Raises
+    ``ValueError`` when the shapes disagree.
+    """
+    articles = list(articles)
+    n = len(articles)
+    relevant = np.asarray(relevant, dtype=bool)
+    rsize = np.where(relevant, np.asarray(rsize, dtype=np.int64), 0)
+    scores = np.asarray(scores, dtype=float)
+    ideal_scores = np.asarray(ideal_scores, dtype=float)
+    missed = list(missed)
+    missed_rsize = np.asarray(missed_rsize, dtype=np.int64)
+    missed_ideal = np.asarray(missed_ideal, dtype=float)
+    if not (relevant.shape == rsize.shape == scores.shape == ideal_scores.shape == (n,)):
+        raise ValueError(f"{n} articles but vectors of shapes {relevant.shape}, {rsize.shape}, "
+                         f"{scores.shape}, {ideal_scores.shape}")
+    if not (missed_rsize.shape == missed_ideal.shape == (len(missed),)):
+        raise ValueError(f"{len(missed)} missed articles but {missed_rsize.shape}, {missed_ideal.shape}")
+    mine = ideal_order(articles, rsize)  # the run's relevant articles, R order
+    everyone = articles + missed
+    all_rsize = np.concatenate([rsize, missed_rsize])
+    all_ideal = np.concatenate([ideal_scores, missed_ideal])
+    order = ideal_order(everyone, all_rsize)
+    ideal_rank = np.zeros(n, dtype=np.int64)
+    for place, k in enumerate(order.tolist(), 1):
+        if k < n:
+            ideal_rank[k] = place
+    missed_sorted = [everyone[k] for k in order.tolist() if k >= n]
+    values: list[float | None]
+    if measure.lower_is_better or nrel < 1:
+        values = [None] * 5 if measure.lower_is_better else [0.0] * 5
+    else:
+        ones = np.ones(len(mine), dtype=bool)
+        values = [agp(scores, relevant, nrel), agp(ideal_scores, relevant, nrel),
+                  agp(scores[mine], ones, nrel), agp(ideal_scores[mine], ones, nrel),
+                  agp(all_ideal[order], np.ones(len(order), dtype=bool), nrel)]
+    return LossSplit(measure, articles, relevant, rsize, scores, ideal_scores, ideal_rank, nrel, missed_sorted,
+                     *values)
+
+
+def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: Sequence[str],
+               docs: Sequence[DocumentEvaluation | None], mode: Mode | str = Mode.NATURAL, levels: int = 4,
+               entry_points: Sequence[int | None] | None = None) -> LossSplit:
+    """The split of one topic from its ranked articles' evaluations.
+
+    ``judged``: the topic's qrels (article -> :class:`Judgement`); ``articles`` in rank order;
+    ``docs[k]``: article k read with the run's passages in ``mode`` (used only when the article
+    is relevant; ``None`` allowed otherwise); ``entry_points``: Best in Context entries for
+    BEP(d) (see :func:`engine.listmeasures.article_score`). ``levels``: LE's L (NR = L + 1).
+    Relevance is the qrels' (``rel_size > 0``); unjudged articles are non-relevant (policy 7 of
+    :mod:`engine.listmeasures`). The ideal documents are read in ``mode`` at the run
+    document's entry point. Raises ``ValueError`` if a relevant article has no evaluation.
+    """
+    n = len(articles)
+    null = measure.null_value(levels)
+    relevant = np.zeros(n, dtype=bool)
+    rsize = np.zeros(n, dtype=np.int64)
+    scores = np.full(n, null)
+    ideal = np.full(n, null)
+    for k, name in enumerate(articles):
+        j = judged.get(name)
+        if j is None or not j.relevant:
+            continue
+        doc = docs[k]
+        if doc is None:
+            raise ValueError(f"relevant article {name} (rank {k + 1}) has no evaluation")
+        relevant[k], rsize[k] = True, j.rel_size
+        entry = entry_points[k] if entry_points is not None else None
+        scores[k] = article_score(measure, doc, j, levels, entry)
+        ideal[k] = ideal_score(measure, j, mode, levels, doc.entry)
+    ranked = set(articles)
+    missed = [name for name, j in judged.items() if j.relevant and name not in ranked]
+    nrel = sum(1 for j in judged.values() if j.relevant)
+    return split(measure, articles, relevant, rsize, scores, ideal, nrel, missed,
+                 [judged[m].rel_size for m in missed], [ideal_score(measure, judged[m], mode, levels) for m in missed])
+
+
+def topic_loss(qrels: Qrels, run: Run, topic: str, measure: DocMeasure, mode: Mode | str = Mode.NATURAL,
+               collection: Collection | None = None, levels: int = 4) -> LossSplit:
+    """The split of ``topic`` of ``run`` read straight from the files' objects: each ranked
+    article evaluated by :func:`engine.batch.document` (as :func:`engine.listmeasures.rank_topics`
+    does). Raises :class:`~engine.errors.InputError` on an unresolvable passage."""
+    entries = run.topics.get(topic, [])
+    judged = qrels.topics.get(topic, {})
+    docs = [document(qrels, run, topic, e, mode, collection) if (j := judged.get(e.article)) is not None and j.relevant
+            else None for e in entries]
+    return loss_split(measure, judged, [e.article for e in entries], docs, mode, levels,
+                      [e.entry_point for e in entries])
