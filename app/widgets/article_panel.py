@@ -6,6 +6,12 @@ chain, a screen-size or step change only the framed screen (``reading.window`` m
 the layout). With a playback controller attached (:attr:`ArticlePanel.playback`, see
 :mod:`readsim.app.playback`) the screen starts at its finer reading position ``top``; the text
 read before it is veiled and the reading order's jumps are drawn in the gutter.
+
+Opening an article: the session reads and lays it out in a worker, then asks this panel
+(:attr:`Session.article_preparer`) to build the view's document; a long one is built by a
+:class:`~readsim.app.widgets.article_view.DocumentBuilder` in slices of at most ~30 ms of the
+GUI thread, with progress in the status line and a Cancel button (and Esc) in the status bar
+(:func:`install_article_loading`); the open article stays shown until the new one is ready.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import html
 
 import numpy as np
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget)
 
@@ -21,12 +28,16 @@ from readsim.engine import intervals as iv
 from readsim.engine.reading import window as read_window
 
 from .. import marks as mk
+from ..background import activity
 from ..playback import jumps
-from ..session import Session
-from .article_view import ArticleView
+from ..session import ArticleState, Session
+from .article_view import ArticleView, DocumentBuilder
 from .legend import Legend
 
 MAX_CHAIN_BUTTONS = 60
+#: articles with up to this many display characters are built at once (about 7 ms per
+#: million characters); longer ones by a DocumentBuilder, in slices
+BUILD_AT_ONCE_CHARS = 1_000_000
 
 
 class ChainBar(QWidget):
@@ -127,7 +138,46 @@ class ArticlePanel(QWidget):
         session.evaluation_changed.connect(self.update_chain)
         session.settings_changed.connect(lambda _: self.update_window(scroll=False))
         session.step_changed.connect(lambda _: self.update_window(scroll=True))
+        self._prepared: tuple[object, object] | None = None  # (layout, its built document)
+        self.builder: DocumentBuilder | None = None  # the build in progress, if any
+        session.article_preparer = self.prepare
         self.show_current()
+
+    # -- building the view of an article being opened --------------------------------------
+    def prepare(self, state: ArticleState, done, progress):
+        """The session's :attr:`~Session.article_preparer`: build ``state``'s document (at once
+        when short, else in slices), then ``done()``. Returns the cancel function."""
+        self._drop_builder()
+        lay = state.layout
+        if lay.display_length <= BUILD_AT_ONCE_CHARS:
+            from .article_view import build_document
+
+            self._prepared = (lay, build_document(lay))
+            done()
+            return None
+        builder = self.builder = DocumentBuilder(lay, self)
+        activity()._add(1)  # a job in flight until built or cancelled (busy indicator, wait_idle)
+
+        def finished(doc) -> None:
+            self._end_builder(builder)
+            self._prepared = (lay, doc)
+            done()
+
+        builder.progress.connect(progress)
+        builder.finished.connect(finished)
+        builder.cancelled.connect(lambda: self._end_builder(builder))
+        builder.start()
+        return builder.cancel
+
+    def _end_builder(self, builder: DocumentBuilder) -> None:
+        if self.builder is builder:
+            self.builder = None
+            activity()._add(-1)
+        builder.deleteLater()
+
+    def _drop_builder(self) -> None:
+        if self.builder is not None:
+            self.builder.cancel()
 
     # -- reactions ----------------------------------------------------------------------
     def show_current(self) -> None:
@@ -152,7 +202,13 @@ class ArticlePanel(QWidget):
         self.header.setText(f'<span style="font-size:13pt"><b>{html.escape(title)}</b></span>'
                             f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {html.escape(topic)}</span>')
         if cur.layout is not None:
-            self.view.show_article(cur.layout, mk.marks(cur.layout, ev))
+            prepared, self._prepared = self._prepared, None
+            if prepared is not None and prepared[0] is cur.layout:
+                self.view.show_document(cur.layout, mk.marks(cur.layout, ev), prepared[1])
+            else:
+                if prepared is not None:
+                    prepared[1].deleteLater()
+                self.view.show_article(cur.layout, mk.marks(cur.layout, ev))
         else:
             self.view.show_message(cur.message)
         self.update_chain(rebuild_view=False)
@@ -212,3 +268,30 @@ def _display_jumps(lay, ev) -> list[tuple[int, int, int]]:
     arr = np.array(js, dtype=np.int64)
     ends, starts = lay.to_display(arr[:, 1], "end"), lay.to_display(arr[:, 2], "start")
     return [(int(r), int(a), int(b)) for r, a, b in zip(arr[:, 0], ends, starts)]
+
+
+def install_article_loading(window) -> None:
+    """Status bar of ``window`` (a MainWindow): a Cancel button shown while an article loads,
+    and Esc, both calling :meth:`Session.cancel_article_load`."""
+    session = window.session
+    button = QPushButton("Cancel")
+    button.setToolTip("Stop loading this article; the open article stays (Esc)")
+    button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    button.hide()
+    window.statusBar().addPermanentWidget(button)
+    action = QAction("Cancel loading the article", window)
+    action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+    action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    action.setEnabled(False)
+    action.triggered.connect(session.cancel_article_load)
+    button.clicked.connect(session.cancel_article_load)
+    window.addAction(action)
+
+    def loading(_name: str, percent: int) -> None:
+        busy = percent != -2
+        button.setVisible(busy)
+        action.setEnabled(busy)
+
+    session.article_loading.connect(loading)
+    window.article_cancel_button = button
+    window.act_cancel_article = action

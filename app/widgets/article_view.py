@@ -1,28 +1,37 @@
 """The article, readable: a read-only text view of :attr:`Layout.blocks` with its marks.
 
 - :func:`build_document` makes one ``QTextBlock`` per layout block, so a layout's display
-  positions are this document's positions (checked by the tests).
-- :class:`MarkHighlighter` (a ``QSyntaxHighlighter``) formats relevant-only, retrieved-only and
-  relevant-and-retrieved text; each block finds its ranges with ``bisect`` in the sorted
-  display spans. (The editor's extra-selections API is never used: repeated calls abort PySide6 6.12 on Python 3.11.)
-- :class:`ArticleView` paints the matching chain (numbered badges in a gutter at each retrieved
-  passage's start, a "↓ k+1" link at each passage's end; clicking either jumps along the chain)
-  and the current reading screen (a light frame over its text and a bar in the gutter).
+  positions are this document's positions (checked by the tests). :class:`DocumentBuilder`
+  makes the same document in slices of at most :data:`SLICE_MS` of the GUI thread each, with
+  progress and cancel, for long articles (:class:`~readsim.app.widgets.article_panel.ArticlePanel`
+  uses it).
+- The marks (relevant only, retrieved only, relevant and retrieved) are *painted*, for the
+  visible lines only (:class:`MarkIndex` finds a range's marks with ``bisect`` in the sorted
+  display spans; the view paints backgrounds under the text and underlines over it). The
+  document is never changed after it is shown, so Qt's lazy layout stays sound (see
+  :meth:`ArticleView.show_document`). (The editor's extra-selections API is never used:
+  repeated calls abort PySide6 6.12 on Python 3.11.)
+- :class:`ArticleView` paints the matching chain in the gutter: a numbered badge at each
+  retrieved passage's start and a "↓k+1" chip at each passage's end (never over the text);
+  clicking either jumps along the chain. The current reading screen is a light frame over its
+  text and a bar in the gutter.
 - Reading progress (playback): the text already read is veiled (:meth:`ArticleView.set_read`);
   the reading order's jumps are arcs in the gutter from a piece's end to the next piece's start,
   orange once taken, the last one taken bold (:meth:`ArticleView.set_jumps`).
+- Only what is visible is measured: geometry of positions outside the viewport is never asked
+  for while painting, so a long article is laid out by Qt lazily, as it is scrolled to.
 """
 
 from __future__ import annotations
 
 import bisect
+import time
 
-from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QSyntaxHighlighter, QTextBlockFormat,
-                           QTextCharFormat, QTextCursor, QTextDocument, QTextListFormat)
+from PySide6.QtCore import QObject, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QTextBlockFormat, QTextCharFormat,
+                           QTextCursor, QTextDocument, QTextListFormat)
 from PySide6.QtWidgets import QTextEdit, QWidget
 
-from readsim.engine import intervals as iv
 from readsim.engine.layout import Layout
 
 from ..marks import Marks
@@ -36,45 +45,140 @@ JUMP = QColor("#d9822b")         # a jump of the reading order already taken
 JUMP_AHEAD = QColor(150, 160, 180, 150)  # a jump still ahead
 GUTTER = 44
 BADGE_W = 20
+SLICE_MS = 30.0  # at most this long in the GUI thread per slice of a DocumentBuilder
+#: documents up to this many characters are laid out whole when shown (a few tens of ms);
+#: longer ones are laid out by Qt lazily (in steps, as the event loop runs) and on demand
+EAGER_LAYOUT_CHARS = 150_000
 
 BASE_PT = 11.0
 HEADING_PT = {1: 15.0, 2: 13.5, 3: 12.5}
 
 
+class _Inserter:
+    """Appends layout blocks to a new document, one at a time (shared by
+    :func:`build_document` and :class:`DocumentBuilder`)."""
+
+    def __init__(self, lay: Layout, parent=None) -> None:
+        self.blocks = lay.blocks
+        self.doc = QTextDocument(parent)
+        self.doc.setUndoRedoEnabled(False)  # read-only: an undo stack would only cost memory
+        self.doc.setDocumentMargin(14)
+        base = QFont()
+        base.setPointSizeF(BASE_PT)
+        self.doc.setDefaultFont(base)
+        self.cursor = QTextCursor(self.doc)
+        self.list_fmt = QTextListFormat()
+        self.list_fmt.setStyle(QTextListFormat.Style.ListDisc)
+        self.list_fmt.setIndent(1)
+        self.current_list = None
+        self.prev_kind: str | None = None
+        self.i = 0
+        self.chars = 0  # display characters inserted so far (block separators included)
+        self.total = max(sum(len(b.text) + 1 for b in self.blocks), 1)
+
+    def done(self) -> bool:
+        return self.i >= len(self.blocks)
+
+    def insert(self, deadline: float | None = None) -> None:
+        """Insert blocks until all are in, or ``time.perf_counter()`` passes ``deadline``
+        (at least one block per call)."""
+        cursor = self.cursor
+        while self.i < len(self.blocks):
+            block = self.blocks[self.i]
+            bf, cf = _formats(block.kind, block.level, self.prev_kind)
+            if self.i == 0:
+                cursor.setBlockFormat(bf)
+                cursor.setBlockCharFormat(cf)
+            else:
+                cursor.insertBlock(bf, cf)
+            if block.kind == "item":
+                if self.current_list is None:
+                    self.current_list = cursor.createList(self.list_fmt)
+                else:
+                    self.current_list.add(cursor.block())
+            else:
+                self.current_list = None
+            cursor.insertText(block.text, cf)
+            self.prev_kind = block.kind
+            self.chars += len(block.text) + 1
+            self.i += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+
+
 def build_document(lay: Layout, parent=None) -> QTextDocument:
     """A QTextDocument with one block per :class:`Block` of ``lay``: title big and bold,
     headings bold and sized by level, meta small and grey, items as a bulleted list, rows
-    small. Block ``i`` starts at position ``lay.blocks[i].start``."""
-    doc = QTextDocument(parent)
-    doc.setDocumentMargin(14)
-    base = QFont()
-    base.setPointSizeF(BASE_PT)
-    doc.setDefaultFont(base)
-    cursor = QTextCursor(doc)
-    cursor.beginEditBlock()
-    list_fmt = QTextListFormat()
-    list_fmt.setStyle(QTextListFormat.Style.ListDisc)
-    list_fmt.setIndent(1)
-    current_list = None
-    prev_kind = None
-    for i, block in enumerate(lay.blocks):
-        bf, cf = _formats(block.kind, block.level, prev_kind)
-        if i == 0:
-            cursor.setBlockFormat(bf)
-            cursor.setBlockCharFormat(cf)
+    small. Block ``i`` starts at position ``lay.blocks[i].start``. Built at once, in the calling
+    thread (:class:`DocumentBuilder` builds the same document in slices)."""
+    ins = _Inserter(lay, parent)
+    ins.insert()
+    return ins.doc
+
+
+class DocumentBuilder(QObject):
+    """Builds :func:`build_document`'s document in the GUI thread, in slices of at most
+    ``slice_ms`` (default :data:`SLICE_MS`) each, driven by a zero-delay timer, so the event
+    loop runs between slices (a 14 M-character article: about 1 s in all, no slice over ~35 ms).
+
+    Signals: ``progress(int)`` percent of the display characters inserted (after each slice);
+    ``finished(object)`` the finished ``QTextDocument`` (no parent: the receiver adopts it);
+    ``cancelled()`` after :meth:`cancel` (the partial document is deleted).
+
+    Why not in a worker thread: QTextDocument is reentrant and could be built there, but
+    inserting is not the costly part (about 7 ms per MB here); Qt lays the document out again
+    (in the GUI thread) as soon as a view shows it, whichever thread built it.
+    """
+
+    progress = Signal(int)
+    finished = Signal(object)
+    cancelled = Signal()
+
+    def __init__(self, lay: Layout, parent: QObject | None = None, slice_ms: float = SLICE_MS) -> None:
+        super().__init__(parent)
+        self.layout_ = lay
+        self.slice_ms = slice_ms
+        self._ins: _Inserter | None = _Inserter(lay)
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._step)
+        self.slices = 0
+        self.longest_ms = 0.0  # the longest slice so far (for tests and benchmarks)
+
+    def start(self) -> None:
+        self._timer.start()
+
+    def running(self) -> bool:
+        return self._timer.isActive()
+
+    def percent(self) -> int:
+        return 100 if self._ins is None else int(100 * self._ins.chars / self._ins.total)
+
+    def cancel(self) -> None:
+        """Stop building; the partial document is dropped and ``cancelled`` emitted (once)."""
+        if self._ins is None:
+            return
+        self._timer.stop()
+        self._ins.doc.deleteLater()
+        self._ins = None
+        self.cancelled.emit()
+
+    def _step(self) -> None:
+        ins = self._ins
+        if ins is None:
+            return
+        t0 = time.perf_counter()
+        ins.insert(t0 + self.slice_ms / 1000.0)
+        self.slices += 1
+        self.longest_ms = max(self.longest_ms, (time.perf_counter() - t0) * 1000.0)
+        if ins.done():
+            self._timer.stop()
+            self._ins = None
+            self.progress.emit(100)
+            # handed over on the next turn of the event loop, not after this slice's work
+            QTimer.singleShot(0, self, lambda: self.finished.emit(ins.doc))
         else:
-            cursor.insertBlock(bf, cf)
-        if block.kind == "item":
-            if current_list is None:
-                current_list = cursor.createList(list_fmt)
-            else:
-                current_list.add(cursor.block())
-        else:
-            current_list = None
-        cursor.insertText(block.text, cf)
-        prev_kind = block.kind
-    cursor.endEditBlock()
-    return doc
+            self.progress.emit(int(100 * ins.chars / ins.total))
 
 
 def _formats(kind: str, level: int, prev: str | None) -> tuple[QTextBlockFormat, QTextCharFormat]:
@@ -106,50 +210,33 @@ def _formats(kind: str, level: int, prev: str | None) -> tuple[QTextBlockFormat,
     return bf, cf
 
 
-def mark_formats() -> tuple[QTextCharFormat, QTextCharFormat, QTextCharFormat]:
-    """Formats of (relevant only, retrieved only, relevant and retrieved)."""
-    rel = QTextCharFormat()
-    rel.setBackground(RELEVANT)
-    ret = QTextCharFormat()
-    ret.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-    ret.setUnderlineColor(RETRIEVED)
-    both = QTextCharFormat(ret)
-    both.setBackground(BOTH)
-    return rel, ret, both
+class MarkIndex:
+    """The three classes of marks (0 relevant only, 1 retrieved only, 2 both) as sorted,
+    disjoint display spans, searched with ``bisect``. (The view's ``highlighter`` attribute.)"""
 
-
-class MarkHighlighter(QSyntaxHighlighter):
-    """Formats each block's share of three classes of sorted, disjoint display spans."""
-
-    def __init__(self, parent) -> None:
-        super().__init__(parent)
-        self._classes: list[tuple[QTextCharFormat, list[int], list[int]]] = []
+    def __init__(self) -> None:
+        self._classes: list[tuple[list[int], list[int]]] = []
 
     def set_marks(self, m: Marks | None) -> None:
-        rel, ret, both = mark_formats()
         self._classes = []
         if m is not None:
-            for fmt, spans in ((rel, m.relevant), (ret, m.retrieved), (both, m.both)):
-                self._classes.append((fmt, spans[:, 0].tolist(), spans[:, 1].tolist()))
+            for spans in (m.relevant, m.retrieved, m.both):
+                self._classes.append((spans[:, 0].tolist(), spans[:, 1].tolist()))
 
     def ranges(self, lo: int, hi: int) -> list[tuple[int, int, int]]:
         """``(class, start, end)`` of the marks inside display positions ``[lo, hi)``."""
         out = []
-        for k, (_, starts, ends) in enumerate(self._classes):
+        for k, (starts, ends) in enumerate(self._classes):
             i = bisect.bisect_right(ends, lo)  # first span ending after lo
             while i < len(starts) and starts[i] < hi:
                 out.append((k, max(starts[i], lo), min(ends[i], hi)))
                 i += 1
         return out
 
-    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt API)
-        lo = self.currentBlock().position()
-        for k, a, b in self.ranges(lo, lo + len(text)):
-            self.setFormat(a - lo, b - a, self._classes[k][0])
-
 
 class _Gutter(QWidget):
-    """Left margin: chain badges, the reading order's jumps and the reading screen's bar."""
+    """Left margin: chain badges and "next passage" chips, the reading order's jumps and the
+    reading screen's bar."""
 
     def __init__(self, view: ArticleView) -> None:
         super().__init__(view)
@@ -176,6 +263,12 @@ class _Gutter(QWidget):
             p.drawRoundedRect(QRectF(rect), 4, 4)
             p.setPen(QColor("white"))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(number))
+        for number, rect in self.view.link_rects():
+            p.setPen(QPen(RETRIEVED, 1.0))
+            p.setBrush(QColor("white"))
+            p.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
+            p.setPen(RETRIEVED)
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"↓{number}")
         p.end()
 
     def _paint_jumps(self, p: QPainter) -> None:
@@ -206,8 +299,9 @@ class _Gutter(QWidget):
             p.drawEllipse(QRectF(x - 2, y1 - 2, 4, 4))
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
-        for number, rect in self.view._badge_rects():
-            if rect.contains(event.position().toPoint()):
+        pos = event.position().toPoint()
+        for number, rect in self.view._badge_rects() + self.view.link_rects():
+            if rect.contains(pos):
                 self.view.jump_to_passage(number)
                 return
 
@@ -226,32 +320,46 @@ class ArticleView(QTextEdit):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.setViewportMargins(GUTTER, 0, 0, 0)
         self._gutter = _Gutter(self)
-        self.highlighter = MarkHighlighter(self)
+        self.highlighter = MarkIndex()
         self._marks: Marks | None = None
         self._window: list[tuple[int, int]] = []  # display spans of the reading screen
-        self._links: list[tuple[int, QRect]] = []  # "↓ k" link rects (viewport coords)
         self._read: list[tuple[int, int]] = []  # display spans already read (veiled)
         self._jumps: list[tuple[int, int, int]] = []  # (reading position, from, to) display
         self._reader = 0  # characters read (unit): jumps before it are taken
         self._rects: dict[tuple[int, int], QRect] = {}  # (position, width) -> cursor rect, document coords
+        self._visible: tuple[int, int] | None = None  # visible_range() cached for one paint
         self.layout_: Layout | None = None
         self.verticalScrollBar().valueChanged.connect(self._gutter.update)
         self.show_message("No article open.")
 
     # -- content ------------------------------------------------------------------------
     def show_article(self, lay: Layout, m: Marks) -> None:
-        """Show the laid-out article with its marks (rebuilds the document)."""
+        """Show the laid-out article with its marks (builds the document at once, in this
+        thread; see :class:`DocumentBuilder` for long articles)."""
+        self.show_document(lay, m, build_document(lay))
+
+    def show_document(self, lay: Layout, m: Marks, doc: QTextDocument) -> None:
+        """Show ``doc`` (built from ``lay`` by :func:`build_document` or a
+        :class:`DocumentBuilder`; the view adopts it) with marks ``m``.
+
+        The document is never changed afterwards: marks, chain, screen and veil are painted
+        over it. Root cause of issue 8's blank bands: the marks used to be applied by a
+        QSyntaxHighlighter, whose rehighlight of a block (all blocks when shown, the changed
+        range after an edit) is a document change; when it came while Qt's layout of the
+        document was still partial (lazy, after ``setDocument`` or a width change), Qt's
+        ``QTextDocumentLayout::documentChanged`` re-laid out the changed range only and walked
+        on past the laid-out part, where never-laid-out blocks have no height, up to the end,
+        and then marked the layout complete: blocks without marks stayed unlaid (blank, zero
+        height) until a resize laid everything out again.
+        """
         self.layout_ = lay
         self._marks = m
         self._window = []
         self._read, self._jumps = [], []
         self.highlighter.set_marks(m)
-        doc = build_document(lay, self)
-        self._rects.clear()
-        self.setDocument(doc)
-        self.highlighter.setDocument(doc)
-        self.highlighter.rehighlight()
-        self.ensure_layout()
+        self._set_doc(doc)
+        if doc.characterCount() <= EAGER_LAYOUT_CHARS:
+            self.ensure_layout()
         self.verticalScrollBar().setValue(0)
         self._gutter.update()
 
@@ -261,8 +369,8 @@ class ArticleView(QTextEdit):
         self._marks = None
         self._window = []
         self._read, self._jumps = [], []
-        self.highlighter.setDocument(None)
-        doc = QTextDocument(self)
+        self.highlighter.set_marks(None)
+        doc = QTextDocument()
         doc.setDocumentMargin(24)
         cursor = QTextCursor(doc)
         cf = QTextCharFormat()
@@ -270,24 +378,24 @@ class ArticleView(QTextEdit):
         cf.setFontPointSize(12)
         cf.setFontItalic(True)
         cursor.insertText(text, cf)
-        self._rects.clear()
-        self.setDocument(doc)
+        self._set_doc(doc)
         self._gutter.update()
 
+    def _set_doc(self, doc: QTextDocument) -> None:
+        """Show ``doc`` (adopted: a child of the view) and delete the previous one."""
+        old = self.document()
+        ours = old is not None and old is not doc and old.parent() is self  # else Qt's own, deleted by Qt
+        self._rects.clear()
+        doc.setParent(self)
+        self.setDocument(doc)
+        if ours:
+            old.deleteLater()
+
     def set_marks(self, m: Marks) -> None:
-        """New marks: a new chain (mode change) and, after a passage edit, new classes (only
-        the blocks between the first and last changed display position are re-highlighted)."""
-        old, self._marks = self._marks, m
-        changed = _changed_range(old, m) if self.layout_ is not None else None
-        if changed is not None:
-            self.highlighter.set_marks(m)
-            doc = self.document()
-            block, last = doc.findBlock(changed[0]), doc.findBlock(changed[1])
-            while block.isValid():
-                self.highlighter.rehighlightBlock(block)
-                if block == last:
-                    break
-                block = block.next()
+        """New marks: a new chain (mode change) or new classes (a passage edit, a strategy's
+        preview). Only repaints: the document does not change."""
+        self._marks = m
+        self.highlighter.set_marks(m)
         self.viewport().update()
         self._gutter.update()
 
@@ -326,18 +434,29 @@ class ArticleView(QTextEdit):
         return list(self._jumps)
 
     def jump_arcs(self) -> list[tuple[int, int, bool]]:
-        """Viewport ``(y_from, y_to, taken)`` of each jump (taken: ``r < reader``)."""
+        """Viewport ``(y_from, y_to, taken)`` of each jump (taken: ``r < reader``); an end
+        outside the viewport is placed just above or below it (its geometry is not asked for)."""
         out = []
         for r, a, b in self._jumps:
-            ra, rb = self._rect_at(max(a - 1, 0)), self._rect_at(b)
-            out.append((ra.center().y(), rb.center().y(), r < self._reader))
+            out.append((self._y_at(max(a - 1, 0)), self._y_at(b), r < self._reader))
         return out
 
     def ensure_layout(self) -> None:
-        """Lay the whole document out now (Qt lays long documents out lazily, which would
-        leave positions past the laid-out part unreachable by scrolling)."""
+        """Lay the whole document out now (Qt lays long documents out lazily; on demand,
+        asking for a far position's geometry lays out everything before it)."""
         doc = self.document()
         doc.documentLayout().blockBoundingRect(doc.lastBlock())
+
+    def unlaid_blocks(self, lo: int, hi: int) -> list[int]:
+        """Numbers of the non-empty blocks meeting display positions ``[lo, hi]`` that have no
+        laid-out line (drawn as nothing): empty when the view is sound."""
+        out = []
+        block = self.document().findBlock(max(lo, 0))
+        while block.isValid() and block.position() <= hi:
+            if block.length() > 1 and block.layout().lineCount() == 0:
+                out.append(block.blockNumber())
+            block = block.next()
+        return out
 
     # -- navigation ---------------------------------------------------------------------
     def scroll_to_position(self, pos: int, margin: int = 40) -> None:
@@ -360,6 +479,8 @@ class ArticleView(QTextEdit):
 
     def visible_range(self) -> tuple[int, int]:
         """Display positions at the top-left and bottom-right of the viewport."""
+        if self._visible is not None:
+            return self._visible
         vp = self.viewport().rect()
         return (self.cursorForPosition(vp.topLeft()).position(),
                 self.cursorForPosition(vp.bottomRight()).position())
@@ -367,7 +488,8 @@ class ArticleView(QTextEdit):
     # -- geometry helpers ---------------------------------------------------------------
     def _rect_at(self, pos: int) -> QRect:
         """Viewport rect of the cursor at display position ``pos``; cached in document
-        coordinates (the layout only changes with the document or the width)."""
+        coordinates (the document never changes once shown; the layout only with the width).
+        Lays out everything up to ``pos`` if Qt has not yet: ask only for visible positions."""
         h, v = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
         key = (pos, self.viewport().width())
         r = self._rects.get(key)
@@ -379,6 +501,22 @@ class ArticleView(QTextEdit):
                 self._rects.clear()
             self._rects[key] = r
         return r.translated(-h, -v)
+
+    def _y_at(self, pos: int) -> int:
+        """Viewport y of the middle of position ``pos``'s line; -20 above the viewport and its
+        height + 20 below it, without asking for the geometry of positions out of view."""
+        lo, hi = self.visible_range()
+        if pos < lo:
+            return -20
+        if pos > hi:
+            return self.viewport().height() + 20
+        return self._rect_at(pos).center().y()
+
+    def _clip(self, a: int, b: int) -> tuple[int, int] | None:
+        """Display span ``[a, b)`` cut to the visible positions (None if nothing is visible)."""
+        lo, hi = self.visible_range()
+        a, b = max(a, lo), min(b, hi + 1)
+        return (a, b) if b > a else None
 
     def _span_rects(self, a: int, b: int) -> list[QRect]:
         """Viewport rects covering display span ``[a, b)`` (like a selection's shape)."""
@@ -394,35 +532,120 @@ class ArticleView(QTextEdit):
         out.append(QRect(left, r2.top(), end_x - left, r2.height()))
         return out
 
+    def _line_pieces(self, a: int, b: int) -> list[tuple[QRectF, float]]:
+        """``(rect, baseline)`` in viewport coordinates of each laid-out line's share of
+        display span ``[a, b)`` (the caller clips it to the visible positions)."""
+        doc = self.document()
+        dx, dy = -self.horizontalScrollBar().value(), -self.verticalScrollBar().value()
+        out = []
+        block = doc.findBlock(a)
+        while block.isValid() and block.position() < b:
+            tl = block.layout()
+            pos0 = block.position()
+            lo, hi = max(a, pos0) - pos0, min(b, pos0 + block.length() - 1) - pos0
+            if hi > lo and tl.lineCount():
+                origin = tl.position()
+                n = tl.lineForTextPosition(lo).lineNumber()
+                while 0 <= n < tl.lineCount():
+                    line = tl.lineAt(n)
+                    s, e = line.textStart(), line.textStart() + line.textLength()
+                    if s >= hi:
+                        break
+                    x1 = line.cursorToX(max(lo, s))[0]
+                    x2 = line.cursorToX(min(hi, e))[0]
+                    top = origin.y() + line.y() + dy
+                    out.append((QRectF(origin.x() + x1 + dx, top, max(x2 - x1, 1.0), line.height()),
+                                top + line.ascent()))
+                    n += 1
+            block = block.next()
+        return out
+
     def _screen_extents(self) -> list[tuple[int, int]]:
         out = []
-        h = self.viewport().height()
         for a, b in self._window:
-            top, bottom = self._rect_at(a).top(), self._rect_at(max(b - 1, a)).bottom()
-            if bottom >= 0 and top <= h:
-                out.append((top, bottom))
+            clipped = self._clip(a, b)
+            if clipped is not None:
+                a, b = clipped
+                out.append((self._rect_at(a).top(), self._rect_at(max(b - 1, a)).bottom()))
         return out
 
     def _badge_rects(self) -> list[tuple[int, QRect]]:
+        """Gutter rects of the chain's numbered badges in view (at each passage's start)."""
         if self._marks is None:
             return []
+        lo, hi = self.visible_range()
         out = []
-        h = self.viewport().height()
         for n, a, _ in self._marks.chain:
-            r = self._rect_at(a)
-            if -20 <= r.top() <= h:
+            if lo <= a <= hi:
+                r = self._rect_at(a)
                 out.append((n, QRect(3, r.top() + max((r.height() - 16) // 2, 0), BADGE_W, 16)))
+        return out
+
+    def link_rects(self) -> list[tuple[int, QRect]]:
+        """Gutter rects of the "↓k+1" chips in view: at the line where passage k ends, next to
+        the text (in the gutter, never over it), below the badge if one is on that line."""
+        if self._marks is None or len(self._marks.chain) < 2:
+            return []
+        lo, hi = self.visible_range()
+        badges = [r for _, r in self._badge_rects()]
+        fm = self._gutter.fontMetrics()
+        chain = self._marks.chain
+        out = []
+        for (_, _, end), (nxt, _, _) in zip(chain, chain[1:]):
+            pos = max(end - 1, 0)
+            if not lo <= pos <= hi:
+                continue
+            r = self._rect_at(pos)
+            w = max(BADGE_W, fm.horizontalAdvance(f"↓{nxt}") + 4)
+            box = QRect(2, r.top() + max((r.height() - 14) // 2, 0), w, 14)
+            for b in badges:
+                if b.intersects(box):
+                    box.moveTop(b.bottom() + 2)
+            out.append((nxt, box))
         return out
 
     # -- painting -----------------------------------------------------------------------
     def paintEvent(self, event) -> None:  # noqa: N802
-        super().paintEvent(event)
+        self._visible = None
+        self._visible = self.visible_range()
+        try:
+            self._paint_under()
+            super().paintEvent(event)
+            self._paint_over()
+        finally:
+            self._visible = None
+        self._gutter.update()
+
+    def _paint_under(self) -> None:
+        """Mark backgrounds (relevant: yellow, relevant and retrieved: green) under the text."""
+        lo, hi = self._visible
+        p = QPainter(self.viewport())
+        for k, a, b in self.highlighter.ranges(lo, hi + 1):
+            if k == 1:
+                continue
+            color = RELEVANT if k == 0 else BOTH
+            for rect, _ in self._line_pieces(a, b):
+                p.fillRect(rect, color)
+        p.end()
+
+    def _paint_over(self) -> None:
+        lo, hi = self._visible
+        h = self.viewport().height()
         p = QPainter(self.viewport())
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        h = self.viewport().height()
+        p.setPen(QPen(RETRIEVED, 1.2))
+        for k, a, b in self.highlighter.ranges(lo, hi + 1):  # retrieved: underlined
+            if k == 0:
+                continue
+            for rect, base in self._line_pieces(a, b):
+                y = base + 2.0
+                p.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
         veil = QPainterPath()
         for a, b in self._read:
-            for r in self._span_rects(a, b):
+            clipped = self._clip(a, b)
+            if clipped is None:
+                continue
+            for r in self._span_rects(*clipped):
                 if r.bottom() >= 0 and r.top() <= h:
                     veil.addRect(QRectF(r.intersected(self.viewport().rect().adjusted(0, -2, 0, 2))))
         if not veil.isEmpty():
@@ -431,63 +654,22 @@ class ArticleView(QTextEdit):
         fill.setAlpha(28)
         shape = QPainterPath()
         for a, b in _merged(self._window):
-            for r in self._span_rects(a, b):
+            clipped = self._clip(a, b)
+            if clipped is None:
+                continue
+            for r in self._span_rects(*clipped):
                 if r.bottom() >= 0 and r.top() <= h:
                     shape.addRect(QRectF(r))
         if not shape.isEmpty():
             shape = shape.simplified()
             p.fillPath(shape, fill)
             p.strokePath(shape, QPen(SCREEN, 1.2))
-        self._links = []
-        if self._marks is not None and len(self._marks.chain) > 1:
-            font = QFont(self.font())
-            font.setPointSizeF(7.5)
-            font.setBold(True)
-            p.setFont(font)
-            fm = p.fontMetrics()
-            chain = self._marks.chain
-            for (n, _, end), (nxt, _, _) in zip(chain, chain[1:]):
-                r = self._rect_at(end)
-                if r.bottom() < 0 or r.top() > h:
-                    continue
-                label = f"↓ {nxt}"
-                w = fm.horizontalAdvance(label) + 8
-                box = QRect(r.left() + 2, r.top() + max((r.height() - 14) // 2, 0), w, 14)
-                p.setPen(Qt.PenStyle.NoPen)
-                p.setBrush(RETRIEVED)
-                p.drawRoundedRect(QRectF(box), 3, 3)
-                p.setPen(QColor("white"))
-                p.drawText(box, Qt.AlignmentFlag.AlignCenter, label)
-                self._links.append((nxt, box))
         p.end()
-        self._gutter.update()
-
-    def mousePressEvent(self, event) -> None:  # noqa: N802
-        pos: QPoint = event.position().toPoint()
-        for n, box in self._links:
-            if box.contains(pos):
-                self.jump_to_passage(n)
-                return
-        super().mousePressEvent(event)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         cr = self.contentsRect()
         self._gutter.setGeometry(QRect(cr.left(), cr.top(), GUTTER, cr.height()))
-
-
-def _changed_range(old: Marks | None, new: Marks) -> tuple[int, int] | None:
-    """``(first, last)`` display positions where the mark classes of ``old`` and ``new``
-    differ (text in one but not the other), or None if they are the same."""
-    if old is None:
-        return None
-    lo, hi = None, None
-    for a, b in ((old.relevant, new.relevant), (old.retrieved, new.retrieved), (old.both, new.both)):
-        for d in (iv.subtract(a, b), iv.subtract(b, a)):
-            if len(d):
-                lo = int(d[0, 0]) if lo is None else min(lo, int(d[0, 0]))
-                hi = int(d[-1, 1]) if hi is None else max(hi, int(d[-1, 1]))
-    return None if lo is None else (lo, hi)
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -1,0 +1,148 @@
+"""Opening a huge article (issue 7): building its view never stalls the GUI thread more than
+100 ms (slices of ~30 ms), the load shows its progress, and it can be cancelled (Esc or the status bar's Cancel), leaving the
+previous article shown. The article (about 12 MB of XML, 11 M characters) is generated here."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+
+from readsim.app.background import activity
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Session
+
+TOPIC = "2026001"
+WORDS = "the page rank algorithm computes a probability distribution used to represent likelihood &amp; surfer".split()
+
+
+def write_article(path, name: str, mb: float, seed: int = 1) -> None:
+    """An INEX-shaped article of about ``mb`` MB: a header, sections of 200 paragraphs."""
+    rnd = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f'<?xml version="1.0" encoding="UTF-8"?>\n<article>\n<header>\n<title>Article {name}</title>\n'
+                f'<id>{name}</id>\n</header>\n<bdy>\n')
+        n, sec = 0, 0
+        while n < mb * 1e6:
+            sec += 1
+            paras = "".join("<p>" + " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(40, 160))) + "</p>\n"
+                            for _ in range(200))
+            chunk = f"<sec>\n<st>Section {sec}</st>\n{paras}</sec>\n"
+            f.write(chunk)
+            n += len(chunk)
+        f.write("</bdy>\n</article>\n")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("huge")
+    coll = d / "articles"
+    coll.mkdir()
+    write_article(coll / "900.xml", "900", 12)
+    write_article(coll / "901.xml", "901", 0.01)
+    (d / "q.qrels").write_text(f"{TOPIC} Q0 901 100 5000 0 0:100\n", encoding="utf-8")
+    (d / "r.run").write_text(f"{TOPIC} Q0 901 1 2 r 0 500\n{TOPIC} Q0 900 2 1 r 1000 5000\n", encoding="utf-8")
+    return d
+
+
+@pytest.fixture
+def window(qtbot, files):
+    session = Session()
+    w = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    session.open_files(files / "articles", files / "q.qrels", [files / "r.run"], None, TOPIC, "901")
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None and session.current.name == "901",
+                    timeout=20_000)
+    yield w
+    session.cancel_article_load()
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=60_000)
+
+
+class Probe:
+    """Ticks of a 10 ms timer in the GUI thread: the longest gap is the longest stall."""
+
+    def __init__(self) -> None:
+        self.gaps: list[float] = []
+        self.last = time.perf_counter()
+        self.timer = QTimer()
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        self.gaps.append(now - self.last)
+        self.last = now
+
+    def stop(self) -> float:
+        self.timer.stop()
+        return max(self.gaps) * 1000.0
+
+
+def test_huge_article_builds_without_stalling_with_progress(window, qtbot):
+    s, view, panel = window.session, window.article.view, window.article
+    messages, percents, marks = [], [], {}
+    s.message.connect(messages.append)
+
+    def loading(name: str, p: int) -> None:
+        percents.append(p)
+        if p >= 0 and "build" not in marks:
+            marks["build"] = len(probe.gaps)
+            marks["builder"] = panel.builder
+
+    s.article_loading.connect(loading)
+    s.article_changed.connect(lambda: marks.setdefault("shown", len(probe.gaps)))
+    probe = Probe()
+    window.table.article_activated.emit("900")  # as a double click in the ranked list
+    qtbot.waitUntil(lambda: window.article_cancel_button.isVisible(), timeout=5_000)
+    qtbot.waitUntil(lambda: s.current.name == "900" and activity().count == 0, timeout=120_000)
+    probe.stop()
+    # while the view is built (first slice to the last), the event loop turns at least every
+    # 100 ms. (Not yet held: the turn that shows the built article, 100-250 ms here on 11 M
+    # characters, spent in the window's article_changed handlers and Qt's first layout.)
+    building = probe.gaps[marks["build"] + 1:marks["shown"]]
+    assert len(building) > 5 and max(building) * 1000 < 100, f"the GUI thread stalled {max(building) * 1000:.0f} ms"
+    assert marks["builder"].longest_ms < 60
+    built = [p for p in percents if p >= 0]
+    assert percents[0] == -1 and percents[-1] == -2 and built == sorted(built) and built[-1] == 100
+    assert len(built) > 5  # several slices
+    assert any(m.startswith("Laying out article 900: ") and m.endswith("% (Esc cancels)") for m in messages)
+    assert not window.article_cancel_button.isVisible()
+    assert view.layout_ is s.current.layout and view.document().blockCount() == len(s.current.layout.blocks)
+    assert view.document().characterCount() == s.current.layout.display_length + 1
+    lo, hi = view.visible_range()
+    assert view.unlaid_blocks(lo, hi) == []
+
+
+@pytest.mark.parametrize("how", ["esc", "button"])
+def test_cancel_keeps_the_previous_article(window, qtbot, how):
+    s, view = window.session, window.article.view
+    before = view.layout_
+    messages = []
+    s.message.connect(messages.append)
+    s.open_article("900")
+    panel = window.article
+    qtbot.waitUntil(lambda: panel.builder is not None and panel.builder.percent() > 0, timeout=120_000)
+    if how == "esc":
+        qtbot.keyClick(window, Qt.Key.Key_Escape)
+    else:
+        qtbot.mouseClick(window.article_cancel_button, Qt.MouseButton.LeftButton)
+    assert s.loading_article() is None and panel.builder is None
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    assert s.current.name == "901" and view.layout_ is before  # still shown
+    assert messages[-1] == "Loading article 900 cancelled; still showing article 901"
+    assert window.status.text() == messages[-1]
+    assert not window.article_cancel_button.isVisible()
+
+
+def test_cancel_while_reading_drops_the_result(window, qtbot):
+    s = window.session
+    s.open_article("900")
+    assert s.loading_article() == "900"
+    assert s.cancel_article_load()
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=120_000)
+    assert s.current.name == "901" and window.article.builder is None
+    assert not s.cancel_article_load()  # nothing left to cancel
