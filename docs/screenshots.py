@@ -2,7 +2,8 @@
 
 Usage: ``QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots.py`` (``READSIM_DATA``,
 default ``../shared/data/inex``). Writes ``docs/window-real.png`` (the window: ranked list,
-article, scores, precision curve, topic view), ``docs/playback.png`` (the reader mid-way in
+article, scores, precision curve, topic view with where the run loses), ``docs/passages.png``
+(the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
 the worst-case order, its jumps drawn) and ``docs/compare.png`` (A/B of two real runs).
 """
 
@@ -53,7 +54,7 @@ def main() -> int:
         w = MainWindow(session, show_dialogs=False, restore=False)
         w.show()
         loaded = Loaded(collection=Collection(DATA / "articles"), qrels=read_qrels(DATA / "qrels" / "inex2009-2010.qrels"),
-                        runs=[read_run(DATA / "runs" / r) for r in runs],
+                        runs=[read_run(DATA / "runs" / r) for r in runs],  # a bare name: a real run; a full path as is
                         topics=read_topics(DATA / "topics" / "inex2009-topics.xml"))
         session.adopt(loaded, topic, article)
         settle(lambda: session.current is not None and session.current.name == article)
@@ -61,6 +62,18 @@ def main() -> int:
 
     w = window("2009074", "23724", ["bert-passages.run"])
     w.grab().save(str(OUT / "window-real.png"))
+
+    # the passages dock, on a run with three passages in PageRank (written here, not shipped)
+    passages_run = Path(folder) / "three-passages.run"
+    passages_run.write_text("2009074 Q0 23724 1 3 mine 20000 600\n2009074 Q0 2193171 2 2 mine 0 4000\n"
+                            "2009074 Q0 23724 1 3 mine 5200 900\n2009074 Q0 23724 1 3 mine 12000 400\n"
+                            "2009074 Q0 23724 1 3 mine 5800 500\n")
+    w = window("2009074", "23724", [str(passages_run)])
+    w.act_passages.trigger()
+    settle()
+    w.session.set_step(3)
+    settle()
+    w.grab().save(str(OUT / "passages.png"))
 
     w = window("2009004", "14343887", ["bert-passages.run"])
     w.session.set_settings(mode="worst")
@@ -75,7 +88,7 @@ def main() -> int:
     w.compare_dock.resize(1500, 860)
     settle()
     w.compare_dock.grab().save(str(OUT / "compare.png"))
-    print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "playback.png", "compare.png")))
+    print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
 
