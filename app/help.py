@@ -67,8 +67,8 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
         ("Entry point reading (Best in Context)", "order = [e, n), then [0, e)",
          "For a Best in Context run the reader starts at the run's entry point e (column 7 of its line), reads "
          "to the end of the article and then wraps around to read from the start up to e; e is clamped to the "
-         "article. The retrieved passages play no part. Offered to programs using the engine; the window's "
-         "modes are the four above.",
+         "article. The retrieved passages play no part. In the window: the Reading box's 'entry' mode; the "
+         "entry is the run's, or set it with Alt+click in the text (Reader > Start reading here).",
          "Shows what a good entry point buys: the relevant text right after e is read first.",
          f"readsim's extension, after {ARVOLA}, section 6 (browsing from a best entry point); reference §3"),
     ]),

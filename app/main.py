@@ -3,15 +3,16 @@
     readsim                                   # the shipped sample
     readsim --collection DIR --qrels FILE --run FILE [--run FILE2] [--topics FILE]
             [--topic T] [--article A] [--unit bytes|chars]
-            [--reading MODE --screen S --tolerance T --beta B]
+            [--reading MODE --screen S --tolerance T --beta B] [--entry OFFSET]
             [--screenshot out.png [--step K]]   # render offscreen, write a PNG, exit
 
 :func:`main` returns the exit code: 0; 1 for an input error found while loading (with
 ``--screenshot``) or an OS error (``path: reason``: the screenshot's folder cannot be created,
 the image cannot be written, standard output is full); 2 for bad arguments: a value out of
 range (``--screen`` and ``--tolerance`` whole numbers of characters from 1 to 10,000,000,
-``--beta`` from 0.01 to 10, the window's own ranges; ``--step`` from 0 to 2^40) or a path that
-is missing, unreadable or of the wrong kind; 130 when interrupted. Errors are one clear line on
+``--beta`` from 0.01 to 10, the window's own ranges; ``--step`` and ``--entry`` from 0 to 2^40),
+options that do not go together (``--entry`` with a ``--reading`` other than ``entry``) or a path
+that is missing, unreadable or of the wrong kind; 130 when interrupted. Errors are one clear line on
 stderr (``readsim: error: file:line: reason``), never a traceback. In the interactive window an
 OS or input error reaching ``sys.excepthook`` opens a plain message box (``path: reason``), any
 other unexpected exception a dialog with the traceback, instead of killing the program.
@@ -52,6 +53,13 @@ def _step(text: str) -> int:
     return parse_count(text, "K", 0, MAX_SIZE)
 
 
+def _entry(text: str) -> int:
+    return parse_count(text, "OFFSET", 0, MAX_SIZE)
+
+
+READINGS = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)  # the window's (session.MODES)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="readsim", description="Reading-order simulator for focused retrieval "
                                 "(INEX Relevant in Context): read an article the way a run's matching chain leads.",
@@ -63,12 +71,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--qrels", metavar="FILE", help="FOL qrels")
     p.add_argument("--run", metavar="FILE", action="append", default=[], help="FOL run (repeat for several)")
     p.add_argument("--topics", metavar="FILE", help="INEX topic file (titles)")
-    p.add_argument("--topic", metavar="T", help="topic to show (default: the run's first)")
+    p.add_argument("--topic", metavar="T", help="topic to show (default: the run's first topic ranking a relevant article the collection has)")
     p.add_argument("--article", metavar="A", help="article to open (default: the best-ranked relevant one)")
     p.add_argument("--unit", choices=("bytes", "chars"), default="bytes", help="offset unit (default: bytes)")
     p.add_argument("--sample", action="store_true", help="open the shipped sample (default without files)")
-    p.add_argument("--reading", choices=[m.value for m in (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT)],
-                   default="natural", help="reading mode (default natural)")
+    p.add_argument("--reading", choices=[m.value for m in READINGS], default=None,
+                   help="reading mode (default natural); entry: each article from its entry point (a Best in "
+                   "Context line's offset, else its first passage) to the end, then from the start")
+    p.add_argument("--entry", type=option(_entry), default=None, metavar="OFFSET",
+                   help="the opened article's entry point (in the unit), as if set by Alt+click in its text; "
+                   "implies --reading entry")
     p.add_argument("--screen", type=option(_screen), default=300, metavar="S",
                    help=f"screen size in characters, 1 to {MAX_SCREEN:,} (default 300)")
     p.add_argument("--tolerance", type=option(_tolerance), default=300, metavar="T",
@@ -108,6 +120,8 @@ def check_usage(args: argparse.Namespace) -> list[str]:
     shot = Path(args.screenshot) if args.screenshot else None
     if shot is not None and not shot.is_dir() and shot.suffix.lower() not in (".png", ".svg"):
         out.append(f"--screenshot {args.screenshot}: the image must end in .png or .svg")
+    if args.entry is not None and args.reading not in (None, Mode.ENTRY.value):
+        out.append(f"--entry sets the entry point of the entry reading mode: it does not go with --reading {args.reading}")
     if args.sample and (args.run or args.collection or args.qrels or args.topics):
         out.append("--sample opens the shipped sample: give it alone (its runs are in the Run box), or give files instead")
     elif (args.collection or args.qrels or args.topics) and not args.run:
@@ -181,7 +195,8 @@ def _main(argv: list[str] | None) -> int:
     from .session import Session
 
     session = Session(unit=args.unit)
-    session.set_settings(mode=args.reading, screen=args.screen, tolerance=args.tolerance, beta=args.beta)
+    reading = args.reading or (Mode.ENTRY.value if args.entry is not None else Mode.NATURAL.value)
+    session.set_settings(mode=reading, screen=args.screen, tolerance=args.tolerance, beta=args.beta)
     window = MainWindow(session, show_dialogs=not args.screenshot, restore=not args.screenshot)
     session.setParent(window)
     start(session, window, args)
@@ -201,7 +216,15 @@ def _main(argv: list[str] | None) -> int:
 
 
 def start(session, window, args: argparse.Namespace) -> None:
-    """Begin loading what the arguments name, or the sample (a status message if it is missing)."""
+    """Begin loading what the arguments name, or the sample (a status message if it is missing);
+    with ``--entry``, the first article opened starts reading there."""
+    if getattr(args, "entry", None) is not None:
+        def first_article() -> None:
+            if session.current is not None:
+                session.article_changed.disconnect(first_article)
+                session.set_entry(args.entry)
+
+        session.article_changed.connect(first_article)
     if args.run and not args.sample:
         session.open_files(args.collection, args.qrels, args.run, args.topics, args.topic, args.article)
         return

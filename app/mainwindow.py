@@ -15,7 +15,7 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QAction, QKeySequence, QTextDocument
+from PySide6.QtGui import QAction, QColor, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QLabel, QMainWindow, QMessageBox,
                                QPlainTextEdit, QProgressBar, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
@@ -23,7 +23,7 @@ from .background import activity
 from .files import app_settings, guess_kind, recent_files
 from .session import Session
 from .widgets.article_panel import ArticlePanel, install_article_loading
-from .widgets.controls import Controls
+from .widgets.controls import Controls, install_entry_point
 from .widgets.playback_bar import install_playback
 from .widgets.precision_plot import PrecisionPlot
 from .widgets.ranked_list import RankedListModel, RankedListView
@@ -133,6 +133,7 @@ class MainWindow(QMainWindow):
         self._make_actions()
         self._connect()
         install_playback(self)
+        install_entry_point(self)
         install_compare(self)
         install_export(self)
         install_help(self)
@@ -228,6 +229,7 @@ class MainWindow(QMainWindow):
         s.error.connect(self.show_error)
         s.diagnostics.connect(self.add_diagnostics)
         s.coverage_changed.connect(self.show_coverage)
+        s.coverage_changed.connect(self._relabel_topics)  # the collection's names are known then
         activity().changed.connect(self._busy)
         activity().failed.connect(self.show_error)
         self.table.article_activated.connect(s.open_article)
@@ -243,8 +245,8 @@ class MainWindow(QMainWindow):
         self.topic_combo.blockSignals(True)
         self.topic_combo.clear()
         for t in s.topic_ids():
-            title = s.topic_title(t)
-            self.topic_combo.addItem(f"{t}  {title}" if title else t, t)
+            self.topic_combo.addItem(t, t)
+        self._label_topics()
         self.topic_combo.blockSignals(False)
         self.run_combo.blockSignals(True)
         self.run_combo.clear()
@@ -257,6 +259,37 @@ class MainWindow(QMainWindow):
         if s.topic is not None:
             self._show_topic(s.topic)
 
+    def _relabel_topics(self, *_) -> None:
+        self._label_topics()
+        if self.session.topic is not None:
+            self._show_topic(self.session.topic)
+
+    def _label_topics(self) -> None:
+        """The topic chooser's items: ``2009074  web ranking scoring algorithm — 88 of 100 in the
+        collection`` (the count once the collection's names are listed), a tooltip saying what
+        the count means, and topics whose ranked articles the collection lacks all greyed."""
+        s = self.session
+        combo = self.topic_combo
+        coll = s.collection
+        for i in range(combo.count()):
+            t = combo.itemData(i)
+            title = s.topic_title(t)
+            text = f"{t}  {title}" if title else t
+            counts = s.in_collection(t)
+            tip, grey = "", False
+            if counts is not None:
+                have, ranked = counts
+                text += f" — {have} of {ranked} in the collection"
+                tip = (f"The collection ({coll.root}) holds {have} of the {ranked} articles the run ranks for topic {t}; "
+                       "the others are greyed in the ranked list and have no text (their scores come from the qrels "
+                       "and the run).")
+                grey = have == 0 and ranked > 0
+            elif coll is None:
+                tip = "No collection is open: the articles have no text (their scores come from the qrels and the run)."
+            combo.setItemText(i, text)
+            combo.setItemData(i, tip or None, Qt.ItemDataRole.ToolTipRole)
+            combo.setItemData(i, QColor("#888888") if grey else None, Qt.ItemDataRole.ForegroundRole)
+
     def _show_topic(self, topic: str) -> None:
         i = self.topic_combo.findData(topic)
         if i >= 0:
@@ -266,6 +299,10 @@ class MainWindow(QMainWindow):
         parts = [f"<b>{topic}</b> {t.title if t else ''}"]
         if nrel is not None:
             parts.append(f"<span style='color:#555'>{nrel} relevant articles in the qrels</span>")
+        counts = self.session.in_collection(topic)
+        if counts is not None:
+            color = "#a33" if counts[0] == 0 and counts[1] else "#555"
+            parts.append(f"<span style='color:{color}'>{counts[0]} of {counts[1]} ranked articles in the collection</span>")
         self.topic_label.setText(" · ".join(parts))
         self.topic_label.setToolTip(t.description if t else "")
 

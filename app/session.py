@@ -19,6 +19,10 @@ Scores: a ranked article's evaluation is :func:`readsim.engine.batch.document` (
 the qrels, else from the article; retrieved passages clipped to the article when it is at
 hand), computed once per topic in the natural mode and re-derived for another mode from its
 pieces' inputs (:func:`with_mode`), so a control change never re-reads or re-lays out anything.
+The ``entry`` mode reads each article from its entry point, which the natural evaluation
+carries (``DocumentEvaluation.entry``): the run's (``RunArticle.entry_point``: a Best in Context
+line's offset, else the first passage's start), or one the user set for the (topic, article)
+(:meth:`Session.set_entry`, Alt+click in the text; :attr:`Session.entries`).
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from . import marks as mk
 from .background import input_error_text, run_in_background
 from .files import add_recent, sniff_kind
 
-MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT)
+MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)
 
 
 def with_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
@@ -169,14 +173,19 @@ class Session(QObject):
         self._names: tuple[Collection, frozenset[str]] | None = None  # the collection's article names
         self._pending_article: str | None = None
         self._rows_gen = 0
+        self._mode_rows: dict[Mode, list[RankedRow]] = {}  # rows per mode seen (see _rows_in_mode)
         self._article_gen = 0
+        #: entry points set by the user (Alt+click in the text), by (topic, article), in the unit;
+        #: they replace the run's entry point for that article in whatever run is shown
+        self.entries: dict[tuple[str, str], int] = {}
 
     # -- loading ------------------------------------------------------------------------
     def open_files(self, collection=None, qrels=None, runs=(), topics=None,
                    topic: str | None = None, article: str | None = None) -> None:
         """Read the given files in the background (each may be None), then show ``topic``
-        (default: the current one, else the run's first) and ``article`` (default: the
-        best-ranked relevant article the collection has).
+        (default: the current one, else the run's first topic that ranks a relevant article the
+        collection has, see :meth:`_choose_topic`) and ``article`` (default: the best-ranked
+        relevant article the collection has).
 
         Each file is read on its own: one that cannot be read (missing, a folder, a FIFO, not
         UTF-8, another kind of file, a bad line) is reported on ``error`` as ``path: reason``
@@ -259,9 +268,13 @@ class Session(QObject):
         if topic is not None and self.run is not None and topic not in self.run.topics:
             self._fail(f"topic {topic} is not in run {self.run.run_id} ({self.run.path})")
             wanted = None
+        chosen = False
         if self.run is not None and (wanted is None or wanted not in self.run.topics):
             wanted = next(iter(self.run.topics), None)
-        if wanted is not None:
+            chosen = article is None
+        if wanted is not None and chosen and self.collection is not None:
+            self._choose_topic(wanted)
+        elif wanted is not None:
             self.set_topic(wanted, force=True)
         elif out.runs and self.run is not None and not self.run.topics:  # an empty run: nothing to show
             self._pending_article = None
@@ -274,6 +287,41 @@ class Session(QObject):
             self._article_gen += 1
             self._set_current(None)
         self.check_coverage()
+
+    def _choose_topic(self, fallback: str) -> None:
+        """Show the run's first topic that ranks an article the collection has (a relevant one
+        if any topic does; else ``fallback``, the run's first topic), found in the background:
+        opened without ``--topic``, the window then shows text, not an empty pane."""
+        self._rows_gen += 1  # a topic chosen meanwhile (or a newer load) wins
+        gen, run, coll, qrels = self._rows_gen, self.run, self.collection, self.qrels
+        known = self._names[1] if self._names is not None and self._names[0] is coll else None
+
+        def op() -> str:
+            has = known.__contains__ if known is not None else coll.__contains__
+            some = None
+            for t, entries in run.topics.items():
+                for e in entries:
+                    if has(e.article):
+                        if qrels is None or qrels.judgement(t, e.article) is not None:
+                            return t
+                        some = some or t
+            return some or fallback
+
+        def success(topic: str) -> None:
+            if gen == self._rows_gen and self.run is run:
+                self.set_topic(topic, force=True)
+
+        run_in_background(self, op, success, self._failed)
+
+    def in_collection(self, topic: str) -> tuple[int, int] | None:
+        """``(have, ranked)``: how many of the articles the run ranks for ``topic`` the
+        collection holds; None without a run or collection, or while the collection's article
+        names are still being listed (they come with ``coverage_changed``)."""
+        if self.run is None or self.collection is None or self._names is None or self._names[0] is not self.collection:
+            return None
+        names = self._names[1]
+        entries = self.run.topics.get(topic, [])
+        return sum(e.article in names for e in entries), len(entries)
 
     def check_coverage(self) -> None:
         """Check the loaded qrels, runs and collection against each other in the background
@@ -368,7 +416,7 @@ class Session(QObject):
                 return
             rows, notes = result
             mode = self.settings.mode
-            self.rows = [r.in_mode(mode) for r in rows]
+            self.rows = [self._user_entry(topic, r).in_mode(mode) for r in rows]
             self.rows_changed.emit()
             if notes:
                 self.diagnostics.emit(notes)
@@ -385,6 +433,8 @@ class Session(QObject):
         run_in_background(self, op, success, self._failed)
 
     def _default_article(self) -> str | None:
+        """The best-ranked relevant article the collection has, else the best-ranked article it
+        has, else the run's first."""
         for pick in (lambda r: r.relevant and r.in_collection, lambda r: r.in_collection, lambda r: True):
             for row in self.rows:
                 if pick(row):
@@ -423,6 +473,7 @@ class Session(QObject):
         self.message.emit(f"Reading article {name}… (Esc cancels)")
         row = self.row_of(name)
         coll, qrels, topic, mode = self.collection, self.qrels, self.topic, self.settings.mode
+        user_entry = self.entries.get((topic, name), 0)
 
         def op() -> ArticleState:
             article = lay = None
@@ -430,17 +481,18 @@ class Session(QObject):
             if coll is not None and name in coll:
                 article = coll.article(name)
                 lay = layout(article)
-            elif coll is None:
-                message = f"No collection is open: article {name} cannot be shown (its scores come from the qrels and the run)."
             else:
-                message = f"Article {name} is not in the collection {coll.root}; its scores come from the qrels and the run alone."
+                where = (f"No collection is open: article {name} has no text to show" if coll is None
+                         else f"Article {name} is not in the collection (folder {coll.root}): no text to show")
+                whence = "the qrels and the run" if row is not None else "the qrels (the run does not rank it)"
+                message = f"{where}. Its scores come from {whence}."
             if row is not None:
                 ev = row.evaluation
             else:  # not ranked by the run for this topic: nothing retrieved
                 j = qrels.judgement(topic, name) if qrels is not None else None
                 length = j.doc_length if j is not None else (article.doc_length if article is not None else 0)
                 rel = j.passages if j is not None else iv.EMPTY
-                ev = evaluate_document(rel, iv.EMPTY, length, mode)
+                ev = evaluate_document(rel, iv.EMPTY, length, mode, user_entry)
             return ArticleState(name, article, lay, row, ev, message)
 
         def done(state: ArticleState) -> None:
@@ -515,7 +567,7 @@ class Session(QObject):
             return
         old, self.settings = self.settings, new
         if new.mode is not old.mode:
-            self.rows = [r.in_mode(new.mode) for r in self.rows]
+            self.rows = self._rows_in_mode(old.mode, new.mode)
             self.rows_changed.emit()
             if self.current is not None:
                 ev = with_mode(self.current.row.natural if self.current.row else self.current.evaluation, new.mode)
@@ -525,6 +577,94 @@ class Session(QObject):
                 self.evaluation_changed.emit()
         self.settings_changed.emit(new)
         self._clamp_step()
+
+    # -- the entry point (the ``entry`` reading mode) ---------------------------------------
+    def _user_entry(self, topic: str, row: RankedRow) -> RankedRow:
+        """``row`` with the entry point the user set for it, if any (its natural evaluation
+        carries the entry point every mode is derived with)."""
+        point = self.entries.get((topic, row.article))
+        base = row.natural or row.evaluation
+        if point is None or point == base.entry:
+            return row
+        return dataclasses.replace(row, natural=dataclasses.replace(base, entry=point))
+
+    def run_entry(self, name: str) -> int:
+        """The run's entry point of article ``name`` in the current topic (the Best in Context
+        line's offset, else the first retrieved passage's start, 0 for a whole article); 0 when
+        the run does not rank it."""
+        entry = self.run.article(self.topic, name) if self.run is not None and self.topic is not None else None
+        if entry is None:
+            return 0
+        point = entry.entry_point
+        if point is None:  # XPaths or XPointers only: the first resolved passage
+            row = self.row_of(name)
+            ret = (row.natural or row.evaluation).retrieved if row is not None else None
+            point = int(ret[0, 0]) if ret is not None and len(ret) else 0
+        return int(point)
+
+    def entry_of_current(self) -> tuple[int, str] | None:
+        """The open article's entry point and where it comes from: ``"you"`` (set in the
+        window), ``"run"`` (the run's), ``"start"`` (the run does not rank the article)."""
+        cur = self.current
+        if cur is None:
+            return None
+        if (self.topic, cur.name) in self.entries:
+            source = "you"
+        else:
+            source = "run" if cur.row is not None else "start"
+        return cur.evaluation.entry, source
+
+    def set_entry(self, offset: int | None) -> None:
+        """Start reading the open article at unit ``offset`` (its entry point, kept for this
+        topic and article until reset), and switch to the ``entry`` reading mode; ``None``: back
+        to the run's entry point (the mode stays)."""
+        cur = self.current
+        if cur is None or self.topic is None:
+            return
+        key = (self.topic, cur.name)
+        if offset is None:
+            self.entries.pop(key, None)
+            point = self.run_entry(cur.name)
+        else:
+            point = min(max(int(offset), 0), cur.evaluation.n)
+            self.entries[key] = point
+        mode = self.settings.mode
+        row = self.row_of(cur.name)
+        if row is not None:
+            base = row.natural or row.evaluation
+            row = dataclasses.replace(row, natural=dataclasses.replace(base, entry=point)).in_mode(mode)
+            self.rows = [row if r.article == cur.name else r for r in self.rows]
+            ev = row.evaluation
+        else:
+            ev = cur.evaluation
+            ev = (evaluate_document(ev.relevant, ev.retrieved, ev.n, mode, point) if mode is Mode.ENTRY
+                  else dataclasses.replace(ev, entry=point))
+        self.current = dataclasses.replace(cur, row=row, evaluation=ev)
+        if mode is Mode.ENTRY:
+            if row is not None:
+                self.rows_changed.emit()
+            self.evaluation_changed.emit()
+            self._clamp_step()
+        elif offset is not None:
+            self.set_settings(mode=Mode.ENTRY)
+        else:
+            self.evaluation_changed.emit()
+        where = "set by you" if offset is not None else ("the run's" if row is not None else "the article's start")
+        self.message.emit(f"Article {cur.name}: reading starts at {point:,} {self.unit} ({where})")
+
+    def _rows_in_mode(self, old: Mode, new: Mode) -> list[RankedRow]:
+        """:attr:`rows` read in mode ``new``. The lists of the modes already seen are kept (the
+        same list object comes back, so the views' memos keyed by it hit) as long as
+        :attr:`rows` is one of them; rows replaced by anything else (a topic, an edit) start
+        the memo again."""
+        memo = self._mode_rows
+        if not any(rows is self.rows for rows in memo.values()):
+            memo.clear()
+            memo[old] = self.rows
+        rows = memo.get(new)
+        if rows is None:
+            rows = memo[new] = [r.in_mode(new) for r in self.rows]
+        return rows
 
     def cycle_mode(self) -> None:
         i = MODES.index(self.settings.mode) if self.settings.mode in MODES else -1
@@ -591,4 +731,8 @@ def _ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Col
         notes.append(str(err))
         ev = document(qrels, run, topic, dataclasses.replace(entry, xpaths=[]), Mode.NATURAL, use, join=join)
     relevant = (qrels.judgement(topic, entry.article) is not None and ev.is_relevant) if judged else None
+    point = entry.entry_point  # carried for the entry mode (with_mode reads it)
+    if point is None:  # XPaths or XPointers only: the first resolved passage, as readsim-eval
+        point = int(ev.retrieved[0, 0]) if ev.retrieved is not None and len(ev.retrieved) else 0
+    ev = dataclasses.replace(ev, entry=int(point))
     return RankedRow(entry.rank, entry.article, title, in_coll, relevant, ev, ev)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QS
                                QWidget)
 
 from readsim.engine import intervals as iv
+from readsim.engine.reading import Mode
 from readsim.engine.reading import window as read_window
 
 from .. import marks as mk
@@ -67,6 +68,7 @@ class ChainBar(QWidget):
         while self.row.count():
             item = self.row.takeAt(0)
             if item.widget():
+                item.widget().hide()  # at once: deleteLater waits for the event loop
                 item.widget().deleteLater()
         self.buttons = []
         if note:
@@ -198,6 +200,10 @@ class ArticlePanel(QWidget):
         if self.session.qrels is not None:
             bits.append(f'<span style="color:#1a7f37"><b>relevant</b></span> ({ev.nrc:,} {self.session.unit})'
                         if ev.is_relevant else "not relevant")
+        if cur.article is None:
+            bits.append('<span style="color:#a33"><b>no text</b>: '
+                        + ("not in the collection" if self.session.collection is not None else "no collection open")
+                        + "</span>")
         topic = self.session.topic or ""
         self.header.setText(f'<span style="font-size:13pt"><b>{html.escape(title)}</b></span>'
                             f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {html.escape(topic)}</span>')
@@ -210,15 +216,30 @@ class ArticlePanel(QWidget):
                     prepared[1].deleteLater()
                 self.view.show_article(cur.layout, mk.marks(cur.layout, ev))
         else:
-            self.view.show_message(cur.message)
+            self.view.show_message(self._no_text(cur))
         self.update_chain(rebuild_view=False)
         self.update_window(scroll=True)
+
+    def _no_text(self, cur: ArticleState) -> str:
+        """The text pane's message for an article without text: why, and where its scores come from."""
+        text = cur.message or f"Article {cur.name} has no text to show."
+        counts = self.session.in_collection(self.session.topic) if self.session.topic else None
+        if counts is not None:
+            text += (f"\n\nThe collection holds {counts[0]} of the {counts[1]} articles the run ranks for topic "
+                     f"{self.session.topic} (the others are greyed in the ranked list).")
+        return text
 
     def update_chain(self, rebuild_view: bool = True) -> None:
         cur = self.session.current
         if cur is None:
             return
         note = "document mode: the chain is not followed" if not len(mk.chain_passages(cur.evaluation)) and len(cur.evaluation.retrieved_spans) else ""
+        entry = self.session.entry_of_current() if cur.evaluation.mode is Mode.ENTRY else None
+        if entry is not None:
+            whose = {"you": "set by you", "run": "the run's", "start": "the article's start"}[entry[1]]
+            note = f"entry mode: from {entry[0]:,} {self.session.unit} ({whose}) to the end, then from the start"
+        if cur.layout is not None:
+            self.view.set_entry(cur.layout.to_display(int(entry[0]), "start") if entry is not None else None)
         if cur.layout is not None:
             m = mk.marks(cur.layout, cur.evaluation)
             if rebuild_view:

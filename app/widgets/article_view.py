@@ -43,6 +43,7 @@ SCREEN = QColor(70, 110, 200)    # the current reading screen: frame and gutter 
 READ_VEIL = QColor(246, 247, 250, 150)  # over text already read (dims text and marks)
 JUMP = QColor("#d9822b")         # a jump of the reading order already taken
 JUMP_AHEAD = QColor(150, 160, 180, 150)  # a jump still ahead
+ENTRY = QColor("#c2185b")        # the entry point (entry reading mode): gutter flag and caret
 GUTTER = 44
 BADGE_W = 20
 SLICE_MS = 30.0  # at most this long in the GUI thread per slice of a DocumentBuilder
@@ -269,6 +270,20 @@ class _Gutter(QWidget):
             p.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
             p.setPen(RETRIEVED)
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"↓{number}")
+        rect = self.view.entry_rect()
+        if rect is not None:  # the entry point: a flag pointing at its line
+            flag = QPainterPath()
+            flag.moveTo(rect.left(), rect.top())
+            flag.lineTo(rect.right() - 6, rect.top())
+            flag.lineTo(rect.right(), rect.center().y())
+            flag.lineTo(rect.right() - 6, rect.bottom())
+            flag.lineTo(rect.left(), rect.bottom())
+            flag.closeSubpath()
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(ENTRY)
+            p.drawPath(flag)
+            p.setPen(QColor("white"))
+            p.drawText(rect.adjusted(0, 0, -5, 0), Qt.AlignmentFlag.AlignCenter, "in")
         p.end()
 
     def _paint_jumps(self, p: QPainter) -> None:
@@ -313,6 +328,8 @@ class ArticleView(QTextEdit):
     """
 
     passage_jumped = Signal(int)
+    #: ``entry_clicked(position)``: Alt+click at display ``position`` (start reading there)
+    entry_clicked = Signal(int)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -328,7 +345,9 @@ class ArticleView(QTextEdit):
         self._reader = 0  # characters read (unit): jumps before it are taken
         self._rects: dict[tuple[int, int], QRect] = {}  # (position, width) -> cursor rect, document coords
         self._visible: tuple[int, int] | None = None  # visible_range() cached for one paint
+        self._gutter_key: tuple | None = None  # what the view showed when the gutter was last asked to follow
         self.layout_: Layout | None = None
+        self._entry: int | None = None  # display position of the entry point (entry mode), or None
         self.verticalScrollBar().valueChanged.connect(self._gutter.update)
         self.show_message("No article open.")
 
@@ -356,6 +375,7 @@ class ArticleView(QTextEdit):
         self._marks = m
         self._window = []
         self._read, self._jumps = [], []
+        self._entry = None
         self.highlighter.set_marks(m)
         self._set_doc(doc)
         if doc.characterCount() <= EAGER_LAYOUT_CHARS:
@@ -369,6 +389,7 @@ class ArticleView(QTextEdit):
         self._marks = None
         self._window = []
         self._read, self._jumps = [], []
+        self._entry = None
         self.highlighter.set_marks(None)
         doc = QTextDocument()
         doc.setDocumentMargin(24)
@@ -404,11 +425,14 @@ class ArticleView(QTextEdit):
 
     def set_window(self, spans: list[tuple[int, int]], scroll: bool = True) -> None:
         """Frame the display spans of the current reading screen; scroll its first-read text into view."""
-        self._window = [(int(a), int(b)) for a, b in spans if b > a]
+        window = [(int(a), int(b)) for a, b in spans if b > a]
+        changed = window != self._window
+        self._window = window
         if scroll and self._window:
             self.scroll_to_position(self._window[0][0])
-        self.viewport().update()
-        self._gutter.update()
+        if changed:  # the same screen again (a tolerance change): nothing to repaint
+            self.viewport().update()
+            self._gutter.update()
 
     def window_spans(self) -> list[tuple[int, int]]:
         return list(self._window)
@@ -416,7 +440,10 @@ class ArticleView(QTextEdit):
     def set_read(self, spans: list[tuple[int, int]], reader: int) -> None:
         """Veil the display spans already read; ``reader`` = characters read (unit), which
         decides the jumps taken."""
-        self._read = _merged([(int(a), int(b)) for a, b in spans if b > a])
+        read = _merged([(int(a), int(b)) for a, b in spans if b > a])
+        if read == self._read and int(reader) == self._reader:
+            return
+        self._read = read
         self._reader = int(reader)
         self.viewport().update()
         self._gutter.update()
@@ -427,8 +454,10 @@ class ArticleView(QTextEdit):
     def set_jumps(self, jumps: list[tuple[int, int, int]]) -> None:
         """The reading order's jumps as ``(r, from, to)``: after ``r`` characters read (unit)
         the reader leaves display position ``from`` (exclusive end) for ``to``."""
-        self._jumps = [(int(r), int(a), int(b)) for r, a, b in jumps]
-        self._gutter.update()
+        new = [(int(r), int(a), int(b)) for r, a, b in jumps]
+        if new != self._jumps:
+            self._jumps = new
+            self._gutter.update()
 
     def jumps(self) -> list[tuple[int, int, int]]:
         return list(self._jumps)
@@ -457,6 +486,36 @@ class ArticleView(QTextEdit):
                 out.append(block.blockNumber())
             block = block.next()
         return out
+
+    def set_entry(self, position: int | None) -> None:
+        """Mark the entry point at display ``position`` (a flag in the gutter, a caret in the
+        text); None: no mark."""
+        self._entry = None if position is None else int(position)
+        self.viewport().update()
+        self._gutter.update()
+
+    def entry(self) -> int | None:
+        return self._entry
+
+    def entry_rect(self) -> QRect | None:
+        """The gutter rect of the entry point's flag, when its line is in view."""
+        if self._entry is None or self.layout_ is None:
+            return None
+        lo, hi = self.visible_range()
+        if not lo <= self._entry <= hi:
+            return None
+        r = self._rect_at(self._entry)
+        return QRect(2, r.top() + max((r.height() - 14) // 2, 0), 26, 14)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        """Alt+click: start reading at the clicked character (``entry_clicked``)."""
+        if (event.button() == Qt.MouseButton.LeftButton and self.layout_ is not None
+                and event.modifiers() & Qt.KeyboardModifier.AltModifier):
+            position = self.cursorForPosition(event.position().toPoint()).position()
+            self.entry_clicked.emit(position)
+            event.accept()
+            return
+        super().mousePressEvent(event)
 
     # -- navigation ---------------------------------------------------------------------
     def scroll_to_position(self, pos: int, margin: int = 40) -> None:
@@ -612,9 +671,16 @@ class ArticleView(QTextEdit):
             self._paint_under()
             super().paintEvent(event)
             self._paint_over()
+            # the gutter follows what the view shows; repainting it after every paint of the
+            # view painted the window twice per change: only when the view's lines moved
+            # (Qt's lazy layout of a long document shifts them without a scroll)
+            key = (self._visible, self.verticalScrollBar().value(), self.viewport().size().toTuple(),
+                   self.document().size().toTuple())
+            if key != self._gutter_key:
+                self._gutter_key = key
+                self._gutter.update()
         finally:
             self._visible = None
-        self._gutter.update()
 
     def _paint_under(self) -> None:
         """Mark backgrounds (relevant: yellow, relevant and retrieved: green) under the text."""
@@ -664,6 +730,9 @@ class ArticleView(QTextEdit):
             shape = shape.simplified()
             p.fillPath(shape, fill)
             p.strokePath(shape, QPen(SCREEN, 1.2))
+        if self._entry is not None and lo <= self._entry <= hi:  # the entry point's caret
+            r = self._rect_at(self._entry)
+            p.fillRect(QRectF(r.left() - 1, r.top(), 2.5, r.height()), ENTRY)
         p.end()
 
     def resizeEvent(self, event) -> None:  # noqa: N802

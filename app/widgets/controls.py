@@ -1,8 +1,14 @@
 """The reader's controls: screen size (presets and any value), reading mode, T2I tolerance,
-F-score beta. Every change goes to :meth:`Session.set_settings` at once (live)."""
+F-score beta, and the open article's entry point (the ``entry`` mode). Every change goes to
+:meth:`Session.set_settings` (the entry point to :meth:`Session.set_entry`) at once (live).
+
+:func:`install_entry_point` adds the ways to set the entry point from the text: Alt+click in
+the article view, and Reader ▸ "Start reading here" (Ctrl+Alt+E, at the text cursor: a plain
+click puts it there), which the shortcuts help lists."""
 
 from __future__ import annotations
 
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QPushButton, QSpinBox, QWidget)
 
@@ -16,7 +22,12 @@ MODE_HELP = {
     "worst": "chain, then the rest that is not relevant, then the relevant rest",
     "best": "chain, then the relevant rest first (a teaching contrast)",
     "document": "the whole article from its start; retrieved passages ignored",
+    "entry": "from the entry point (a Best in Context run's offset, or Alt+click in the text) to the end, "
+             "then from the start; retrieved passages ignored",
 }
+ENTRY_TIP = ("Entry point of the open article for the entry reading mode, in {unit}: the run's (a Best in "
+             "Context line's offset, else its first passage's start), or set here, by Alt+click in the text or "
+             "Reader ▸ Start reading here (Ctrl+Alt+E). Setting it switches to the entry mode.")
 
 
 class Controls(QGroupBox):
@@ -71,12 +82,49 @@ class Controls(QGroupBox):
         self.beta.setToolTip("Beta of the set-based F (0.25: INEX 2008-2010 official)")
         form.addRow("F beta", self.beta)
 
+        self.entry = QSpinBox()
+        self.entry.setRange(0, 2**31 - 1)
+        self.entry.setSingleStep(100)
+        self.entry.setGroupSeparatorShown(True)
+        self.entry.setKeyboardTracking(False)  # one rescoring when typing ends, not per digit
+        self.entry.setSuffix(f" {unit}")
+        self.entry.setToolTip(ENTRY_TIP.format(unit=unit))
+        self.entry_reset = QPushButton("Run's")
+        self.entry_reset.setToolTip("Back to the run's entry point for this article")
+        row = QHBoxLayout()
+        row.addWidget(self.entry, 1)
+        row.addWidget(self.entry_reset)
+        form.addRow("Entry point", _wrap(row))
+
         self.show_settings(session.settings)
         self.screen.valueChanged.connect(lambda v: session.set_settings(screen=int(v)))
         self.mode.currentIndexChanged.connect(lambda i: session.set_settings(mode=self.mode.itemData(i)))
         self.tolerance.valueChanged.connect(lambda v: session.set_settings(tolerance=int(v)))
         self.beta.valueChanged.connect(lambda v: session.set_settings(beta=round(float(v), 4)))
         session.settings_changed.connect(self.show_settings)
+        self.entry.valueChanged.connect(self._entry_changed)
+        self.entry_reset.clicked.connect(lambda: session.set_entry(None))
+        for sig in (session.article_changed, session.evaluation_changed):
+            sig.connect(self.show_entry)
+        self.show_entry()
+
+    def _entry_changed(self, value: int) -> None:
+        shown = self.session.entry_of_current()
+        if shown is not None and shown[0] != value:
+            self.session.set_entry(int(value))
+
+    def show_entry(self) -> None:
+        """Reflect the open article's entry point (and whether the user set it)."""
+        shown = self.session.entry_of_current()
+        self.entry.setEnabled(shown is not None)
+        self.entry_reset.setEnabled(shown is not None and shown[1] == "you")
+        if shown is None:
+            return
+        cur = self.session.current
+        self.entry.blockSignals(True)
+        self.entry.setMaximum(max(min(cur.evaluation.n, 2**31 - 1), 0))
+        self.entry.setValue(shown[0])
+        self.entry.blockSignals(False)
 
     def show_settings(self, s: Settings) -> None:
         """Reflect ``s`` in the widgets (without feeding back)."""
@@ -92,6 +140,43 @@ class Controls(QGroupBox):
             self.mode.blockSignals(False)
         for size, b in self.preset_buttons.items():
             b.setChecked(size == s.screen)
+
+
+def install_entry_point(window) -> None:
+    """Setting the entry point from the text of ``window`` (a MainWindow): Alt+click in the
+    article view, and Reader ▸ "Start reading here (entry point; Alt+click in the text)"
+    (Ctrl+Alt+E, at the text cursor) and "Entry point from the run"."""
+    session, view = window.session, window.article.view
+
+    def at_display(position: int) -> None:
+        lay = view.layout_
+        if lay is not None:
+            session.set_entry(lay.from_display(position))
+
+    def here() -> None:
+        if view.layout_ is None:
+            session.message.emit("No article text: the entry point is set in the text (Alt+click)")
+            return
+        at_display(view.textCursor().position())
+
+    view.entry_clicked.connect(at_display)
+    here_action = QAction("Start reading here (entry point; Alt+click in the text)", window)
+    here_action.setShortcut(QKeySequence("Ctrl+Alt+E"))
+    here_action.setStatusTip("Start reading the open article at the text cursor (entry reading mode)")
+    here_action.triggered.connect(here)
+    reset_action = QAction("Entry point from the run", window)
+    reset_action.setStatusTip("Read the open article from the run's entry point again")
+    reset_action.triggered.connect(lambda: session.set_entry(None))
+    for a in (here_action, reset_action):
+        window.addAction(a)
+    menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions() if a.menu() is not None}
+    reader = menus.get("Reader")
+    if reader is not None:
+        reader.addSeparator()
+        reader.addAction(here_action)
+        reader.addAction(reset_action)
+    window.act_entry_here = here_action
+    window.act_entry_from_run = reset_action
 
 
 def _wrap(layout) -> QWidget:

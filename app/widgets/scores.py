@@ -1,6 +1,13 @@
 """Live scores of the open article: ``DocumentEvaluation.scores(settings)`` under the measures'
 canonical names (aveChP, ChP@s, ChR@s, T2IP(t), T2IR(t), T2IF(t), LE(s), ES(s), P_set, R_set,
-F(b)), plus the article's sizes. Recomputed from the cached evaluation on every change."""
+F(b)), plus the article's sizes (and its entry point in the ``entry`` mode). Recomputed from the
+cached evaluation on every change.
+
+An article the run does not rank (opened from the qrels, the outline, the A/B or the strategies
+views) contributes 0 to the list: the panel says so above the grid, and the grid shows what it
+*would* score if the run retrieved it whole (:func:`if_retrieved_whole`), marked as such: the
+values in italics and colour, the box's title and each value's tooltip saying "if retrieved
+whole" (:meth:`ScoresPanel.hypothetical`)."""
 
 from __future__ import annotations
 
@@ -8,7 +15,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel
 
+from readsim.engine.document import DocumentEvaluation, evaluate_document
 from readsim.engine.measure import panel_measures
+from readsim.engine.reading import Mode
 
 from ..session import Session
 from .ranked_list import format_score
@@ -24,17 +33,37 @@ HELP = {
     "F": "INEX set-based F(beta) (official: beta 0.25)",
 }
 ROWS = 6  # measures per column
+TITLE = "Scores of the open article"
+WHOLE_TITLE = "Scores of the open article, if retrieved whole"
+NOT_RETRIEVED = "not retrieved by this run: contributes 0 to the list; if retrieved whole it would score:"
+WHOLE_STYLE = "color: #8a4b00; font-style: italic;"  # values of the article as if retrieved whole
+ENTRY_SOURCE = {"you": "set by you", "run": "the run's", "start": "the article's start"}
+
+
+def if_retrieved_whole(ev: DocumentEvaluation) -> DocumentEvaluation:
+    """``ev``'s article as if the run retrieved it whole (``[0, n)``), in the same mode and
+    entry point."""
+    return evaluate_document(ev.relevant, None, ev.n, ev.mode, ev.entry)
 
 
 class ScoresPanel(QGroupBox):
     """A grid of measure name -> value labels; :meth:`value_text` reads one back (tests)."""
 
     def __init__(self, session: Session, parent=None) -> None:
-        super().__init__("Scores of the open article", parent)
+        super().__init__(TITLE, parent)
         self.session = session
         self.grid = QGridLayout(self)
         self.grid.setHorizontalSpacing(14)
         self.grid.setVerticalSpacing(3)
+        self.banner = QLabel(NOT_RETRIEVED)
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("color: #8a4b00; font-weight: bold;")
+        self.banner.setToolTip("The run does not rank this article for the topic: it adds nothing to the list "
+                               "scores. The values below are what it would score if the run retrieved it whole "
+                               "(the passage [0, doc_length)), in the current reading mode.")
+        self.banner.hide()
+        self.grid.addWidget(self.banner, 0, 0, 1, 4)
+        self._whole = False
         self._names: list[QLabel] = []
         self._values: list[QLabel] = []
         mono = QFont("monospace")
@@ -45,14 +74,14 @@ class ScoresPanel(QGroupBox):
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             col = (i // ROWS) * 2
-            self.grid.addWidget(name, i % ROWS, col)
-            self.grid.addWidget(value, i % ROWS, col + 1)
+            self.grid.addWidget(name, 1 + i % ROWS, col)
+            self.grid.addWidget(value, 1 + i % ROWS, col + 1)
             self._names.append(name)
             self._values.append(value)
         self.facts = QLabel()
         self.facts.setWordWrap(True)
         self.facts.setStyleSheet("color: #555;")
-        self.grid.addWidget(self.facts, ROWS, 0, 1, 4)
+        self.grid.addWidget(self.facts, 1 + ROWS, 0, 1, 4)
         self.grid.setColumnStretch(1, 1)
         self.grid.setColumnStretch(3, 1)
         for sig in (session.settings_changed, session.evaluation_changed, session.article_changed):
@@ -63,20 +92,40 @@ class ScoresPanel(QGroupBox):
         s = self.session.settings
         cur = self.session.current
         measures = panel_measures(s)
-        values = cur.evaluation.scores(s) if cur is not None else {}
+        whole = cur is not None and cur.row is None  # not ranked by the run: what it would score whole
+        shown = if_retrieved_whole(cur.evaluation) if whole else (cur.evaluation if cur is not None else None)
+        values = shown.scores(s) if shown is not None else {}
+        self._whole = whole
+        self.banner.setVisible(whole)
+        self.setTitle(WHOLE_TITLE if whole else TITLE)
         for m, name, value in zip(measures, self._names, self._values):
             name.setText(m.name)
             name.setToolTip(HELP.get(m.kind, ""))
             value.setText(format_score(m, values[m.name]) if m.name in values else "–")
-            value.setToolTip(f"{m.name} = {values[m.name]!r}" if m.name in values else "")
+            value.setStyleSheet(WHOLE_STYLE if whole else "")
+            if m.name not in values:
+                value.setToolTip("")
+            elif whole:
+                value.setToolTip(f"{m.name} = {values[m.name]!r} if retrieved whole; not retrieved by this run, "
+                                 "it contributes 0 to the list")
+            else:
+                value.setToolTip(f"{m.name} = {values[m.name]!r}")
         if cur is None:
             self.facts.setText("")
             return
         ev = cur.evaluation
         unit = self.session.unit
-        self.facts.setText(
-            f"relevant {ev.nrc:,} of {ev.n:,} {unit} · retrieved {ev.retrieved_size:,} in "
-            f"{len(ev.retrieved_spans)} passage(s) · {len(ev.pieces)} reading piece(s)")
+        retrieved = ("not retrieved by this run" if whole else
+                     f"retrieved {ev.retrieved_size:,} in {len(ev.retrieved_spans)} passage(s)")
+        facts = f"relevant {ev.nrc:,} of {ev.n:,} {unit} · {retrieved} · {len(shown.pieces)} reading piece(s)"
+        entry = self.session.entry_of_current() if ev.mode is Mode.ENTRY else None
+        if entry is not None:
+            facts += f" · entry point {entry[0]:,} {unit} ({ENTRY_SOURCE[entry[1]]})"
+        self.facts.setText(facts)
+
+    def hypothetical(self) -> bool:
+        """True when the values are the article's as if retrieved whole (the run does not rank it)."""
+        return self._whole
 
     def value_text(self, name: str) -> str:
         """The shown text of measure ``name`` (canonical name), or KeyError."""

@@ -255,7 +255,9 @@ def test_unranked_article_joins_the_ranking(real_window, real, qtbot):
     assert s.run.article(TOPIC, UNRANKED).rank == rows + 1
     w.editing.act_undo.trigger()
     assert w.model.rowCount() == rows and s.current.row is None and s.run.article(TOPIC, UNRANKED) is None
-    assert w.scores.shown() == expected(real, UNRANKED, iv.EMPTY)[1]
+    # not ranked again: labelled so, with what it would score if retrieved whole (issue 8, item 5)
+    assert w.scores.shown() == expected(real, UNRANKED, None)[1]
+    assert "not retrieved by this run" in w.scores.facts.text()
 
 
 def test_save_and_read_back(real_window, real, qtbot, tmp_path):

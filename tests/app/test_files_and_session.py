@@ -83,7 +83,14 @@ def test_dropped_files_open_and_errors_show(qtbot, inex):
                   str(inex / "runs" / "bert-passages.run"), str(inex / "topics" / "inex2009-topics.xml")])
     qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None, timeout=20_000)
     assert session.qrels is not None and session.collection is not None and session.topics
-    assert session.topic == "2009001" and w.model.rowCount() == len(session.run.topics["2009001"])
+    # the first topic of the run with a relevant ranked article the collection holds, opened on
+    # its best-ranked such article (issue 8, item 4: never an empty pane)
+    held = {p.stem for p in (inex / "articles").glob("*.xml")}
+    first = next(t for t, entries in session.run.topics.items()
+                 if any(e.article in held and session.qrels.judgement(t, e.article) is not None
+                        and session.qrels.judgement(t, e.article).relevant for e in entries))
+    assert session.topic == first and w.model.rowCount() == len(session.run.topics[first])
+    assert session.current.name in held
     assert {k for k, _ in recent_files()} == {"collection", "qrels", "run", "topics"}
     assert "warning" in w.log.toPlainText()  # the run's interleaving diagnostics reach the log
     with qtbot.waitSignal(session.error, timeout=5000):
