@@ -40,6 +40,12 @@ DEFAULT_SIZE = (1600, 1000)
 SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
 
 
+ARTICLE_MIN_WIDTH = 480
+"""Pixels: the article pane never narrows below this (its text, chain bar and counters)."""
+LIST_MIN_WIDTH = 360
+"""Pixels: the ranked list keeps its rank, title and score columns readable."""
+
+
 class MainWindow(QMainWindow):
     """The main window over a :class:`Session` (``show_dialogs=False`` keeps errors in the
     status bar and the log only: screenshots, tests)."""
@@ -94,9 +100,13 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         for w in (left, self.article, right):
             self.splitter.addWidget(w)
+        # a dock that opens takes its width from the article and the plots' column (2:1), never
+        # below the article's and the controls' minimum widths (the playback counters stay readable)
+        self.article.setMinimumWidth(ARTICLE_MIN_WIDTH)
+        left.setMinimumWidth(LIST_MIN_WIDTH)
         self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setStretchFactor(2, 0)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setStretchFactor(2, 1)
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
         self._sized = False
