@@ -23,6 +23,11 @@ Threading contract
   Qt objects of the GUI thread there and deadlock against the GUI thread (seen under gdb: the
   worker holds a Qt lock waiting for the GIL, the GUI thread holds the GIL waiting for it).
   pyqtgraph's ``GarbageCollector`` does the same.
+- A worker running Python code holds the GIL; each time the GUI thread needs it (every Python
+  slot, every Python ``paintEvent``) it waits up to the interpreter's switch interval (5 ms by
+  default) for the worker to let go. A window repaint runs dozens of Python paint methods, so
+  while an article was parsed one repaint took 60-100 ms. :func:`run_in_background` lowers the
+  switch interval to :data:`SWITCH_INTERVAL_S` (once, for the process).
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 from readsim.engine.errors import InputError
 
 GC_INTERVAL_MS = 1000
+#: how long a thread keeps the GIL while another one waits for it (the GUI thread's wait per
+#: Python call while a worker computes); Python's default is 5 ms
+SWITCH_INTERVAL_S = 0.0005
 _gc_timer: QTimer | None = None
 
 
@@ -183,6 +191,8 @@ def run_in_background(
     Do not touch widgets inside ``op`` (see the module docstring). Must be called from the GUI
     thread. Returns at once; :func:`activity` reports the job as busy until its callback returns.
     """
+    if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
     relay = _Relay(parent, success, failure)
     _live.add(relay)
     activity()._add(1)

@@ -8,6 +8,13 @@ policies 1, 2 and 7 of :mod:`readsim.engine.listmeasures`: gP past a short run's
 past the run's end, unjudged and non-relevant articles score the measure's null value). The
 same rows give "where the run loses" (:func:`readsim.engine.loss.loss_split`): AgP with the
 highlighted passages and/or the ideal ranking, and each article's browse loss.
+
+Speed (a reader-setting change must show within a frame): the loss split reads every relevant
+article of the topic again with its highlighted passages (``S_ideal``), about 20 ms for a topic
+of 136 relevant articles. A :class:`LossMemo` keeps each ``S_ideal`` (per judgement, measure,
+mode, levels and entry point) and each topic's split, so a screen or tolerance change that
+leaves S alone costs nothing and a mode already seen costs the run's side only. The numbers
+are those of :func:`readsim.engine.loss.loss_split` (same engine functions; tested equal).
 """
 
 from __future__ import annotations
@@ -20,7 +27,9 @@ from readsim.engine.document import Settings
 from readsim.engine.formats import Qrels
 from readsim.engine.listmeasures import (Ranking, generalised_precision, generalised_recall,
                                          normalized_cumulated_effort)
-from readsim.engine.loss import LossSplit, loss_split
+from readsim.engine.formats import Judgement
+from readsim.engine.listmeasures import article_score
+from readsim.engine.loss import LossSplit, ideal_score, loss_split, split
 from readsim.engine.measure import DocMeasure, ListMeasure
 
 DOC_KINDS = ("aveChP", "T2IF", "T2IP", "F", "LE", "ES")  # the topic view's document measures
@@ -107,13 +116,80 @@ class TopicScores:
         return int(np.count_nonzero(self.ranking.relevant))
 
 
-def topic_scores(rows, qrels: Qrels | None, topic: str, doc: DocMeasure, settings: Settings) -> TopicScores:
+class LossMemo:
+    """Memo of :func:`readsim.engine.loss.ideal_score` values and of the last splits (see the
+    module docstring). Keys hold their objects (judgement, rows list, qrels), compared by
+    identity, so a new qrels file or new rows never meet an old entry; at most ``limit``
+    ideal scores are kept (then the memo starts again)."""
+
+    def __init__(self, limit: int = 100_000, splits: int = 16) -> None:
+        self.limit = limit
+        self._ideal: dict[tuple, tuple[Judgement, float]] = {}
+        self._splits: dict[tuple, tuple[object, object, LossSplit]] = {}
+        self._max_splits = splits
+        self.computed = 0  # ideal scores computed (not found in the memo): for tests
+
+    def ideal(self, measure: DocMeasure, j: Judgement | None, mode, levels: int, entry: int = 0) -> float:
+        """:func:`ideal_score` of ``j`` (memoised)."""
+        if j is None or not j.relevant:
+            return measure.null_value(levels)
+        key = (id(j), measure, str(mode), levels, entry)
+        hit = self._ideal.get(key)
+        if hit is not None and hit[0] is j:
+            return hit[1]
+        if len(self._ideal) >= self.limit:
+            self._ideal.clear()
+        value = ideal_score(measure, j, mode, levels, entry)
+        self._ideal[key] = (j, value)
+        self.computed += 1
+        return value
+
+    def loss_split(self, measure: DocMeasure, judged, articles, docs, mode, levels: int,
+                   rows: object = None, qrels: object = None) -> LossSplit:
+        """:func:`readsim.engine.loss.loss_split` (no entry points) with memoised ``S_ideal``;
+        the same ``rows`` and ``qrels`` objects with the same measure, mode and levels return
+        the previous split (the same object)."""
+        key = (id(rows), id(qrels), measure, str(mode), levels)
+        hit = self._splits.get(key) if rows is not None else None
+        if hit is not None and hit[0] is rows and hit[1] is qrels:
+            return hit[2]
+        n = len(articles)
+        null = measure.null_value(levels)
+        relevant = np.zeros(n, dtype=bool)
+        rsize = np.zeros(n, dtype=np.int64)
+        scores = np.full(n, null)
+        ideal = np.full(n, null)
+        for k, name in enumerate(articles):
+            j = judged.get(name)
+            if j is None or not j.relevant:
+                continue
+            doc = docs[k]
+            if doc is None:
+                raise ValueError(f"relevant article {name} (rank {k + 1}) has no evaluation")
+            relevant[k], rsize[k] = True, j.rel_size
+            scores[k] = article_score(measure, doc, j, levels, None)
+            ideal[k] = self.ideal(measure, j, mode, levels, doc.entry)
+        ranked = set(articles)
+        missed = [name for name, j in judged.items() if j.relevant and name not in ranked]
+        nrel = sum(1 for j in judged.values() if j.relevant)
+        out = split(measure, articles, relevant, rsize, scores, ideal, nrel, missed,
+                    [judged[m].rel_size for m in missed], [self.ideal(measure, judged[m], mode, levels) for m in missed])
+        if rows is not None:
+            if len(self._splits) >= self._max_splits:
+                self._splits.clear()
+            self._splits[key] = (rows, qrels, out)
+        return out
+
+
+def topic_scores(rows, qrels: Qrels | None, topic: str, doc: DocMeasure, settings: Settings,
+                 memo: LossMemo | None = None) -> TopicScores:
     """List scores of ``topic`` for document measure ``doc``.
 
     ``rows``: the session's ranked rows (rank order; each with ``.article`` and
     ``.evaluation``, a DocumentEvaluation in the current mode). Relevance and relevant size
     come from ``qrels`` (``Judgement.rel_size > 0``); without qrels nothing is relevant. The
     NCE curve uses ``doc`` if it is LE/ES, else LE(screen). NR = ``settings.levels + 1``.
+    ``memo``: a :class:`LossMemo` for the loss split (same numbers, computed once).
     """
     effort = doc if doc.kind in EFFORT_KINDS else DocMeasure("LE", settings.screen, lower_is_better=True)
     levels = settings.levels
@@ -139,6 +215,10 @@ def topic_scores(rows, qrels: Qrels | None, topic: str, doc: DocMeasure, setting
     nce = normalized_cumulated_effort(table[effort], ranking.nrel, n, levels + 1) if n else np.zeros(0)
     loss = None
     if qrels is not None:
-        loss = loss_split(doc, judged, ranking.articles, [r.evaluation for r in rows], settings.mode, levels)
+        docs = [r.evaluation for r in rows]
+        if memo is None:
+            loss = loss_split(doc, judged, ranking.articles, docs, settings.mode, levels)
+        else:
+            loss = memo.loss_split(doc, judged, ranking.articles, docs, settings.mode, levels, rows, qrels)
     return TopicScores(topic, doc, effort, ranking, measures, values, table[doc],
                        generalised_precision(table[doc]), gr, nce, loss)

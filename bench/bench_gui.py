@@ -19,7 +19,9 @@ Measured (wall time, ``time.perf_counter``), each repeated:
   window (``QWidget.repaint``), an upper bound that paints everything a second time;
 - a playback step (one line forward) with its repaint.
 
-Prints median and max per kind in ms and the aim: under 50 ms per update.
+Prints median and max per kind in ms, the machine's load average (``os.getloadavg``) before
+and after (the machine is shared: a figure means little without it), and the aims of issue 8:
+every update within 16 ms (one frame), opening an article within 100 ms.
 Usage: ``QT_QPA_PLATFORM=offscreen python bench/bench_gui.py [--repeat 20]``
 """
 
@@ -49,7 +51,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))
 ARTICLE, TOPIC, OTHER = "2212038", "2009036", "5887084"
 PASSAGES = [(5_000, 1_500), (22_000, 800), (40_000, 2_500), (58_000, 3_000)]  # offset, length (bytes)
-AIM_MS = 50.0
+AIM_MS = 16.0  # an update: one frame
+OPEN_AIM_MS = 100.0  # (re-)opening an article from the ranked list
 
 
 def write_run(folder: Path) -> Path:
@@ -100,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (DATA / "articles" / f"{ARTICLE}.xml").is_file():
         print(f"real INEX data not found at {DATA} (set READSIM_DATA); skipped")
         return 0
+    load_before = os.getloadavg()
     app = QApplication.instance() or QApplication([])
     qrels = read_qrels(DATA / "qrels" / "inex2009-2010.qrels")
     topics = read_topics(DATA / "topics" / "inex2009-topics.xml")
@@ -171,13 +175,18 @@ def main(argv: list[str] | None = None) -> int:
     for label, times, *full in rows:
         med, mx = statistics.median(times), max(times)
         update = not label.startswith(("open", "re-open"))
-        ok = ("ok" if med < AIM_MS else "SLOW") if update else "(open, not an update)"
+        ok = ("ok" if med < AIM_MS else "SLOW") if update else (
+            ("ok" if med < OPEN_AIM_MS else "SLOW") + f" (aim < {OPEN_AIM_MS:.0f} ms)" if label.startswith("re-open")
+            else "(first open: files, topic, article)")
         if update:
             worst = max(worst, med)
         whole = f"{statistics.median(full[0]):15.1f}" if full else " " * 15
         print(f"{label:40s} {len(times):4d} {med:10.1f} {mx:9.1f} {whole}  {ok}")
     print()
     print(f"slowest median update: {worst:.1f} ms ({'meets' if worst < AIM_MS else 'misses'} the {AIM_MS:.0f} ms aim)")
+    load_after = os.getloadavg()
+    print("load average (1, 5, 15 min): before " + ", ".join(f"{x:.2f}" for x in load_before)
+          + "; after " + ", ".join(f"{x:.2f}" for x in load_after) + f" ({os.cpu_count()} CPUs)")
     window.close()
     return 0
 

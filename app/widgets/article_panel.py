@@ -39,6 +39,9 @@ MAX_CHAIN_BUTTONS = 60
 #: articles with up to this many display characters are built at once (about 7 ms per
 #: million characters); longer ones by a DocumentBuilder, in slices
 BUILD_AT_ONCE_CHARS = 1_000_000
+#: ... and up to this many blocks (each block costs its own insertion: 22,000 blocks of a
+#: 2,000-level article took 150 ms at once; the largest real article has 536)
+BUILD_AT_ONCE_BLOCKS = 2_000
 
 
 class ChainBar(QWidget):
@@ -151,7 +154,7 @@ class ArticlePanel(QWidget):
         when short, else in slices), then ``done()``. Returns the cancel function."""
         self._drop_builder()
         lay = state.layout
-        if lay.display_length <= BUILD_AT_ONCE_CHARS:
+        if lay.display_length <= BUILD_AT_ONCE_CHARS and len(lay.blocks) <= BUILD_AT_ONCE_BLOCKS:
             from .article_view import build_document
 
             self._prepared = (lay, build_document(lay))

@@ -50,6 +50,8 @@ SLICE_MS = 30.0  # at most this long in the GUI thread per slice of a DocumentBu
 #: documents up to this many characters are laid out whole when shown (a few tens of ms);
 #: longer ones are laid out by Qt lazily (in steps, as the event loop runs) and on demand
 EAGER_LAYOUT_CHARS = 150_000
+#: ... and up to this many blocks (22,000 short blocks took 75 ms to lay out at once)
+EAGER_LAYOUT_BLOCKS = 2_000
 
 BASE_PT = 11.0
 HEADING_PT = {1: 15.0, 2: 13.5, 3: 12.5}
@@ -345,6 +347,7 @@ class ArticleView(QTextEdit):
         self._reader = 0  # characters read (unit): jumps before it are taken
         self._rects: dict[tuple[int, int], QRect] = {}  # (position, width) -> cursor rect, document coords
         self._visible: tuple[int, int] | None = None  # visible_range() cached for one paint
+        self._visible_key: tuple | None = None  # (what the view showed, visible_range()) of the last hit test
         self._gutter_key: tuple | None = None  # what the view showed when the gutter was last asked to follow
         self.layout_: Layout | None = None
         self._entry: int | None = None  # display position of the entry point (entry mode), or None
@@ -378,7 +381,7 @@ class ArticleView(QTextEdit):
         self._entry = None
         self.highlighter.set_marks(m)
         self._set_doc(doc)
-        if doc.characterCount() <= EAGER_LAYOUT_CHARS:
+        if doc.characterCount() <= EAGER_LAYOUT_CHARS and doc.blockCount() <= EAGER_LAYOUT_BLOCKS:
             self.ensure_layout()
         self.verticalScrollBar().setValue(0)
         self._gutter.update()
@@ -541,8 +544,43 @@ class ArticleView(QTextEdit):
         if self._visible is not None:
             return self._visible
         vp = self.viewport().rect()
-        return (self.cursorForPosition(vp.topLeft()).position(),
-                self.cursorForPosition(vp.bottomRight()).position())
+        bar = self.verticalScrollBar()
+        # a hit test walks every block (3 ms for 20,000 blocks) and one paint of the view and
+        # its gutter asks several times: kept while nothing that moves the text changes
+        key = (self.document(), bar.value(), bar.maximum(), self.horizontalScrollBar().value(), vp.size().toTuple())
+        if self._visible_key is not None and all(a is b if i == 0 else a == b
+                                                 for i, (a, b) in enumerate(zip(key, self._visible_key[0]))):
+            return self._visible_key[1]
+        out = (self._position_at(bar.value() + vp.top(), end=False),
+               self._position_at(bar.value() + vp.bottom(), end=True))
+        self._visible_key = (key, out)
+        return out
+
+    def _position_at(self, y: float, end: bool) -> int:
+        """The first (``end``: last) display position of the line at document height ``y``,
+        found by bisecting the laid-out blocks (Qt lays a document out from its top, so they
+        are a prefix). ``cursorForPosition`` walks every block: 40 ms for the first hit test
+        of a 20,000-block document while its layout was partial."""
+        doc = self.document()
+        lo, hi = 0, doc.blockCount() - 1
+        while lo < hi:  # the last laid-out block whose top is at or above y
+            mid = (lo + hi + 1) // 2
+            tl = doc.findBlockByNumber(mid).layout()
+            if tl.lineCount() and tl.position().y() <= y:
+                lo = mid
+            else:
+                hi = mid - 1
+        block = doc.findBlockByNumber(lo)
+        tl = block.layout()
+        if not tl.lineCount():
+            return block.position()
+        line = tl.lineAt(tl.lineCount() - 1)
+        for i in range(tl.lineCount()):
+            candidate = tl.lineAt(i)
+            if tl.position().y() + candidate.y() + candidate.height() > y:
+                line = candidate
+                break
+        return block.position() + line.textStart() + (line.textLength() if end else 0)
 
     # -- geometry helpers ---------------------------------------------------------------
     def _rect_at(self, pos: int) -> QRect:
@@ -673,9 +711,11 @@ class ArticleView(QTextEdit):
             self._paint_over()
             # the gutter follows what the view shows; repainting it after every paint of the
             # view painted the window twice per change: only when the view's lines moved
-            # (Qt's lazy layout of a long document shifts them without a scroll)
-            key = (self._visible, self.verticalScrollBar().value(), self.viewport().size().toTuple(),
-                   self.document().size().toTuple())
+            # (Qt's lazy layout of a long document shifts them without a scroll; the scroll
+            # bar's range follows that layout. Never ask the document's size: it finishes the
+            # whole layout, 1.7 s for 11 M characters)
+            bar = self.verticalScrollBar()
+            key = (self._visible, bar.value(), bar.maximum(), self.viewport().size().toTuple())
             if key != self._gutter_key:
                 self._gutter_key = key
                 self._gutter.update()

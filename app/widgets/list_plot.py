@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from ..topic_scores import TopicScores
 
@@ -17,6 +17,15 @@ GR_PEN = pg.mkPen("#d9822b", width=1.5, style=Qt.PenStyle.DashLine)
 NCE_PEN = pg.mkPen("#7a3db8", width=2)
 ANCE_PEN = pg.mkPen("#7a3db8", width=1.5, style=Qt.PenStyle.DashLine)
 MARK_PEN = pg.mkPen("#b3261e", width=1.5, style=Qt.PenStyle.DashLine)
+
+
+def cache_axes(item: pg.PlotItem) -> None:
+    """Keep each axis of ``item`` as a pixmap (Qt's device-coordinate cache) until it changes.
+    An axis that draws the grid spans the whole plot, so any change inside the plot repainted
+    it: 2-4 ms of antialiased grid lines and tick labels each time, where a cached axis is a
+    blit. pyqtgraph invalidates the cache itself (``update()``) when the range or labels change."""
+    for axis in item.axes.values():
+        axis["item"].setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
 def _plot(left: str) -> pg.PlotWidget:
@@ -28,12 +37,20 @@ def _plot(left: str) -> pg.PlotWidget:
     item.showGrid(x=False, y=True, alpha=0.2)
     item.setMouseEnabled(x=True, y=False)
     item.getAxis("left").setWidth(44)
+    cache_axes(item)
     return w
 
 
 def _marker() -> pg.InfiniteLine:
     return pg.InfiniteLine(angle=90, pen=MARK_PEN, label="", labelOpts={"position": 0.9, "color": "#b3261e",
                                                                        "anchors": [(0, 0), (0, 0)]})
+
+
+def _set_title(item: pg.PlotItem, html: str) -> None:
+    """Set a plot's title unless it already shows ``html`` (a new title re-lays the plot out)."""
+    if getattr(item, "_readsim_title", None) != html:
+        item._readsim_title = html
+        item.setTitle(html, size="9pt")
 
 
 class RankCurves(QWidget):
@@ -61,45 +78,66 @@ class RankCurves(QWidget):
         lay.addWidget(self.gp_plot, 1)
         lay.addWidget(self.nce_plot, 1)
         self._n = 0
+        self._key: object = None  # something shown (None: the plots are empty)
+        self._gp_key: tuple | None = None  # what the gP/gR plot shows
+        self._nce_key: tuple | None = None  # what the NCE plot shows
 
     def show_scores(self, ts: TopicScores | None) -> None:
-        """Draw ``ts``'s curves (clears the plots for None)."""
+        """Draw ``ts``'s curves (clears the plots for None). Each plot is redrawn only when its
+        curves change (a screen-size change moves NCE, not gP): pyqtgraph repaints a plot,
+        axes included, on every ``setData``, title or range."""
         if ts is None or ts.n == 0:
-            for curve in (self.gp, self.gr, self.nce, self.ance):
-                curve.setData([], [])
-            self.relevant.setData([], [])
+            if self._key is not None:
+                for curve in (self.gp, self.gr, self.nce, self.ance):
+                    curve.setData([], [])
+                self.relevant.setData([], [])
             self._n = 0
+            self._key = self._gp_key = self._nce_key = None
             return
+        self._key = True
         ranks = np.arange(1, ts.n + 1)
         self._n = ts.n
         effort = ts.doc.kind in ("LE", "ES")  # gP of an effort score is no precision: gR only
-        self.gp.setData(ranks[:0] if effort else ranks, ts.gp[:0] if effort else ts.gp)
-        self.gr.setData(ranks, ts.gr)
         rel = ts.ranking.relevant
-        self.relevant.setData(ranks[rel], (ts.gr if effort else ts.gp)[rel])
-        self.nce.setData(ranks, ts.nce)
-        self.ance.setData(ranks, ts.ance)
-        doc, eff = ts.doc.name, ts.effort.name
-        # the titles double as legends (a legend box would hide the curves)
-        head = "" if effort else f"<span style='color:#1f5fbf'>&#9473; gP[r] / {doc}</span> &nbsp; "
-        tail = " &nbsp; <span style='color:#777'>(no gP for an effort score)</span>" if effort else ""
-        self.gp_plot.getPlotItem().setTitle(
-            f"{head}<span style='color:#d9822b'>&#9476; gR[r]</span> &nbsp; "
-            f"<span style='color:#1a7f37'>&#9679; relevant rank</span>{tail}", size="9pt")
-        self.gp_plot.getPlotItem().setLabel("left", "gR[r]" if effort else "gP[r], gR[r]")
-        self.nce_plot.getPlotItem().setTitle(
-            f"<span style='color:#7a3db8'>&#9473; NCE[r] &nbsp; &#9476; ANCE[r]</span> / {eff} "
-            f"<span style='color:#777'>(lower is better)</span>", size="9pt")
-        self.gp_plot.getPlotItem().setYRange(0, 1.05, padding=0)
-        for plot in (self.gp_plot, self.nce_plot):
-            plot.getPlotItem().setXRange(1, ts.n, padding=0.02)
-        if len(ts.nce):
-            lo = float(min(0.0, np.min(ts.nce), np.min(ts.ance)))
-            hi = float(max(np.max(ts.nce), np.max(ts.ance)))
-            self.nce_plot.getPlotItem().setYRange(lo, hi * 1.05 if hi > 0 else 1.0, padding=0.02)
+        gp_key = (ts.n, ts.doc, ts.gp.tobytes(), ts.gr.tobytes(), rel.tobytes())
+        if gp_key != self._gp_key:
+            self._gp_key = gp_key
+            self.gp.setData(ranks[:0] if effort else ranks, ts.gp[:0] if effort else ts.gp)
+            self.gr.setData(ranks, ts.gr)
+            self.relevant.setData(ranks[rel], (ts.gr if effort else ts.gp)[rel])
+            doc = ts.doc.name
+            # the titles double as legends (a legend box would hide the curves)
+            head = "" if effort else f"<span style='color:#1f5fbf'>&#9473; gP[r] / {doc}</span> &nbsp; "
+            tail = " &nbsp; <span style='color:#777'>(no gP for an effort score)</span>" if effort else ""
+            item = self.gp_plot.getPlotItem()
+            _set_title(item, f"{head}<span style='color:#d9822b'>&#9476; gR[r]</span> &nbsp; "
+                             f"<span style='color:#1a7f37'>&#9679; relevant rank</span>{tail}")
+            left = "gR[r]" if effort else "gP[r], gR[r]"
+            if item.getAxis("left").labelText != left:
+                item.setLabel("left", left)
+            item.setYRange(0, 1.05, padding=0)
+            item.setXRange(1, ts.n, padding=0.02)
+        nce_key = (ts.n, ts.effort, ts.nce.tobytes())
+        if nce_key != self._nce_key:
+            self._nce_key = nce_key
+            ance = ts.ance
+            self.nce.setData(ranks, ts.nce)
+            self.ance.setData(ranks, ance)
+            item = self.nce_plot.getPlotItem()
+            _set_title(item, f"<span style='color:#7a3db8'>&#9473; NCE[r] &nbsp; &#9476; ANCE[r]</span> / "
+                             f"{ts.effort.name} <span style='color:#777'>(lower is better)</span>")
+            item.setXRange(1, ts.n, padding=0.02)
+            if len(ts.nce):
+                lo = float(min(0.0, np.min(ts.nce), np.min(ance)))
+                hi = float(max(np.max(ts.nce), np.max(ance)))
+                item.setYRange(lo, hi * 1.05 if hi > 0 else 1.0, padding=0.02)
 
     def mark_rank(self, rank: int | None, label: str = "") -> None:
         """Mark rank ``rank`` (1-based) on both plots with ``label``; None hides the marks."""
+        state = (rank, label, self._n > 0)
+        if state == getattr(self, "_marked", None):
+            return
+        self._marked = state
         for mark in (self.gp_mark, self.nce_mark):
             mark.setVisible(rank is not None and self._n > 0)
             if rank is not None:

@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ..session import Session
+from .list_plot import cache_axes
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#333")
 MAX_GRID = 200
@@ -36,6 +37,7 @@ class PrecisionPlot(QWidget):
         item.setYRange(0, 1.05, padding=0)
         item.showGrid(x=False, y=True, alpha=0.2)
         item.setMouseEnabled(x=True, y=False)
+        cache_axes(item)
         self.legend = item.addLegend(offset=(-10, 10), labelTextSize="8pt")
         self.precision = item.plot([], [], pen=pg.mkPen("#1f5fbf", width=2), name="precision")
         self.recall = item.plot([], [], pen=pg.mkPen("#d9822b", width=2), name="recall")
@@ -53,6 +55,7 @@ class PrecisionPlot(QWidget):
         item.addItem(self.cursor)
         self.playback = None  # a readsim.app.playback.Playback, when installed
         self._grid: list[pg.InfiniteLine] = []
+        self._grid_key: tuple | None = None  # (length, screen) the grid is drawn for (None: no grid)
         self.grid_box = QCheckBox("screen gridlines")
         self.grid_box.toggled.connect(lambda _: self.refresh_markers())
         lay.addWidget(self.plot, 1)
@@ -78,30 +81,40 @@ class PrecisionPlot(QWidget):
         self.refresh_markers()
 
     def refresh_markers(self, *_) -> None:
+        """Move the markers (and the screen grid) to the current evaluation and settings; what
+        did not move is left alone (each change of a pyqtgraph item repaints the plot)."""
         ev, s = self._ev, self.session.settings
         item = self.plot.getPlotItem()
-        for line in self._grid:
-            item.removeItem(line)
-        self._grid = []
         visible = ev is not None and ev.n > 0
+        grid = (ev.n, s.screen) if visible and self.grid_box.isChecked() else None
+        if grid != self._grid_key:
+            self._grid_key = grid
+            for line in self._grid:
+                item.removeItem(line)
+            self._grid = []
+            if grid is not None and ev.n // s.screen <= MAX_GRID:
+                for x in np.arange(s.screen, ev.n, s.screen):
+                    line = pg.InfiniteLine(float(x), angle=90,
+                                           pen=pg.mkPen(150, 150, 150, 120, style=pg.QtCore.Qt.PenStyle.DotLine))
+                    item.addItem(line)
+                    self._grid.append(line)
         for w in (self.t2i, self.first, self.band, self.cursor):
-            w.setVisible(visible)
+            if w.isVisible() != visible:
+                w.setVisible(visible)
         if not visible:
             return
         self.t2i.setValue(ev.t2i_stop(s.tolerance))
-        self.t2i.label.setFormat(f"T2I({s.tolerance}) stop")
+        label = f"T2I({s.tolerance}) stop"
+        if self.t2i.label.format != label:
+            self.t2i.label.setFormat(label)
         f = ev.first_relevant()
-        self.first.setVisible(f is not None)
+        if self.first.isVisible() != (f is not None):
+            self.first.setVisible(f is not None)
         if f is not None:
             self.first.setValue(f)
         for line in (self.t2i, self.first):
             _keep_label_inside(line, ev.n)
         self.refresh_position()
-        if self.grid_box.isChecked() and ev.n // s.screen <= MAX_GRID:
-            for x in np.arange(s.screen, ev.n, s.screen):
-                line = pg.InfiniteLine(float(x), angle=90, pen=pg.mkPen(150, 150, 150, 120, style=pg.QtCore.Qt.PenStyle.DotLine))
-                item.addItem(line)
-                self._grid.append(line)
 
     def refresh_position(self, *_) -> None:
         """Move the screen band and the reader's cursor to the current reading position."""

@@ -30,6 +30,25 @@ COLUMN_KEYS = {RANK: "rank", ARTICLE: "article", TITLE: "title", RELEVANT: "rele
 COLUMNS_KEY = "ranked_list/columns"
 ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+_DISPLAY, _ALIGN, _FOREGROUND, _FONT, _TOOLTIP = (
+    int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.ForegroundRole),
+    int(Qt.ItemDataRole.FontRole), int(Qt.ItemDataRole.ToolTipRole))
+_ROLES = frozenset({_DISPLAY, _ALIGN, _FOREGROUND, _FONT, _TOOLTIP, int(SORT_ROLE), int(ARTICLE_ROLE)})
+
+
+_RIGHT_COLUMNS = frozenset({RANK, RELEVANT, *SCORE_COLUMNS})
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_GREEN = QBrush(QColor("#1a7f37"))
+_GREY = QBrush(QColor("#888888"))
+_BOLD: list[QFont] = []  # made on first use (a QFont needs the QGuiApplication)
+
+
+def _bold() -> QFont:
+    if not _BOLD:
+        f = QFont()
+        f.setBold(True)
+        _BOLD.append(f)
+    return _BOLD[0]
 
 
 def list_measures(s: Settings) -> list[DocMeasure]:
@@ -57,48 +76,113 @@ class RankedListModel(QAbstractTableModel):
     """Rows: the run's ranked articles for one topic, in run order."""
 
     HEADERS = {RANK: "Rank", ARTICLE: "Article", TITLE: "Title", RELEVANT: "Rel."}
+    #: ``headers_renamed(first, last)``: score headers renamed by a setting (``T2IF(300)`` ->
+    #: ``T2IF(100)``), emitted instead of ``headerDataChanged`` when :attr:`renames_in_place`
+    #: is set (by :class:`RankedListView`): Qt answers ``headerDataChanged`` by re-laying out
+    #: the table and repainting every cell, 5-8 ms, where repainting the header is enough
+    headers_renamed = Signal(int, int)
+    renames_in_place = False
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._rows: list[RankedRow] = []
         self._settings = Settings()
         self._measures = list_measures(self._settings)
-        self._scores: list[list[float]] = []
+        self._scores: list[list[float]] = []  # [row][score column]
+        self._cols: list[list[float]] = []  # [score column][row]
+        self._texts: list[list[str]] = []  # [score column][row]: the shown text
+        self._memo: dict[tuple, tuple] = {}  # (rows, measures, levels) -> (rows, columns, texts)
+        self._given: object = None
 
     # -- filling ------------------------------------------------------------------------
     def set_rows(self, rows: list[RankedRow], settings: Settings | None = None) -> None:
         """Replace all rows (and the settings their scores use).
 
         The same articles in the same order (a mode change re-derives every row) update the
-        cells in place instead of resetting the model: cheaper, and the selection stays."""
+        cells in place instead of resetting the model: cheaper, and the selection stays; only
+        the columns whose numbers changed are announced (and so repainted)."""
         same = bool(self._rows) and [r.article for r in rows] == [r.article for r in self._rows]
         if not same:
             self.beginResetModel()
         self._rows = list(rows)
+        self._given = rows  # the caller's list: a memo key (the session keeps one list per mode)
+        old_measures = self._measures
         if settings is not None:
             self._settings = settings
             self._measures = list_measures(settings)
-        self._rescore()
+        changed = self._rescore(everything=True)
         if not same:
             self.endResetModel()
             return
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
-        self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, self.columnCount() - 1))
+        self._announce(old_measures, changed)
 
     def set_settings(self, settings: Settings) -> None:
-        """Rescore for ``settings`` (headers and score cells change); nothing if unchanged."""
+        """Rescore for ``settings`` (headers and score cells change); nothing if unchanged.
+        Only the measures whose parameters changed are recomputed (a tolerance change: T2IF
+        and T2IP), and only the columns whose shown numbers changed are repainted."""
         if settings == self._settings:
             return
+        old_measures = self._measures
+        levels_changed = settings.levels != self._settings.levels
         self._settings = settings
         self._measures = list_measures(settings)
-        self._rescore()
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, AVECHP, R_SET)
-        if self._rows:
-            self.dataChanged.emit(self.index(0, AVECHP), self.index(len(self._rows) - 1, R_SET))
+        changed = self._rescore(everything=levels_changed, before=old_measures)
+        self._announce(old_measures, changed)
 
-    def _rescore(self) -> None:
+    def _announce(self, old_measures: list[DocMeasure], changed: list[int]) -> None:
+        """Header renames for the score columns whose header changed, dataChanged for each
+        score column whose cells changed."""
+        heads = [AVECHP + j for j, (a, b) in enumerate(zip(old_measures, self._measures)) if a.name != b.name]
+        if heads:
+            if self.renames_in_place:
+                self.headers_renamed.emit(min(heads), max(heads))
+            else:
+                self.headerDataChanged.emit(Qt.Orientation.Horizontal, min(heads), max(heads))
+        if not self._rows:
+            return
+        last = len(self._rows) - 1
+        # one signal per column: Qt repaints a one-column range's cells only, a wider range
+        # the whole viewport
+        for j in sorted(changed):
+            self.dataChanged.emit(self.index(0, AVECHP + j), self.index(last, AVECHP + j))
+
+    def _rescore(self, everything: bool = True, before: list[DocMeasure] | None = None) -> list[int]:
+        """Recompute the score columns (all, or those whose measure differs from ``before``);
+        returns the score columns (0-based among the scores) whose shown text changed."""
         levels = self._settings.levels
-        self._scores = [[m.value(r.evaluation, levels) for m in self._measures] for r in self._rows]
+        rows = self._rows
+        old_cols, old_text = self._cols, self._texts
+        n = len(rows)
+        given = self._given
+        memo_key = (id(given), tuple(self._measures), levels)
+        hit = self._memo.get(memo_key)
+        if everything and hit is not None and hit[0] is given:  # rows seen before (a mode seen before)
+            cols, texts = hit[1], hit[2]
+            changed = [j for j in range(len(cols)) if len(old_text) != len(texts) or old_text[j] != texts[j]]
+            self._cols, self._texts = cols, texts
+            self._scores = [list(t) for t in zip(*cols)] if n else []
+            return changed
+        if everything or before is None or len(old_cols) != len(self._measures) or any(
+                len(c) != n for c in old_cols):
+            redo = range(len(self._measures))
+        else:
+            redo = [j for j, (a, b) in enumerate(zip(before, self._measures)) if a != b]
+        cols = list(old_cols) if len(old_cols) == len(self._measures) else [[] for _ in self._measures]
+        texts = list(old_text) if len(old_text) == len(self._measures) else [[] for _ in self._measures]
+        changed = []
+        for j in redo:
+            m = self._measures[j]
+            values = [m.value(r.evaluation, levels) for r in rows]
+            shown = [format_score(m, v) for v in values]
+            if values != cols[j] or shown != texts[j]:
+                changed.append(j)
+            cols[j], texts[j] = values, shown
+        self._cols, self._texts = cols, texts
+        self._scores = [list(t) for t in zip(*cols)] if n else []
+        if len(self._memo) >= 8:
+            self._memo.clear()
+        self._memo[memo_key] = (given, cols, texts)
+        return changed
 
     def row(self, i: int) -> RankedRow:
         return self._rows[i]
@@ -139,43 +223,44 @@ class RankedListModel(QAbstractTableModel):
             return (Qt.SortOrder.DescendingOrder if section == RELEVANT else Qt.SortOrder.AscendingOrder).value
         return None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+    def data(self, index, role=_DISPLAY):
+        # called for every role of every painted cell (a repaint of the list: ~1,300 calls),
+        # so the common answers come first and plain ints are compared
+        if role not in _ROLES or not index.isValid():
             return None
-        r, c = self._rows[index.row()], index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        i, c = index.row(), index.column()
+        r = self._rows[i]
+        if role == _DISPLAY:
+            if c >= AVECHP:
+                return self._texts[c - AVECHP][i]
             if c == RANK:
                 return str(r.rank)
             if c == ARTICLE:
                 return r.article
             if c == TITLE:
                 return r.title
-            if c == RELEVANT:
-                return "–" if r.relevant is None else ("yes" if r.relevant else "no")
-            m = self._measures[c - AVECHP]
-            return format_score(m, self._scores[index.row()][c - AVECHP])
+            return "–" if r.relevant is None else ("yes" if r.relevant else "no")
+        if role == _ALIGN:
+            return _RIGHT if c in _RIGHT_COLUMNS else None
+        if role == _FOREGROUND:
+            if c == RELEVANT and r.relevant:
+                return _GREEN
+            if not r.in_collection:
+                return _GREY
+            return None
+        if role == _FONT:
+            return _bold() if c == RELEVANT and r.relevant else None
         if role == SORT_ROLE:
+            if c >= AVECHP:
+                return self._cols[c - AVECHP][i]
             if c == RANK:
                 return r.rank
             if c in (ARTICLE, TITLE):
                 return (r.article if c == ARTICLE else r.title).lower()
-            if c == RELEVANT:
-                return 1 if r.relevant else 0
-            return self._scores[index.row()][c - AVECHP]
+            return 1 if r.relevant else 0
         if role == ARTICLE_ROLE:
             return r.article
-        if role == Qt.ItemDataRole.TextAlignmentRole and c in (RANK, RELEVANT, *SCORE_COLUMNS):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if c == RELEVANT and r.relevant:
-                return QBrush(QColor("#1a7f37"))
-            if not r.in_collection:
-                return QBrush(QColor("#888888"))
-        if role == Qt.ItemDataRole.FontRole and c == RELEVANT and r.relevant:
-            f = QFont()
-            f.setBold(True)
-            return f
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             if r.in_collection:
                 return f"{r.article}: {r.title}"
             return (f"{r.article}: not in the collection, so there is no text to show; its scores come from "
@@ -215,6 +300,8 @@ class RankedListView(QTableView):
             self._min_width[col] = width
         self._fit_headers(initial=True)
         model.headerDataChanged.connect(lambda *_: self._fit_headers())
+        model.renames_in_place = True
+        model.headers_renamed.connect(self._headers_renamed)
         self.set_visible_columns(self._stored_columns())
         h.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         h.customContextMenuRequested.connect(self._column_menu)
@@ -236,6 +323,11 @@ class RankedListView(QTableView):
             need = max(width, fm.horizontalAdvance(text) + fm.horizontalAdvance("M") + 12)
             if initial or self.columnWidth(col) < need:
                 self.setColumnWidth(col, need)
+
+    def _headers_renamed(self, _first: int, _last: int) -> None:
+        """Score headers renamed: widen what needs it, repaint the header only."""
+        self._fit_headers()
+        self.horizontalHeader().viewport().update()
 
     @staticmethod
     def _stored_columns() -> set[int]:

@@ -38,7 +38,7 @@ from readsim.engine.measure import ListMeasure
 
 from ..files import app_settings
 from ..session import Session
-from ..topic_scores import DOC_KINDS, EFFORT_KINDS, TopicScores, doc_measure, topic_scores
+from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
 from .list_plot import RankCurves
 
 SETTINGS_KEY = "topic_view/doc"
@@ -115,13 +115,29 @@ class LossModel(QAbstractTableModel):
         super().__init__(parent)
         self.loss: LossSplit | None = None
         self._titles: list[str] = []
+        self._columns: dict[int, np.ndarray] | None = None  # score, ideal score, loss (browse_loss computed once)
+        self._worst = 1.0
 
     def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None) -> None:
+        """Show ``loss``. The same articles in the same order (a mode or setting change) update
+        the cells in place: no reset, so the view keeps its sort, selection and scroll."""
+        n = len(loss.articles) if loss is not None else 0
+        titles = list(titles) if titles is not None and len(titles) == n else (
+            list(loss.articles) if loss is not None else [])
+        old = self.loss
+        self._columns = None if loss is None else {L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores,
+                                                   L_LOSS: loss.browse_loss}
+        self._worst = 1.0 if loss is None or not n else float(np.max(np.abs(self._columns[L_LOSS]))) or 1.0
+        if old is not None and loss is not None and n and old.articles == loss.articles and titles == self._titles:
+            self.loss = loss
+            if old.measure.name != loss.measure.name or old.effort != loss.effort:
+                self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 6)
+            for c in (L_SCORE, L_IDEAL, L_LOSS):  # one column at a time: Qt repaints those cells only
+                self.dataChanged.emit(self.index(0, c), self.index(n - 1, c))
+            return
         self.beginResetModel()
         self.loss = loss
-        n = len(loss.articles) if loss is not None else 0
-        self._titles = list(titles) if titles is not None and len(titles) == n else (
-            list(loss.articles) if loss is not None else [])
+        self._titles = titles
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
@@ -172,7 +188,7 @@ class LossModel(QAbstractTableModel):
                 return str(int(loss.ideal_rank[k])) if rel else ""
             if not rel:
                 return "–"
-            value = {L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores, L_LOSS: loss.browse_loss}[c][k]
+            value = self._columns[c][k]
             return (f"{value:+.0f}" if loss.effort else f"{value:+.4f}") if c == L_LOSS else _score_text(loss, value)
         if role == LOSS_SORT_ROLE:
             if c == L_RANK:
@@ -183,7 +199,7 @@ class LossModel(QAbstractTableModel):
                 return int(rel)
             if c == L_IDEAL_RANK:
                 return int(loss.ideal_rank[k]) if rel else 10**9
-            return float({L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores, L_LOSS: loss.browse_loss}[c][k])
+            return float(self._columns[c][k])
         if role == LOSS_ARTICLE_ROLE:
             return loss.articles[k]
         if role == Qt.ItemDataRole.TextAlignmentRole and c != L_TITLE:
@@ -194,8 +210,7 @@ class LossModel(QAbstractTableModel):
             if c == L_REL:
                 return QBrush(QColor("#1a7f37"))
         if role == Qt.ItemDataRole.BackgroundRole and c == L_LOSS and rel:
-            worst = float(np.max(np.abs(loss.browse_loss))) or 1.0
-            share = max(0.0, float(loss.browse_loss[k])) / worst
+            share = max(0.0, float(self._columns[L_LOSS][k])) / self._worst
             if share > 0:
                 return QBrush(QColor(179, 38, 30, int(20 + 90 * share)))
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -359,6 +374,10 @@ class TopicView(QWidget):
         super().__init__(parent)
         self.session = session
         self.scores: TopicScores | None = None
+        self.memo = LossMemo()
+        self._scores_memo: dict[tuple, tuple] = {}  # (rows, run, qrels, settings used) -> scores
+        self._shown_key: tuple | None = None
+        self._filled_key: tuple | None = None
         self._stale = False
         self._cells: dict[str, QLabel | QTableWidgetItem] = {}
 
@@ -465,24 +484,46 @@ class TopicView(QWidget):
         self.header.setText(f"<b>Topic {html.escape(_topic)}</b> <span style='color:#777'>evaluating…</span>")
 
     def refresh(self, *_) -> None:
-        """Recompute the list scores from the session's rows and redraw (once per state: a
-        mode change announces new rows and new settings, one refresh serves both)."""
+        """Recompute the list scores from the session's rows and redraw what changed.
+
+        Once per state: a mode change announces new rows and new settings, one refresh serves
+        both; a setting S does not use (the tolerance for aveChP, the screen size for F) changes
+        nothing; the loss split is memoised (:class:`~readsim.app.topic_scores.LossMemo`), and
+        the table, the curves and the loss panel are redrawn only when their numbers change."""
         s = self.session
-        key = (s.rows, s.run, s.settings, s.topic, self.doc_kind())  # rows and run: by identity
-        shown = getattr(self, "_shown_key", None)
-        if shown is not None and key[0] is shown[0] and key[1] is shown[1] and key[2:] == shown[2:]:
+        st = s.settings
+        doc = doc_measure(self.doc_kind(), st)
+        effort = doc if doc.kind in EFFORT_KINDS else doc_measure("LE", st)
+        objects = (s.rows, s.run, s.qrels)  # by identity
+        values = (s.topic, doc, effort, st.levels, st.mode)
+        shown = self._shown_key
+        if shown is not None and all(a is b for a, b in zip(objects, shown[0])) and values == shown[1]:
+            self._update_combo_texts()
             return
-        self._shown_key = key
+        self._shown_key = (objects, values)
         self._update_combo_texts()
         if s.topic is None or s.run is None:
             self.scores = None
         else:
-            self.scores = topic_scores(s.rows, s.qrels, s.topic, doc_measure(self.doc_kind(), s.settings), s.settings)
+            memo_key = (tuple(id(o) for o in objects), values)
+            hit = self._scores_memo.get(memo_key)
+            if hit is not None and all(a is b for a, b in zip(hit[0], objects)):
+                self.scores = hit[1]  # a mode seen before: the session gives back the same rows
+            else:
+                self.scores = topic_scores(s.rows, s.qrels, s.topic, doc, st, self.memo)
+                if len(self._scores_memo) >= 16:
+                    self._scores_memo.clear()
+                self._scores_memo[memo_key] = (objects, self.scores)
+        ts = self.scores
         self._show_header()
-        self._fill()
-        self.curves.show_scores(self.scores)
-        titles = [r.title for r in s.rows]
-        self.loss_panel.set_loss(self.scores.loss if self.scores is not None else None, titles)
+        fill_key = None if ts is None else (ts.doc, ts.n, ts.nrel, tuple(ts.values.items()))
+        if fill_key is None or fill_key != self._filled_key:
+            self._filled_key = fill_key
+            self._fill()
+        self.curves.show_scores(ts)
+        loss = ts.loss if ts is not None else None
+        if loss is not self.loss_panel.loss or loss is None:
+            self.loss_panel.set_loss(loss, [r.title for r in s.rows])
         self.show_article()
 
     def _rows_arrived(self) -> None:
@@ -498,7 +539,9 @@ class TopicView(QWidget):
     def _update_combo_texts(self) -> None:
         st = self.session.settings
         for i in range(self.doc_combo.count()):
-            self.doc_combo.setItemText(i, doc_measure(self.doc_combo.itemData(i), st).name)
+            text = doc_measure(self.doc_combo.itemData(i), st).name
+            if self.doc_combo.itemText(i) != text:
+                self.doc_combo.setItemText(i, text)
 
     def _show_header(self) -> None:
         s, ts = self.session, self.scores

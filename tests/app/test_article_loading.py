@@ -1,6 +1,14 @@
-"""Opening a huge article (issue 7): building its view never stalls the GUI thread more than
-100 ms (slices of ~30 ms), the load shows its progress, and it can be cancelled (Esc or the status bar's Cancel), leaving the
-previous article shown. The article (about 12 MB of XML, 11 M characters) is generated here."""
+"""Opening a huge article (issue 7): the whole load (read and laid out in a worker, the view
+built in slices of ~30 ms, the article shown, Qt's first layout and paint) never stalls the GUI
+thread more than 100 ms, the load shows its progress, and it can be cancelled (Esc or the
+status bar's Cancel), leaving the previous article shown. The article (about 12 MB of XML,
+11 M characters) is generated here.
+
+Where the turns went (measured, issue 7): the hidden outline dock indexed the article's 16,569
+elements when it was shown (170 ms; now filled when the dock is shown, in a worker for a long
+article), the view's paint asked the document's size (which finishes Qt's lazy layout) and hit
+tests walked every block; a worker holding the GIL made each Python paint of a repaint wait
+up to 5 ms (the switch interval is now 0.5 ms: :mod:`readsim.app.background`)."""
 
 from __future__ import annotations
 
@@ -9,6 +17,7 @@ import time
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
@@ -95,16 +104,23 @@ def test_huge_article_builds_without_stalling_with_progress(window, qtbot):
 
     s.article_loading.connect(loading)
     s.article_changed.connect(lambda: marks.setdefault("shown", len(probe.gaps)))
+    for _ in range(3):  # what the window's opening left pending is not this load's
+        QApplication.sendPostedEvents()
+        QApplication.processEvents()
+    window.repaint()
     probe = Probe()
     window.table.article_activated.emit("900")  # as a double click in the ranked list
     qtbot.waitUntil(lambda: window.article_cancel_button.isVisible(), timeout=5_000)
     qtbot.waitUntil(lambda: s.current.name == "900" and activity().count == 0, timeout=120_000)
+    shown = len(probe.gaps)
+    qtbot.waitUntil(lambda: len(probe.gaps) > shown + 10, timeout=10_000)  # the first paints and layout steps
     probe.stop()
-    # while the view is built (first slice to the last), the event loop turns at least every
-    # 100 ms. (Not yet held: the turn that shows the built article, 100-250 ms here on 11 M
-    # characters, spent in the window's article_changed handlers and Qt's first layout.)
+    # the whole load, from the click to the first layout steps after the article is shown:
+    # the event loop turns at least every 100 ms (read, laid out, built, shown, painted)
+    worst = max(probe.gaps)
+    assert worst * 1000 < 100, f"the GUI thread stalled {worst * 1000:.0f} ms (turn {probe.gaps.index(worst)})"
     building = probe.gaps[marks["build"] + 1:marks["shown"]]
-    assert len(building) > 5 and max(building) * 1000 < 100, f"the GUI thread stalled {max(building) * 1000:.0f} ms"
+    assert len(building) > 5
     assert marks["builder"].longest_ms < 60
     built = [p for p in percents if p >= 0]
     assert percents[0] == -1 and percents[-1] == -2 and built == sorted(built) and built[-1] == 100

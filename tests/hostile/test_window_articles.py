@@ -1,0 +1,239 @@
+"""Hostile articles opened through the window (issues 7 and 8): each row's article is ranked by
+the run and opened as a double click in the ranked list opens it
+(``RankedListView.article_activated``), from a window showing a small good article.
+
+For every row a 10 ms timer probes the GUI thread from the click until every background job
+has ended: no gap may exceed 100 ms (the window answers while the article is read, laid out
+and built, and while an error is shown). Then:
+
+- ``SAME``: the article is shown (``Session.current``), its view holds every layout block;
+  ``data["progress"]``: the load reported its progress (0..100 %) on the status line;
+  ``data["cancel"]``: cancelled while its view is built, the previous article stays shown;
+- ``ERROR``: the window shows ``path: reason`` (``path:line: reason`` where there is a line) in
+  its status bar and log (``MainWindow.errors_shown``), and the previous article stays shown.
+
+The 12 MB article is generated (as in tests/app/test_article_loading.py); the huge one is a
+sparse file one byte over the engine's budget (nothing is written, and nothing may be read).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, QStandardPaths, QTimer
+from PySide6.QtWidgets import QApplication
+
+from readsim.app.background import activity
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Loaded, Session
+from readsim.engine.collection import Collection
+from readsim.engine.formats import read_qrels, read_run
+from readsim.engine.text import MAX_ARTICLE_BYTES
+
+from .cases import ERROR, SAME, Case
+from .test_articles import TRUNCATED, clean, deep_wide, stdin_silent  # noqa: F401 (a fixture)
+
+TOPIC = "2026001"
+GOOD = "901"
+STALL_MS = 100.0
+WORDS = "the page rank algorithm computes a probability distribution used to represent likelihood &amp; surfer".split()
+
+
+def write_article(path: Path, name: str, mb: float, seed: int = 1) -> None:
+    """An INEX-shaped article of about ``mb`` MB: a header, sections of 200 paragraphs (as in
+    tests/app/test_article_loading.py)."""
+    rnd = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f'<?xml version="1.0" encoding="UTF-8"?>\n<article>\n<header>\n<title>Article {name}</title>\n'
+                f'<id>{name}</id>\n</header>\n<bdy>\n')
+        n, sec = 0, 0
+        while n < mb * 1e6:
+            sec += 1
+            paras = "".join("<p>" + " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(40, 160))) + "</p>\n"
+                            for _ in range(200))
+            chunk = f"<sec>\n<st>Section {sec}</st>\n{paras}</sec>\n"
+            f.write(chunk)
+            n += len(chunk)
+        f.write("</bdy>\n</article>\n")
+
+
+@pytest.fixture(autouse=True)
+def gui_thread_gc():
+    """Garbage collected in the GUI thread only (see tests/app/conftest.py and
+    readsim.app.background): the window's own rule."""
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+    gc.collect()
+
+
+@pytest.fixture(autouse=True)
+def fresh_settings(tmp_path, qapp):
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+
+
+def _bytes(data: bytes):
+    return lambda folder, name: (folder / f"{name}.xml").write_bytes(data)
+
+
+def _huge(folder: Path, name: str) -> None:
+    with open(folder / f"{name}.xml", "wb") as f:
+        f.truncate(MAX_ARTICLE_BYTES + 1)
+
+
+def _big(folder: Path, name: str) -> None:
+    write_article(folder / f"{name}.xml", name, 12)
+
+
+def _fifo_doctype(folder: Path, name: str) -> None:
+    os.mkfifo(folder / "pipe.dtd")
+    (folder / f"{name}.xml").write_bytes(clean(doctype='<!DOCTYPE article SYSTEM "pipe.dtd">'))
+
+
+def _folder(folder: Path, name: str) -> None:
+    (folder / f"{name}.xml").mkdir()
+
+
+def _fifo(folder: Path, name: str) -> None:
+    os.mkfifo(folder / f"{name}.xml")
+
+
+CASES = [
+    Case("huge_over_budget", "a 32 MB + 1 byte article (sparse): over the engine's budget", ERROR,
+         "over the budget of 33,554,432 bytes", {"name": "950", "build": _huge, "line": None}),
+    Case("big_12mb", "a 12 MB article (11 M characters): built in slices with progress", SAME, "Section 1",
+         {"name": "951", "build": _big, "progress": True}),
+    Case("big_12mb_cancel", "the 12 MB article, cancelled while its view is built", SAME, "Section 1",
+         {"name": "951", "build": None, "cancel": True}),
+    Case("deep_2000", "2,000 nested sections, 10 leaves each", SAME, "word",
+         {"name": "952", "build": _bytes(deep_wide(2000, 10))}),
+    Case("doctype_dev_stdin", "DOCTYPE names /dev/stdin (a silent pipe): not read, no block", SAME, "Fresnel",
+         {"name": "953", "build": _bytes(clean(doctype='<!DOCTYPE article SYSTEM "/dev/stdin">')), "stdin": True}),
+    Case("doctype_fifo", "DOCTYPE names a FIFO beside the article: not opened, no block", SAME, "Fresnel",
+         {"name": "954", "build": _fifo_doctype}),
+    Case("malformed", "XML cut after an opening <p> on line 13", ERROR, "not well-formed XML",
+         {"name": "955", "build": _bytes(TRUNCATED), "line": 13}),
+    Case("empty", "an empty file", ERROR, "empty file", {"name": "956", "build": _bytes(b""), "line": 1}),
+    Case("binary", "binary junk (NUL bytes)", ERROR, "binary file",
+         {"name": "957", "build": _bytes(bytes(range(256)) * 4), "line": 1}),
+    Case("folder", "the article is a folder named 958.xml", ERROR, "is a folder",
+         {"name": "958", "build": _folder, "line": None}),
+    Case("fifo", "the article is a FIFO: refused, never opened (no block)", ERROR, "not a regular file",
+         {"name": "959", "build": _fifo, "line": None}),
+]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """The collection (every row's article and the good one), qrels and a run ranking them all,
+    read once for the module (the collection keeps what it parsed, as the window's does)."""
+    top = tmp_path_factory.mktemp("window_articles")
+    folder = top / "articles"
+    folder.mkdir()
+    write_article(folder / f"{GOOD}.xml", GOOD, 0.01)
+    names = []
+    for case in CASES:
+        name = case.data["name"]
+        if case.data["build"] is not None:
+            case.data["build"](folder, name)
+        if name not in names:
+            names.append(name)
+    (top / "q.qrels").write_text(f"{TOPIC} Q0 {GOOD} 100 5000 0 0:100\n", encoding="utf-8")
+    lines = [f"{TOPIC} Q0 {GOOD} 1 9 r 0 500\n"]
+    lines += [f"{TOPIC} Q0 {name} {rank} {8 - rank / 100} r 0 50\n" for rank, name in enumerate(names, 2)]
+    (top / "r.run").write_text("".join(lines), encoding="utf-8")
+    return {"collection": Collection(folder), "qrels": read_qrels(top / "q.qrels"),
+            "run": read_run(top / "r.run"), "folder": folder}
+
+
+def settle(window) -> None:
+    """Deliver what the window's opening left pending (layouts, its first full paint): that
+    turn belongs to the opening, not to the load under test."""
+    for _ in range(3):
+        QApplication.sendPostedEvents()
+        QApplication.processEvents()
+    window.repaint()
+
+
+class Probe:
+    """Ticks of a 10 ms timer in the GUI thread: the longest gap is the longest stall."""
+
+    def __init__(self) -> None:
+        self.gaps: list[float] = []
+        self.last = time.perf_counter()
+        self.timer = QTimer()
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        self.gaps.append((now - self.last) * 1000.0)
+        self.last = now
+
+    def stop(self) -> float:
+        self.timer.stop()
+        self.tick()
+        return max(self.gaps)
+
+
+@pytest.mark.parametrize("case", CASES, ids=Case.name)
+def test_window_article(case: Case, data, qtbot, request):
+    if case.data.get("stdin"):
+        request.getfixturevalue("stdin_silent")
+    session = Session()
+    window = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(window)
+    window.show()
+    session.adopt(Loaded(collection=data["collection"], qrels=data["qrels"], runs=[data["run"]]), TOPIC, GOOD)
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None and session.current.name == GOOD,
+                    timeout=60_000)
+    name = case.data["name"]
+    path = data["folder"] / f"{name}.xml"
+    assert window.model.row_of(name) >= 0  # ranked: opened from the ranked list
+    messages, percents = [], []
+    session.message.connect(messages.append)
+    session.article_loading.connect(lambda _n, p: percents.append(p))
+    errors_before = len(window.errors_shown)
+    settle(window)
+    probe = Probe()
+    window.table.article_activated.emit(name)  # as a double click on its row
+    if case.data.get("cancel"):
+        qtbot.waitUntil(lambda: window.article.builder is not None and window.article.builder.percent() > 0,
+                        timeout=60_000)
+        window.act_cancel_article.trigger()  # Esc
+    qtbot.waitUntil(lambda: activity().count == 0 and session.loading_article() is None, timeout=60_000)
+    qtbot.wait(50)  # a few turns after the load: the first paint of what was shown
+    stall = probe.stop()
+    worst = probe.gaps.index(stall)
+    assert stall < STALL_MS, f"the GUI thread stalled {stall:.0f} ms (turn {worst} of {len(probe.gaps)})"
+    assert percents[0] == -1 and percents[-1] == -2
+    if case.outcome == ERROR:
+        assert session.current.name == GOOD  # the previous article stays
+        shown = window.errors_shown[errors_before:]
+        assert len(shown) == 1, shown
+        where = f"{path}:{case.data['line']}" if case.data["line"] else str(path)
+        assert shown[0].startswith(f"{where}: ") and case.expect in shown[0]
+        assert window.status.text() == f"Error: {shown[0]}"
+        return
+    assert case.outcome == SAME
+    if case.data.get("cancel"):
+        assert session.current.name == GOOD
+        assert messages[-1] == f"Loading article {name} cancelled; still showing article {GOOD}"
+        return
+    cur = session.current
+    assert cur.name == name and case.expect in cur.article.text
+    view = window.article.view
+    assert view.layout_ is cur.layout and view.document().blockCount() == len(cur.layout.blocks)
+    if case.data.get("progress"):
+        built = [p for p in percents if p >= 0]
+        assert len(built) > 5 and built == sorted(built) and built[-1] == 100
+        assert any(m.startswith(f"Laying out article {name}: ") for m in messages)
