@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,10 @@ from .background import input_error_text, run_in_background
 from .files import add_recent, sniff_kind
 
 MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)
+#: parsed and laid-out articles kept by :meth:`Session.open_article` (the last opened ones):
+#: re-opening one skips its layout in the worker (70 ms for the largest real article), and the
+#: article panel finds the view's document it built from the same Layout object
+ARTICLE_CACHE_SIZE = 4
 
 
 def with_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
@@ -178,6 +183,10 @@ class Session(QObject):
         #: entry points set by the user (Alt+click in the text), by (topic, article), in the unit;
         #: they replace the run's entry point for that article in whatever run is shown
         self.entries: dict[tuple[str, str], int] = {}
+        #: article name -> (collection, Article, Layout) of the last opened articles, most recent
+        #: last (GUI thread only; an entry of another collection object is a miss)
+        self._article_cache: OrderedDict[str, tuple[Collection, Article, Layout]] = OrderedDict()
+        self.article_cache_hits = 0  # re-opens served from the cache (tests, the bench)
 
     # -- loading ------------------------------------------------------------------------
     def open_files(self, collection=None, qrels=None, runs=(), topics=None,
@@ -462,7 +471,10 @@ class Session(QObject):
         """Open article ``name`` of the current topic: parse and layout in the background, then
         the view is prepared in slices (:attr:`article_preparer`), then :attr:`current` is
         replaced. Progress on ``article_loading`` and ``message``; :meth:`cancel_article_load`
-        stops it and keeps the open article."""
+        stops it and keeps the open article. The last :data:`ARTICLE_CACHE_SIZE` articles opened
+        from the same Collection object are kept parsed and laid out: re-opening one skips the
+        worker's parse and layout (and hands the article panel the same Layout, whose built
+        document it keeps too)."""
         if self.topic is None:
             return
         self._drop_article_load()
@@ -474,11 +486,14 @@ class Session(QObject):
         row = self.row_of(name)
         coll, qrels, topic, mode = self.collection, self.qrels, self.topic, self.settings.mode
         user_entry = self.entries.get((topic, name), 0)
+        cached = self._cached_article(coll, name)
 
         def op() -> ArticleState:
             article = lay = None
             message = ""
-            if coll is not None and name in coll:
+            if cached is not None:
+                article, lay = cached
+            elif coll is not None and name in coll:
                 article = coll.article(name)
                 lay = layout(article)
             else:
@@ -506,6 +521,8 @@ class Session(QObject):
                 self.message.emit(f"Laying out article {name}: {int(percent)}% (Esc cancels)")
 
         def success(state: ArticleState) -> None:
+            if state.layout is not None and coll is not None:
+                self._keep_article(coll, name, state.article, state.layout)
             if gen != self._article_gen:
                 return
             if state.layout is not None and self.article_preparer is not None:
@@ -521,6 +538,21 @@ class Session(QObject):
             self._failed(exc)
 
         run_in_background(self, op, success, failed)
+
+    def _cached_article(self, coll: Collection | None, name: str) -> tuple[Article, Layout] | None:
+        """``(article, layout)`` of ``name`` in ``coll`` if opened lately (a hit), else None."""
+        hit = self._article_cache.get(name)
+        if hit is None or coll is None or hit[0] is not coll:
+            return None
+        self._article_cache.move_to_end(name)
+        self.article_cache_hits += 1
+        return hit[1], hit[2]
+
+    def _keep_article(self, coll: Collection, name: str, article: Article, lay: Layout) -> None:
+        self._article_cache[name] = (coll, article, lay)
+        self._article_cache.move_to_end(name)
+        while len(self._article_cache) > ARTICLE_CACHE_SIZE:
+            self._article_cache.popitem(last=False)
 
     def cancel_article_load(self) -> bool:
         """Stop the article load in progress (False if none): the open article stays, and the

@@ -17,6 +17,7 @@ GUI thread, with progress in the status line and a Cancel button (and Esc) in th
 from __future__ import annotations
 
 import html
+from collections import OrderedDict
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -31,9 +32,10 @@ from readsim.engine.reading import window as read_window
 from .. import marks as mk
 from ..background import activity
 from ..playback import jumps
-from ..session import ArticleState, Session
+from ..session import ARTICLE_CACHE_SIZE, ArticleState, Session
 from .article_view import ArticleView, DocumentBuilder
 from .legend import Legend
+from .scores import fit_text
 
 MAX_CHAIN_BUTTONS = 60
 #: articles with up to this many display characters are built at once (about 7 ms per
@@ -44,8 +46,17 @@ BUILD_AT_ONCE_CHARS = 1_000_000
 BUILD_AT_ONCE_BLOCKS = 2_000
 
 
+CHAIN_BUTTON_STYLE = ("QToolButton { background:#1f5fbf; color:white; font-weight:bold; border-radius:3px; "
+                      "padding:1px 6px; }")
+
+
 class ChainBar(QWidget):
-    """"Matching chain: 1 → 2 → 3": one button per retrieved passage in document order."""
+    """"Matching chain: 1 → 2 → 3": one button per retrieved passage in document order.
+
+    The row's widgets are made once and reused: a new chain (a mode change, an edit) only
+    changes the texts of the buttons it needs and shows or hides the others, and the same
+    chain again changes nothing (making the buttons anew, each with its style sheet, cost a
+    mode change a style polish and a re-layout per button; issue 8 item 11)."""
 
     def __init__(self, view: ArticleView, parent=None) -> None:
         super().__init__(parent)
@@ -60,35 +71,67 @@ class ChainBar(QWidget):
         self.area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.area.setFixedHeight(30)
         self.inner = QWidget()
+        self.inner.setStyleSheet(CHAIN_BUTTON_STYLE)  # once for every button
         self.row = QHBoxLayout(self.inner)
         self.row.setContentsMargins(0, 0, 0, 0)
         self.row.setSpacing(2)
         self.area.setWidget(self.inner)
         outer.addWidget(self.area, 1)
+        #: the shown passage buttons, in chain order (the pool's first ``len(chain)``)
         self.buttons: list[QToolButton] = []
+        self.note = QLabel()  # first in the row, hidden without a note
+        self.note.hide()
+        self.row.addWidget(self.note)
+        self.more = QLabel()  # "… N passages" after the last button, when the chain is longer
+        self.more.hide()
+        self.row.addWidget(self.more)
+        self.row.addStretch(1)
+        self._pool: list[tuple[QLabel, QToolButton]] = []  # (arrow before it, button), made on demand
+        self._numbers: list[int] = []  # passage number of each pooled button
+        self._shown: tuple | None = None  # (chain, note) shown
+
+    def _button(self, i: int) -> tuple[QLabel, QToolButton]:
+        while len(self._pool) <= i:
+            k = len(self._pool)
+            arrow, btn = QLabel("→"), QToolButton()
+            btn.clicked.connect(lambda _=False, k=k: self.view.jump_to_passage(self._numbers[k]))
+            at = self.row.indexOf(self.more)
+            self.row.insertWidget(at, arrow)
+            self.row.insertWidget(at + 1, btn)
+            arrow.hide()
+            btn.hide()
+            self._pool.append((arrow, btn))
+            self._numbers.append(0)
+        return self._pool[i]
 
     def set_chain(self, chain: tuple[tuple[int, int, int], ...], note: str = "") -> None:
-        while self.row.count():
-            item = self.row.takeAt(0)
-            if item.widget():
-                item.widget().hide()  # at once: deleteLater waits for the event loop
-                item.widget().deleteLater()
+        key = (tuple(chain), note)
+        if key == self._shown:
+            return
+        self._shown = key
+        text = f"<i>{html.escape(note)}</i>" if note else ""
+        if self.note.text() != text:
+            self.note.setText(text)
+        self.note.setVisible(bool(note))
+        shown = chain[:MAX_CHAIN_BUTTONS]
         self.buttons = []
-        if note:
-            self.row.addWidget(QLabel(f"<i>{html.escape(note)}</i>"))
-        for i, (n, a, b) in enumerate(chain[:MAX_CHAIN_BUTTONS]):
-            if i:
-                self.row.addWidget(QLabel("→"))
-            btn = QToolButton()
-            btn.setText(str(n))
-            btn.setToolTip(f"Jump to retrieved passage {n} (display {a}–{b})")
-            btn.setStyleSheet("QToolButton { background:#1f5fbf; color:white; font-weight:bold; border-radius:3px; padding:1px 6px; }")
-            btn.clicked.connect(lambda _=False, k=n: self.view.jump_to_passage(k))
-            self.row.addWidget(btn)
+        for i, (n, a, b) in enumerate(shown):
+            arrow, btn = self._button(i)
+            self._numbers[i] = n
+            if btn.text() != str(n):
+                btn.setText(str(n))
+            tip = f"Jump to retrieved passage {n} (display {a}–{b})"
+            if btn.toolTip() != tip:
+                btn.setToolTip(tip)
+            arrow.setVisible(i > 0)
+            btn.show()
             self.buttons.append(btn)
+        for arrow, btn in self._pool[len(shown):]:
+            arrow.hide()
+            btn.hide()
         if len(chain) > MAX_CHAIN_BUTTONS:
-            self.row.addWidget(QLabel(f"… {len(chain)} passages"))
-        self.row.addStretch(1)
+            self.more.setText(f"… {len(chain)} passages")
+        self.more.setVisible(len(chain) > MAX_CHAIN_BUTTONS)
 
 
 class ArticlePanel(QWidget):
@@ -129,7 +172,7 @@ class ArticlePanel(QWidget):
         self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         nav.addWidget(self.first_btn)
         nav.addWidget(self.prev_btn)
-        nav.addWidget(self.position)
+        nav.addWidget(self.position, 0, Qt.AlignmentFlag.AlignVCenter)  # of fixed size (update_window)
         nav.addWidget(self.next_btn)
         nav.addWidget(self.reading_label, 1)
 
@@ -144,7 +187,14 @@ class ArticlePanel(QWidget):
         session.settings_changed.connect(lambda _: self.update_window(scroll=False))
         session.step_changed.connect(lambda _: self.update_window(scroll=True))
         self._prepared: tuple[object, object] | None = None  # (layout, its built document)
+        self._window_key: tuple | None = None  # (article state, top, size) of _window_spans
+        self._window_spans: tuple[list, list] = ([], [])  # display spans: this screen's, read before it
         self.builder: DocumentBuilder | None = None  # the build in progress, if any
+        #: documents of the last articles shown, by their Layout object (the session's article
+        #: cache hands the same Layout back on a re-open): id(layout) -> (layout, document, a
+        #: child of this panel while not shown). The view never changes a document it shows
+        #: (marks, chain and screen are painted over it), so one can be shown again as is.
+        self._docs: OrderedDict[int, tuple[object, object]] = OrderedDict()
         session.article_preparer = self.prepare
         self.show_current()
 
@@ -154,6 +204,11 @@ class ArticlePanel(QWidget):
         when short, else in slices), then ``done()``. Returns the cancel function."""
         self._drop_builder()
         lay = state.layout
+        kept = self._kept_document(lay)
+        if kept is not None:  # shown lately: no build
+            self._prepared = (lay, kept)
+            done()
+            return None
         if lay.display_length <= BUILD_AT_ONCE_CHARS and len(lay.blocks) <= BUILD_AT_ONCE_BLOCKS:
             from .article_view import build_document
 
@@ -174,6 +229,28 @@ class ArticlePanel(QWidget):
         builder.start()
         return builder.cancel
 
+    def _kept_document(self, lay) -> object | None:
+        """The kept document built from ``lay`` (taken out of the cache), or None."""
+        hit = self._docs.pop(id(lay), None)
+        if hit is None:
+            return None
+        if hit[0] is not lay:  # another Layout at a reused id
+            hit[1].deleteLater()
+            return None
+        return hit[1]
+
+    def _keep_shown_document(self, unless=None) -> None:
+        """Keep the view's document of an article (unless built from ``unless``, the article
+        about to be shown) before the view replaces it: the view deletes only the documents it
+        owns, so it becomes this panel's child; the oldest beyond ARTICLE_CACHE_SIZE go."""
+        lay, doc = self.view.layout_, self.view.document()
+        if lay is None or lay is unless or doc is None or doc.parent() is not self.view:
+            return
+        doc.setParent(self)
+        self._docs[id(lay)] = (lay, doc)
+        while len(self._docs) > ARTICLE_CACHE_SIZE:
+            self._docs.popitem(last=False)[1][1].deleteLater()
+
     def _end_builder(self, builder: DocumentBuilder) -> None:
         if self.builder is builder:
             self.builder = None
@@ -189,6 +266,7 @@ class ArticlePanel(QWidget):
         cur = self.session.current
         if cur is None:
             self.header.setText("<i>No article open.</i>")
+            self._keep_shown_document()
             self.view.show_message("No article open. Use File ▸ Open…, or drop a collection folder, qrels and a run here.")
             self.chain.set_chain(())
             self.update_window()
@@ -210,6 +288,7 @@ class ArticlePanel(QWidget):
         topic = self.session.topic or ""
         self.header.setText(f'<span style="font-size:13pt"><b>{html.escape(title)}</b></span>'
                             f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {html.escape(topic)}</span>')
+        self._keep_shown_document(unless=cur.layout)
         if cur.layout is not None:
             prepared, self._prepared = self._prepared, None
             if prepared is not None and prepared[0] is cur.layout:
@@ -217,7 +296,11 @@ class ArticlePanel(QWidget):
             else:
                 if prepared is not None:
                     prepared[1].deleteLater()
-                self.view.show_article(cur.layout, mk.marks(cur.layout, ev))
+                kept = self._kept_document(cur.layout)
+                if kept is not None:
+                    self.view.show_document(cur.layout, mk.marks(cur.layout, ev), kept)
+                else:
+                    self.view.show_article(cur.layout, mk.marks(cur.layout, ev))
         else:
             self.view.show_message(self._no_text(cur))
         self.update_chain(rebuild_view=False)
@@ -264,23 +347,29 @@ class ArticlePanel(QWidget):
                 b.setEnabled(False)
             return
         k, n_screens = s.step, s.screens()
-        self.position.setText(f"screen {k + 1} of {n_screens}")
+        fit_text(self.position, f"screen {k + 1} of {n_screens}")  # fixed size: no window re-layout
         self.first_btn.setEnabled(k > 0)
         self.prev_btn.setEnabled(k > 0)
         self.next_btn.setEnabled(k + 1 < n_screens)
         size = s.settings.screen
         top = self.playback.top if self.playback is not None else k * size
         ev = cur.evaluation
-        spans = read_window(ev.pieces, top, top + size)
         self.reading_label.setText(f"positions {top:,}–{min(top + size, ev.n):,} of {ev.n:,}")
         self.reading_label.setToolTip(f"reading positions read on this screen, in the {s.settings.mode} reading order")
         if cur.layout is not None:
-            disp = cur.layout.spans_to_display(iv.as_array(spans)) if spans else np.zeros((0, 2), np.int64)
-            # keep reading order: spans_to_display keeps order but drops empties
-            self.view.set_window([(int(a), int(b)) for a, b in disp.tolist()], scroll=scroll)
-            done = read_window(ev.pieces, 0, top)
-            self.view.set_read(cur.layout.spans_to_display(iv.as_array(done)).tolist() if done else [],
-                               min(top + size, ev.n))
+            # a control change calls this up to four times (evaluation, settings, step): the
+            # display spans are computed once per (article state, top, size)
+            key = (cur, top, size)
+            if self._window_key is None or self._window_key[0] is not cur or self._window_key[1:] != key[1:]:
+                spans = read_window(ev.pieces, top, top + size)
+                disp = cur.layout.spans_to_display(iv.as_array(spans)) if spans else np.zeros((0, 2), np.int64)
+                # keep reading order: spans_to_display keeps order but drops empties
+                done = read_window(ev.pieces, 0, top)
+                self._window_key = key
+                self._window_spans = ([(int(a), int(b)) for a, b in disp.tolist()],
+                                      cur.layout.spans_to_display(iv.as_array(done)).tolist() if done else [])
+            self.view.set_window(self._window_spans[0], scroll=scroll)
+            self.view.set_read(self._window_spans[1], min(top + size, ev.n))
 
 
 def _display_jumps(lay, ev) -> list[tuple[int, int, int]]:

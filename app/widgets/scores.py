@@ -46,6 +46,18 @@ def if_retrieved_whole(ev: DocumentEvaluation) -> DocumentEvaluation:
     return evaluate_document(ev.relevant, None, ev.n, ev.mode, ev.entry)
 
 
+def fit_text(label: QLabel, text: str) -> None:
+    """Set ``label``'s text keeping it at a fixed size that only grows: a label of fixed width
+    and height does not invalidate the window's layout when its text changes (Qt's
+    ``updateGeometry`` stops there), so a control change repaints the changed labels only
+    instead of re-laying out the panel, the column and the splitter (issue 8 item 11)."""
+    label.setText(text)
+    hint = label.sizeHint()
+    w, h = max(hint.width(), label.minimumWidth()), max(hint.height(), label.minimumHeight())
+    if (w, h) != (label.maximumWidth(), label.maximumHeight()) or (w, h) != (label.minimumWidth(), label.minimumHeight()):
+        label.setFixedSize(w, h)  # grows once (a wider name or value), then stays
+
+
 class ScoresPanel(QGroupBox):
     """A grid of measure name -> value labels; :meth:`value_text` reads one back (tests)."""
 
@@ -64,8 +76,10 @@ class ScoresPanel(QGroupBox):
         self.banner.hide()
         self.grid.addWidget(self.banner, 0, 0, 1, 4)
         self._whole = False
+        self._key: tuple | None = None  # what the shown scores are of (see refresh)
         self._names: list[QLabel] = []
         self._values: list[QLabel] = []
+        self._shown: list[tuple] = []  # per measure: (name, its tooltip, value, its tooltip, whole) last set
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
         for i, _ in enumerate(panel_measures(session.settings)):
@@ -74,10 +88,11 @@ class ScoresPanel(QGroupBox):
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             col = (i // ROWS) * 2
-            self.grid.addWidget(name, 1 + i % ROWS, col)
-            self.grid.addWidget(value, 1 + i % ROWS, col + 1)
+            self.grid.addWidget(name, 1 + i % ROWS, col, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            self.grid.addWidget(value, 1 + i % ROWS, col + 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self._names.append(name)
             self._values.append(value)
+            self._shown.append((None, None, None, None, False))
         self.facts = QLabel()
         self.facts.setWordWrap(True)
         self.facts.setStyleSheet("color: #555;")
@@ -91,25 +106,46 @@ class ScoresPanel(QGroupBox):
     def refresh(self, *_) -> None:
         s = self.session.settings
         cur = self.session.current
+        # a mode change emits evaluation_changed and settings_changed: score once
+        # (the same objects: the article state and its evaluation are compared by identity)
+        key = (id(cur), id(cur.evaluation) if cur is not None else 0, s, self.session.unit,
+               self.session.entry_of_current(), cur)
+        last, self._key = self._key, key
+        if last is not None and last[5] is cur and last[:5] == key[:5]:
+            return
         measures = panel_measures(s)
         whole = cur is not None and cur.row is None  # not ranked by the run: what it would score whole
         shown = if_retrieved_whole(cur.evaluation) if whole else (cur.evaluation if cur is not None else None)
         values = shown.scores(s) if shown is not None else {}
+        if whole != self._whole:
+            self.banner.setVisible(whole)
+            self.setTitle(WHOLE_TITLE if whole else TITLE)
         self._whole = whole
-        self.banner.setVisible(whole)
-        self.setTitle(WHOLE_TITLE if whole else TITLE)
-        for m, name, value in zip(measures, self._names, self._values):
-            name.setText(m.name)
-            name.setToolTip(HELP.get(m.kind, ""))
-            value.setText(format_score(m, values[m.name]) if m.name in values else "–")
-            value.setStyleSheet(WHOLE_STYLE if whole else "")
+        for i, (m, name, value) in enumerate(zip(measures, self._names, self._values)):
+            text = format_score(m, values[m.name]) if m.name in values else "–"
             if m.name not in values:
-                value.setToolTip("")
+                tip = ""
             elif whole:
-                value.setToolTip(f"{m.name} = {values[m.name]!r} if retrieved whole; not retrieved by this run, "
-                                 "it contributes 0 to the list")
+                tip = (f"{m.name} = {values[m.name]!r} if retrieved whole; not retrieved by this run, "
+                       "it contributes 0 to the list")
             else:
-                value.setToolTip(f"{m.name} = {values[m.name]!r}")
+                tip = f"{m.name} = {values[m.name]!r}"
+            new = (m.name, HELP.get(m.kind, ""), text, tip, whole)
+            old = self._shown[i]
+            if new == old:
+                continue
+            self._shown[i] = new
+            if new[0] != old[0]:
+                fit_text(name, m.name)
+            if new[1] != old[1]:
+                name.setToolTip(new[1])
+            if new[2] != old[2]:
+                fit_text(value, text)
+            if new[3] != old[3]:
+                value.setToolTip(tip)
+            if new[4] != old[4]:
+                value.setStyleSheet(WHOLE_STYLE if whole else "")
+                fit_text(value, text)
         if cur is None:
             self.facts.setText("")
             return
