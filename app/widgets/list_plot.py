@@ -143,7 +143,19 @@ class RankCurves(QWidget):
             if rank is not None:
                 mark.setValue(rank)
                 mark.label.setFormat(label)
+                keep_label_inside(mark, self._n)
 
     def marked_rank(self) -> int | None:
         """The marked rank, or None when no mark is shown (tests)."""
         return int(round(self.gp_mark.value())) if self.gp_mark.isVisible() else None
+
+
+def keep_label_inside(line: pg.InfiniteLine, n: float) -> None:
+    """Put a vertical line's label on the side with room: left of the line in the right third
+    of the x range ``[0, n]`` (else "T2I(300) stop" or "23724 (rank 90)" is cut at the plot's right
+    edge), right of it elsewhere."""
+    left = n > 0 and line.value() > 0.66 * n
+    anchor = (1.0, 0.5) if left else (0.0, 0.5)
+    if line.label.anchors[0] != anchor:
+        line.label.anchors = [anchor, anchor]
+        line.label.updatePosition()

@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ..session import Session
-from .list_plot import cache_axes
+from .list_plot import cache_axes, keep_label_inside
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#333")
 MAX_GRID = 200
@@ -113,7 +113,7 @@ class PrecisionPlot(QWidget):
         if f is not None:
             self.first.setValue(f)
         for line in (self.t2i, self.first):
-            _keep_label_inside(line, ev.n)
+            keep_label_inside(line, ev.n)
         self.refresh_position()
 
     def refresh_position(self, *_) -> None:
@@ -133,13 +133,3 @@ class PrecisionPlot(QWidget):
                 "first_relevant": self.first.value() if self.first.isVisible() else None,
                 "screen": tuple(self.band.getRegion()),
                 "reader": self.cursor.value() if self.cursor.isVisible() else None}
-
-
-def _keep_label_inside(line: pg.InfiniteLine, n: int) -> None:
-    """Put a vertical line's label on the side with room: left of the line in the right third
-    of the plot (else "T2I(300) stop" is cut at the plot's right edge), right of it elsewhere."""
-    left = n > 0 and line.value() > 0.66 * n
-    anchor = (1.0, 0.5) if left else (0.0, 0.5)
-    if line.label.anchors[0] != anchor:
-        line.label.anchors = [anchor, anchor]
-        line.label.updatePosition()
