@@ -11,6 +11,12 @@ doc_length with the collection. The policies (short runs, missing topics, ...) a
 :mod:`engine.listmeasures`. Warnings about the input go to standard error as
 ``file:line: warning: ...``.
 
+Several runs are read and evaluated in worker processes (``--jobs``, default one per
+processor, at most one per run; where processes cannot fork, one after the other): the qrels
+are read once and shared with the forked workers, each worker reads one run at a time and sends
+back only its scores and warnings, and the rows and warnings are printed in the order of the
+command line, exactly as with one process.
+
 Exit status: 0 done (also when the reader of standard output goes away, as in ``| head``:
 the rest is dropped quietly); 1 bad input (``file:line: reason``) or an operating-system
 error (``path: reason``: a missing or unreadable file, a directory given as a file,
@@ -27,9 +33,10 @@ import json
 import os
 import sys
 from collections import Counter
-from pathlib import Path
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import SimpleNamespace
 from typing import TextIO
 
 from .batch import Join, check_lengths, documents
@@ -46,6 +53,7 @@ from .text import UNITS
 DEFAULT_MEASURES = ("F(0.25)",)  # --per-article
 DEFAULT_LIST_MEASURES = ("AgP/F(0.25)",)  # MAgP, the official Relevant in Context measure
 MAX_WARNINGS = 20
+MAX_JOBS = 256
 
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -83,6 +91,24 @@ def _levels(text: str) -> int:
     return parse_count(text, "L", 1, MAX_LEVELS)
 
 
+def _jobs(text: str) -> int:
+    return parse_count(text, "N", 1, MAX_JOBS)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, finding the terminal's width without ``shutil`` (which
+    argparse imports for it, with ``bz2`` and ``lzma``: 2 ms of every call, help or not)."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            try:
+                width = int(os.environ.get("COLUMNS", "0")) or os.get_terminal_size(sys.__stdout__.fileno()).columns
+            except (AttributeError, ValueError, OSError):
+                width = 80
+            width -= 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` writing help to ``out`` and errors to ``err`` (``main``'s streams)."""
 
@@ -98,6 +124,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="readsim-eval",
+        formatter_class=_Formatter,
         description="Evaluate INEX focused-retrieval runs (FOL qrels and runs) like the official INEX tool "
         "(MAgP = AgP/F(0.25) with topic 'all'), with list measures over any document score of reading effort "
         "(aveChP, ChP@k, T2I, LE, ES) and INEX's set-based F.",
@@ -133,6 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", default="tsv", choices=("tsv", "jsonl"), help="output format (default tsv)")
     p.add_argument("--levels", type=option(_levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
+    p.add_argument("-j", "--jobs", type=option(_jobs), default=None, metavar="N",
+                   help=f"evaluate several runs in N processes, a whole number from 1 to {MAX_JOBS} (default: one per "
+                   "processor, at most one per run); the qrels are read once, each process holds one run at a time")
     return p
 
 
@@ -230,6 +260,9 @@ def _load_runs(args, err: TextIO) -> list[Run]:
 
 
 def run_lists(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
+    jobs = min(args.jobs or _processors(), len(args.runs))
+    if jobs > 1 and _can_fork():
+        return _run_lists_parallel(args, measures, jobs, out, err)
     qrels, collection, runs, said = _inputs(args, err)
     for run in runs:
         join = Join()
@@ -237,6 +270,108 @@ def run_lists(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> in
                           args.levels, join, _progress(err, f"evaluating {run.run_id}"))
         _warn(_new(result.diagnostics, said) + join.diagnostics, err)
         write_evaluation(result, args.per_topic, args.format, out)
+    return 0
+
+
+def _can_fork() -> bool:
+    """Workers are forked (they share the qrels and the collection without copying them);
+    where processes cannot fork, the runs are evaluated one after the other."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _processors() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+@dataclass
+class _RunResult:
+    """What a worker sends back for one run: its warnings, topics (article names with a
+    collection, else counts, for the coverage check) and scores; or the input error."""
+
+    path: str
+    run_id: str = ""
+    diagnostics: list[Diagnostic] | None = None
+    topics: dict[str, object] | None = None
+    evaluation: Evaluation | None = None
+    join: list[Diagnostic] | None = None
+    error: tuple[str, int | None, str] | None = None
+
+
+_WORKER: SimpleNamespace | None = None  # set in each worker: qrels, collection, measures, options
+
+
+def _init_worker(state: SimpleNamespace) -> None:
+    global _WORKER
+    _WORKER = state
+
+
+def _evaluate_file(path: str) -> _RunResult:
+    """In a worker: read and evaluate one run."""
+    st = _WORKER
+    try:
+        run = read_any_run(path, strict=st.strict)
+        join = Join()
+        result = evaluate(st.qrels, run, st.measures, st.reading, st.collection, st.as_documents, st.complete,
+                          st.levels, join)
+    except InputError as exc:  # sent back as data: the parent raises it in command-line order
+        return _RunResult(str(path), error=(exc.path, exc.line, exc.reason))
+    topics = {t: ([e.article for e in es] if st.collection is not None else len(es)) for t, es in run.topics.items()}
+    return _RunResult(run.path, run.run_id, run.diagnostics, topics, result, join.diagnostics)
+
+
+def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextIO, err: TextIO) -> int:
+    """:func:`run_lists` with the runs read and evaluated in ``jobs`` worker processes; the
+    same rows and warnings, in the same order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    qrels = read_qrels(args.qrels)
+    _warn(qrels.diagnostics, err)
+    collection = Collection(args.collection, args.unit) if args.collection else None
+    state = SimpleNamespace(qrels=qrels, collection=collection, measures=measures, strict=args.strict,
+                            reading=args.reading, as_documents=args.as_documents, complete=args.complete,
+                            levels=args.levels)
+    context = multiprocessing.get_context("fork")
+    progress = _progress(err, "evaluating runs")
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))
+    try:
+        futures = [pool.submit(_evaluate_file, str(path)) for path in args.runs]
+        results = []
+        for done, future in enumerate(futures, 1):
+            r = future.result()
+            if r.error is not None:
+                raise InputError(*r.error)
+            results.append(r)
+            if progress is not None:
+                progress(done, len(futures))
+    except BrokenProcessPool:
+        print("readsim-eval: a worker process ended unexpectedly (out of memory?); try --jobs 1", file=err)
+        return EXIT_INPUT
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    for r in results:
+        _warn(r.diagnostics, err)
+    ids = Counter(r.run_id for r in results)
+    for r in results:
+        if ids[r.run_id] > 1:
+            label = Path(r.path).name
+            print(f"readsim-eval: warning: run id {r.run_id!r} is shared by {ids[r.run_id]} runs; "
+                  f"labelling {r.path} as {label!r}", file=err)
+            r.evaluation.run_id = label
+    stand_ins = [Run(r.path, r.evaluation.run_id,
+                     {t: ([SimpleNamespace(article=a) for a in v] if isinstance(v, list) else [None] * min(v, 1))
+                      for t, v in r.topics.items()}) for r in results]
+    said = check_coverage(qrels, stand_ins, collection)
+    _warn(said, err)
+    for r in results:
+        _warn(_new(r.evaluation.diagnostics, said) + r.join, err)
+        write_evaluation(r.evaluation, args.per_topic, args.format, out)
     return 0
 
 

@@ -210,3 +210,37 @@ def precision_curve(pieces: Sequence[Piece], nrc: int, samples: int = 400) -> tu
     prec = relx / x
     rec = relx / nrc if nrc > 0 else np.zeros_like(prec)
     return x.astype(float), prec, rec
+
+
+# -- many articles at once (engine.document.DocumentBatch) -------------------------------------
+
+
+def harmonic_diffs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`harmonic_diff` element-wise over int64 arrays (the same formula, branch by branch)."""
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
+    out = np.zeros(np.broadcast(a, b).shape)
+    small = (b > a) & (b <= _SMALL)
+    out[small] = _H_SMALL[b[small]] - _H_SMALL[a[small]]
+    big = (b > a) & (b > _SMALL)
+    if np.any(big):
+        lo, hi = a[big], b[big]
+        head = np.where(lo < _SMALL, _H_SMALL[_SMALL] - _H_SMALL[np.minimum(lo, _SMALL)], 0.0)
+        start = np.maximum(lo, _SMALL)
+
+        def tail(n: np.ndarray) -> np.ndarray:
+            n = n.astype(float)
+            n2 = n * n
+            return 1 / (2 * n) - 1 / (12 * n2) + 1 / (120 * n2 * n2) - 1 / (252 * n2 * n2 * n2)
+
+        rest = np.log1p((hi - start) / start) + tail(hi) - tail(start)
+        out[big] = np.where(lo < _SMALL, head + rest, rest)
+    return out
+
+
+def f_scores(precision: np.ndarray, recall: np.ndarray, beta: float = 1.0) -> np.ndarray:
+    """:func:`f_score` element-wise."""
+    b2 = beta * beta
+    denom = b2 * precision + recall
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denom > 0, (1 + b2) * precision * recall / denom, 0.0)

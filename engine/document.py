@@ -2,8 +2,12 @@
 
 :func:`evaluate_document` builds a :class:`DocumentEvaluation` once per (relevant, retrieved,
 mode); its methods compute each score from the pieces in O(pieces). The GUI keeps one per
-open article and recomputes when a control changes; the batch evaluator makes one per
-(topic, article) of a run.
+open article and recomputes when a control changes.
+
+:func:`evaluate_documents` does the same for many articles at once (a whole run's judged
+articles, in the ``natural`` and ``document`` modes): the pieces of every article in one set of
+arrays, each score a segmented numpy expression over them (:class:`DocumentBatch`), equal to
+:func:`evaluate_document`'s article by article (``tests/engine/test_batched_measures.py``).
 """
 
 from __future__ import annotations
@@ -151,3 +155,211 @@ def evaluate_document(
     if ret is not None and len(ret) and mode not in (Mode.DOCUMENT, Mode.ENTRY):
         n = max(n, int(ret[-1, 1]))  # the chain reads retrieved text past doc_length
     return DocumentEvaluation(rel, ret, n, mode, reading_order(n, rel, ret, mode, entry), entry)
+
+
+# -- many articles at once -----------------------------------------------------------------------
+
+BATCH_MODES = (Mode.NATURAL, Mode.DOCUMENT)
+
+
+def _segment_sums(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
+    """Exact int64 sums of ``values[ptr[i]:ptr[i + 1]]``."""
+    total = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum(values, out=total[1:])
+    return np.diff(total[ptr])
+
+
+def _owner(ptr: np.ndarray) -> np.ndarray:
+    """The segment of each row of a CSR layout with row pointer ``ptr``."""
+    return np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+
+
+@dataclass(frozen=True)
+class DocumentBatch:
+    """The reading orders of A articles at once, as the concatenation of their pieces.
+
+    Per article: ``nrc`` (|R|), ``n`` (extent read), ``retrieved_size`` (|T|),
+    ``relevant_retrieved`` (|R n T|), ``ptr`` (its pieces are ``ptr[a] .. ptr[a + 1] - 1``).
+    Per piece, in reading order: ``article``, ``length``, ``relevant``, ``before`` (positions read
+    before it in its article) and ``rel_before`` (relevant ones among them). Every method
+    returns one float per article, as the :class:`DocumentEvaluation` method of the same name.
+    """
+
+    nrc: np.ndarray
+    n: np.ndarray
+    retrieved_size: np.ndarray
+    relevant_retrieved: np.ndarray
+    ptr: np.ndarray
+    article: np.ndarray
+    length: np.ndarray
+    relevant: np.ndarray
+    before: np.ndarray
+    rel_before: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.nrc)
+
+    def _first_reaching(self, counted: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per article, the first piece whose running total ``counted`` (non-decreasing within
+        the article, inclusive of the piece) reaches ``k`` (>= 1): ``(index, found)``."""
+        key = (self.article << iv.SHIFT) + counted
+        arts = np.arange(len(self))
+        at = np.searchsorted(key, (arts << iv.SHIFT) + k, side="left")
+        found = at < self.ptr[1:]
+        return np.minimum(at, max(len(key) - 1, 0)), found
+
+    def relevant_read(self, k: int) -> np.ndarray:
+        """Relevant positions among the first ``k`` read (int64)."""
+        reads = self.before + self.length
+        if k <= 0:
+            return np.zeros(len(self), dtype=np.int64)
+        kk = np.minimum(k, self.n)
+        at, found = self._first_reaching(reads, np.maximum(kk, 1))
+        if not len(self.length):
+            return np.zeros(len(self), dtype=np.int64)
+        inside = self.rel_before[at] + np.where(self.relevant[at], kk - self.before[at], 0)
+        total = _segment_sums(np.where(self.relevant, self.length, 0), self.ptr)
+        return np.where(kk <= 0, 0, np.where(found, inside, total))
+
+    def ave_chp(self) -> np.ndarray:
+        rel = self.relevant
+        pos, before_rel, length = self.before[rel], self.rel_before[rel], self.length[rel]
+        terms = length - (pos - before_rel) * dm.harmonic_diffs(pos, pos + length)
+        total = np.bincount(self.article[rel], weights=terms, minlength=len(self))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(self.nrc > 0, total / self.nrc, 0.0)
+
+    def chp_at(self, k: int) -> np.ndarray:
+        m = np.minimum(k, self.n)
+        rr = self.relevant_read(k)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where((self.nrc > 0) & (m > 0), rr / m, 0.0)
+
+    def chr_at(self, k: int) -> np.ndarray:
+        rr = self.relevant_read(max(k, 0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(self.nrc > 0, rr / self.nrc, 0.0)
+
+    def t2i(self, tolerance: int, alpha: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if tolerance < 1:
+            raise ValueError(f"T2I tolerance must be >= 1 character, not {tolerance}")
+        nonrel_before = self.before - self.rel_before
+        nonrel = nonrel_before + np.where(self.relevant, 0, self.length)
+        at, found = self._first_reaching(nonrel, np.full(len(self), tolerance))
+        if len(self.length):
+            m = np.where(found, self.before[at] + tolerance - nonrel_before[at], self.n)
+            rel = np.where(found, self.rel_before[at], _segment_sums(np.where(self.relevant, self.length, 0), self.ptr))
+        else:
+            m = rel = np.zeros(len(self), dtype=np.int64)
+        ok = self.nrc > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = np.where(ok & (m > 0), rel / m, 0.0)
+            r = np.where(ok, rel / self.nrc, 0.0)
+        f = np.where(ok, dm.f_scores(p, r, alpha), 0.0)
+        return p, r, f
+
+    def first_relevant(self) -> np.ndarray:
+        """1-based reading position of the first relevant position read; 0 for none."""
+        out = np.zeros(len(self), dtype=np.int64)
+        rel = np.flatnonzero(self.relevant)
+        arts, first = np.unique(self.article[rel], return_index=True)
+        out[arts] = self.before[rel[first]] + 1
+        return out
+
+    def le(self, screen: int, levels: int = 4) -> np.ndarray:
+        if screen < 1:
+            raise ValueError(f"screen size must be >= 1 character, not {screen}")
+        f = self.first_relevant()
+        return np.where(f > 0, np.minimum(-(-f // screen), levels), levels + 1).astype(float)
+
+    def es(self, screen: int, levels: int = 4) -> np.ndarray:
+        return np.where(self.nrc > 0, self.le(screen, levels), float(levels + 1))
+
+    def set_scores(self, beta: float = 0.25) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        ok = self.nrc > 0
+        rr, t = self.relevant_retrieved, self.retrieved_size
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = np.where(ok & (t > 0), rr / t, 0.0)
+            r = np.where(ok, rr / self.nrc, 0.0)
+        return p, r, np.where(ok, dm.f_scores(p, r, beta), 0.0)
+
+
+def evaluate_documents(
+    doc_length: np.ndarray,
+    rel_ptr: np.ndarray,
+    relevant: np.ndarray,
+    ret_ptr: np.ndarray,
+    retrieved: np.ndarray,
+    whole: np.ndarray,
+    mode: Mode | str = Mode.NATURAL,
+) -> DocumentBatch:
+    """Evaluate A articles at once: :func:`evaluate_document` (without ``text_length``) for
+    each, in the ``natural`` or ``document`` mode.
+
+    ``doc_length`` (A,); the relevant passages of article ``a`` are ``relevant[rel_ptr[a]:
+    rel_ptr[a + 1]]`` and its retrieved ones ``retrieved[ret_ptr[a]:ret_ptr[a + 1]]`` (each
+    normalized, ``(k, 2)`` int64); ``whole[a]``: a whole-article result (its retrieved rows
+    are ignored). Raises ``ValueError`` for another mode.
+    """
+    mode = Mode(mode)
+    if mode not in BATCH_MODES:
+        raise ValueError(f"evaluate_documents reads in the natural and document modes, not {mode}")
+    A = len(doc_length)
+    dl = np.asarray(doc_length, dtype=np.int64)
+    whole = np.asarray(whole, dtype=bool)
+    # R, clipped to [0, doc_length)
+    ra = _owner(rel_ptr)
+    rs, re_ = relevant[:, 0], np.minimum(relevant[:, 1], dl[ra])
+    keep = re_ > rs
+    ra, rs, re_ = ra[keep], rs[keep], re_[keep]
+    nrc = np.bincount(ra, weights=re_ - rs, minlength=A).astype(np.int64) if len(ra) else np.zeros(A, np.int64)
+    # T: the retrieved rows of passage results; [0, doc_length) for whole-article results
+    ta = _owner(ret_ptr)
+    rows = ~whole[ta]
+    ta, ts, te = ta[rows], retrieved[rows, 0], retrieved[rows, 1]
+    wa = np.flatnonzero(whole & (dl > 0))
+    if len(wa):
+        ta, ts, te = np.concatenate([ta, wa]), np.concatenate([ts, np.zeros(len(wa), np.int64)]), np.concatenate([te, dl[wa]])
+        o = np.argsort(ta, kind="stable")
+        ta, ts, te = ta[o], ts[o], te[o]
+    size = np.bincount(ta, weights=te - ts, minlength=A).astype(np.int64) if len(ta) else np.zeros(A, np.int64)
+    n = dl.copy()
+    if mode is Mode.NATURAL and len(ta):
+        last = np.zeros(A, dtype=np.int64)
+        np.maximum.at(last, ta, te)
+        n = np.maximum(n, last)
+    # elementary intervals: cut [0, n) at every boundary of R and T
+    arts = np.arange(A)
+    pos = np.concatenate([np.zeros(A, np.int64), n, rs, re_, ts, te])
+    art = np.concatenate([arts, arts, ra, ra, ta, ta])
+    d_rel = np.concatenate([np.zeros(2 * A, np.int8), np.ones(len(ra), np.int8), -np.ones(len(ra), np.int8),
+                            np.zeros(2 * len(ta), np.int8)])
+    d_ret = np.concatenate([np.zeros(2 * A + 2 * len(ra), np.int8), np.ones(len(ta), np.int8), -np.ones(len(ta), np.int8)])
+    o = np.argsort((art << iv.SHIFT) + pos, kind="stable")
+    pos, art = pos[o], art[o]
+    in_rel = np.cumsum(d_rel[o], dtype=np.int64) > 0
+    in_ret = np.cumsum(d_ret[o], dtype=np.int64) > 0
+    start, end = pos[:-1], pos[1:]
+    ok = (art[1:] == art[:-1]) & (end > start) & (start < n[art[:-1]])
+    idx = np.flatnonzero(ok)
+    a, s, e, r, t = art[idx], start[idx], end[idx], in_rel[idx], in_ret[idx]
+    relret = np.bincount(a[r & t], weights=(e - s)[r & t], minlength=A).astype(np.int64) if len(a) else np.zeros(A, np.int64)
+    # reading order: the chain (T, document order), then the rest (document order)
+    chain = t if mode is Mode.NATURAL else np.zeros(len(a), dtype=bool)
+    o = np.argsort(a * 2 + ~chain, kind="stable")
+    a, s, e, r = a[o], s[o], e[o], r[o]
+    # neighbours that continue each other are one piece, as reading.reading_order makes them
+    head = np.ones(len(a), dtype=bool)
+    head[1:] = (a[1:] != a[:-1]) | (s[1:] != e[:-1]) | (r[1:] != r[:-1])
+    heads = np.flatnonzero(head)
+    length = np.add.reduceat(e - s, heads) if len(heads) else np.zeros(0, np.int64)
+    a, r = a[heads], r[heads]
+    ptr = np.zeros(A + 1, dtype=np.int64)
+    np.cumsum(np.bincount(a, minlength=A), out=ptr[1:])
+    read = np.cumsum(length)
+    rel_read = np.cumsum(np.where(r, length, 0))
+    base = np.concatenate([[0], read])[ptr[:-1]]
+    rel_base = np.concatenate([[0], rel_read])[ptr[:-1]]
+    before = read - length - base[a]
+    rel_before = rel_read - np.where(r, length, 0) - rel_base[a]
+    return DocumentBatch(nrc, n, size, relret, ptr, a, length, r, before, rel_before)

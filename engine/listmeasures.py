@@ -59,6 +59,15 @@ Policies, all in one place (each has a test in ``tests/engine/test_listmeasures.
 
 Raises :class:`~engine.errors.InputError` (from the readers and :mod:`engine.batch`) on bad
 input; diagnostics (warnings) are collected in :attr:`Evaluation.diagnostics`.
+
+**Column-wise evaluation.** For a run and qrels read from files (their topics not edited), in
+the ``natural`` and ``document`` modes, without a collection and with document measures among
+:data:`BATCH_KINDS`, :func:`rank_topics` joins the run's ranked articles with the qrels for all
+topics at once (keys compared as arrays) and scores every judged relevant article in one
+:func:`engine.document.evaluate_documents` call, building no :class:`RunArticle` or
+:class:`Judgement` object; any other topic goes article by article through
+:func:`engine.batch.document`, which stays the reference (the two agree to 1e-12,
+``tests/engine/test_batched_measures.py``).
 """
 
 from __future__ import annotations
@@ -66,17 +75,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import intervals as iv
 from .batch import Join, document, element_span, retrieved_passages
-from .collection import Collection
+from .document import BATCH_MODES, DocumentBatch, evaluate_documents
 from .errors import Diagnostic
 from .formats import Judgement, Qrels, Run, RunArticle
-from .formats.run import WHOLE_LINE, XPATH_LINE
+from .formats.run import WHOLE_LINE, XPATH_LINE, RunColumns
 from .measure import FOCUSED_POINTS, INCONTEXT_POINTS, DocMeasure, ListMeasure
 from .reading import Mode
+
+if TYPE_CHECKING:
+    from .collection import Collection
 
 # -- the arithmetic: one topic's vectors -> numbers -----------------------------------------
 
@@ -232,7 +245,7 @@ class Ranking:
     @classmethod
     def empty(cls, topic: str, qrels: Qrels, doc_measures: Iterable[DocMeasure]) -> Ranking:
         """A topic the run does not answer (policy 4)."""
-        nrel, trel = _topic_totals(qrels, topic)
+        nrel, trel = qrels.totals(topic)
         z = np.zeros(0)
         return cls(topic, [], np.zeros(0, dtype=bool), np.zeros(0, dtype=np.int64),
                    {m: z for m in doc_measures}, nrel, trel)
@@ -275,10 +288,103 @@ class Ranking:
         raise ValueError(f"no list measure {measure.name}")
 
 
-def _topic_totals(qrels: Qrels, topic: str) -> tuple[int, int]:
-    judged = qrels.topics.get(topic, {}).values()
-    rel = [j.rel_size for j in judged if j.relevant]
-    return len(rel), int(sum(rel))
+class RankingTable:
+    """Many topics' rankings at once, as padded ``(topics, ranks)`` matrices: the common list
+    measures of every topic in a few numpy operations (:meth:`values`), the same arithmetic as
+    :meth:`Ranking.value` topic by topic (equal to 1e-12; the order of additions may differ)."""
+
+    KINDS = ("gP", "AgP", "MAP", "CE", "NCE", "ANCE", "num_q", "num_ret", "num_rel", "num_rel_ret", "gR")
+    CELLS = 1 << 23
+    """Matrices larger than this (topics x ranks) are left to :meth:`Ranking.value`, topic by topic."""
+
+    def __init__(self, rankings: Sequence[Ranking]):
+        self.rankings = list(rankings)
+        self.n = np.array([len(r.relevant) for r in self.rankings], dtype=np.int64)
+        self.width = int(self.n.max(initial=0))
+        self.mask = np.arange(self.width) < self.n[:, None]
+        self.nrel = np.array([r.nrel for r in self.rankings], dtype=np.int64)
+        self.relevant = self._pad([r.relevant for r in self.rankings], False, bool)
+        self._scores: dict[DocMeasure, np.ndarray] = {}
+
+    def _pad(self, rows: list[np.ndarray], fill, dtype) -> np.ndarray:
+        if len(rows) and self.width and np.all(self.n == self.width):  # every topic as long: no padding
+            return np.stack([np.asarray(r, dtype=dtype) for r in rows])
+        out = np.full((len(rows), self.width), fill, dtype=dtype)
+        if len(rows) and self.width:
+            out[self.mask] = np.concatenate([np.asarray(r, dtype=dtype) for r in rows])
+        return out
+
+    def _s(self, doc: DocMeasure) -> np.ndarray:
+        if doc not in self._scores:
+            self._scores[doc] = self._pad([r.scores[doc] for r in self.rankings], 0.0, float)
+        return self._scores[doc]
+
+    def values(self, measure: ListMeasure, levels: int = 4) -> np.ndarray | None:
+        """One value per ranking, or ``None`` for a kind left to :meth:`Ranking.value`."""
+        kind = measure.kind
+        depth = measure.cutoff if kind in ("CE", "NCE", "ANCE") else 0
+        if kind not in self.KINDS or len(self.n) * max(self.width, depth) > self.CELLS:
+            return None
+        n, nrel = self.n, np.maximum(self.nrel, 1)
+        if kind == "num_q":
+            return np.ones(len(n))
+        if kind == "num_ret":
+            return n.astype(float)
+        if kind == "num_rel":
+            return self.nrel.astype(float)
+        if kind == "num_rel_ret":
+            return np.count_nonzero(self.relevant, axis=1).astype(float)
+        if kind == "gR":
+            r = measure.cutoff
+            return np.where(n > 0, np.count_nonzero(self.relevant[:, :r], axis=1) / nrel, 0.0)
+        if kind in ("AgP", "MAP"):
+            s = self.relevant.astype(float) if kind == "MAP" else self._s(measure.doc)
+            gp = np.cumsum(s, axis=1) / np.arange(1, self.width + 1)
+            return np.where(n > 0, np.sum(np.where(self.relevant, gp, 0.0), axis=1) / nrel, 0.0)
+        if kind == "gP":
+            r, s = measure.cutoff, self._s(measure.doc)
+            head = np.sum(s[:, :r], axis=1)
+            past = np.where(measure.plain, r, n)
+            return np.where(n == 0, 0.0, np.where(r <= n, head / r, head / np.maximum(past, 1)))
+        nr = float(levels + 1)
+        es = np.full((len(n), depth), nr)
+        k = min(depth, self.width)
+        es[:, :k] = np.where(self.mask[:, :k], self._s(measure.doc)[:, :k], nr)
+        if kind == "CE":
+            return np.cumsum(es - 1.0, axis=1)[:, -1]
+        ideal = np.where(np.arange(depth) < np.minimum(self.nrel, depth)[:, None], 1.0, nr)
+        nce = np.cumsum(es / ideal - 1.0, axis=1)
+        return nce[:, -1] if kind == "NCE" else np.mean(nce, axis=1)
+
+
+class ArticleNames(Sequence):
+    """The article names of a topic's ranking read column-wise, decoded on first use."""
+
+    def __init__(self, columns: RunColumns, first: int, stop: int):
+        self._columns, self._first, self._stop = columns, first, stop
+        self._names: list[str] | None = None
+
+    def _list(self) -> list[str]:
+        if self._names is None:
+            self._names = self._columns.names(np.arange(self._first, self._stop))
+        return self._names
+
+    def __len__(self) -> int:
+        return self._stop - self._first
+
+    def __getitem__(self, index):
+        return self._list()[index]
+
+    def __iter__(self):
+        return iter(self._list())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (list, tuple, ArticleNames)):
+            return self._list() == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(self._list())
 
 
 def article_score(measure: DocMeasure, doc, judgement: Judgement | None, levels: int = 4,
@@ -321,8 +427,14 @@ def rank_topics(
     wanted = [t for t in (topics if topics is not None else run.topics) if t in run.topics and t in qrels.topics]
     doc_measures = list(dict.fromkeys(doc_measures))
     null = [m.null_value(levels) for m in doc_measures]
+    columnar = _rank_columns(qrels, run, wanted, doc_measures, mode, collection, as_document, levels)
     out: dict[str, Ranking] = {}
     for done, topic in enumerate(wanted, 1):
+        if topic in columnar:
+            out[topic] = columnar[topic]
+            if progress is not None:
+                progress(done, len(wanted))
+            continue
         entries = run.topics[topic]
         judged = qrels.topics.get(topic, {})
         n = len(entries)
@@ -342,11 +454,146 @@ def rank_topics(
             entry_point = None if as_document else entry.entry_point
             for i, m in enumerate(doc_measures):
                 table[i, k] = article_score(m, doc, judgement, levels, entry_point)
-        nrel, trel = _topic_totals(qrels, topic)
+        nrel, trel = qrels.totals(topic)
         out[topic] = Ranking(topic, [e.article for e in entries], relevant, rsize,
                              {m: table[i] for i, m in enumerate(doc_measures)}, nrel, trel)
         if progress is not None:
             progress(done, len(wanted))
+    return out
+
+
+BATCH_KINDS = frozenset({"aveChP", "ChP", "ChR", "T2IP", "T2IR", "T2IF", "LE", "ES", "P_set", "R_set", "F", "BEP"})
+"""Document measures :func:`rank_topics` computes column-wise (every one, today)."""
+
+
+def batch_scores(measure: DocMeasure, batch: DocumentBatch, levels: int = 4) -> np.ndarray:
+    """``measure.value`` of every article of ``batch`` (not ``BEP``, which needs the qrels)."""
+    kind = measure.kind
+    if kind == "aveChP":
+        return batch.ave_chp()
+    if kind == "ChP":
+        return batch.chp_at(measure.k)
+    if kind == "ChR":
+        return batch.chr_at(measure.k)
+    if kind.startswith("T2I"):
+        p, r, f = batch.t2i(measure.k, measure.weight)
+        return {"T2IP": p, "T2IR": r, "T2IF": f}[kind]
+    if kind == "LE":
+        return batch.le(measure.k, levels)
+    if kind == "ES":
+        return batch.es(measure.k, levels)
+    if kind in ("P_set", "R_set", "F"):
+        p, r, f = batch.set_scores(measure.weight)
+        return {"P_set": p, "R_set": r, "F": f}[kind]
+    raise ValueError(f"no column-wise value for {measure.name}")
+
+
+def _gather(ptr: np.ndarray, rows: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The segments ``ids`` of a CSR layout (``rows[ptr[i]:ptr[i + 1]]``) as a new CSR layout."""
+    lengths = ptr[ids + 1] - ptr[ids]
+    new = np.zeros(len(ids) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=new[1:])
+    index = np.repeat(ptr[ids] - new[:-1], lengths) + np.arange(new[-1])
+    return new, rows[index]
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_TOPIC_MIX = np.uint64(0xD6E8FEB86659FD93)
+
+
+def _hash(keys: np.ndarray, topics: np.ndarray, bits: int) -> np.ndarray:
+    """A ``bits``-bit multiplicative hash of (topic, key) pairs (uint64 arithmetic wraps)."""
+    return ((keys.astype(np.uint64) ^ (topics.astype(np.uint64) * _TOPIC_MIX)) * _MIX) >> np.uint64(64 - bits)
+
+
+def _join(keys: np.ndarray, topics: np.ndarray, judged: list[np.ndarray], judged_keys: np.ndarray) -> np.ndarray:
+    """For each ranked article (article ``keys``, ``topics`` numbered 0..), the judgement of the
+    same article in ``judged[topic]`` (judgement ids; their keys in ``judged_keys``), or -1.
+
+    The judgements are few: a hash table of them (64 slots per judgement) lets through the
+    ranked articles that may be judged, and one sort of those candidates with the judgements
+    pairs them exactly."""
+    out = np.full(len(keys), -1, dtype=np.int64)
+    j = np.concatenate(judged) if judged else np.zeros(0, dtype=np.int64)
+    if not len(j) or not len(keys):
+        return out
+    jt = np.repeat(np.arange(len(judged)), [len(x) for x in judged])
+    jk = judged_keys[j]
+    bits = int(min(max(16, np.ceil(np.log2(len(j) * 64))), 26))
+    table = np.zeros(1 << bits, dtype=bool)
+    table[_hash(jk, jt, bits)] = True
+    maybe = np.flatnonzero(table[_hash(keys, topics, bits)])
+    pair_keys = np.concatenate([keys[maybe], jk])
+    pair_topics = np.concatenate([topics[maybe], jt])
+    o = np.lexsort((pair_keys, pair_topics))  # stable: a ranked article before its judgement
+    k, t = pair_keys[o], pair_topics[o]
+    hit = np.flatnonzero((k[1:] == k[:-1]) & (t[1:] == t[:-1]))
+    out[maybe[o[hit]]] = j[o[hit + 1] - len(maybe)]
+    return out
+
+
+def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[DocMeasure], mode: Mode | str,
+                  collection: Collection | None, as_document: bool, levels: int) -> dict[str, Ranking]:
+    """The rankings :func:`rank_topics` can compute column-wise (see the module docstring),
+    all topics at once; the other topics are left out."""
+    if collection is not None or Mode(mode) not in BATCH_MODES or any(m.kind not in BATCH_KINDS for m in doc_measures):
+        return {}
+    picked: list[tuple[str, int, int]] = []
+    rc = qc = None
+    for topic in topics:
+        r, q = run.columns(topic), qrels.columns(topic)
+        if r is None or q is None:
+            continue
+        if rc is None:
+            rc, qc = r[0], q[0]
+            if not (rc.article_names.packed and qc.names.packed):
+                return {}  # article keys are not comparable: article by article
+        if r[0] is not rc or q[0] is not qc:
+            continue
+        g0, g1 = int(rc.topic_ptr[r[1]]), int(rc.topic_ptr[r[1] + 1])
+        if rc.has_xpath[g0:g1].any():
+            continue  # XPaths need resolving (and naming when they cannot be)
+        picked.append((topic, r[1], q[1]))
+    if not picked:
+        return {}
+    # the judgement of every ranked article (or -1), all topics at once
+    sizes = [int(rc.topic_ptr[rt + 1] - rc.topic_ptr[rt]) for _, rt, _ in picked]
+    bounds = np.cumsum([0] + sizes)
+    if [rt for _, rt, _ in picked] == list(range(len(rc.topics))):  # every topic, in order
+        G = np.arange(len(rc))
+        keys = rc.key
+    else:
+        G = np.concatenate([np.arange(rc.topic_ptr[rt], rc.topic_ptr[rt + 1]) for _, rt, _ in picked])
+        keys = rc.key[G]
+    J = _join(keys, np.repeat(np.arange(len(picked)), sizes), [qc.by_topic[qt] for _, _, qt in picked], qc.key)
+    relevant = J >= 0
+    relevant[relevant] = qc.rel_size[J[relevant]] > 0
+    rsize = np.where(relevant, qc.rel_size[np.maximum(J, 0)], 0)
+    at = np.flatnonzero(relevant)
+    g_rel, j_rel = G[at], J[at]
+    table = np.empty((len(doc_measures), len(G)))
+    table[:] = np.asarray([m.null_value(levels) for m in doc_measures], dtype=float)[:, None]
+    if len(at) and doc_measures:
+        rel_ptr, rel_rows = _gather(qc.pass_ptr, qc.passages, j_rel)
+        ret_ptr, ret_start = _gather(rc.pass_ptr, rc.pass_start, g_rel)
+        ret_rows = np.column_stack([ret_start, _gather(rc.pass_ptr, rc.pass_end, g_rel)[1]])
+        whole = np.ones(len(at), dtype=bool) if as_document else rc.whole[g_rel]
+        batch = evaluate_documents(qc.doc_length[j_rel], rel_ptr, rel_rows, ret_ptr, ret_rows, whole, mode)
+        for i, m in enumerate(doc_measures):
+            if m.kind == "BEP":
+                entry = np.zeros(len(at), dtype=np.int64) if as_document else np.maximum(rc.entry[g_rel], 0)
+                distance = np.abs(qc.bep[j_rel] - entry)
+                ok = qc.has_bep[j_rel] & (distance <= m.k)
+                table[i, at] = np.where(ok, (m.k - distance) / m.k, 0.0)
+            else:
+                table[i, at] = batch_scores(m, batch, levels)
+    out = {}
+    for k, (topic, rt, _) in enumerate(picked):
+        a, b = int(bounds[k]), int(bounds[k + 1])
+        nrel, trel = qrels.totals(topic)
+        out[topic] = Ranking(topic, ArticleNames(rc, int(rc.topic_ptr[rt]), int(rc.topic_ptr[rt + 1])),
+                             relevant[a:b], rsize[a:b], {m: table[i, a:b] for i, m in enumerate(doc_measures)},
+                             nrel, trel)
     return out
 
 
@@ -497,10 +744,13 @@ def evaluate(
                                "not in the qrels; give --collection to read it") +
                 "): counted as retrieving no text in iP/MAiP, which raises their precision")))
     values: dict[str, dict[str, float]] = {m.name: {} for m in measures}
-    for topic in topics:
-        ranking = ranked.get(topic) or Ranking.empty(topic, qrels, doc_measures)
-        for m in measures:
-            values[m.name][topic] = ranking.value(m, levels)
+    rankings = [ranked.get(topic) or Ranking.empty(topic, qrels, doc_measures) for topic in topics]
+    table = RankingTable(rankings)
+    for m in measures:
+        column = table.values(m, levels)
+        if column is None:  # article by article: the ranking's own arithmetic
+            column = [r.value(m, levels) for r in rankings]
+        values[m.name] = dict(zip(topics, map(float, column)))
     means = {}
     for m in measures:
         column = [values[m.name][t] for t in topics]

@@ -12,6 +12,14 @@ Every text input follows one policy (SPEC section 3, ``docs/reference.md``):
 
 The file is read whole and checked with one regular-expression scan (C speed), so the check
 costs little next to splitting the lines.
+
+**Column-wise reading** (:func:`scan_fields`): an ASCII file is cut into fields by numpy over its
+bytes, without a Python loop over lines: one pass finds the field boundaries, another the line
+ends, and the wanted columns are then read out as packed keys (:func:`packed_keys`, names of at
+most 8 bytes as one ``uint64``) or integers (:func:`parse_digits`, plain ASCII digits below
+2^40). Whatever that fast path does not vouch for (a byte outside ASCII, a control character, a
+sign, a field too long) makes it answer ``None``, and the caller reads the file line by line
+with :func:`numbered_lines`, which names the file and line of whatever is wrong.
 """
 
 from __future__ import annotations
@@ -20,6 +28,9 @@ import codecs
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
 
 from ..errors import InputError
 
@@ -94,3 +105,249 @@ def to_int(text: str, path, line: int, what: str, bound: int | None = MAX_OFFSET
     if bound is not None and abs(value) >= bound:
         raise InputError(path, line, f"{what} {text} is out of range (must be below 2^{bound.bit_length() - 1})")
     return value
+
+
+# -- column-wise reading ------------------------------------------------------------------------
+
+_U64 = np.uint64
+_KEEP = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=_U64)
+"""``_KEEP[k]``: the low ``k`` bytes of a little-endian word (the first ``k`` characters)."""
+_ZEROS = np.array([0x3030303030303030 & ((1 << (8 * (8 - k))) - 1) if k < 8 else 0 for k in range(9)], dtype=_U64)
+"""``_ZEROS[k]``: ASCII ``0`` in the ``8 - k`` low bytes (leading zeros of a ``k``-digit number)."""
+_ASCII_0 = _U64(0x3030303030303030)
+_HIGH_NIBBLES = _U64(0xF0F0F0F0F0F0F0F0)
+_PLUS_6 = _U64(0x0606060606060606)
+
+
+@dataclass
+class Scan:
+    """The fields of a whitespace-separated text file, found column-wise (:func:`scan_fields`).
+
+    ``line[i]`` is the 1-based line number of the i-th data line (blank and ``#`` lines are
+    left out) and ``count[i]`` its number of fields; :meth:`field` gives the byte offsets of one
+    field of every line (half-open, in ``data``). ``words[p]`` is the little-endian ``uint64``
+    made of ``data[p:p + 8]`` (``data`` is padded with 8 NUL bytes), which :func:`packed_keys`
+    and :func:`parse_digits` read. ``regular`` is the number of fields of every line when all
+    lines have that many, one separator byte apart, and nothing else (the common case: fields
+    are then read as strided views, without an index per field); else 0.
+    """
+
+    data: bytes
+    words: np.ndarray
+    line: np.ndarray
+    count: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray | None  # every field's end, or None when regular
+    first: np.ndarray | None  # each line's first field in starts/ends, or None when regular
+    line_ends: np.ndarray | None = None  # regular: each line's end (its last field's end)
+    regular: int = 0
+    newlines: int = 0  # line ends in the file
+
+    def field(self, k: int, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(starts, ends)`` of field ``k`` (0-based) of the data lines ``rows`` (default all),
+        each of which has more than ``k`` fields."""
+        if self.regular:
+            K = self.regular
+            starts = self.starts[k::K]
+            ends = self.starts[k + 1::K] - 1 if k + 1 < K else self.line_ends
+            return (starts, ends) if rows is None else (starts[rows], ends[rows])
+        index = (self.first if rows is None else self.first[rows]) + k
+        return self.starts[index], self.ends[index]
+
+    def fields_from(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(row, starts, ends)`` of fields ``k``, ``k + 1``, ... of every data line, line by line
+        (``row``: the data line of each field)."""
+        extra = np.maximum(self.count - k, 0)
+        row = np.repeat(np.arange(len(self.count)), extra)
+        if not len(row):
+            return row, row.copy(), row.copy()
+        before = np.cumsum(extra) - extra
+        index = np.arange(len(row)) - before[row] + k  # field number within its line
+        if self.regular:
+            flat = row * self.regular + index
+            last = index == self.regular - 1
+            ends = np.where(last, self.line_ends[row], self.starts[np.minimum(flat + 1, len(self.starts) - 1)] - 1)
+            return row, self.starts[flat], ends
+        flat = self.first[row] + index
+        return row, self.starts[flat], self.ends[flat]
+
+    def text(self, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+        """The fields as Python strings (ASCII)."""
+        data = self.data
+        return [data[a:b].decode("ascii") for a, b in zip(starts.tolist(), ends.tolist())]
+
+
+def scan_fields(data: bytes, start: bool = True) -> Scan | None:
+    """Cut ``data`` (a whole file, maybe with a byte-order mark; with ``start=False`` a later
+    piece of one, whose byte-order mark would be text) into fields column-wise, or
+    ``None`` when only the line-by-line reader may judge it: a byte outside ASCII, a control
+    character (anything below 32 but tab, LF and CR-before-LF; DEL). Fields are separated by
+    spaces, tabs and line ends, as ``str.split`` separates them in ASCII text; blank lines and
+    lines whose first field starts with ``#`` are left out, as :func:`numbered_lines` does."""
+    body = data[len(codecs.BOM_UTF8):] if start and data.startswith(codecs.BOM_UTF8) else data
+    if not body.isascii() or b"\x7f" in body:
+        return None
+    n = len(body)
+    arr = np.frombuffer(body, np.uint8)
+    scratch = np.empty(n, dtype=bool)  # one buffer for the passes over the bytes (fresh memory is slow)
+    nl = np.flatnonzero(np.equal(arr, 10, out=scratch))
+    controls = len(nl)
+    if b"\t" in body:
+        controls += int(np.count_nonzero(np.equal(arr, 9, out=scratch)))
+    carriage = 0
+    if b"\r" in body:
+        cr = np.flatnonzero(np.equal(arr, 13, out=scratch))
+        if cr[-1] + 1 >= n or not np.all(arr[cr + 1] == 10):
+            return None  # a carriage return inside a line
+        carriage = len(cr)
+        controls += carriage
+    if int(np.count_nonzero(np.less(arr, 32, out=scratch))) != controls:
+        return None
+    low = np.empty(n + 1, dtype=bool)  # low[p + 1]: byte p separates fields; low[0]: before the file
+    low[0] = True
+    np.less_equal(arr, 32, out=low[1:])
+    np.logical_not(low[1:], out=scratch)
+    starts = np.flatnonzero(np.logical_and(low[:-1], scratch, out=scratch))
+    padded = body + bytes(8)
+    words = np.ndarray((n + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    separators = int(np.count_nonzero(low)) - 1
+    line_starts = np.empty(len(nl) + 1, dtype=np.int64)
+    line_starts[0] = 0
+    line_starts[1:] = nl + 1
+    line_ends = np.append(nl, n)
+    if n and body.endswith(b"\n"):  # the empty line after the last line end
+        line_starts, line_ends = line_starts[:-1], line_ends[:-1]
+    lines = len(line_starts)
+    # regular: every line has K fields, one separator byte apart, nothing before or after them
+    if lines and len(starts) % lines == 0 and separators == len(starts) - lines + len(nl) + carriage \
+            and b"#" not in body:
+        K = len(starts) // lines
+        if np.array_equal(starts[::K], line_starts):
+            if carriage:
+                line_ends = line_ends - (arr[np.maximum(line_ends - 1, 0)] == 13)
+            return Scan(padded, words, np.arange(1, lines + 1), np.full(lines, K), starts, None, None,
+                        line_ends, K, len(nl))
+    first = np.searchsorted(starts, line_starts)
+    count = np.diff(first, append=len(starts))
+    data_line = count > 0
+    if b"#" in body:
+        data_line[data_line] = arr[starts[first[data_line]]] != 35
+    if separators == len(starts) - int(np.count_nonzero(count)) + len(nl) + carriage:
+        # one separator byte between fields, nothing before or after them on a line
+        ends = np.empty_like(starts)
+        ends[:-1] = starts[1:] - 1
+        has = count > 0
+        last = (first + count - 1)[has]
+        ends_of_lines = line_ends[has]
+        if carriage:
+            ends_of_lines = ends_of_lines - (arr[np.maximum(ends_of_lines - 1, 0)] == 13)
+        ends[last] = ends_of_lines
+    else:  # a field ends at byte p when byte p + 1 separates, or the file ends
+        if n:
+            np.logical_and(~low[1:-1], low[2:], out=scratch[:-1])
+            scratch[-1] = not low[-1]
+        ends = np.flatnonzero(scratch) + 1
+    rows = np.flatnonzero(data_line)
+    return Scan(padded, words, rows + 1, count[rows], starts, ends, first[rows], newlines=len(nl))
+
+
+def packed_keys(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
+    """Each field as one ``uint64`` (its bytes in little-endian order, the rest 0), or ``None``
+    if a field is longer than 8 bytes. Two fields are equal exactly when their keys are (no
+    field holds a NUL byte); :func:`unpack_keys` gives the names back."""
+    lengths = ends - starts
+    if len(lengths) and int(lengths.max()) > 8:
+        return None
+    return words[starts] & _KEEP[lengths]
+
+
+@dataclass
+class Names:
+    """Names for keys: packed (:func:`engine.formats.lines.packed_keys`, 8 bytes at most) or
+    ids into ``vocabulary``."""
+
+    packed: bool
+    vocabulary: list[str] | None = None
+
+    def __call__(self, keys: np.ndarray) -> list[str]:
+        if self.packed:
+            return unpack_keys(keys)
+        vocab = self.vocabulary
+        return [vocab[k] for k in keys.tolist()]
+
+    @classmethod
+    def encode(cls, names: list[str]) -> tuple[np.ndarray, Names]:
+        """Keys of ``names`` (packed when every name allows it, else ids) and their decoder."""
+        ids: dict[str, int] = {}
+        codes = [ids.setdefault(n, len(ids)) for n in names]
+        vocabulary = list(ids)
+        packed = [pack_name(n) for n in vocabulary]
+        if all(k is not None for k in packed):
+            table = np.array(packed, dtype=np.uint64)
+            return table[np.asarray(codes, dtype=np.int64)] if codes else np.zeros(0, np.uint64), cls(True)
+        return np.asarray(codes, dtype=np.uint64), cls(False, vocabulary)
+
+
+def all_equal(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bool:
+    """True when every field is the same bytes as the first (any length)."""
+    if not len(starts):
+        return True
+    lengths = ends - starts
+    size = int(lengths[0])
+    if not np.all(lengths == size):
+        return False
+    for k in range(0, size, 8):
+        keep = _KEEP[min(size - k, 8)]
+        w = words[starts + k] & keep
+        if not np.all(w == w[0]):
+            return False
+    return True
+
+
+def unpack_keys(keys: np.ndarray) -> list[str]:
+    """The names of :func:`packed_keys`."""
+    return [b.decode("utf-8") for b in np.ascontiguousarray(keys, dtype="<u8").view("S8").tolist()]
+
+
+def pack_name(name: str) -> int | None:
+    """``name``'s key as :func:`packed_keys` makes it (for names read otherwise), or ``None`` if
+    its UTF-8 form is longer than 8 bytes."""
+    raw = name.encode("utf-8")
+    return int.from_bytes(raw, "little") if len(raw) <= 8 and b"\0" not in raw else None
+
+
+def _digits8(x: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
+    """Values of words holding 1 to 8 ASCII digits (``lengths``) at their start, or ``None`` if
+    a byte is not a digit. SWAR: pad with leading zeros, check every byte, then combine the
+    digits pairwise (2 -> 4 -> 8 digits) in three multiplications."""
+    x = ((x & _KEEP[lengths]) << ((8 - lengths) * 8).astype(_U64)) | _ZEROS[lengths]
+    if not (np.all(x & _HIGH_NIBBLES == _ASCII_0) and np.all((x + _PLUS_6) & _HIGH_NIBBLES == _ASCII_0)):
+        return None
+    x = x - _ASCII_0
+    x = (x * _U64(10) + (x >> _U64(8))) & _U64(0x00FF00FF00FF00FF)
+    x = (x * _U64(100) + (x >> _U64(16))) & _U64(0x0000FFFF0000FFFF)
+    x = (x * _U64(10000) + (x >> _U64(32))) & _U64(0xFFFFFFFF)
+    return x.astype(np.int64)
+
+
+def parse_digits(words: np.ndarray, starts: np.ndarray, ends: np.ndarray, bound: int = MAX_OFFSET) -> np.ndarray | None:
+    """The fields as int64, or ``None`` unless every one is plain ASCII digits (no sign) of value
+    below ``bound``: then :func:`to_int` on the line-by-line path says what is wrong."""
+    lengths = ends - starts
+    if not len(lengths):
+        return np.zeros(0, dtype=np.int64)
+    if int(lengths.max()) > 16:
+        return None
+    tail = np.minimum(lengths, 8)
+    values = _digits8(words[ends - tail], tail)
+    if values is None:
+        return None
+    long = lengths > 8
+    if long.any():
+        head = _digits8(words[starts[long]], lengths[long] - 8)
+        if head is None or int(head.max()) >= (1 << 63) // 10**8 - 1:
+            return None
+        values[long] += head * 10**8
+    if int(values.max()) >= bound:
+        return None
+    return values

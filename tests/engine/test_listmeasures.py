@@ -8,6 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from readsim.engine import listmeasures as lm
 from readsim.engine.document import evaluate_document
 from readsim.engine.formats import read_qrels, read_run
@@ -267,6 +270,7 @@ def test_policy_10_best_in_context_by_hand(tmp_path):
 
 
 def test_each_article_is_evaluated_once_whatever_the_measures(tmp_path, monkeypatch):
+    # article by article (the worst mode is not computed column-wise)
     calls = []
     real = lm.document
 
@@ -276,8 +280,24 @@ def test_each_article_is_evaluated_once_whatever_the_measures(tmp_path, monkeypa
 
     monkeypatch.setattr(lm, "document", counting)
     names = ["AgP/F(0.25)", "AgP/aveChP", "gP@1/F(0.25)", "ANCE@10/LE(300)", "AgP/T2IF(300)"]
-    _eval(tmp_path, MINI_QRELS, MINI_RUN + "1 Q0 C 3 0.3 r 0 10\n", names)
+    _eval(tmp_path, MINI_QRELS, MINI_RUN + "1 Q0 C 3 0.3 r 0 10\n", names, mode="worst")
     assert calls == ["A", "B"]  # C is unjudged: not read at all (policy 7)
+
+
+def test_column_wise_each_judged_article_is_evaluated_once_in_one_batch(tmp_path, monkeypatch):
+    batches = []
+    real = lm.evaluate_documents
+
+    def counting(doc_length, *args, **kw):
+        batches.append(doc_length.tolist())
+        return real(doc_length, *args, **kw)
+
+    monkeypatch.setattr(lm, "evaluate_documents", counting)
+    monkeypatch.setattr(lm, "document", None)  # never called on this path
+    names = ["AgP/F(0.25)", "AgP/aveChP", "gP@1/F(0.25)", "ANCE@10/LE(300)", "AgP/T2IF(300)"]
+    e = _eval(tmp_path, MINI_QRELS, MINI_RUN + "1 Q0 C 3 0.3 r 0 10\n", names)
+    assert batches == [[55, 55]]  # A and B (doc_length 55), once; C unjudged: not read (policy 7)
+    assert e.means["AgP/aveChP"] == pytest.approx((0.5306 + (0.5306 + 0.3484) / 2) / 2, abs=1e-4)
 
 
 def test_list_measure_kinds_are_all_evaluable():
@@ -289,3 +309,34 @@ def test_list_measure_kinds_are_all_evaluable():
     assert r.value(ListMeasure("ircl_prn", 6, doc)) == pytest.approx(0.5)
     assert r.value(ListMeasure("ircl_prn", 7, doc)) == 0.0
     assert r.value(ListMeasure("gP", 10, doc, plain=True)) == pytest.approx(0.15)
+
+
+@st.composite
+def rankings(draw) -> list[lm.Ranking]:
+    doc, effort = DocMeasure("F", 0, 0.25), DocMeasure("LE", 300, lower_is_better=True)
+    out = []
+    for t in range(draw(st.integers(1, 5))):
+        n = draw(st.integers(0, 12))
+        relevant = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+        scores = np.where(relevant, draw(st.lists(st.floats(0, 1), min_size=n, max_size=n)) if n else [], 0.0)
+        levels = np.where(relevant, draw(st.lists(st.integers(1, 4), min_size=n, max_size=n)) if n else [], 5.0)
+        nrel = int(relevant.sum()) + draw(st.integers(0, 3)) or 1
+        out.append(lm.Ranking(str(t), [f"a{k}" for k in range(n)], relevant, np.where(relevant, 10, 0),
+                              {doc: np.asarray(scores, float), effort: np.asarray(levels, float)}, nrel, 10 * nrel))
+    return out
+
+
+TABLE_MEASURES = ["AgP/F(0.25)", "MAP", "gP@1/F(0.25)", "gP@5/F(0.25)", "gP(plain)@20/F(0.25)", "gR@3", "num_q",
+                  "num_ret", "num_rel", "num_rel_ret", "CE@4/LE(300)", "NCE@15/LE(300)", "ANCE@7/LE(300)"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(rankings())
+def test_the_ranking_table_is_ranking_value_topic_by_topic(ranked):
+    table = lm.RankingTable(ranked)
+    for name in TABLE_MEASURES:
+        m = parse_list_measure(name)
+        got = table.values(m, 4)
+        assert got is not None and len(got) == len(ranked)
+        assert got.tolist() == pytest.approx([r.value(m, 4) for r in ranked], rel=0, abs=1e-12), name
+    assert table.values(parse_list_measure("ircl_prn.0.50/F(0.25)")) is None  # left to Ranking.value

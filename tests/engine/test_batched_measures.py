@@ -1,0 +1,185 @@
+"""Document scores of many articles at once (:func:`engine.document.evaluate_documents`) and the
+column-wise evaluation of whole runs (issue 9): equal to the article-by-article reference
+(:func:`engine.document.evaluate_document`, :func:`engine.batch.document`) to 1e-12, on random
+inputs and on the real INEX data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from readsim.engine import intervals as iv
+from readsim.engine import listmeasures as lm
+from readsim.engine.document import evaluate_document, evaluate_documents
+from readsim.engine.formats import Qrels, Run, read_qrels, read_run
+from readsim.engine.measure import DocMeasure, parse_list_measure
+
+from .strategies import passages
+
+TOLERANCE = 1e-12
+
+
+@st.composite
+def articles(draw) -> list[tuple[int, list, list | None]]:
+    out = []
+    for _ in range(draw(st.integers(0, 8))):
+        doc_length = draw(st.integers(0, 400))
+        out.append((doc_length, draw(passages(doc_length + 10)), draw(st.none() | passages(doc_length + 40))))
+    return out
+
+
+@st.composite
+def doc_measures(draw) -> list[DocMeasure]:
+    k = draw(st.integers(1, 460))
+    alpha, beta = draw(st.floats(0.05, 4.0)), draw(st.floats(0.05, 4.0))
+    return [DocMeasure("aveChP"), DocMeasure("ChP", k), DocMeasure("ChR", k), DocMeasure("T2IP", k),
+            DocMeasure("T2IR", k), DocMeasure("T2IF", k, alpha), DocMeasure("LE", draw(st.integers(1, 150))),
+            DocMeasure("ES", draw(st.integers(1, 150))), DocMeasure("P_set"), DocMeasure("R_set"), DocMeasure("F", 0, beta)]
+
+
+def batch_of(arts, mode):
+    rel = [iv.normalize(r) for _, r, _ in arts]
+    ret = [iv.EMPTY if t is None else iv.normalize(t) for _, _, t in arts]
+    return evaluate_documents(np.array([d for d, _, _ in arts], dtype=np.int64),
+                              np.cumsum([0] + [len(r) for r in rel]), np.concatenate(rel + [iv.EMPTY]),
+                              np.cumsum([0] + [len(t) for t in ret]), np.concatenate(ret + [iv.EMPTY]),
+                              np.array([t is None for _, _, t in arts], dtype=bool), mode)
+
+
+@settings(max_examples=400, deadline=None)
+@given(arts=articles(), measures=doc_measures(), mode=st.sampled_from(["natural", "document"]),
+       levels=st.integers(1, 6))
+def test_batched_scores_are_evaluate_document_article_by_article(arts, measures, mode, levels):
+    batch = batch_of(arts, mode)
+    for m in measures:
+        got = lm.batch_scores(m, batch, levels)
+        expected = [m.value(evaluate_document(r, t, d, mode), levels) for d, r, t in arts]
+        assert got.shape == (len(arts),)
+        assert np.allclose(got, expected, rtol=0, atol=TOLERANCE), (m.name, got, expected)
+
+
+def test_batched_scores_of_the_papers_mini_article():
+    # SPEC section 10: relevant 1..27 of 55; retrieved 24..45 -> aveChP 0.5306; 33..55 -> 0.3484
+    arts = [(55, [(0, 27)], [(23, 45)]), (55, [(0, 27)], [(32, 55)]), (55, [(0, 27)], None)]
+    batch = batch_of(arts, "natural")
+    assert batch.ave_chp() == pytest.approx([0.5306, 0.3484, 1.0], abs=1e-4)
+    assert batch.set_scores(1.0)[2] == pytest.approx([8 / 49, 0.0, 54 / 82])
+    with pytest.raises(ValueError):
+        batch_of(arts, "worst")
+
+
+# -- whole runs: column-wise against article by article --------------------------------------------
+
+LIST_MEASURES = ["AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "AgP/T2IP(30)", "ANCE@20/LE(30)", "MAP",
+                 "gP@3/F(0.25)", "AgP'/aveChP", "gP@2/ChP@60", "AgP/ChR@60", "AgP/T2IR(30)", "CE@5/ES(50)",
+                 "NCE@5/LE(30)", "AgP/P_set", "AgP/R_set", "AgP/F(1)", "AgP/BEP(50)", "ircl_prn.0.50/F(0.25)",
+                 "num_ret", "num_rel_ret", "gR@2", "gP(plain)@9/T2IF(30,0.5)"]
+
+
+def article_by_article(run: Run, qrels: Qrels) -> tuple[Run, Qrels]:
+    """The same run and qrels held as plain lists and dicts: evaluated article by article."""
+    return (Run(run.path, run.run_id, {t: list(es) for t, es in run.topics.items()}, run.diagnostics),
+            Qrels(qrels.path, {t: dict(js) for t, js in qrels.topics.items()}, qrels.diagnostics))
+
+
+def assert_same_evaluation(run, qrels, **kw):
+    measures = [parse_list_measure(n) for n in LIST_MEASURES]
+    fast = lm.evaluate(qrels, run, measures, **kw)
+    slow = lm.evaluate(*reversed(article_by_article(run, qrels)), measures, **kw)
+    assert fast.topics == slow.topics
+    assert [str(d) for d in fast.diagnostics] == [str(d) for d in slow.diagnostics]
+    for name in fast.values:
+        for t in fast.topics:
+            assert fast.values[name][t] == pytest.approx(slow.values[name][t], rel=0, abs=TOLERANCE), (name, t)
+        assert fast.means[name] == pytest.approx(slow.means[name], rel=0, abs=TOLERANCE), name
+
+
+@st.composite
+def run_and_qrels(draw) -> tuple[str, str]:
+    names = ["a", "b", "c", "d", "e"]
+    q, r = [], []
+    for topic in ("1", "2", "3"):
+        for a in draw(st.lists(st.sampled_from(names), unique=True, max_size=4)):
+            doc_length = draw(st.integers(0, 200))
+            spans = draw(st.lists(st.tuples(st.integers(0, 210), st.integers(1, 40)), max_size=3))
+            fields = [topic, "Q0", a, str(sum(n for _, n in spans)), str(doc_length)]
+            if spans:
+                fields += [str(draw(st.integers(0, 200)))] + [f"{o}:{n}" for o, n in spans]
+            q.append(" ".join(fields))
+        for a in draw(st.lists(st.sampled_from(names + ["x", "y"]), max_size=8)):
+            kind = draw(st.sampled_from([8, 8, 8, 6]))
+            head = f"{topic} Q0 {a} 1 1 r"
+            r.append(head if kind == 6 else f"{head} {draw(st.integers(0, 240))} {draw(st.integers(0, 60))}")
+    draw(st.randoms()).shuffle(r) if draw(st.booleans()) else None  # interleaved, split topics
+    return "\n".join(q) + "\n", "\n".join(r) + "\n"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(files=run_and_qrels(), kw=st.sampled_from([{}, {"mode": "document"}, {"as_document": True}, {"complete": True},
+                                                  {"levels": 2}]))
+def test_whole_runs_column_wise_are_article_by_article(tmp_path, files, kw):
+    (tmp_path / "q.qrels").write_text(files[0])
+    (tmp_path / "r.run").write_text(files[1])
+    assert_same_evaluation(read_run(tmp_path / "r.run"), read_qrels(tmp_path / "q.qrels"), **kw)
+
+
+def test_column_wise_is_used_only_where_it_applies(tmp_path):
+    (tmp_path / "q.qrels").write_text("1 Q0 a 10 100 0 0:10\n2 Q0 a 10 100 0 0:10\n")
+    (tmp_path / "r.run").write_text("1 Q0 a 1 1 r 0 10\n2 Q0 a 1 1 r 0 10\n")
+    run, qrels = read_run(tmp_path / "r.run"), read_qrels(tmp_path / "q.qrels")
+    m = [DocMeasure("F", 0, 0.25)]
+    assert set(lm._rank_columns(qrels, run, ["1", "2"], m, "natural", None, False, 4)) == {"1", "2"}
+    assert lm._rank_columns(qrels, run, ["1", "2"], m, "worst", None, False, 4) == {}
+    run.topics["2"] = list(run.topics["2"])  # a topic changed in memory: article by article
+    assert set(lm._rank_columns(qrels, run, ["1", "2"], m, "natural", None, False, 4)) == {"1"}
+    assert lm.rank_topics(qrels, run, m)["2"].scores[m[0]].tolist() == [1.0]
+
+
+# -- the real data ---------------------------------------------------------------------------------
+
+README = {"AgP/F(0.25)": 0.111526, "AgP/aveChP": 0.122791, "AgP/T2IF(300)": 0.098747, "AgP/T2IP(300)": 0.099241,
+          "ANCE@600/LE(300)": 222.541548, "MAP": 0.208869, "gP@10/F(0.25)": 0.266288}
+
+
+def test_real_run_totals_are_the_readmes(inex):
+    qrels = read_qrels(inex / "qrels" / "inex2009-2010.qrels")
+    run = read_run(inex / "runs" / "bert-passages.run")
+    measures = [parse_list_measure(n) for n in README]
+    fast = lm.evaluate(qrels, run, measures)
+    slow = lm.evaluate(*reversed(article_by_article(run, qrels)), measures)
+    for name, value in README.items():
+        assert round(fast.means[name], 6) == value, name
+        assert abs(fast.means[name] - slow.means[name]) <= TOLERANCE, name
+
+
+@pytest.mark.parametrize("name", ["bert-passages.run", "indri-passages.run", "indri-documents.run"])
+def test_real_runs_column_wise_are_article_by_article(inex, name):
+    qrels = read_qrels(inex / "qrels" / "inex2009-2010.qrels")
+    run = read_run(inex / "runs" / name)
+    assert_same_evaluation(run, qrels)
+    assert_same_evaluation(run, qrels, as_document=True, complete=True)
+
+
+# -- many runs in worker processes -----------------------------------------------------------------
+
+
+def test_many_runs_in_worker_processes_print_what_one_process_prints(inex, tmp_path):
+    import io
+
+    from readsim.engine import cli
+
+    runs = [str(inex / "runs" / n) for n in ("bert-passages.run", "indri-passages.run", "bert-passages-map19.run")]
+    bad = tmp_path / "bad.run"
+    bad.write_text("2009001 Q0 a 1 1 r 0 -5\n")
+    options = ["-q", "-m", "AgP/F(0.25)", "-m", "MAiP", "-m", "ANCE@600/LE(300)", "-m", "AgP/BEP(500)"]
+    printed = []
+    for extra, more in ((["--jobs", "1"], []), (["--jobs", "2"], []), (["--jobs", "2", "--strict"], []),
+                        (["--jobs", "2"], [str(bad), runs[0]])):
+        out, err = io.StringIO(), io.StringIO()
+        code = cli.main([str(inex / "qrels" / "inex2009-2010.qrels"), *runs, *more, *options, *extra], out, err)
+        printed.append((code, out.getvalue(), err.getvalue()))
+    assert printed[0] == printed[1] and printed[0][0] == 0 and printed[0][1].count("runid") == 3
+    assert printed[2][0] == 1 and "rejected (--strict)" in printed[2][2]
+    assert printed[3][0] == 1 and printed[3][2].endswith(f"{bad}:1: negative offset or length (0 -5)\n")
