@@ -28,8 +28,7 @@ from readsim.engine.formats import Qrels
 from readsim.engine.listmeasures import (Ranking, generalised_precision, generalised_recall,
                                          normalized_cumulated_effort)
 from readsim.engine.formats import Judgement
-from readsim.engine.listmeasures import article_score
-from readsim.engine.loss import LossSplit, ideal_score, loss_split, split
+from readsim.engine.loss import LossSplit, ideal_score, loss_split
 from readsim.engine.measure import DocMeasure, ListMeasure
 
 DOC_KINDS = ("aveChP", "T2IF", "T2IP", "F", "LE", "ES")  # the topic view's document measures
@@ -153,27 +152,7 @@ class LossMemo:
         hit = self._splits.get(key) if rows is not None else None
         if hit is not None and hit[0] is rows and hit[1] is qrels:
             return hit[2]
-        n = len(articles)
-        null = measure.null_value(levels)
-        relevant = np.zeros(n, dtype=bool)
-        rsize = np.zeros(n, dtype=np.int64)
-        scores = np.full(n, null)
-        ideal = np.full(n, null)
-        for k, name in enumerate(articles):
-            j = judged.get(name)
-            if j is None or not j.relevant:
-                continue
-            doc = docs[k]
-            if doc is None:
-                raise ValueError(f"relevant article {name} (rank {k + 1}) has no evaluation")
-            relevant[k], rsize[k] = True, j.rel_size
-            scores[k] = article_score(measure, doc, j, levels, None)
-            ideal[k] = self.ideal(measure, j, mode, levels, doc.entry)
-        ranked = set(articles)
-        missed = [name for name, j in judged.items() if j.relevant and name not in ranked]
-        nrel = sum(1 for j in judged.values() if j.relevant)
-        out = split(measure, articles, relevant, rsize, scores, ideal, nrel, missed,
-                    [judged[m].rel_size for m in missed], [self.ideal(measure, judged[m], mode, levels) for m in missed])
+        out = loss_split(measure, judged, articles, docs, mode, levels, ideal=self.ideal)
         if rows is not None:
             if len(self._splits) >= self._max_splits:
                 self._splits.clear()

@@ -53,7 +53,7 @@ Everything is numpy over the topic's vectors; shapes: ``(n,)`` for the n ranked 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -214,7 +214,8 @@ def split(measure: DocMeasure, articles: Sequence[str], relevant: np.ndarray, rs
 
 def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: Sequence[str],
                docs: Sequence[DocumentEvaluation | None], mode: Mode | str = Mode.NATURAL, levels: int = 4,
-               entry_points: Sequence[int | None] | None = None) -> LossSplit:
+               entry_points: Sequence[int | None] | None = None,
+               ideal: Callable[[DocMeasure, Judgement, Mode | str, int, int], float] | None = None) -> LossSplit:
     """The split of one topic from its ranked articles' evaluations.
 
     ``judged``: the topic's qrels (article -> :class:`Judgement`); ``articles`` in rank order;
@@ -223,8 +224,10 @@ def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: S
     BEP(d) (see :func:`engine.listmeasures.article_score`). ``levels``: LE's L (NR = L + 1).
     Relevance is the qrels' (``rel_size > 0``); unjudged articles are non-relevant (policy 7 of
     :mod:`engine.listmeasures`). The ideal documents are read in ``mode`` at the run
-    document's entry point. Raises ``ValueError`` if a relevant article has no evaluation.
+    document's entry point; ``ideal`` computes their scores (default :func:`ideal_score`; the
+    window passes a memoised one). Raises ``ValueError`` if a relevant article has no evaluation.
     """
+    ideal_of = ideal or ideal_score
     n = len(articles)
     null = measure.null_value(levels)
     relevant = np.zeros(n, dtype=bool)
@@ -241,12 +244,12 @@ def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: S
         relevant[k], rsize[k] = True, j.rel_size
         entry = entry_points[k] if entry_points is not None else None
         scores[k] = article_score(measure, doc, j, levels, entry)
-        ideal[k] = ideal_score(measure, j, mode, levels, doc.entry)
+        ideal[k] = ideal_of(measure, j, mode, levels, doc.entry)
     ranked = set(articles)
     missed = [name for name, j in judged.items() if j.relevant and name not in ranked]
     nrel = sum(1 for j in judged.values() if j.relevant)
     return split(measure, articles, relevant, rsize, scores, ideal, nrel, missed,
-                 [judged[m].rel_size for m in missed], [ideal_score(measure, judged[m], mode, levels) for m in missed])
+                 [judged[m].rel_size for m in missed], [ideal_of(measure, judged[m], mode, levels, 0) for m in missed])
 
 
 def topic_loss(qrels: Qrels, run: Run, topic: str, measure: DocMeasure, mode: Mode | str = Mode.NATURAL,
