@@ -88,6 +88,7 @@ def document(
     collection: Collection | None = None,
     as_document: bool = False,
     join: Join | None = None,
+    facts: dict[str, tuple[int, int, str] | None] | None = None,
 ) -> DocumentEvaluation:
     """Evaluate one ranked article of ``run`` for ``topic``.
 
@@ -95,22 +96,24 @@ def document(
     baseline, Arvola et al. 2010 section 5). In the ``entry`` mode the reader starts at the
     result's :attr:`~engine.formats.RunArticle.entry_point` (a Best in Context line's offset; 0
     with ``as_document``) and wraps around. Raises :class:`InputError` (see
-    :func:`retrieved_passages`).
+    :func:`retrieved_passages`). ``facts``: a memo of the collection's articles (name ->
+    ``(length, doc_length, path)``, None when absent) shared by the calls of one pass, so an
+    article ranked for many topics is looked up and parsed once (see :func:`documents`).
     """
     judgement = qrels.judgement(topic, entry.article)
     retrieved = None if as_document else retrieved_passages(run, topic, entry, collection)
     text_length = None
     doc_length = judgement.doc_length if judgement is not None else None
-    if collection is not None and entry.article in collection:
-        article = collection.article(entry.article)
-        text_length = article.length
+    found = _facts(collection, entry.article, facts) if collection is not None else None
+    if found is not None:
+        text_length, computed, path = found
         if doc_length is None:
-            doc_length = article.doc_length
-        elif article.doc_length != doc_length and join is not None and entry.article not in join.checked:
+            doc_length = computed
+        elif computed != doc_length and join is not None and entry.article not in join.checked:
             join.checked.add(entry.article)
             join.diagnostics.append(Diagnostic(
                 qrels.path, judgement.line,
-                f"article {entry.article}: doc_length {doc_length} in the qrels, {article.doc_length} computed from {article.path}"))
+                f"article {entry.article}: doc_length {doc_length} in the qrels, {computed} computed from {path}"))
     if doc_length is None:  # unjudged and not at hand: non-relevant, extent = what was retrieved
         doc_length = int(retrieved[-1, 1]) if retrieved is not None and len(retrieved) else 0
     relevant = judgement.passages if judgement is not None else iv.EMPTY
@@ -120,6 +123,32 @@ def document(
         if entry_point is None:  # only XPaths or XPointers: the first resolved passage
             entry_point = int(retrieved[0, 0]) if retrieved is not None and len(retrieved) else 0
     return evaluate_document(relevant, retrieved, doc_length, mode, entry_point, text_length=text_length)
+
+
+_LISTING = "\0listing"  # the memo's entry for Collection.listing() (no article has this name)
+
+
+def _facts(collection: Collection, name: str, memo: dict | None) -> tuple[int, int, str] | None:
+    """``(length, doc_length, path)`` of article ``name`` of ``collection`` (None if absent),
+    through ``memo`` when given. Raises :class:`InputError` for an unreadable article."""
+    if memo is not None:
+        if name in memo:
+            return memo[name]
+        listing = memo.get(_LISTING)  # after a first miss: the folder's names, no stat per absent one
+        if listing is not None and name not in listing:
+            memo[name] = None
+            return None
+    try:
+        article = collection.article(name)
+    except KeyError:
+        found = None
+        if memo is not None and _LISTING not in memo:
+            memo[_LISTING] = collection.listing()
+    else:
+        found = (article.length, article.doc_length, article.path)
+    if memo is not None:
+        memo[name] = found
+    return found
 
 
 def documents(
@@ -134,9 +163,10 @@ def documents(
     """Yield ``(topic, ranked article, evaluation)`` for every article of every topic of ``run``,
     in run order. ``progress(done, total)`` is called after each topic."""
     total = len(run.topics)
+    facts: dict[str, tuple[int, int, str] | None] = {}  # each article looked up (and parsed) once
     for done, (topic, entries) in enumerate(run.topics.items(), 1):
         for entry in entries:
-            yield topic, entry, document(qrels, run, topic, entry, mode, collection, as_document, join)
+            yield topic, entry, document(qrels, run, topic, entry, mode, collection, as_document, join, facts)
         if progress is not None:
             progress(done, total)
 

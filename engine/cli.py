@@ -225,18 +225,32 @@ def _new(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagnost
 
 def run_per_article(args, measures: list[DocMeasure], out: TextIO, err: TextIO) -> int:
     qrels, collection, runs, _ = _inputs(args, err)
+    rows: list[str] = []  # written a block at a time (one write per row was a fifth of the time)
+
+    def flush() -> None:
+        if rows:
+            text = "".join(rows)
+            rows.clear()
+            out.write(text)
+
+    jsonl = args.format == "jsonl"
     for run in runs:
         join = Join()
-        for topic, entry, doc in documents(qrels, run, args.reading, collection, args.as_documents, join=join,
-                                           progress=_progress(err, f"evaluating {run.run_id}")):
-            judgement = qrels.judgement(topic, entry.article)
-            for m in measures:
-                value = article_score(m, doc, judgement, args.levels, None if args.as_documents else entry.entry_point)
-                if args.format == "jsonl":
-                    row = {"run": run.run_id, "measure": m.name, "topic": topic, "article": entry.article, "value": value}
-                    print(json.dumps(row), file=out)
-                else:
-                    print(f"{m.name}\t{topic}\t{entry.article}\t{_fmt(m, value)}", file=out)
+        try:
+            for topic, entry, doc in documents(qrels, run, args.reading, collection, args.as_documents, join=join,
+                                               progress=_progress(err, f"evaluating {run.run_id}")):
+                judgement = qrels.judgement(topic, entry.article)
+                for m in measures:
+                    value = article_score(m, doc, judgement, args.levels, None if args.as_documents else entry.entry_point)
+                    if jsonl:
+                        row = {"run": run.run_id, "measure": m.name, "topic": topic, "article": entry.article, "value": value}
+                        rows.append(json.dumps(row) + "\n")
+                    else:
+                        rows.append(f"{m.name}\t{topic}\t{entry.article}\t{_fmt(m, value)}\n")
+                if len(rows) >= 4096:
+                    flush()
+        finally:  # the rows scored before an error are printed, as they were one by one
+            flush()
         _warn(join.diagnostics, err)
     return 0
 

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from .errors import InputError
-from .text import Article
+from .text import Article, dtd_paths
 
 
 class Collection:
@@ -32,6 +32,8 @@ class Collection:
         self._cache: OrderedDict[str, Article] = OrderedDict()
         self._cache_size = cache_size
         self._index: dict[str, Path] | None = None
+        self._names: frozenset[str] | None = None
+        self._dtds: dict[Path, list[str]] = {}  # article folder -> its dtd_paths (one realpath walk per folder)
         self._lock = threading.Lock()
 
     def path(self, name: str) -> Path | None:
@@ -43,6 +45,17 @@ class Collection:
             if self._index is None:  # the Wikipedia collection nests files in folders
                 self._index = {p.stem: p for p in self.root.rglob("*.xml")}
             return self._index.get(name)
+
+    def listing(self) -> frozenset[str]:
+        """The names of every ``*.xml`` below the folder, as :meth:`path` finds them: a snapshot
+        taken once (the walk :meth:`path` does at its first miss). For a pass that looks up many
+        names absent from the collection, without a ``stat`` each."""
+        with self._lock:
+            if self._index is None:
+                self._index = {p.stem: p for p in self.root.rglob("*.xml")}
+            if self._names is None:
+                self._names = frozenset(self._index)
+            return self._names
 
     def __contains__(self, name: str) -> bool:
         return self.path(name) is not None
@@ -61,7 +74,13 @@ class Collection:
         path = self.path(name)
         if path is None:
             raise KeyError(name)
-        art = Article.from_file(path, self.unit, collection=self.root)
+        with self._lock:
+            dtds = self._dtds.get(path.parent)
+        if dtds is None:
+            dtds = dtd_paths(path, self.root)
+            with self._lock:
+                self._dtds[path.parent] = dtds
+        art = Article.from_file(path, self.unit, collection=self.root, dtds=dtds)
         with self._lock:
             self._cache[name] = art
             while len(self._cache) > self._cache_size:

@@ -492,26 +492,40 @@ class Article:
         self.element_count: int = count
         drop = self.drop = len(full) - len(full.lstrip(XML_SPACE))
         self.text: str = full[drop:]
-        n = len(self.text)
-        if unit == "bytes" and not self.text.isascii():
-            self._starts = np.concatenate([[0], np.cumsum(utf8_lengths(self.text))])
-        else:
-            self._starts = None  # unit offsets equal string indices
-        self.length: int = self.from_index(n)
-        self.doc_length: int = self.from_index(content_end(self.text))
+        text = self.text
+        end = content_end(text)
+        self._plain = unit != "bytes" or text.isascii()  # unit offsets equal string indices
+        if self._plain:
+            self.length: int = len(text)
+            self.doc_length: int = end
+        else:  # UTF-8 lengths without the offset table (built on first use, see _starts)
+            self.length = len(text.encode("utf-8", "surrogatepass"))
+            self.doc_length = self.length - len(text[end:].encode("utf-8", "surrogatepass"))
+
+    @cached_property
+    def _starts(self) -> np.ndarray | None:
+        """Unit offset of every string index (``len(text) + 1``), or None when they are equal."""
+        if self._plain:
+            return None
+        return np.concatenate([[0], np.cumsum(utf8_lengths(self.text))])
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def from_file(cls, path: str | os.PathLike, unit: str = "bytes", collection: str | os.PathLike | None = None) -> Article:
+    def from_file(cls, path: str | os.PathLike, unit: str = "bytes", collection: str | os.PathLike | None = None,
+                  dtds: Iterable[str] | None = None) -> Article:
         """Read an article file (a regular file within :data:`MAX_ARTICLE_BYTES`).
 
         ``collection``: the collection folder the file belongs to (default: the file's folder);
         a DOCTYPE loads only the ``article.dtd`` of :func:`dtd_paths`. Raises
         :class:`InputError` naming the file (and the line for bad XML): no such file, a
-        folder, a FIFO or device, a broken link, not XML, over a budget.
+        folder, a FIFO or device, a broken link, not XML, over a budget. ``dtds``: the result of
+        :func:`dtd_paths` for this file when the caller already has it (a collection computes it
+        once per folder).
         """
         path = Path(path)
-        tree = parse_xml(path, dtds=dtd_paths(path, collection), max_bytes=MAX_ARTICLE_BYTES)
+        if dtds is None:
+            dtds = dtd_paths(path, collection)
+        tree = parse_xml(path, dtds=dtds, max_bytes=MAX_ARTICLE_BYTES)
         return cls(path.stem, tree.getroot(), unit, str(path))
 
     @classmethod

@@ -122,18 +122,28 @@ class PlaybackBar(QWidget):
         self.slider.setPageStep(pb.screen)
         self.slider.setValue(pb.top if enabled else 0)
         self.slider.blockSignals(False)
+        widest = None
         for key, text in self.texts(f).items():
-            self.labels[key].setText(text)
+            label = self.labels[key]
+            if label.text() == text and label.minimumWidth() == label.maximumWidth() > 0:
+                continue
+            label.setText(text)
+            # a fixed-size label (the widest text the article can show, or more) does not
+            # invalidate the window's layout when its text changes: a step or a setting change
+            # repaints the counters only (issue 8 item 11)
+            if widest is None:
+                widest = self._widest()
+            hint = label.sizeHint()
+            w = max(hint.width(), label.fontMetrics().horizontalAdvance(widest[key]) + 2, label.minimumWidth())
+            if (w, hint.height()) != (label.maximumWidth(), label.maximumHeight()) or (
+                    w, hint.height()) != (label.minimumWidth(), label.minimumHeight()):
+                label.setFixedSize(w, hint.height())
 
     def _needed(self, columns: int) -> int:
         """Width (pixels) the counters need in ``columns`` columns, with the widest texts
         an article of this length can show (so a refresh never overlaps them)."""
         fm = self.fontMetrics()
-        f = self.playback.so_far()
-        n = f.n if f is not None else 0
-        digits = f"{max(n, 99_999):,}"
-        widest = {"read": f"{digits} of {digits} {self.playback.session.unit}", "relevant": f"{digits} of {digits}",
-                  "t2i": f"✓ at {digits}", "precision": "0.0000", "recall": "0.0000", "first": f"✓ at {digits}"}
+        widest = self._widest()
         pairs = [(fm.horizontalAdvance(name.text().split(">")[1].split("<")[0]),
                   fm.horizontalAdvance(widest[key])) for (name, _), key in zip(self._pairs, widest)]
         total = 0
@@ -141,6 +151,14 @@ class PlaybackBar(QWidget):
             column = pairs[c::columns]
             total += max(a for a, _ in column) + max(b for _, b in column) + 3 * self._scores.horizontalSpacing()
         return total
+
+    def _widest(self) -> dict[str, str]:
+        """The widest text of each counter an article of this length can show."""
+        f = self.playback.so_far()
+        n = f.n if f is not None else 0
+        digits = f"{max(n, 99_999):,}"
+        return {"read": f"{digits} of {digits} {self.playback.session.unit}", "relevant": f"{digits} of {digits}",
+                "t2i": f"✓ at {digits}", "precision": "0.0000", "recall": "0.0000", "first": f"✓ at {digits}"}
 
     def _reflow(self, columns: int) -> None:
         if columns == self._columns:

@@ -93,6 +93,7 @@ class RankedListModel(QAbstractTableModel):
         self._texts: list[list[str]] = []  # [score column][row]: the shown text
         self._memo: dict[tuple, tuple] = {}  # (rows, measures, levels) -> (rows, columns, texts)
         self._given: object = None
+        self._before: tuple | None = None  # (columns, texts) before the last rescore
 
     # -- filling ------------------------------------------------------------------------
     def set_rows(self, rows: list[RankedRow], settings: Settings | None = None) -> None:
@@ -141,10 +142,26 @@ class RankedListModel(QAbstractTableModel):
         if not self._rows:
             return
         last = len(self._rows) - 1
-        # one signal per column: Qt repaints a one-column range's cells only, a wider range
-        # the whole viewport
+        # one signal per column and run of changed rows: Qt repaints a one-column range's cells
+        # only (a wider range the whole viewport), and the cells whose number did not change
+        # (shown text and sort key) are neither repainted nor re-sorted
+        before = self._before
         for j in sorted(changed):
-            self.dataChanged.emit(self.index(0, AVECHP + j), self.index(last, AVECHP + j))
+            old = before if before is not None and j < len(before[0]) else None
+            if old is None or len(old[0][j]) != len(self._cols[j]) or len(old[1][j]) != len(self._texts[j]):
+                self.dataChanged.emit(self.index(0, AVECHP + j), self.index(last, AVECHP + j))
+                continue
+            oc, ot, nc, nt = old[0][j], old[1][j], self._cols[j], self._texts[j]
+            first = None
+            for i in range(last + 1):
+                same = ot[i] == nt[i] and (oc[i] == nc[i] or (oc[i] != oc[i] and nc[i] != nc[i]))
+                if not same and first is None:
+                    first = i
+                elif same and first is not None:
+                    self.dataChanged.emit(self.index(first, AVECHP + j), self.index(i - 1, AVECHP + j))
+                    first = None
+            if first is not None:
+                self.dataChanged.emit(self.index(first, AVECHP + j), self.index(last, AVECHP + j))
 
     def _rescore(self, everything: bool = True, before: list[DocMeasure] | None = None) -> list[int]:
         """Recompute the score columns (all, or those whose measure differs from ``before``);
@@ -152,6 +169,7 @@ class RankedListModel(QAbstractTableModel):
         levels = self._settings.levels
         rows = self._rows
         old_cols, old_text = self._cols, self._texts
+        self._before = (old_cols, old_text) if len(old_cols) == len(old_text) else None  # for _announce
         n = len(rows)
         given = self._given
         memo_key = (id(given), tuple(self._measures), levels)

@@ -106,6 +106,24 @@ def _score_text(loss: LossSplit, value: float) -> str:
     return f"{value:.0f}" if loss.effort else f"{value:.4f}"
 
 
+LEFT_WIDTH, LOSS_WIDTH = 430, 480  # the topic view's fixed columns (pixels)
+
+
+def _set_wrapped(label: QLabel, text: str, width: int) -> None:
+    """Set a word-wrapped ``label``'s text at the fixed ``width`` of its column, keeping the label
+    at a fixed size (that width, the text's height): a fixed-size label does not invalidate the
+    window's layout when its text changes (Qt's ``updateGeometry`` stops there), so a mode change
+    repaints the label only; a text needing more or fewer lines resizes it (issue 8 item 11)."""
+    if label.text() == text and label.minimumWidth() == width:
+        return
+    label.setText(text)
+    h = label.heightForWidth(width)
+    if h < 0:
+        h = label.sizeHint().height()
+    if (label.minimumWidth(), label.minimumHeight(), label.maximumWidth(), label.maximumHeight()) != (width, h, width, h):
+        label.setFixedSize(width, h)
+
+
 class LossModel(QAbstractTableModel):
     """One row per ranked article: rank, title, relevance, rank in the ideal ranking, S with the
     run's passages, S with the highlighted passages, browse loss (:attr:`LossSplit.browse_loss`).
@@ -124,7 +142,7 @@ class LossModel(QAbstractTableModel):
         n = len(loss.articles) if loss is not None else 0
         titles = list(titles) if titles is not None and len(titles) == n else (
             list(loss.articles) if loss is not None else [])
-        old = self.loss
+        old, old_columns, old_worst = self.loss, self._columns, self._worst
         self._columns = None if loss is None else {L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores,
                                                    L_LOSS: loss.browse_loss}
         self._worst = 1.0 if loss is None or not n else float(np.max(np.abs(self._columns[L_LOSS]))) or 1.0
@@ -132,8 +150,27 @@ class LossModel(QAbstractTableModel):
             self.loss = loss
             if old.measure.name != loss.measure.name or old.effort != loss.effort:
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 6)
-            for c in (L_SCORE, L_IDEAL, L_LOSS):  # one column at a time: Qt repaints those cells only
-                self.dataChanged.emit(self.index(0, c), self.index(n - 1, c))
+            everything = old.effort != loss.effort or old_columns is None
+            rel_changed = np.asarray(old.relevant, dtype=bool) != np.asarray(loss.relevant, dtype=bool)
+            if rel_changed.any():
+                self.dataChanged.emit(self.index(0, 0), self.index(n - 1, 6))
+                return
+            for c in (L_SCORE, L_IDEAL, L_LOSS):
+                # only the cells whose number (shown text, sort key, shade) changed: Qt repaints
+                # those cells only and the sort proxy re-sorts those rows only
+                if everything or (c == L_LOSS and self._worst != old_worst):
+                    changed = np.ones(n, dtype=bool)
+                else:
+                    a, b = np.asarray(old_columns[c], dtype=float), np.asarray(self._columns[c], dtype=float)
+                    changed = ~((a == b) | (np.isnan(a) & np.isnan(b)))
+                rows = np.flatnonzero(changed)
+                if not len(rows):
+                    continue
+                breaks = np.flatnonzero(np.diff(rows) > 1)
+                starts = np.concatenate(([rows[0]], rows[breaks + 1]))
+                ends = np.concatenate((rows[breaks], [rows[-1]]))
+                for first, last in zip(starts.tolist(), ends.tolist()):
+                    self.dataChanged.emit(self.index(first, c), self.index(last, c))
             return
         self.beginResetModel()
         self.loss = loss
@@ -321,21 +358,22 @@ class LossPanel(QWidget):
         self.loss = loss
         self.model.set_loss(loss, titles)
         self._shown = {}
-        for label in self._labels.values():
-            label.setText("–")
-        self.square.setToolTip("")
+        if loss is None or loss.effort:  # otherwise each cell gets its number below: one setText,
+            for label in self._labels.values():  # one re-layout, not two
+                label.setText("–")
+            self.square.setToolTip("")
         if loss is None:
             self.title.setText("<b>Where the run loses</b> <span style='color:#777'>(needs qrels)</span>")
-            self.split_line.setText("")
+            _set_wrapped(self.split_line, "", LOSS_WIDTH)
             return
         name = html.escape(loss.measure.name)
         if loss.effort:
             self.square.hide()
             self.title.setText(f"<b>Where the run loses</b> · {name} per article")
-            self.split_line.setText(
+            _set_wrapped(self.split_line,
                 f"<span style='color:#555'>AgP sums gains; {name} is an effort (lower is better): no AgP "
                 f"split. <i>Extra</i> = {name} with the run's passages − with the highlighted ones: the "
-                f"screens the passage selector costs on each article.</span>")
+                f"screens the passage selector costs on each article.</span>", LOSS_WIDTH)
             return
         self.square.show()
         self.title.setText(f"<b>Where the run loses</b> · AgP/{name}")
@@ -355,9 +393,9 @@ class LossPanel(QWidget):
             verdict = "alone, fixing the passage selector gains more"
         unranked = (f"; all {loss.nrel} relevant, ideal: {t['perfect']} ({_signed(loss.unretrieved)}: {missed} "
                     f"relevant {'article' if missed == 1 else 'articles'} not ranked)") if missed else ""
-        self.split_line.setText(
+        _set_wrapped(self.split_line,
             f"both − as is = {loss.ideal - loss.actual:.4f} = browse {t['browse']} + fetch {t['fetch']} "
-            f"+ together {t['interaction']}{unranked}. <span style='color:#b3261e'>{verdict}.</span>")
+            f"+ together {t['interaction']}{unranked}. <span style='color:#b3261e'>{verdict}.</span>", LOSS_WIDTH)
         self.square.setToolTip(
             "AgP (Kamps et al., INEX 2007 evaluation measures, LNCS 4862, 2008) of the run as is, with the "
             "highlighted passages as retrieved passages (browse fixed), with the run's relevant articles in the "
@@ -386,7 +424,7 @@ class TopicView(QWidget):
         outer.setSpacing(10)
         left = QWidget()
         left.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
-        left.setFixedWidth(430)
+        left.setFixedWidth(LEFT_WIDTH)
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.setSpacing(5)
@@ -437,7 +475,7 @@ class TopicView(QWidget):
         outer.addWidget(left)
 
         self.loss_panel = LossPanel()
-        self.loss_panel.setFixedWidth(480)
+        self.loss_panel.setFixedWidth(LOSS_WIDTH)
         self.loss_panel.table.clicked.connect(self._loss_clicked)
         outer.addWidget(self.loss_panel)
 
@@ -481,7 +519,7 @@ class TopicView(QWidget):
 
     def _topic_changed(self, _topic: str) -> None:
         self._stale = True  # rows still belong to the previous topic until rows_changed
-        self.header.setText(f"<b>Topic {html.escape(_topic)}</b> <span style='color:#777'>evaluating…</span>")
+        _set_wrapped(self.header, f"<b>Topic {html.escape(_topic)}</b> <span style='color:#777'>evaluating…</span>", LEFT_WIDTH)
 
     def refresh(self, *_) -> None:
         """Recompute the list scores from the session's rows and redraw what changed.
@@ -546,19 +584,22 @@ class TopicView(QWidget):
     def _show_header(self) -> None:
         s, ts = self.session, self.scores
         if ts is None:
-            self.header.setText("<i>No topic open.</i>")
+            _set_wrapped(self.header, "<i>No topic open.</i>", LEFT_WIDTH)
             return
         title = s.topic_title(ts.topic)
         run = s.run
         run_text = f"{html.escape(run.run_id)} ({html.escape(Path(run.path).name)})" if run is not None else ""
         facts = (f"{ts.n} ranked · Nrel {ts.nrel} · {ts.relevant_ranked} relevant ranked · "
                  f"{html.escape(str(s.settings.mode))} reading")
-        self.header.setText(
+        _set_wrapped(self.header,
             f"<b>Topic {html.escape(ts.topic)}</b> {html.escape(title)}<br>run {run_text}<br>"
-            f"<span style='color:#555'>{facts}</span>")
+            f"<span style='color:#555'>{facts}</span>", LEFT_WIDTH)
 
     def _fill(self) -> None:
         ts = self.scores
+        if self._fill_in_place(ts):
+            return
+        self._table_shape = None
         self._cells = {}
         self.table.clear()
         if ts is None or not ts.values:
@@ -612,28 +653,63 @@ class TopicView(QWidget):
                 self.table.setItem(row, c, cell)
                 self._cells[m.name] = cell
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self._table_shape = self._shape(ts)
+
+    @staticmethod
+    def _shape(ts: TopicScores) -> tuple:
+        """What fixes the cards' and the table's layout (all but the numbers)."""
+        return (ts.doc, ts.n, tuple(m.name for m in ts.measures))
+
+    def _fill_in_place(self, ts: TopicScores | None) -> bool:
+        """The same measures as shown (a mode or setting change): set the cards' values and the
+        table cells whose text changed, in place; the table is not rebuilt, so Qt repaints the
+        changed cells only (issue 8 item 11). False when the table must be rebuilt."""
+        if ts is None or not ts.values or getattr(self, "_table_shape", None) != self._shape(ts):
+            return False
+        by_name = {m.name: m for m in ts.measures}
+        if any(name not in by_name or name not in ts.values for name in self._cells):
+            return False
+        n = ts.n
+        for name, cell in self._cells.items():
+            m = by_name[name]
+            v = ts.values[name]
+            text = format_list(m, v)
+            if isinstance(cell, QLabel):
+                if cell.text() != text:
+                    cell.setText(text)
+                card = cell.parentWidget()
+                tip = f"{name} = {v!r}\n{LIST_HELP.get(m.kind, '')}"
+                if card is not None and card.toolTip() != tip:
+                    card.setToolTip(tip)
+                continue
+            if cell.text() != text:
+                cell.setText(text)
+            tip = f"{m.name} = {v!r}" + (f"\n(past the run's end: {n} articles)" if m.cutoff > n else "")
+            if cell.toolTip() != tip:
+                cell.setToolTip(tip)
+        return True
 
     def show_article(self, *_) -> None:
         """Mark the open article's rank (or say the run does not rank it)."""
         s, ts, cur = self.session, self.scores, self.session.current
         self.loss_panel.select_article(cur.name if cur is not None else None)
         if cur is None or ts is None:
-            self.article_line.setText("")
+            _set_wrapped(self.article_line, "", LEFT_WIDTH)
             self.curves.mark_rank(None)
             return
         row = s.row_of(cur.name)
         k = ts.ranking.articles.index(cur.name) if row is not None and cur.name in ts.ranking.articles else -1
         if k < 0:
-            self.article_line.setText(f"Open article <b>{html.escape(cur.name)}</b>: "
-                                      f"<span style='color:#b3261e'>not in this run</span>")
+            _set_wrapped(self.article_line, f"Open article <b>{html.escape(cur.name)}</b>: "
+                                      f"<span style='color:#b3261e'>not in this run</span>", LEFT_WIDTH)
             self.curves.mark_rank(None)
             return
         score = ts.scores[k]  # k: 0-based position in the ranked list (= rank - 1 without gaps)
         rel = "relevant" if ts.ranking.relevant[k] else "not relevant"
         text = f"{score:.0f}" if ts.doc.kind in EFFORT_KINDS else f"{score:.4f}"
-        self.article_line.setText(
+        _set_wrapped(self.article_line,
             f"Open article <b>{html.escape(cur.name)}</b>: rank {row.rank}, {rel}, "
-            f"S = {ts.doc.name} = {text}")
+            f"S = {ts.doc.name} = {text}", LEFT_WIDTH)
         self.curves.mark_rank(k + 1, f"{cur.name} (rank {row.rank})")
 
     def _loss_clicked(self, index) -> None:
