@@ -467,25 +467,9 @@ BATCH_KINDS = frozenset({"aveChP", "ChP", "ChR", "T2IP", "T2IR", "T2IF", "LE", "
 
 
 def batch_scores(measure: DocMeasure, batch: DocumentBatch, levels: int = 4) -> np.ndarray:
-    """``measure.value`` of every article of ``batch`` (not ``BEP``, which needs the qrels)."""
-    kind = measure.kind
-    if kind == "aveChP":
-        return batch.ave_chp()
-    if kind == "ChP":
-        return batch.chp_at(measure.k)
-    if kind == "ChR":
-        return batch.chr_at(measure.k)
-    if kind.startswith("T2I"):
-        p, r, f = batch.t2i(measure.k, measure.weight)
-        return {"T2IP": p, "T2IR": r, "T2IF": f}[kind]
-    if kind == "LE":
-        return batch.le(measure.k, levels)
-    if kind == "ES":
-        return batch.es(measure.k, levels)
-    if kind in ("P_set", "R_set", "F"):
-        p, r, f = batch.set_scores(measure.weight)
-        return {"P_set": p, "R_set": r, "F": f}[kind]
-    raise ValueError(f"no column-wise value for {measure.name}")
+    """``measure.value`` of every article of ``batch`` (not ``BEP``, which needs the qrels):
+    :meth:`DocMeasure.compute` on the batch."""
+    return measure.compute(batch, levels)
 
 
 def _gather(ptr: np.ndarray, rows: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

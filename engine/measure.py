@@ -103,6 +103,13 @@ class DocMeasure:
     def value(self, doc: DocumentEvaluation, levels: int = 4) -> float:
         """The measure's value for one article. Raises ``ValueError`` for ``BEP(d)``, which
         needs the qrels' best entry point (see :func:`engine.listmeasures.bep_score`)."""
+        out = self.compute(doc, levels)
+        return float(out) if self.kind in ("LE", "ES") else out
+
+    def compute(self, doc, levels: int = 4):
+        """The measure of ``doc``: one article (a :class:`DocumentEvaluation`: a number) or
+        many at once (an :class:`engine.docmeasures.DocumentBatch`, which has the same methods:
+        a float array). Raises ``ValueError`` for ``BEP(d)`` (it needs the qrels)."""
         kind = self.kind
         if kind == "BEP":
             raise ValueError("BEP(d) needs the qrels' best entry point: use engine.listmeasures.article_score")
@@ -116,9 +123,9 @@ class DocMeasure:
             p, r, f = doc.t2i(self.k, self.weight)
             return {"T2IP": p, "T2IR": r, "T2IF": f}[kind]
         if kind == "LE":
-            return float(doc.le(self.k, levels))
+            return doc.le(self.k, levels)
         if kind == "ES":
-            return float(doc.es(self.k, levels))
+            return doc.es(self.k, levels)
         p, r, f = doc.set_scores(self.weight)
         return {"P_set": p, "R_set": r, "F": f}[kind]
 

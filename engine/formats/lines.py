@@ -154,6 +154,13 @@ class Scan:
         index = (self.first if rows is None else self.first[rows]) + k
         return self.starts[index], self.ends[index]
 
+    def keys(self, k: int) -> tuple[np.ndarray, Names]:
+        """Field ``k`` of every line as keys (names packed into ``uint64`` when short enough,
+        else codes) with the :class:`Names` that decode them."""
+        starts, ends = self.field(k)
+        packed = packed_keys(self.words, starts, ends)
+        return (packed, Names(True)) if packed is not None else Names.encode(self.text(starts, ends))
+
     def fields_from(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(row, starts, ends)`` of fields ``k``, ``k + 1``, ... of every data line, line by line
         (``row``: the data line of each field)."""

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import intervals as iv
 from ..errors import Diagnostic, InputError
-from .lines import Names, numbered_lines, packed_keys, parse_digits, read_bytes, scan_fields, to_int
+from .lines import Names, numbered_lines, parse_digits, read_bytes, scan_fields, to_int
 
 
 @dataclass(frozen=True)
@@ -219,14 +219,8 @@ def _scan(data: bytes) -> _Lines | None:
     if n and int(count.min()) < 5:
         return None
     words = sc.words
-
-    def keys(k: int) -> tuple[np.ndarray, Names]:
-        starts, ends = sc.field(k)
-        packed = packed_keys(words, starts, ends)
-        return (packed, Names(True)) if packed is not None else Names.encode(sc.text(starts, ends))
-
-    topic, topic_names = keys(0)
-    article, article_names = keys(2)
+    topic, topic_names = sc.keys(0)
+    article, article_names = sc.keys(2)
     rel_size = parse_digits(words, *sc.field(3))
     doc_length = parse_digits(words, *sc.field(4))
     has_bep = count > 5

@@ -373,14 +373,8 @@ def _scan_chunk(data: bytes, start: bool = True) -> tuple[RunLines, int] | None:
     if len(count) and (int(count.min()) < 6 or int(count.max()) > 8):
         return None
     words = sc.words
-
-    def keys(k: int) -> tuple[np.ndarray, Names]:
-        starts, ends = sc.field(k)
-        packed = packed_keys(words, starts, ends)
-        return (packed, Names(True)) if packed is not None else Names.encode(sc.text(starts, ends))
-
-    topic, topic_names = keys(0)
-    article, article_names = keys(2)
+    topic, topic_names = sc.keys(0)
+    article, article_names = sc.keys(2)
     run_starts, run_ends = sc.field(5)
     if all_equal(words, run_starts, run_ends):  # one run id (the common case): one name
         run_id, run_id_names = np.zeros(len(run_starts), dtype=np.uint64), Names(False, sc.text(run_starts[:1], run_ends[:1]))

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import gc
-
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
@@ -13,29 +10,9 @@ from readsim.app.session import Loaded, Session
 from readsim.engine.collection import Collection
 from readsim.engine.formats import read_qrels, read_run, read_topics
 
+from gui_fixtures import fresh_settings, gui_thread_gc  # noqa: F401 (autouse; tests/ is on sys.path)
+
 TOPIC = "2009074"  # complete in the shipped subset: every relevant and retrieved article is there
-
-
-@pytest.fixture(autouse=True)
-def gui_thread_gc():
-    """No automatic garbage collection during a test: it could run in a worker thread and free
-    an earlier test's Qt objects there (a deadlock; see readsim.app.background). Collect
-    before and after, in this (the GUI) thread."""
-    gc.collect()
-    gc.disable()
-    yield
-    gc.enable()
-    gc.collect()
-
-
-@pytest.fixture(autouse=True)
-def fresh_settings(tmp_path, qapp):
-    """Every test reads and writes QSettings in its own temporary folder."""
-    QStandardPaths.setTestModeEnabled(True)
-    folder = str(tmp_path / "settings")
-    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
-    yield folder
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,8 @@ from readsim.engine import atomic
 from readsim.engine.collection import Collection
 from readsim.engine.formats import read_run
 
+from hostile.test_saving import HalfFull  # tests/ is on sys.path (its conftest)
+
 TOPIC = "2009074"
 PAGERANK, FIRST = "23724", (159, 1326)  # PageRank's first relevant passage
 EDITED = [[0, 159], [1326, 25686]]
@@ -31,26 +33,7 @@ EDITED = [[0, 159], [1326, 25686]]
 def half_full(monkeypatch):
     """The disk fills half-way through the next write of :func:`atomic_write`."""
     fdopen = os.fdopen
-
-    class Half:
-        def __init__(self, fh):
-            self.fh = fh
-
-        def write(self, data):
-            self.fh.write(data[: len(data) // 2])
-            self.fh.flush()
-            raise OSError(errno.ENOSPC, "No space left on device")
-
-        def __getattr__(self, name):
-            return getattr(self.fh, name)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return self.fh.__exit__(*exc)
-
-    monkeypatch.setattr(atomic, "_fdopen", lambda *a, **k: Half(fdopen(*a, **k)))
+    monkeypatch.setattr(atomic, "_fdopen", lambda *a, **k: HalfFull(fdopen(*a, **k)))
 
 
 def wait_loaded(qtbot, session, article):

@@ -18,14 +18,13 @@ sparse file one byte over the engine's budget (nothing is written, and nothing m
 
 from __future__ import annotations
 
-import gc
 import os
 import random
 import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from readsim.app.background import activity
@@ -60,24 +59,6 @@ def write_article(path: Path, name: str, mb: float, seed: int = 1) -> None:
             f.write(chunk)
             n += len(chunk)
         f.write("</bdy>\n</article>\n")
-
-
-@pytest.fixture(autouse=True)
-def gui_thread_gc():
-    """Garbage collected in the GUI thread only (see tests/app/conftest.py and
-    readsim.app.background): the window's own rule."""
-    gc.collect()
-    gc.disable()
-    yield
-    gc.enable()
-    gc.collect()
-
-
-@pytest.fixture(autouse=True)
-def fresh_settings(tmp_path, qapp):
-    QStandardPaths.setTestModeEnabled(True)
-    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
 
 
 def _bytes(data: bytes):
