@@ -160,6 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", default="tsv", choices=("tsv", "jsonl"), help="output format (default tsv)")
     p.add_argument("--levels", type=option(_levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
+    p.add_argument("--elements", action="store_true",
+                   help="print the element assessments (e, s on 0..3) derived from the qrels' highlighting; needs --collection")
     p.add_argument("-j", "--jobs", type=option(_jobs), default=None, metavar="N",
                    help=f"evaluate several runs in N processes, a whole number from 1 to {MAX_JOBS} (default: one per "
                    "processor, at most one per run); the qrels are read once, each process holds one run at a time")
@@ -489,7 +491,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return EXIT_INPUT
 
 
+SUBCOMMANDS = ("compare", "fidelity")
+
+
 def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        # imported on demand: scipy is not needed (nor paid for at start-up) by a plain evaluation
+        from .cli_compare import run_subcommand
+        return run_subcommand(argv[0], argv[1:], out, err)
     parser = build_parser()
     parser.streams = (out, err)
     try:
@@ -509,7 +519,7 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     if args.check and not args.collection:
         print("readsim-eval: --check needs --collection DIR", file=err)
         return EXIT_USAGE
-    if not args.check and not args.runs:
+    if not (args.check or args.elements) and not args.runs:
         print("readsim-eval: give at least one RUN (or --check with --collection)", file=err)
         return EXIT_USAGE
     # fail before any work on a path that is missing, of the wrong kind or unreadable (opens
@@ -520,6 +530,9 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
             check_input_path(path, kind, pipes=True)
     if args.check:
         return run_check(args, out, err)
+    if args.elements:
+        from .cli_elements import run_elements
+        return run_elements(args, out, err)
     if args.per_article:
         return run_per_article(args, measures, out, err)
     return run_lists(args, measures, out, err)
