@@ -81,6 +81,7 @@ class RankCurves(QWidget):
         self._key: object = None  # something shown (None: the plots are empty)
         self._gp_key: tuple | None = None  # what the gP/gR plot shows
         self._nce_key: tuple | None = None  # what the NCE plot shows
+        self._nce_range: tuple | None = None  # (topic, n, effort kind, y top) of the NCE plot
 
     def show_scores(self, ts: TopicScores | None) -> None:
         """Draw ``ts``'s curves (clears the plots for None). Each plot is redrawn only when its
@@ -92,7 +93,7 @@ class RankCurves(QWidget):
                     curve.setData([], [])
                 self.relevant.setData([], [])
             self._n = 0
-            self._key = self._gp_key = self._nce_key = None
+            self._key = self._gp_key = self._nce_key = self._nce_range = None
             return
         self._key = True
         ranks = np.arange(1, ts.n + 1)
@@ -126,11 +127,21 @@ class RankCurves(QWidget):
             item = self.nce_plot.getPlotItem()
             _set_title(item, f"<span style='color:#7a3db8'>&#9473; NCE[r] &nbsp; &#9476; ANCE[r]</span> / "
                              f"{ts.effort.name} <span style='color:#777'>(lower is better)</span>")
-            item.setXRange(1, ts.n, padding=0.02)
             if len(ts.nce):
-                lo = float(min(0.0, np.min(ts.nce), np.min(ance)))
-                hi = float(max(np.max(ts.nce), np.max(ance)))
-                item.setYRange(lo, hi * 1.05 if hi > 0 else 1.0, padding=0.02)
+                self._fit_nce(item, ts, float(max(np.max(ts.nce), np.max(ance))))
+
+    def _fit_nce(self, item: pg.PlotItem, ts: TopicScores, hi: float) -> None:
+        """Fit the NCE plot's y range to ``hi`` (NCE >= 0). Within one topic and effort measure the
+        range only grows, or shrinks when the curves use less than half of it: switching reading
+        modes or screens keeps the axes still (comparable curves, and no axis repaint)."""
+        top = hi * 1.05 if hi > 0 else 1.0
+        key = (ts.topic, ts.n, ts.effort.kind)  # LE at any screen size: one axis
+        old = self._nce_range
+        if old is not None and old[:3] == key and old[3] >= top and top > old[3] / 2:
+            return
+        self._nce_range = (*key, top)
+        item.setXRange(1, ts.n, padding=0.02)
+        item.setYRange(0.0, top, padding=0.02)
 
     def mark_rank(self, rank: int | None, label: str = "") -> None:
         """Mark rank ``rank`` (1-based) on both plots with ``label``; None hides the marks."""

@@ -365,3 +365,32 @@ def test_loss_panel_for_effort_and_t2ip(real_window, real, qtbot):
     assert list(tv.scores.loss.browse_loss) == list(want.browse_loss)
     row = panel.proxy.mapFromSource(panel.model.index(k, L_LOSS)).row()
     assert panel.proxy.index(row, L_LOSS).data() == "+3"
+
+
+def test_nce_axis_stays_still_across_modes_and_screens_of_a_topic(qtbot):
+    """The NCE plot's y range covers the curves; within one topic and effort kind it only grows
+    or, when the curves use less than half of it, shrinks (so switching modes or screen sizes
+    keeps the axis still); another topic fits it anew."""
+    from dataclasses import replace
+
+    from readsim.app.widgets.list_plot import RankCurves
+
+    curves = RankCurves()
+    qtbot.addWidget(curves)
+    s = Settings()
+    ts = topic_scores(mini_rows(), mini_qrels(), "T", doc_measure("ES", s), s)  # NCE 0, 4, 4 (by hand above)
+
+    def top(t) -> float:
+        curves.show_scores(t)
+        return curves.nce_plot.getPlotItem().getViewBox().viewRange()[1][1]
+
+    first = top(ts)
+    assert first >= 4 * 1.05
+    screen = replace(ts, effort=doc_measure("ES", Settings(screen=2000)), nce=np.array([0.0, 3.0, 3.0]))
+    assert top(screen) == first  # a smaller curve, more than half of the range: still
+    higher = replace(ts, nce=np.array([0.0, 6.0, 6.0]))
+    assert top(higher) >= 6 * 1.05 > first  # grows to cover the curve
+    lower = replace(ts, nce=np.array([0.0, 1.0, 1.0]))
+    assert 1.05 <= top(lower) < 2  # shrinks: the curves used less than half
+    other = replace(ts, topic="U", nce=np.array([0.0, 0.5, 0.9]))
+    assert 0.9 * 1.05 <= top(other) < 1.05  # another topic: fitted anew
