@@ -39,12 +39,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TextIO
 
-from .batch import Join, check_lengths, documents
+from .batch import Join, check_lengths
+from .cli_elements import cuts_type, wants_elements
 from .collection import Collection
 from .coverage import check_coverage, check_input_path
 from .errors import Diagnostic, InputError
 from .formats import Qrels, Run, read_any_run, read_qrels
-from .listmeasures import Evaluation, article_score, evaluate
+from .listmeasures import Evaluation, evaluate, per_article
 from .measure import (MAX_LEVELS, PARAMETER_RANGES, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
                       parse_count, parse_list_measure, parse_measure)
 from .reading import Mode
@@ -161,7 +162,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--levels", type=option(_levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
     p.add_argument("--elements", action="store_true",
-                   help="print the element assessments (e, s on 0..3) derived from the qrels' highlighting; needs --collection")
+                   help="element mode (needs --collection): without runs, print the element assessments (e, s on 0..3) "
+                   "derived from the qrels' highlighting (or read from an assessments XML given as QRELS); with element "
+                   "runs or --simulated, the INEX 2002/2003 element measures (AP_2002/gen, AP_2003s/strict, "
+                   "AP_2003o/gen, iP_2003o[0.50]/gen ...; default the six AP measures)")
+    p.add_argument("--simulated", action="append", choices=("perfect", "ancestors"), metavar="RUN",
+                   help="element mode: evaluate the simulated 'perfect' or 'ancestors' run (repeatable) on the topics "
+                   "whose relevant articles are all in --collection")
+    p.add_argument("--write-assessments", metavar="FILE", help="element mode: write the element assessments as XML")
+    p.add_argument("--e-cuts", type=cuts_type, metavar="A,B",
+                   help="element mode: cut points of the derived exhaustiveness (default 1/3,2/3)")
+    p.add_argument("--s-cuts", type=cuts_type, metavar="A,B",
+                   help="element mode: cut points of the derived specificity (default 1/3,2/3)")
     p.add_argument("-j", "--jobs", type=option(_jobs), default=None, metavar="N",
                    help=f"evaluate several runs in N processes, a whole number from 1 to {MAX_JOBS} (default: one per "
                    "processor, at most one per run); the qrels are read once, each process holds one run at a time")
@@ -239,16 +251,14 @@ def run_per_article(args, measures: list[DocMeasure], out: TextIO, err: TextIO) 
     for run in runs:
         join = Join()
         try:
-            for topic, entry, doc in documents(qrels, run, args.reading, collection, args.as_documents, join=join,
-                                               progress=_progress(err, f"evaluating {run.run_id}")):
-                judgement = qrels.judgement(topic, entry.article)
-                for m in measures:
-                    value = article_score(m, doc, judgement, args.levels, None if args.as_documents else entry.entry_point)
+            for topic, article, values in per_article(qrels, run, measures, args.reading, collection, args.as_documents,
+                                                      join, _progress(err, f"evaluating {run.run_id}"), args.levels):
+                for m, value in zip(measures, values):
                     if jsonl:
-                        row = {"run": run.run_id, "measure": m.name, "topic": topic, "article": entry.article, "value": value}
+                        row = {"run": run.run_id, "measure": m.name, "topic": topic, "article": article, "value": value}
                         rows.append(json.dumps(row) + "\n")
                     else:
-                        rows.append(f"{m.name}\t{topic}\t{entry.article}\t{_fmt(m, value)}\n")
+                        rows.append(f"{m.name}\t{topic}\t{article}\t{_fmt(m, value)}\n")
                 if len(rows) >= 4096:
                     flush()
         finally:  # the rows scored before an error are printed, as they were one by one
@@ -506,6 +516,9 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed the usage error (or the help)
         return int(exc.code or 0)
+    if wants_elements(args):
+        from .cli_elements import run_elements
+        return run_elements(args, out, err)
     try:
         if args.per_article:
             measures = [_doc_measure(m) for m in (args.measures or DEFAULT_MEASURES)]
@@ -530,9 +543,6 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
             check_input_path(path, kind, pipes=True)
     if args.check:
         return run_check(args, out, err)
-    if args.elements:
-        from .cli_elements import run_elements
-        return run_elements(args, out, err)
     if args.per_article:
         return run_per_article(args, measures, out, err)
     return run_lists(args, measures, out, err)

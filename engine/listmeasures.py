@@ -73,14 +73,14 @@ topics at once (keys compared as arrays) and scores every judged relevant articl
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import intervals as iv
-from .batch import Join, document, element_span, retrieved_passages
+from .batch import Join, _facts, document, element_span, retrieved_passages
 from .document import BATCH_MODES, DocumentBatch, evaluate_documents
 from .errors import Diagnostic
 from .formats import Judgement, Qrels, Run, RunArticle
@@ -427,7 +427,7 @@ def rank_topics(
     wanted = [t for t in (topics if topics is not None else run.topics) if t in run.topics and t in qrels.topics]
     doc_measures = list(dict.fromkeys(doc_measures))
     null = [m.null_value(levels) for m in doc_measures]
-    columnar = _rank_columns(qrels, run, wanted, doc_measures, mode, collection, as_document, levels)
+    columnar = _rank_columns(qrels, run, wanted, doc_measures, mode, collection, as_document, levels, join)
     out: dict[str, Ranking] = {}
     for done, topic in enumerate(wanted, 1):
         if topic in columnar:
@@ -460,6 +460,46 @@ def rank_topics(
         if progress is not None:
             progress(done, len(wanted))
     return out
+
+
+def per_article(
+    qrels: Qrels,
+    run: Run,
+    doc_measures: Sequence[DocMeasure],
+    mode: Mode | str = Mode.NATURAL,
+    collection: Collection | None = None,
+    as_document: bool = False,
+    join: Join | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    levels: int = 4,
+) -> Iterator[tuple[str, str, list[float]]]:
+    """Yield ``(topic, article, values)`` for every ranked article of ``run`` in run order,
+    ``values[i]`` being ``doc_measures[i]``'s score (``readsim-eval --per-article``).
+
+    The same numbers as :func:`engine.batch.documents` with :func:`article_score` row by row;
+    topics the column-wise path takes (see :func:`rank_topics`) are scored all at once, and
+    there, as in the list evaluation, an article the qrels do not judge is non-relevant and
+    takes the null values without being read (policy 7). Raises :class:`InputError`.
+    ``progress(done, total)`` after each topic."""
+    doc_measures = list(doc_measures)
+    unique = list(dict.fromkeys(doc_measures))
+    judged = [t for t in run.topics if t in qrels.topics]
+    columnar = _rank_columns(qrels, run, judged, unique, mode, collection, as_document, levels, join)
+    total = len(run.topics)
+    for done, (topic, entries) in enumerate(run.topics.items(), 1):
+        ranking = columnar.get(topic)
+        if ranking is not None:
+            columns = [ranking.scores[m].tolist() for m in doc_measures]
+            for k, name in enumerate(ranking.articles):
+                yield topic, name, [c[k] for c in columns]
+        else:
+            for entry in entries:
+                doc = document(qrels, run, topic, entry, mode, collection, as_document, join)
+                judgement = qrels.judgement(topic, entry.article)
+                point = None if as_document else entry.entry_point
+                yield topic, entry.article, [article_score(m, doc, judgement, levels, point) for m in doc_measures]
+        if progress is not None:
+            progress(done, total)
 
 
 BATCH_KINDS = frozenset({"aveChP", "ChP", "ChR", "T2IP", "T2IR", "T2IF", "LE", "ES", "P_set", "R_set", "F", "BEP"})
@@ -516,11 +556,63 @@ def _join(keys: np.ndarray, topics: np.ndarray, judged: list[np.ndarray], judged
     return out
 
 
+PARSE_THREADS = 4
+"""Threads parsing the collection's articles at once (lxml parses without holding the GIL)."""
+
+
+def _collection_limits(collection: Collection, names: list[str], judgements: np.ndarray, qc, qrels: Qrels,
+                       join: Join | None) -> np.ndarray:
+    """For judged ranked articles (``names``, their judgement ids ``judgements`` in the qrels
+    columns ``qc``): the end to which their retrieved passages are clipped, ``max(text length,
+    doc_length)`` in the qrels' unit, or ``2**62`` (no clipping) for an article the collection
+    lacks; as :func:`engine.batch.document` does, one article at a time. A doc_length computed
+    from the article that differs from the qrels' is reported once per article on ``join``, in
+    run order. Each article is parsed once, in :data:`PARSE_THREADS` threads. Raises
+    :class:`InputError` for an unreadable article."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    memo: dict = {}
+    unique = list(dict.fromkeys(names))
+    if len(unique) > 1:
+        with ThreadPoolExecutor(PARSE_THREADS) as pool:
+            found = list(pool.map(lambda name: _facts(collection, name, None), unique))
+    else:
+        found = [_facts(collection, name, None) for name in unique]
+    memo.update(zip(unique, found))
+    out = np.full(len(names), 1 << 62, dtype=np.int64)
+    dl = qc.doc_length[judgements]
+    for i, name in enumerate(names):
+        f = memo[name]
+        if f is None:
+            continue
+        length, computed, path = f
+        out[i] = max(length, int(dl[i]))
+        if computed != dl[i] and join is not None and name not in join.checked:
+            join.checked.add(name)
+            join.diagnostics.append(Diagnostic(
+                qrels.path, int(qc.line[judgements[i]]),
+                f"article {name}: doc_length {int(dl[i])} in the qrels, {computed} computed from {path}"))
+    return out
+
+
+def _clip_rows(ptr: np.ndarray, rows: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Clip the normalized passages of segment ``a`` (``rows[ptr[a]:ptr[a + 1]]``) to ``[0,
+    limit[a])``, dropping those left empty (as :func:`engine.intervals.clip` does per article)."""
+    owner = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+    ends = np.minimum(rows[:, 1], limit[owner])
+    keep = ends > rows[:, 0]
+    new = np.zeros(len(ptr), dtype=np.int64)
+    np.cumsum(np.bincount(owner[keep], minlength=len(ptr) - 1), out=new[1:])
+    return new, np.column_stack([rows[keep, 0], ends[keep]])
+
+
 def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[DocMeasure], mode: Mode | str,
-                  collection: Collection | None, as_document: bool, levels: int) -> dict[str, Ranking]:
+                  collection: Collection | None, as_document: bool, levels: int,
+                  join: Join | None = None) -> dict[str, Ranking]:
     """The rankings :func:`rank_topics` can compute column-wise (see the module docstring),
-    all topics at once; the other topics are left out."""
-    if collection is not None or Mode(mode) not in BATCH_MODES or any(m.kind not in BATCH_KINDS for m in doc_measures):
+    all topics at once; the other topics are left out. With ``collection``, only the judged
+    articles are read (their length clips the passages; their doc_length is checked)."""
+    if Mode(mode) not in BATCH_MODES or any(m.kind not in BATCH_KINDS for m in doc_measures):
         return {}
     picked: list[tuple[str, int, int]] = []
     rc = qc = None
@@ -557,10 +649,17 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     g_rel, j_rel = G[at], J[at]
     table = np.empty((len(doc_measures), len(G)))
     table[:] = np.asarray([m.null_value(levels) for m in doc_measures], dtype=float)[:, None]
+    limit = None
+    if collection is not None:
+        judged = np.flatnonzero(J >= 0)
+        limit = _collection_limits(collection, rc.names(G[judged]), J[judged], qc, qrels, join)[
+            np.searchsorted(judged, at)] if len(at) else np.zeros(0, dtype=np.int64)
     if len(at) and doc_measures:
         rel_ptr, rel_rows = _gather(qc.pass_ptr, qc.passages, j_rel)
         ret_ptr, ret_start = _gather(rc.pass_ptr, rc.pass_start, g_rel)
         ret_rows = np.column_stack([ret_start, _gather(rc.pass_ptr, rc.pass_end, g_rel)[1]])
+        if limit is not None:
+            ret_ptr, ret_rows = _clip_rows(ret_ptr, ret_rows, limit)
         whole = np.ones(len(at), dtype=bool) if as_document else rc.whole[g_rel]
         batch = evaluate_documents(qc.doc_length[j_rel], rel_ptr, rel_rows, ret_ptr, ret_rows, whole, mode)
         for i, m in enumerate(doc_measures):

@@ -183,3 +183,73 @@ def test_many_runs_in_worker_processes_print_what_one_process_prints(inex, tmp_p
     assert printed[0] == printed[1] and printed[0][0] == 0 and printed[0][1].count("runid") == 3
     assert printed[2][0] == 1 and "rejected (--strict)" in printed[2][2]
     assert printed[3][0] == 1 and printed[3][2].endswith(f"{bad}:1: negative offset or length (0 -5)\n")
+
+
+# -- with the collection, and per article ---------------------------------------------------------
+
+PER_ARTICLE = ["F(0.25)", "aveChP", "LE(300)", "ES(2000)", "T2IF(300)", "BEP(500)", "P_set", "R_set", "ChP@300"]
+
+
+def row_by_row(qrels, run, measures, collection=None, **kw):
+    """The reference: :func:`engine.batch.documents` and ``article_score``, one article at a time."""
+    from readsim.engine.batch import Join, documents
+
+    join = Join()
+    rows = []
+    for topic, entry, doc in documents(qrels, run, collection=collection, join=join, **kw):
+        j = qrels.judgement(topic, entry.article)
+        point = None if kw.get("as_document") else entry.entry_point
+        rows.append((topic, entry.article, [lm.article_score(m, doc, j, 4, point) for m in measures]))
+    return rows, [str(d) for d in join.diagnostics]
+
+
+def assert_same_rows(fast, slow):
+    assert [(t, a) for t, a, _ in fast] == [(t, a) for t, a, _ in slow]
+    for (t, a, f), (_, _, s) in zip(fast, slow):
+        assert f == pytest.approx(s, rel=0, abs=TOLERANCE), (t, a)
+
+
+def test_clipped_to_the_article_and_doc_length_checked_column_wise(tmp_path):
+    """A passage past the article's text is clipped to it (text 40 characters, doc_length 40);
+    the qrels' doc_length 50 for ``b`` differs from the article's 40: reported once, with the
+    qrels' line, whether scored column-wise or article by article. ``u`` is not judged: it is
+    non-relevant whatever its text (not read column-wise)."""
+    from readsim.engine.batch import Join
+    from readsim.engine.collection import Collection
+
+    body = "x" * 40
+    for name in ("a", "b", "u"):
+        (tmp_path / f"{name}.xml").write_text(f"<article><body>{body}</body></article>")
+    (tmp_path / "q.qrels").write_text("1 Q0 a 10 40 0 0:10\n1 Q0 b 10 50 0 30:10\n2 Q0 b 10 50 0 30:10\n")
+    # a: 20..70 clipped to 20..40 (relevant 0..10 not retrieved); b: 35..90 -> 35..50 (doc_length 50)
+    (tmp_path / "r.run").write_text("1 Q0 a 1 1 r 20 50\n1 Q0 b 2 1 r 35 55\n1 Q0 u 3 1 r 0 99\n2 Q0 b 1 1 r 35 55\n")
+    run, qrels, coll = read_run(tmp_path / "r.run"), read_qrels(tmp_path / "q.qrels"), Collection(tmp_path)
+    measures = [DocMeasure("P_set"), DocMeasure("R_set")]
+    join = Join()
+    fast = list(lm.per_article(qrels, run, measures, collection=coll, join=join))
+    assert set(lm._rank_columns(qrels, run, ["1", "2"], measures, "natural", coll, False, 4)) == {"1", "2"}
+    # b: T = [35, 50) (clipped to max(text 40, doc_length 50)), R = [30, 40): P = 5/15, R = 5/10
+    assert fast == [("1", "a", [0.0, 0.0]), ("1", "b", [5 / 15, 0.5]), ("1", "u", [0.0, 0.0]), ("2", "b", [5 / 15, 0.5])]
+    slow, said = row_by_row(qrels, article_by_article(run, qrels)[0], measures, coll)
+    assert_same_rows(fast, slow)
+    assert [str(d) for d in join.diagnostics] == said == [
+        f"{tmp_path / 'q.qrels'}:2: warning: article b: doc_length 50 in the qrels, 40 computed from {tmp_path / 'b.xml'}"]
+
+
+@pytest.mark.parametrize("name", ["bert-passages.run", "indri-documents.run"])
+def test_real_runs_per_article_with_the_collection_are_row_by_row(inex, name):
+    from readsim.engine.collection import Collection
+    from readsim.engine.measure import parse_measure
+
+    qrels = read_qrels(inex / "qrels" / "inex2009-2010.qrels")
+    run = read_run(inex / "runs" / name)
+    coll = Collection(inex / "articles")
+    measures = [parse_measure(m) for m in PER_ARTICLE]
+    from readsim.engine.batch import Join
+
+    for kw in ({}, {"as_document": True}):
+        join = Join()
+        fast = list(lm.per_article(qrels, run, measures, collection=coll, join=join, **kw))
+        slow, said = row_by_row(qrels, article_by_article(run, qrels)[0], measures, coll, **kw)
+        assert_same_rows(fast, slow)
+        assert [str(d) for d in join.diagnostics] == said
