@@ -34,7 +34,7 @@ from readsim.engine.layout import Layout
 from readsim.engine.reading import Mode
 
 from .files import add_recent
-from .session import RankedRow, Session, with_mode
+from .session import RankedRow, Session, with_entry, with_mode
 from .widgets.outline import Outline
 
 
@@ -133,7 +133,7 @@ class PassageEditor(QObject):
         run = self._own(s.run)
         before = run.article(s.topic, cur.name)
         if before is not None:  # edited: no longer the file's lines (see engine.formats.run.write_run)
-            after = dataclasses.replace(before, passages=new, xpaths=[], pointers=[], lines=())
+            after = dataclasses.replace(before, passages=new, xpaths=[], pointers=[], lines=(), line_spans=None)
         else:
             rank = len(run.topics.get(s.topic, [])) + 1
             after = RunArticle(cur.name, rank, new, [], 0)
@@ -179,7 +179,7 @@ class PassageEditor(QObject):
         coll = s.collection if s.collection is not None and name in s.collection else None
         qrels = s.qrels or Qrels("")
         probe = entry or RunArticle(name, 0, iv.EMPTY, [], 0)
-        natural = document(qrels, change.run, change.topic, probe, Mode.NATURAL, coll)
+        natural = with_entry(document(qrels, change.run, change.topic, probe, Mode.NATURAL, coll), probe)
         ev = with_mode(natural, s.settings.mode)
         row = None
         rows = [r for r in s.rows if r.article != name]

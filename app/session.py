@@ -59,9 +59,7 @@ ARTICLE_CACHE_SIZE = 4
 
 def with_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
     """``ev`` read in another mode: same relevant and retrieved passages and extent."""
-    if Mode(mode) is ev.mode:
-        return ev
-    return evaluate_document(ev.relevant, ev.retrieved, ev.n, mode, ev.entry)
+    return ev.in_mode(mode)
 
 
 @dataclass(frozen=True)
@@ -763,8 +761,14 @@ def _ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Col
         notes.append(str(err))
         ev = document(qrels, run, topic, dataclasses.replace(entry, xpaths=[]), Mode.NATURAL, use, join=join)
     relevant = (qrels.judgement(topic, entry.article) is not None and ev.is_relevant) if judged else None
-    point = entry.entry_point  # carried for the entry mode (with_mode reads it)
-    if point is None:  # XPaths or XPointers only: the first resolved passage, as readsim-eval
-        point = int(ev.retrieved[0, 0]) if ev.retrieved is not None and len(ev.retrieved) else 0
-    ev = dataclasses.replace(ev, entry=int(point))
+    ev = with_entry(ev, entry)
     return RankedRow(entry.rank, entry.article, title, in_coll, relevant, ev, ev)
+
+
+def with_entry(ev: DocumentEvaluation, entry: RunArticle) -> DocumentEvaluation:
+    """``ev`` carrying ``entry``'s entry point for the entry mode (:func:`with_mode` reads it):
+    a Best in Context line's offset, else the first resolved passage, as readsim-eval."""
+    point = entry.entry_point
+    if point is None:
+        point = int(ev.retrieved[0, 0]) if ev.retrieved is not None and len(ev.retrieved) else 0
+    return dataclasses.replace(ev, entry=int(point))

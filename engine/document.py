@@ -47,7 +47,8 @@ class DocumentEvaluation:
 
     ``relevant`` and ``retrieved`` are normalized ``(k, 2)`` int64 arrays in the unit;
     ``retrieved`` is ``None`` for a whole-article result. ``n`` is the extent read (the
-    article's doc_length, or further if a retrieved passage goes past it).
+    article's doc_length, or further if a retrieved passage goes past it); ``doc_length`` the
+    article's (None: ``n``), which the ``document`` and ``entry`` modes read.
     """
 
     relevant: np.ndarray
@@ -56,6 +57,14 @@ class DocumentEvaluation:
     mode: Mode
     pieces: Pieces
     entry: int = 0
+    doc_length: int | None = None
+
+    def in_mode(self, mode: Mode | str) -> DocumentEvaluation:
+        """The same article (passages, doc_length, entry point) read in ``mode``."""
+        if Mode(mode) is self.mode:
+            return self
+        return evaluate_document(self.relevant, self.retrieved, self.n if self.doc_length is None else self.doc_length,
+                                 mode, self.entry)
 
     # -- sizes (computed once: the dataclass is frozen) -----------------------------------
     @cached_property
@@ -154,7 +163,7 @@ def evaluate_document(
     n = doc_length
     if ret is not None and len(ret) and mode not in (Mode.DOCUMENT, Mode.ENTRY):
         n = max(n, int(ret[-1, 1]))  # the chain reads retrieved text past doc_length
-    return DocumentEvaluation(rel, ret, n, mode, reading_order(n, rel, ret, mode, entry), entry)
+    return DocumentEvaluation(rel, ret, n, mode, reading_order(n, rel, ret, mode, entry), entry, doc_length)
 
 
 # -- many articles at once -----------------------------------------------------------------------

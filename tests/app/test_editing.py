@@ -348,3 +348,22 @@ def test_real_strategies_when_present(real_window, real):
     spans = strategies.strategy_spans(w.session, "S")
     assert w.editing.apply_strategy("S") or np.array_equal(iv.normalize(spans), w.editing.editor.retrieved())
     assert np.array_equal(w.session.current.evaluation.retrieved_spans, iv.normalize(iv.as_array(spans)))
+
+
+def test_edit_in_the_entry_mode_keeps_the_entry_point(real_window, real, qtbot):
+    """Read from the entry point, then cut the article's first 159 bytes out of the run's
+    passage (it started at 0): the result's entry point is now its first line's offset, 159, and
+    the entry mode reads from there, as evaluate_document with that entry (it read from 0 before
+    the edit, and the edited row had lost its entry point)."""
+    w = real_window(PAGERANK)
+    w.controls.mode.setCurrentIndex(w.controls.mode.findData("entry"))
+    assert w.session.current.evaluation.entry == 0
+    assert w.editing.editor.remove(0, 159)
+    cut = iv.as_array([(159, 25686)])
+    j = real["qrels"].judgement(TOPIC, PAGERANK)
+    ev = w.session.current.evaluation
+    assert np.array_equal(ev.retrieved, cut) and ev.entry == 159
+    want = evaluate_document(j.passages, cut, j.doc_length, "entry", 159)
+    assert list(ev.pieces) == list(want.pieces) and ev.pieces[0].start == 159
+    values = want.scores(Settings(mode="entry"))
+    assert w.scores.shown()["aveChP"] == f"{values['aveChP']:.4f}"

@@ -131,3 +131,17 @@ def test_pieces_cover_the_reference_order(c):
     last = first + c["tolerance"] % 50
     got = [q for s, e in window(doc.pieces, first, last) for q in range(s, e)]
     assert got == ref.window(first, last)
+
+
+def test_another_mode_of_an_evaluation_reads_the_articles_doc_length():
+    """R = [0, 10), T = [5, 30), doc_length 20: the natural reading goes on to 30 (the chain
+    reads retrieved text past doc_length); the same article in the document mode reads
+    [0, 20) only: 10 relevant, then 10 not (not [0, 30)), and keeps its entry point."""
+    natural = evaluate_document(np.array([[0, 10]]), np.array([[5, 30]]), 20, Mode.NATURAL, entry=7)
+    assert natural.n == 30 and natural.doc_length == 20
+    doc = natural.in_mode(Mode.DOCUMENT)
+    assert doc.n == 20 and [(p.length, p.relevant) for p in doc.pieces] == [(10, True), (10, False)]
+    assert natural.in_mode(Mode.ENTRY).entry == 7
+    assert natural.in_mode(Mode.ENTRY).n == 20
+    back = doc.in_mode(Mode.NATURAL)
+    assert back.n == 30 and [(p.length, p.relevant) for p in back.pieces] == [(p.length, p.relevant) for p in natural.pieces]
