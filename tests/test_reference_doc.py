@@ -317,3 +317,10 @@ def test_help_dialog_opens_the_reference(qapp, monkeypatch):
         assert "not installed" in missing.browser.toPlainText()
     finally:
         missing.deleteLater()
+
+
+def test_the_reference_ships_with_the_package():
+    """resources/reference.md (packaged with readsim.resources) is the project's reference: the
+    help dialog finds it in an installed copy, where docs/ is not."""
+    shipped = ROOT / "resources" / "reference.md"
+    assert shipped.read_text(encoding="utf-8") == REFERENCE.read_text(encoding="utf-8")
