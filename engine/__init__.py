@@ -12,8 +12,12 @@ Modules, one place for each thing:
 - :mod:`.document`     one article's evaluation: reading order, scores, curves
 - :mod:`.batch`        per-article evaluation of whole runs
 - :mod:`.listmeasures` list measures of whole runs (gP, AgP, MAP, CE/NCE/ANCE, iP, BEP)
+- :mod:`.compare`      comparing runs: significance tests, effect sizes, correlations of measures
+- :mod:`.fidelity`     fidelity tables of a measure over the simulated runs (:mod:`.simulated`)
+- :mod:`.elements`     element retrieval: e/s assessments and the INEX 2002/2003 metrics
 - :mod:`.samples`      the sample shipped in ``resources/sample``
-- :mod:`.cli`          the ``readsim-eval`` command
+- :mod:`.cli`          the ``readsim-eval`` command (``cli_compare``: its ``compare`` and
+  ``fidelity`` subcommands; ``cli_elements``: ``--elements``)
 """
 
 __version__ = "0.1.0"
