@@ -406,7 +406,8 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
 
 def write_evaluation(result: Evaluation, per_topic: bool, fmt: str, out: TextIO) -> None:
     """Print one run's rows: trec_eval-like text (``runid`` row first) or JSON Lines."""
-    rows = [(m, t, result.values[m.name][t]) for t in result.topics for m in result.measures] if per_topic else []
+    rows = [(m, t, result.values[m.name][t]) for t in result.topics for m in result.measures
+            if t in result.values[m.name]] if per_topic else []
     rows += [(m, "all", result.means[m.name]) for m in result.measures]
     if fmt == "jsonl":
         for m, topic, value in rows:

@@ -58,6 +58,12 @@ def _warn(diagnostics, err: TextIO) -> None:
     warn(diagnostics, err)
 
 
+def _write_evaluation(result, per_topic: bool, fmt: str, out: TextIO) -> None:
+    from .cli import write_evaluation
+
+    write_evaluation(result, per_topic, fmt, out)
+
+
 def run_elements(args, out: TextIO, err: TextIO) -> int:
     from .collection import Collection
     from .coverage import check_input_path
@@ -134,7 +140,7 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
     for run in runs:
         result = evaluate_elements(assessments, run, measures, args.complete)
         _warn(result.diagnostics, err)
-        _print_evaluation(result, args.per_topic, args.format, out)
+        _write_evaluation(result, args.per_topic, args.format, out)
     return 0
 
 
@@ -175,18 +181,3 @@ def _print_rows(assessments, fmt: str, out: TextIO) -> None:
             rows.clear()
     if rows:
         out.write("".join(rows))
-
-
-def _print_evaluation(result, per_topic: bool, fmt: str, out: TextIO) -> None:
-    rows = []
-    if per_topic:
-        rows = [(m, t, result.values[m.name][t]) for t in result.topics for m in result.measures
-                if t in result.values[m.name]]
-    rows += [(m, "all", result.means[m.name]) for m in result.measures]
-    if fmt == "jsonl":
-        for m, topic, value in rows:
-            print(json.dumps({"run": result.run_id, "measure": m.name, "topic": topic, "value": value}), file=out)
-        return
-    print(f"runid\tall\t{result.run_id}", file=out)
-    for m, topic, value in rows:
-        print(f"{m.name}\t{topic}\t{value:.6f}", file=out)
