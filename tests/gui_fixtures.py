@@ -4,9 +4,10 @@ fresh QSettings per test, garbage collected in the GUI thread only."""
 from __future__ import annotations
 
 import gc
+import time
 
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtCore import QSettings, QStandardPaths, QTimer
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +30,38 @@ def fresh_settings(tmp_path, qapp):
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
     yield folder
+
+
+class Probe:
+    """Ticks of a 10 ms timer in the GUI thread. Per turn between ticks: ``gaps`` the GUI
+    thread's own CPU time (ms, ``time.thread_time``: the work our code did without letting the
+    event loop turn), ``walls`` the wall time (ms; it also counts the time the machine gave to
+    other processes, so it is reported, not judged, on a shared machine). The longest CPU gap
+    is the longest stall."""
+
+    def __init__(self) -> None:
+        self.gaps: list[float] = []
+        self.walls: list[float] = []
+        self.last = (time.thread_time(), time.perf_counter())
+        self.timer = QTimer()
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+
+    def tick(self) -> None:
+        now = (time.thread_time(), time.perf_counter())
+        self.gaps.append((now[0] - self.last[0]) * 1000.0)
+        self.walls.append((now[1] - self.last[1]) * 1000.0)
+        self.last = now
+
+    def stop(self) -> float:
+        """Stop ticking; the longest stall (ms of the GUI thread's CPU time in one turn)."""
+        self.timer.stop()
+        self.tick()
+        return max(self.gaps)
+
+    def describe(self) -> str:
+        worst = self.gaps.index(max(self.gaps))
+        return (f"the GUI thread stalled {self.gaps[worst]:.0f} ms (turn {worst} of {len(self.gaps)}; "
+                f"{self.walls[worst]:.0f} ms of wall time; longest wall turn {max(self.walls):.0f} ms)")
+

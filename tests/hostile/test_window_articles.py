@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import os
 import random
-import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from gui_fixtures import Probe  # tests/ is on sys.path
 from PySide6.QtWidgets import QApplication
 
 from readsim.app.background import activity
@@ -144,28 +143,6 @@ def settle(window) -> None:
     window.repaint()
 
 
-class Probe:
-    """Ticks of a 10 ms timer in the GUI thread: the longest gap is the longest stall."""
-
-    def __init__(self) -> None:
-        self.gaps: list[float] = []
-        self.last = time.perf_counter()
-        self.timer = QTimer()
-        self.timer.setInterval(10)
-        self.timer.timeout.connect(self.tick)
-        self.timer.start()
-
-    def tick(self) -> None:
-        now = time.perf_counter()
-        self.gaps.append((now - self.last) * 1000.0)
-        self.last = now
-
-    def stop(self) -> float:
-        self.timer.stop()
-        self.tick()
-        return max(self.gaps)
-
-
 @pytest.mark.parametrize("case", CASES, ids=Case.name)
 def test_window_article(case: Case, data, qtbot, request):
     if case.data.get("stdin"):
@@ -194,8 +171,7 @@ def test_window_article(case: Case, data, qtbot, request):
     qtbot.waitUntil(lambda: activity().count == 0 and session.loading_article() is None, timeout=60_000)
     qtbot.wait(50)  # a few turns after the load: the first paint of what was shown
     stall = probe.stop()
-    worst = probe.gaps.index(stall)
-    assert stall < STALL_MS, f"the GUI thread stalled {stall:.0f} ms (turn {worst} of {len(probe.gaps)})"
+    assert stall < STALL_MS, probe.describe()
     assert percents[0] == -1 and percents[-1] == -2
     if case.outcome == ERROR:
         assert session.current.name == GOOD  # the previous article stays
