@@ -29,6 +29,7 @@ from .widgets.precision_plot import PrecisionPlot
 from .widgets.ranked_list import RankedListModel, RankedListView
 from .widgets.scores import ScoresPanel
 from .widgets.compare import install_compare
+from .widgets.on_demand import install_elements, install_runs
 from .export import install_export
 from .editing import install_editing
 from .help import install_help
@@ -145,6 +146,8 @@ class MainWindow(QMainWindow):
         install_playback(self)
         install_entry_point(self)
         install_compare(self)
+        install_runs(self)
+        install_elements(self)
         install_export(self)
         install_help(self)
         install_editing(self)

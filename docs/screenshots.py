@@ -25,41 +25,55 @@ DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "in
 OUT = ROOT / "docs"
 
 
-def main() -> int:
+def _app() -> QApplication:
+    """The application, with settings in a fresh temporary folder (never the user's)."""
     app = QApplication.instance() or QApplication([])
     QStandardPaths.setTestModeEnabled(True)
     folder = tempfile.mkdtemp()
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
+    from readsim.app.background import collect_garbage_in_gui_thread
 
-    from readsim.app.background import activity, collect_garbage_in_gui_thread
+    collect_garbage_in_gui_thread()
+    return app
+
+
+def settle(cond=lambda: True, timeout: float = 120.0) -> None:
+    """Process events until no background job is in flight and ``cond()``, then a few more turns."""
+    from readsim.app.background import activity
+
+    app = QApplication.instance()
+    end = time.monotonic() + timeout
+    while not (activity().count == 0 and cond()):
+        app.processEvents()
+        if time.monotonic() > end:
+            raise SystemExit("timed out")
+    for _ in range(10):
+        app.processEvents()
+
+
+def window(topic: str, article: str, runs: list[str]):
+    """A main window on the real collection, qrels and topics with ``runs`` (a bare name: a real
+    run; a full path as is), showing ``topic`` and ``article``."""
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Loaded, Session
     from readsim.engine.collection import Collection
     from readsim.engine.formats import read_qrels, read_run, read_topics
 
-    collect_garbage_in_gui_thread()
+    session = Session()
+    w = MainWindow(session, show_dialogs=False, restore=False)
+    w.show()
+    loaded = Loaded(collection=Collection(DATA / "articles"), qrels=read_qrels(DATA / "qrels" / "inex2009-2010.qrels"),
+                    runs=[read_run(DATA / "runs" / r) for r in runs],
+                    topics=read_topics(DATA / "topics" / "inex2009-topics.xml"))
+    session.adopt(loaded, topic, article)
+    settle(lambda: session.current is not None and session.current.name == article)
+    return w
 
-    def settle(cond=lambda: True, timeout=60.0) -> None:
-        end = time.monotonic() + timeout
-        while not (activity().count == 0 and cond()):
-            app.processEvents()
-            if time.monotonic() > end:
-                raise SystemExit("timed out")
-        for _ in range(10):
-            app.processEvents()
 
-    def window(topic: str, article: str, runs: list[str]) -> MainWindow:
-        session = Session()
-        w = MainWindow(session, show_dialogs=False, restore=False)
-        w.show()
-        loaded = Loaded(collection=Collection(DATA / "articles"), qrels=read_qrels(DATA / "qrels" / "inex2009-2010.qrels"),
-                        runs=[read_run(DATA / "runs" / r) for r in runs],  # a bare name: a real run; a full path as is
-                        topics=read_topics(DATA / "topics" / "inex2009-topics.xml"))
-        session.adopt(loaded, topic, article)
-        settle(lambda: session.current is not None and session.current.name == article)
-        return w
-
+def main() -> int:
+    folder = tempfile.mkdtemp()
+    _app()
     w = window("2009074", "23724", ["bert-passages.run"])
     w.grab().save(str(OUT / "window-real.png"))
 
@@ -88,8 +102,75 @@ def main() -> int:
     w.compare_dock.resize(1500, 860)
     settle()
     w.compare_dock.grab().save(str(OUT / "compare.png"))
+    elements_shot()
+    runs_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
+
+
+def elements_shot() -> Path:
+    """``docs/elements.png``: the element mode (View ▸ Element retrieval) on topic 2009074 (complete
+    in the shipped data), the ancestors run, PageRank's root element selected: its bracket spans
+    the article, the brackets of its retrieved descendants nest inside it, and the text the
+    elements ranked before it showed is shaded. Runs alone too::
+
+        QT_QPA_PLATFORM=offscreen .venv/bin/python -c "import runpy; runpy.run_path('docs/screenshots.py')['elements_shot']()"
+    """
+    _app()
+    w = window("2009074", "23724", ["bert-passages.run"])
+    w.act_elements.trigger()
+    panel = w.elements
+    settle(lambda: panel.topic_view is not None and panel.view.layout_ is not None)
+    w.elements_dock.resize(1600, 900)
+    settle()
+    panel.set_run("ancestors")
+    settle()
+    run = panel.current_run()
+    root = next(k for k, r in enumerate(run.entries) if r.article == "23724" and r.xpath == "/article[1]")
+    panel.select_position(root)
+    settle(lambda: panel.view.layout_ is not None and panel.view.layout_.article.name == "23724")
+    section = next(r for r in run.entries if r.article == "23724" and r.xpath.endswith("/ss1[1]"))
+    panel.view.scroll_to_position(panel.view.layout_.to_display(section.start) - 1, margin=120)
+    settle()
+    out = OUT / "elements.png"
+    w.elements_dock.grab().save(str(out))
+    print("wrote", out)
+    return out
+
+
+def runs_shot(tabs_to: str | Path | None = None) -> Path:
+    """``docs/runs.png``: the Runs window (View ▸ Compare all runs) on the five real runs (the
+    three BERT runs, indri-passages and indri-documents), its Runs tab: the runs ordered by
+    AgP/F(0.25) with the neighbours' significance marked, the three other default measures, the
+    significant pairs per measure. ``tabs_to``: a folder that also gets every tab as
+    ``runs-<tab>.png`` (the fidelity tables computed first), to look at. Runs alone too::
+
+        QT_QPA_PLATFORM=offscreen .venv/bin/python -c "import runpy; runpy.run_path('docs/screenshots.py')['runs_shot']('/tmp')"
+    """
+    _app()
+    w = window("2009074", "23724", ["bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run",
+                                    "indri-passages.run", "indri-documents.run"])
+    w.act_runs.trigger()
+    runs_window = w.runs_window
+    settle(lambda: runs_window.result is not None and not runs_window.busy())
+    if runs_window.errors_shown:
+        raise SystemExit("; ".join(runs_window.errors_shown))
+    runs_window.resize(1560, 700)
+    settle()
+    out = OUT / "runs.png"
+    runs_window.grab().save(str(out))
+    print("wrote", out)
+    if tabs_to is not None:
+        runs_window.resize(1560, 900)
+        runs_window.compute_fidelity()
+        settle(lambda: runs_window.fidelity is not None and not runs_window.busy())
+        for index in range(runs_window.tabs.count()):
+            runs_window.tabs.setCurrentIndex(index)
+            settle()
+            name = runs_window.tabs.tabText(index).lower()
+            runs_window.grab().save(str(Path(tabs_to) / f"runs-{name}.png"))
+            print("wrote", Path(tabs_to) / f"runs-{name}.png")
+    return out
 
 
 if __name__ == "__main__":

@@ -8,6 +8,12 @@ length and span ``[start, end)`` in the unit. :class:`Outline` binds it
 to a :class:`~readsim.app.session.Session` and emits ``element_selected(Element)`` and
 ``retrieve_requested(Element)`` (double-click, Enter or the "Retrieve element" button).
 
+With qrels and a collection open, three more columns show the element assessments of the
+element mode (issue 11 item 8; :func:`readsim.engine.elements.derive_article`, derived from the
+topic's highlighting: a teaching device, not INEX's assessments): ``rsize`` (its highlighted
+text, in the unit), exhaustiveness ``e`` and specificity ``s`` (0..3); the element's size is the
+Length column. An article the topic does not judge relevant has (0, 0) everywhere.
+
 The outline costs nothing while its dock is hidden: it is filled when shown (``showEvent``).
 An article's element index is built on first use (:attr:`Article.elements`, about 45 ms for
 the largest real article, 80 ms for a 12 MB one); for a long article
@@ -24,6 +30,8 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeView, QVBoxLayout, QWidget
 
 from readsim.engine import intervals as iv
+from readsim.engine.elements import derive_article
+from readsim.engine.elements.tree import element_tree
 from readsim.engine.text import Article, Element
 
 from ..background import run_in_background
@@ -32,8 +40,9 @@ from ..session import Session
 #: an article with more characters than this gets its element index built in a worker
 SYNC_CHARS = 200_000
 
-NAME, RELEVANT, RETRIEVED, LENGTH, SPAN = range(5)
-HEADERS = ("Element", "Relevant", "Retrieved", "Length", "Span")
+NAME, RELEVANT, RETRIEVED, LENGTH, SPAN, RSIZE, E, S = range(8)
+HEADERS = ("Element", "Relevant", "Retrieved", "Length", "Span", "rsize", "e", "s")
+ASSESSMENT_COLUMNS = (RSIZE, E, S)
 ELEMENT_ROLE = Qt.ItemDataRole.UserRole + 1
 ROOT = -1
 
@@ -57,6 +66,7 @@ class OutlineModel(QAbstractItemModel):
         self._children: dict[int, list[int]] = {ROOT: []}
         self._rel = np.zeros(0)
         self._ret = np.zeros(0)
+        self._assessed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # rsize, e, s per element
 
     # -- filling ------------------------------------------------------------------------
     def set_article(self, article: Article | None, relevant=iv.EMPTY, retrieved=iv.EMPTY) -> None:
@@ -75,7 +85,23 @@ class OutlineModel(QAbstractItemModel):
             kids.append(i)
             stack.append(i)
         self._shares(relevant, retrieved)
+        self._assessed = None
         self.endResetModel()
+
+    def set_assessments(self, rsize=None, e=None, s=None) -> None:
+        """The element assessments of the article's elements (arrays over every element, in
+        :attr:`Article.elements` order), or None: the rsize, e, s columns stay empty."""
+        self._assessed = None if rsize is None else (np.asarray(rsize), np.asarray(e), np.asarray(s))
+        rows = len(self._children[ROOT])
+        if rows:
+            self.dataChanged.emit(self.index(0, RSIZE), self.index(rows - 1, S))
+
+    def assessment(self, number: int) -> tuple[int, int, int, int] | None:
+        """``(size, rsize, e, s)`` of element ``number`` (None without assessments)."""
+        if self._assessed is None:
+            return None
+        r, e, s = self._assessed
+        return self.elements[number].length, int(r[number]), int(e[number]), int(s[number])
 
     def set_passages(self, relevant, retrieved) -> None:
         """New relevant and retrieved passages: the share columns change (``dataChanged`` is
@@ -136,7 +162,10 @@ class OutlineModel(QAbstractItemModel):
                 return HEADERS[section]
             if role == Qt.ItemDataRole.ToolTipRole:
                 return ("XPath step (the whole XPath in each row's tooltip)", "|R ∩ span| / |span|",
-                        "|T ∩ span| / |span|", "end − start", "[start, end) in the unit")[section]
+                        "|T ∩ span| / |span|", "end − start: the element's size", "[start, end) in the unit",
+                        "rsize: the element's highlighted text (element assessments, derived from the qrels)",
+                        "exhaustiveness 0..3: rsize / the article's highlighted text, graded at 1/3 and 2/3",
+                        "specificity 0..3: rsize / size, graded at 1/3 and 2/3")[section]
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -151,14 +180,28 @@ class OutlineModel(QAbstractItemModel):
                 return f"{el.start:,}–{el.end:,}"
             if c == LENGTH:
                 return f"{el.length:,}"
+            if c in ASSESSMENT_COLUMNS:
+                if self._assessed is None:
+                    return ""
+                value = int(self._assessed[c - RSIZE][i])
+                return f"{value:,}" if c == RSIZE else str(value)
             value = self._rel[i] if c == RELEVANT else self._ret[i]
             return "–" if el.length == 0 else f"{value:.0%}" if value in (0.0, 1.0) else f"{value:.1%}"
         if role == ELEMENT_ROLE:
             return el
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{el.xpath}\n[{el.start}, {el.end}): {el.length:,} · relevant {self._rel[i]:.1%} · retrieved {self._ret[i]:.1%}"
+            tip = f"{el.xpath}\n[{el.start}, {el.end}): {el.length:,} · relevant {self._rel[i]:.1%} · retrieved {self._ret[i]:.1%}"
+            if self._assessed is not None:
+                r, e, s = (int(a[i]) for a in self._assessed)
+                tip += f"\nsize {el.length:,}, rsize {r:,}, e {e}, s {s} (derived from the highlighting)"
+            return tip
         if role == Qt.ItemDataRole.TextAlignmentRole and c != NAME:
+            if c in (E, S):
+                return int(Qt.AlignmentFlag.AlignCenter)
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and c in ASSESSMENT_COLUMNS and self._assessed is not None \
+                and self._assessed[0][i] == 0:
+            return QBrush(QColor("#999999"))
         if role == Qt.ItemDataRole.BackgroundRole and c in (RELEVANT, RETRIEVED):
             value = self._rel[i] if c == RELEVANT else self._ret[i]
             if value > 0:
@@ -193,7 +236,8 @@ class Outline(QWidget):
         self.tree.setIndentation(10)  # Wikipedia XML nests deep (YAGO tags: 40 levels)
         h = self.tree.header()
         h.setStretchLastSection(False)
-        for col, width in ((NAME, 150), (RELEVANT, 62), (RETRIEVED, 66), (LENGTH, 58), (SPAN, 96)):
+        for col, width in ((NAME, 150), (RELEVANT, 62), (RETRIEVED, 66), (LENGTH, 58), (SPAN, 96), (RSIZE, 56),
+                           (E, 26), (S, 26)):
             h.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             self.tree.setColumnWidth(col, width)
         self.retrieve_btn = QPushButton("Retrieve element")
@@ -211,6 +255,9 @@ class Outline(QWidget):
         self.retrieve_btn.clicked.connect(lambda: self._request(self.tree.currentIndex()))
         self._pending = True  # the open article changed while the outline was hidden
         self._article: Article | None = None  # the article whose elements the model holds
+        self._assessed_key: tuple | None = None  # (article, topic, qrels) of the model's assessments
+        for col in ASSESSMENT_COLUMNS:
+            self.tree.setColumnHidden(col, True)
         self._gen = 0
         session.article_changed.connect(self.show_current)
         session.evaluation_changed.connect(self.update_passages)
@@ -250,14 +297,34 @@ class Outline(QWidget):
             if gen == self._gen:  # nothing newer was shown meanwhile: show what is open now
                 self.show_current()
 
-        run_in_background(self, lambda: article.elements, done)
+        run_in_background(self, lambda: (article.elements, element_tree(article)), done)
 
     def _fill(self, article: Article) -> None:
         ev = self.session.current.evaluation
         self._article = article
         self.model.set_article(article, ev.relevant, ev.retrieved_spans)
+        self._assessed_key = None
+        self.update_assessments()
         self.summary.setText(f"{len(article.elements):,} elements · {self.session.unit}")
         self.tree.expandToDepth(1)
+
+    def update_assessments(self) -> None:
+        """The rsize, e, s columns of the shown article for the session's topic (shown when
+        qrels and a collection are open; :func:`derive_article` on the topic's highlighting)."""
+        s, article = self.session, self._article
+        key = (article, s.topic, s.qrels)
+        if key == self._assessed_key:
+            return
+        self._assessed_key = key
+        on = article is not None and s.qrels is not None and s.collection is not None and s.topic is not None
+        for col in ASSESSMENT_COLUMNS:
+            self.tree.setColumnHidden(col, not on)
+        if not on:
+            self.model.set_assessments(None)
+            return
+        j = s.qrels.judgement(s.topic, article.name)
+        a = derive_article(article, j.passages if j is not None and j.relevant else iv.EMPTY)
+        self.model.set_assessments(a.rsize, a.e, a.s)
 
     def update_passages(self) -> None:
         if not self.isVisible():
@@ -266,6 +333,7 @@ class Outline(QWidget):
         cur = self.session.current
         if cur is not None and cur.article is not None and cur.article is self._article:
             self.model.set_passages(cur.evaluation.relevant, cur.evaluation.retrieved_spans)
+            self.update_assessments()
             self.tree.viewport().update()
 
     def reveal(self, number: int) -> QModelIndex:

@@ -1,0 +1,417 @@
+"""What the Runs window (:mod:`readsim.app.widgets.runs_window`) computes and exports, without
+widgets: reading extra runs, evaluating every run once (and once more as whole documents),
+comparing them (:func:`readsim.engine.compare.compare_evaluations`), the fidelity tables
+(:func:`readsim.engine.fidelity.fidelity_tables`), and the CSV texts of what it shows.
+
+No statistic is computed here: every number is the engine's, as ``readsim-eval compare`` and
+``readsim-eval fidelity`` (:mod:`readsim.engine.cli_compare`) print it. This module only pairs
+the runs with labels, caches evaluations and lays the results out as rows.
+
+Threading contract: :func:`compare_job`, :func:`fidelity_job` and :func:`read_runs` run in a
+worker thread (:func:`readsim.app.background.run_in_background`). They read plain engine data
+only and report through a :class:`Progress`, a plain object the GUI thread polls (a timer), never
+a Qt signal; setting :attr:`Progress.cancelled` makes the worker stop at its next step with
+:class:`Cancelled`. Everything else runs in the GUI thread.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from readsim.engine.collection import Collection
+from readsim.engine.coverage import check_input_path
+from readsim.engine.errors import InputError
+from readsim.engine.formats import Qrels, Run, read_any_run
+from readsim.engine.listmeasures import Evaluation, evaluate
+from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
+from readsim.engine.reading import Mode
+
+DEFAULT_MEASURES = ("AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "ANCE@600/LE(300)")
+"""The measures compared by default: INEX's official Relevant in Context measure, the two
+reading-order alternatives of Arvola et al. 2010, and cumulated effort (lower is better)."""
+
+TEST_NAMES = {"bootstrap": "paired bootstrap", "t": "paired t-test", "randomization": "paired randomization"}
+READING_MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT)
+
+
+class Cancelled(Exception):
+    """A worker stopped because its :class:`Progress` was cancelled (a newer request)."""
+
+
+class Progress:
+    """Progress of one worker job, written by the worker, read by the GUI thread's timer.
+
+    Plain attributes (a float and a str: each assignment is atomic under the GIL):
+    :attr:`fraction` from 0 to 1, :attr:`text` what is being done; :attr:`cancelled` set by the
+    GUI thread. :meth:`step` raises :class:`Cancelled` once cancelled."""
+
+    def __init__(self) -> None:
+        self.fraction = 0.0
+        self.text = ""
+        self.cancelled = False
+
+    def step(self, fraction: float, text: str | None = None) -> None:
+        if self.cancelled:
+            raise Cancelled()
+        self.fraction = min(max(float(fraction), 0.0), 1.0)
+        if text is not None:
+            self.text = text
+
+
+# -- options --------------------------------------------------------------------------------------
+
+
+def parse_measures(text: str) -> list[ListMeasure]:
+    """The list measures of ``text``, separated by spaces, semicolons or new lines, in order,
+    duplicates dropped. Raises :class:`UnknownMeasure` naming the first that does not parse,
+    or saying none was given."""
+    names = [t for t in text.replace(";", " ").split() if t]
+    if not names:
+        raise UnknownMeasure("no measure given: list measures such as AgP/F(0.25), separated by spaces")
+    return list(dict.fromkeys(parse_list_measure(n) for n in names))
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to compare: measures (names), the test and its parameters (those of
+    :func:`readsim.engine.compare.compare_runs`), the reading order and LE levels of the
+    evaluation, ``complete`` (pair over every judged topic, ``-c``) and ``baseline`` (evaluate
+    every run once more as whole documents: the "against documents" correlations)."""
+
+    measures: tuple[str, ...] = DEFAULT_MEASURES
+    test: str = "bootstrap"
+    alpha: float = 0.05
+    resamples: int = 1000
+    seed: int = 0
+    correction: str = "none"
+    mode: str = "natural"
+    levels: int = 4
+    complete: bool = False
+    baseline: bool = True
+
+    def compare_options(self) -> dict:
+        return {"test": self.test, "alpha": self.alpha, "resamples": self.resamples, "seed": self.seed,
+                "correction": self.correction}
+
+    def evaluation_key(self) -> tuple:
+        """What an evaluation depends on besides the run, the qrels and the collection."""
+        return (self.measures, self.mode, self.levels, self.complete)
+
+
+def run_labels(runs: Sequence[Run]) -> list[str]:
+    """A short, unique label per run: its file name without the suffix (the three real BERT
+    runs all carry the run id ``TREC2INEX``), `` (2)``, `` (3)`` ... for a name seen before."""
+    seen: Counter[str] = Counter()
+    out = []
+    for run in runs:
+        stem = Path(str(run.path)).stem or run.run_id or "run"
+        seen[stem] += 1
+        out.append(stem if seen[stem] == 1 else f"{stem} ({seen[stem]})")
+    return out
+
+
+# -- reading extra runs (worker) ------------------------------------------------------------------
+
+
+def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
+    """Read run files (worker thread). A folder stands for every file in it not starting with
+    ``.``, by name (as ``readsim-eval compare --runs``). Returns the runs read and one
+    ``path: reason`` per file (or folder) that could not be read; never raises for bad input."""
+    from readsim.engine.cli_compare import run_paths
+
+    from .background import input_error_text
+    from .session import _refuse_other_kind
+
+    runs: list[Run] = []
+    errors: list[str] = []
+    for path in paths:
+        try:
+            files = run_paths([], path) if Path(path).is_dir() else [str(path)]
+        except (InputError, OSError) as err:
+            errors.append(input_error_text(err) or str(err))
+            continue
+        for f in files:
+            try:
+                check_input_path(f, "run")
+                _refuse_other_kind(f, "run")
+                runs.append(read_any_run(f))
+            except (InputError, OSError, UnicodeDecodeError, ValueError) as err:
+                text = input_error_text(err)
+                errors.append(text if text is not None else f"{f}: {err}")
+    return runs, errors
+
+
+# -- comparing (worker) ---------------------------------------------------------------------------
+
+
+@dataclass
+class Cached:
+    """One evaluation with what it was computed from (identity checked on reuse)."""
+
+    run: Run
+    qrels: Qrels
+    collection: Collection | None
+    key: tuple
+    evaluation: Evaluation
+    documents: Evaluation | None
+
+
+@dataclass
+class Compared:
+    """A finished comparison: the engine's :class:`~readsim.engine.compare.Comparison` (run
+    names are :attr:`labels`), the runs compared (same order), the options, the evaluations
+    (for the cache) and the readers' warnings."""
+
+    comparison: object  # engine.compare.Comparison
+    runs: list[Run]
+    labels: list[str]
+    options: Options
+    cached: list[Cached]
+    diagnostics: list[str] = field(default_factory=list)
+    with_collection: bool = False
+
+    @property
+    def paths(self) -> list[str]:
+        return [str(r.path) for r in self.runs]
+
+
+def _evaluate_one(qrels: Qrels, run: Run, measures: list[ListMeasure], options: Options,
+                  collection: Collection | None, as_document: bool, progress: Progress, start: float,
+                  width: float, what: str) -> Evaluation:
+    def tick(done: int, total: int) -> None:
+        progress.step(start + width * done / max(total, 1))
+
+    progress.step(start, what)
+    return evaluate(qrels, run, measures, options.mode, collection, as_document, options.complete, options.levels,
+                    None, tick)
+
+
+def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None, options: Options,
+                cache: Sequence[Cached], progress: Progress) -> Compared:
+    """Evaluate each run (reusing an evaluation of ``cache`` made from the same run, qrels,
+    collection and options), as whole documents too when ``options.baseline``, then compare
+    them. Worker thread. Raises ``ValueError`` when too little is left to compare (fewer than 2
+    runs or paired topics, an option out of range), :class:`UnknownMeasure`, :class:`InputError`,
+    :class:`Cancelled`."""
+    from readsim.engine.compare import compare_evaluations
+
+    measures = [parse_list_measure(m) for m in options.measures]
+    if len(runs) < 2:
+        raise ValueError(f"comparing needs at least 2 runs, not {len(runs)}")
+    labels = run_labels(runs)
+    key = options.evaluation_key()
+    reuse = {id(c.run): c for c in cache if c.qrels is qrels and c.collection is collection and c.key == key}
+    passes = 2 if options.baseline else 1
+    width = 0.9 / (len(runs) * passes)
+    cached: list[Cached] = []
+    diagnostics: list[str] = []
+    for i, (run, label) in enumerate(zip(runs, labels)):
+        hit = reuse.get(id(run))
+        if hit is not None and hit.run is run and (hit.documents is not None or not options.baseline):
+            cached.append(hit)
+            progress.step((i + 1) * passes * width)
+            continue
+        start = i * passes * width
+        ev = _evaluate_one(qrels, run, measures, options, collection, False, progress, start, width,
+                           f"evaluating {label} ({i + 1} of {len(runs)})")
+        diagnostics += [str(d) for d in ev.diagnostics]
+        docs = None
+        if options.baseline:
+            docs = _evaluate_one(qrels, run, measures, options, collection, True, progress, start + width, width,
+                                 f"evaluating {label} as whole documents ({i + 1} of {len(runs)})")
+        cached.append(Cached(run, qrels, collection, key, ev, docs))
+    progress.step(0.9, f"testing {len(runs) * (len(runs) - 1) // 2} pairs of runs")
+    evaluations = []
+    documents = [] if options.baseline else None
+    for c, label in zip(cached, labels):
+        e = _relabelled(c.evaluation, label)
+        evaluations.append(e)
+        if documents is not None:
+            documents.append(_relabelled(c.documents, label))
+    comparison = compare_evaluations(evaluations, measures, documents, **options.compare_options())
+    progress.step(1.0, "done")
+    return Compared(comparison, list(runs), labels, options, cached, list(dict.fromkeys(diagnostics)),
+                    collection is not None)
+
+
+def _relabelled(ev: Evaluation, label: str) -> Evaluation:
+    """A shallow copy of ``ev`` named ``label`` (the cached evaluation keeps its run id)."""
+    return Evaluation(label, ev.measures, ev.topics, ev.values, ev.means, ev.diagnostics)
+
+
+def fidelity_job(qrels: Qrels, collection: Collection, options: Options, progress: Progress):
+    """:func:`readsim.engine.fidelity.fidelity_tables` on the complete topics (worker thread),
+    with progress per simulated run. Raises :class:`InputError` (no complete topic, an article
+    that cannot be read), :class:`UnknownMeasure`, :class:`Cancelled`."""
+    from readsim.engine.fidelity import fidelity_tables
+
+    progress.step(0.0, "building the 20 simulated runs")
+    return fidelity_tables(qrels, collection, list(options.measures), "complete", mode=options.mode,
+                           levels=options.levels,
+                           progress=lambda done, total: progress.step(done / total,
+                                                                      f"simulated run {done} of {total}"))
+
+
+# -- text ------------------------------------------------------------------------------------------
+
+
+def fmt(value: float, digits: int = 4) -> str:
+    """A mean as shown: 4 decimals, ``n/a`` for NaN."""
+    if value is None or not math.isfinite(value):
+        return "n/a" if value is None or math.isnan(value) else ("+inf" if value > 0 else "−inf")
+    return f"{value:.{digits}f}"
+
+
+def fmt_signed(value: float, digits: int = 4) -> str:
+    if not math.isfinite(value):
+        return fmt(value)
+    return f"{value:+.{digits}f}".replace("-", "−")
+
+
+def fmt_p(value: float) -> str:
+    """A p-value as shown: ``<0.001``, ``0.031``, ``–`` for none (NaN)."""
+    if value is None or math.isnan(value):
+        return "–"
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def setting_text(c, with_collection: bool, options: Options) -> str:
+    """One line on how the runs were compared (as ``readsim-eval compare`` says it)."""
+    test = TEST_NAMES[c.test] + (" test" if c.test != "t" else "")
+    resampled = f", {c.resamples:,} resamples, seed {c.seed}" if c.test != "t" else ""
+    correction = "no correction" if c.correction == "none" else f"{c.correction} correction over each measure's pairs"
+    topics = "every judged topic (-c)" if options.complete else "the topics every run has"
+    parts = [f"{len(c.runs)} runs, {len(c.topics)} topics paired ({topics})",
+             f"{test} (one-tailed{resampled})", f"α {c.alpha:g}, {correction}",
+             f"{(1 - c.alpha) * 100:g}% {c.ci_method} intervals", f"{options.mode} reading"
+             + ("" if with_collection else ", no collection (passages not clipped)")]
+    return "; ".join(parts)
+
+
+def neighbour_marks(c, k: int) -> dict[int, object]:
+    """Run index -> the engine's :class:`~readsim.engine.compare.Pair` of that run and the run
+    ranked just below it under measure ``k`` (the last run has none)."""
+    return {p.better: p for p in c.neighbours(k)}
+
+
+def verdict_text(f, k: int) -> str:
+    """The fidelity verdict of measure ``k`` in one sentence (as ``readsim-eval fidelity``)."""
+    from readsim.engine.fidelity import ALWAYS, ON_AVERAGE, RESPECTED, REVERSED
+
+    respected = f.with_verdict(k, RESPECTED)
+    always = sum(o in respected for o in ALWAYS)
+    reversed_ = f.with_verdict(k, REVERSED)
+    text = (f"{f.measures[k]} respects {len(respected)} of the {len(f.orderings)} expected orderings on every topic "
+            f"({always} of the {len(ALWAYS)} the paper's AgP always confirms; {len(f.tied(k))} only by a tie on "
+            f"every topic), {len(f.with_verdict(k, ON_AVERAGE))} on average only, {len(reversed_)} reversed")
+    if reversed_:
+        text += ": " + ", ".join(f"{a} > {b}" for a, b in reversed_)
+    return text + f". Best {', '.join(f.best(k))}; worst {', '.join(f.worst(k))}."
+
+
+def in_percent(f, k: int) -> bool:
+    """Table 2's Diff in percentage points (the paper's "Diff (%)") for measures in [0, 1]."""
+    return not bool(f.lower_is_better[k])
+
+
+# -- CSV -------------------------------------------------------------------------------------------
+
+
+def _num(value) -> str:
+    """A CSV number at full precision; empty for NaN."""
+    if value is None:
+        return ""
+    value = float(value)
+    if math.isnan(value):
+        return ""
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return repr(value)
+
+
+def _csv(header: Sequence[str], rows: list[Sequence]) -> str:
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(header)
+    w.writerows(rows)
+    return f.getvalue()
+
+
+def runs_csv(result: Compared) -> str:
+    """One row per measure and run, in rank order: measure, rank, run, mean, the interval, the
+    mean as whole documents, and the test against the next run (``significant_vs_next``),
+    with the test's settings and the run's file."""
+    c = result.comparison
+    rows = []
+    for k, m in enumerate(c.measures):
+        marks = neighbour_marks(c, k)
+        for i in c.order[k]:
+            pair = marks.get(int(i))
+            rows.append((m, int(c.rank[k, i]), c.runs[i], _num(c.means[k, i]), _num(c.ci[k, i, 0]),
+                         _num(c.ci[k, i, 1]), _num(c.doc_means[k, i]),
+                         "" if pair is None else c.runs[pair.worse], "" if pair is None else _num(pair.p),
+                         "" if pair is None else _num(pair.p_adjusted),
+                         "" if pair is None else str(bool(pair.significant)).lower(),
+                         "lower" if c.lower_is_better[k] else "higher", c.test, c.alpha, c.resamples, c.seed,
+                         c.correction, len(c.topics), result.paths[i]))
+    return _csv(("measure", "rank", "run", "mean", "ci_low", "ci_high", "doc_mean", "next_run", "p_vs_next",
+                 "p_adjusted_vs_next", "significant_vs_next", "better", "test", "alpha", "resamples", "seed",
+                 "correction", "topics", "run_file"), rows)
+
+
+def pairs_csv(result: Compared) -> str:
+    """Every tested pair of every measure (the significance matrices), in rank order."""
+    c = result.comparison
+    rows = []
+    for k, m in enumerate(c.measures):
+        for p in c.pairs(k):
+            rows.append((m, c.runs[p.better], c.runs[p.worse], int(c.rank[k, p.better]), int(c.rank[k, p.worse]),
+                         _num(p.diff), _num(p.effect), p.wins, p.ties, p.losses, _num(p.p), _num(p.p_adjusted),
+                         str(bool(p.significant)).lower(), c.test, c.alpha, c.correction))
+    return _csv(("measure", "better", "worse", "rank_better", "rank_worse", "diff", "effect_dz", "wins", "ties",
+                 "losses", "p", "p_adjusted", "significant", "test", "alpha", "correction"), rows)
+
+
+def correlations_csv(result: Compared) -> str:
+    """Kendall's tau and Pearson's r of every two measures over the runs, and of each measure
+    against the runs evaluated as whole documents (``other_as_documents`` true)."""
+    c = result.comparison
+    rows = []
+    for k, m in enumerate(c.measures):
+        for q in range(k + 1, len(c.measures)):
+            rows.append((m, c.measures[q], "false", _num(c.tau[k, q]), _num(c.tau_p[k, q]), _num(c.r[k, q]),
+                         _num(c.r_p[k, q]), len(c.runs)))
+        if not np.isnan(c.doc_means[k]).any():
+            rows.append((m, m, "true", _num(c.doc_tau[k]), _num(c.doc_tau_p[k]), _num(c.doc_r[k]),
+                         _num(c.doc_r_p[k]), len(c.runs)))
+    return _csv(("measure", "other", "other_as_documents", "tau", "tau_p", "r", "r_p", "runs"), rows)
+
+
+def fidelity_table1_csv(f) -> str:
+    """Table 1: every simulated run's mean per measure."""
+    rows = [(run, *(_num(f.means[k, i]) for k in range(len(f.measures)))) for i, run in enumerate(f.runs)]
+    return _csv(("run", *f.measures), rows)
+
+
+def fidelity_table2_csv(f) -> str:
+    """Table 2 of every measure: per expected ordering the mean difference (measure units,
+    oriented), topics where the first run is better, equal, worse, the two-sided t-test p and
+    the verdict; ``always`` marks the paper's 28 always-confirmed orderings."""
+    from readsim.engine.fidelity import ALWAYS
+
+    rows = []
+    for k, m in enumerate(f.measures):
+        for o, (first, second) in enumerate(f.orderings):
+            rows.append((m, first, second, _num(f.diff[k, o]), int(f.better[k, o]), int(f.equal[k, o]),
+                         int(f.worse[k, o]), _num(f.p[k, o]), f.verdict[k][o],
+                         str((first, second) in ALWAYS).lower(), len(f.topics)))
+    return _csv(("measure", "first", "second", "diff", "better", "equal", "worse", "p", "verdict", "always",
+                 "topics"), rows)

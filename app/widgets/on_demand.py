@@ -1,0 +1,70 @@
+"""View menu entries of windows built on first use: the Runs window (``readsim-eval compare`` and
+``fidelity`` in the window) and the element mode (INEX 2002/2003). Their modules, and what they
+import (scipy.stats, the element metrics), load when the entry is first chosen, so opening the
+main window does not pay for them."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QKeySequence
+
+RUNS_SHORTCUT = "Ctrl+Alt+R"
+RUNS_TEXT = "Compare all runs"
+ELEMENTS_SHORTCUT = "Ctrl+Alt+L"
+ELEMENTS_TEXT = "Element retrieval (INEX 2002/2003)"
+
+
+def _view_menu(window):
+    menu = next((a.menu() for a in window.menuBar().actions()
+                 if a.text().replace("&", "") == "View" and a.menu() is not None), None)
+    return menu or window.menuBar().addMenu("&View")
+
+
+def install_runs(window) -> QAction:
+    """View ▸ "Compare all runs" (Ctrl+Alt+R) opens the Runs window
+    (:func:`readsim.app.widgets.runs_window.open_runs_window`). Sets ``window.act_runs`` and
+    ``window.runs_window`` (None until first opened)."""
+    window.runs_window = None
+    act = QAction(RUNS_TEXT, window)
+    act.setShortcut(QKeySequence(RUNS_SHORTCUT))
+    act.setStatusTip("Every loaded run under several measures: significance of each pair, correlation of the "
+                     "measures, fidelity tables")
+
+    def open_runs() -> None:
+        from .runs_window import open_runs_window
+
+        open_runs_window(window)
+
+    act.triggered.connect(open_runs)
+    window.addAction(act)
+    _view_menu(window).addAction(act)
+    window.act_runs = act
+    return act
+
+
+def install_elements(window) -> QAction:
+    """View ▸ "Element retrieval (INEX 2002/2003)" (Ctrl+Alt+L), a checkable entry that shows and
+    hides the element mode's dock, built on first use
+    (:func:`readsim.app.widgets.elements_view.build_elements_dock`). Sets ``window.act_elements``;
+    ``window.elements`` (the panel) and ``window.elements_dock`` are None until then."""
+    window.elements = window.elements_dock = None
+    act = QAction(ELEMENTS_TEXT, window)
+    act.setCheckable(True)
+    act.setShortcut(QKeySequence(ELEMENTS_SHORTCUT))
+    act.setStatusTip("Element retrieval as INEX 2002-2005 evaluated it: ranked elements, nesting and overlap, "
+                     "the INEX 2002 and 2003 metrics (perfect and ancestors runs)")
+
+    def toggled(on: bool) -> None:
+        if window.elements_dock is None:
+            if not on:
+                return
+            from .elements_view import build_elements_dock
+
+            build_elements_dock(window, act)
+        if window.elements_dock.isVisible() != on:
+            window.elements_dock.setVisible(on)
+
+    act.toggled.connect(toggled)
+    window.addAction(act)
+    _view_menu(window).addAction(act)
+    window.act_elements = act
+    return act
