@@ -112,7 +112,7 @@ def _run_coverage(run: Run, qrels: Qrels | None, collection: Collection | None,
     if have is None:
         return out
     root = collection.root if collection is not None else ""
-    articles = list(dict.fromkeys(e.article for t in topics for e in run.topics[t]))
+    articles = list(dict.fromkeys(a for t in topics for a in run.article_names(t)))
     missing = [a for a in articles if a not in have]
     if missing:
         if len(articles) == 1:

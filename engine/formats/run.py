@@ -110,6 +110,15 @@ class Run:
                 return entry
         return None
 
+    def article_names(self, topic: str) -> list[str]:
+        """The ranked articles of ``topic`` in rank order (names only: for a topic still as the
+        file said, decoded from the columns without building its :class:`RunArticle` objects)."""
+        cols = self.columns(topic)
+        if cols is None:
+            return [e.article for e in self.topics.get(topic, [])]
+        rc, tid = cols
+        return rc.names(np.arange(rc.topic_ptr[tid], rc.topic_ptr[tid + 1]))
+
     def columns(self, topic: str) -> tuple[RunColumns, int] | None:
         """``(columns, topic id)`` when ``topics[topic]`` is still what the file said (a
         :class:`TopicEntries` not changed through its list methods), else ``None``: then only

@@ -358,3 +358,14 @@ def test_many_ranked_articles_are_united_slice_by_slice():
     s2, e2 = np.concatenate([starts, [2]]), np.concatenate([ends, [9]])
     out_s, out_e, out_g, overlap = iv.normalize_groups(gid2, s2, e2, n)
     assert len(out_s) == n and out_e[-1] == 9 and out_g[-1] == n - 1 and overlap.tolist() == [n - 1]
+
+
+def test_article_names_without_building_the_entries(tmp_path):
+    """Run.article_names gives the ranked articles in rank order from the columns (the topic's
+    RunArticle objects are not built), and from the entries once a topic was changed."""
+    (tmp_path / "r.run").write_text("1 Q0 b 1 1 r 0 5\n1 Q0 a 2 1 r 0 5\n1 Q0 b 3 1 r 9 2\n2 Q0 c 1 1 r 0 1\n")
+    run = read_run(tmp_path / "r.run")
+    assert run.article_names("1") == ["b", "a"] and run.article_names("2") == ["c"] and run.article_names("3") == []
+    assert not run.topics["1"].built
+    del run.topics["1"][0]
+    assert run.article_names("1") == ["a"]
