@@ -43,9 +43,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QRect, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFileDialog, QGridLayout, QHBoxLayout,
-                               QHeaderView, QLabel, QProgressBar, QPushButton, QSizePolicy, QSplitter,
-                               QStackedWidget, QTableView, QToolTip, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
+                               QProgressBar, QPushButton, QSizePolicy, QSplitter, QStackedWidget, QToolTip,
+                               QVBoxLayout, QWidget)
 
 from readsim.engine import intervals as iv
 from readsim.engine.elements import RECALL_POINTS, read_element_run
@@ -62,6 +62,7 @@ from .article_view import GUTTER, RELEVANT, ArticleView
 from .list_plot import cache_axes
 
 from .on_demand import ELEMENTS_TEXT as ACTION_TEXT
+from .tables import row_table
 ARTICLES_KEPT = 6  # parsed and laid-out articles kept by the panel
 
 SELECTED = QColor("#e8590c")      # the selected element: its bracket
@@ -636,16 +637,9 @@ class ElementsPanel(QWidget):
 
         # ranked elements | article | scores
         self.model = ElementTableModel(self)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
+        self.table = row_table(self.model)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideLeft)
-        self.table.setAlternatingRowColors(True)
         h = self.table.horizontalHeader()
         h.setStretchLastSection(False)
         for c, w in ((POS, 38), (RANK, 40), (ARTICLE, 80), (XPATH, 150), (E, 24), (S, 24), (F_STRICT, 50),

@@ -33,8 +33,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QTextCursor
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-                               QPushButton, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QVBoxLayout,
+                               QWidget)
 
 from readsim.engine.atomic import write_text
 from readsim.engine.formats import RunArticle
@@ -42,6 +42,7 @@ from readsim.engine.passages import PassageTable, RunLine, passage_table, screen
 from readsim.engine.reading import Mode
 
 from ..session import Session
+from .tables import row_table
 
 PASSAGE, OFFSET, LENGTH, OVERLAP, PRECISION, READ, SCREEN, FOUND, LINES = range(9)
 COLUMN_COUNT = 9
@@ -333,14 +334,7 @@ class PassagesPanel(QWidget):
         top.addWidget(self.header, 1)
         top.addWidget(self.export_btn, 0, Qt.AlignmentFlag.AlignTop)
         self.model = PassagesModel(self)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
+        self.table = row_table(self.model)
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         h.setStretchLastSection(True)

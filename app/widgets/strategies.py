@@ -25,8 +25,7 @@ import html
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHeaderView, QLabel, QSizePolicy, QTableView,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHeaderView, QLabel, QSizePolicy, QVBoxLayout, QWidget)
 
 from readsim.engine import intervals as iv
 from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
@@ -36,6 +35,7 @@ from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passage
 from .. import marks as mk
 from ..session import Session
 from .ranked_list import format_score
+from .tables import row_table
 
 RUN = "run"
 ROWS = (*STRATEGIES, RUN)
@@ -253,13 +253,8 @@ class StrategiesPanel(QWidget):
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setWordWrap(True)
         self.model = StrategyModel(self)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.setAlternatingRowColors(True)
+        self.table = row_table(self.model)
+        self.table.setWordWrap(True)
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         for col in (NAME, PASSAGES, RETRIEVED):

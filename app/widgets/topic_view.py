@@ -30,8 +30,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QGridLayout, QHBoxLayout,
-                               QHeaderView, QLabel, QSizePolicy, QTableView, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout, QWidget)
+                               QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from readsim.engine.loss import LossSplit
 from readsim.engine.measure import ListMeasure
@@ -40,6 +39,7 @@ from ..files import app_settings
 from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
 from .list_plot import RankCurves
+from .tables import row_table
 
 SETTINGS_KEY = "topic_view/doc"
 DOC_HELP = {
@@ -316,16 +316,9 @@ class LossPanel(QWidget):
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(LOSS_SORT_ROLE)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table = row_table(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)  # the biggest losses first
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
