@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from readsim.engine.collection import Collection
+from readsim.engine.compare import format_number, format_signed
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, read_any_run
@@ -264,16 +265,12 @@ def fidelity_job(qrels: Qrels, collection: Collection, options: Options, progres
 
 
 def fmt(value: float, digits: int = 4) -> str:
-    """A mean as shown: 4 decimals, ``n/a`` for NaN."""
-    if value is None or not math.isfinite(value):
-        return "n/a" if value is None or math.isnan(value) else ("+inf" if value > 0 else "−inf")
-    return f"{value:.{digits}f}"
+    """A statistic as shown: :func:`engine.compare.format_number` with a typographic minus."""
+    return format_number(value, digits).replace("-", "−")
 
 
 def fmt_signed(value: float, digits: int = 4) -> str:
-    if not math.isfinite(value):
-        return fmt(value)
-    return f"{value:+.{digits}f}".replace("-", "−")
+    return format_signed(value, digits).replace("-", "−")
 
 
 def fmt_p(value: float) -> str:

@@ -43,6 +43,7 @@ from .cli import (DEFAULT_LIST_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAG
                   _inputs, _levels, _list_measure, _new, _Parser, _progress, _warn, option)
 from .batch import Join
 from .collection import Collection
+from .compare import format_number, format_signed
 from .coverage import check_input_path
 from .errors import InputError
 from .formats import read_qrels
@@ -293,16 +294,7 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
 # -- formatting -------------------------------------------------------------------------------------
 
 
-def _num(value: float, digits: int = 4) -> str:
-    if value is None or not math.isfinite(value):
-        return "n/a" if value is None or math.isnan(value) else ("+inf" if value > 0 else "-inf")
-    return f"{value:.{digits}f}"
-
-
-def _signed(value: float, digits: int = 4) -> str:
-    if not math.isfinite(value):
-        return _num(value)
-    return f"{value:+.{digits}f}"
+_num, _signed = format_number, format_signed
 
 
 def _p(value: float) -> str:

@@ -87,6 +87,7 @@ seed. Pure numpy and scipy; no Qt.
 
 from __future__ import annotations
 
+import math
 import warnings
 import zlib
 from collections.abc import Sequence
@@ -559,3 +560,16 @@ def _matrix_on(evaluations: Sequence[Evaluation], measures: Sequence[ListMeasure
         for k, name in enumerate(names):
             out[k, i] = [e.values[name][t] for t in topics]
     return out
+
+
+def format_number(value: float | None, digits: int = 4) -> str:
+    """A statistic as reports show it: ``digits`` decimals; ``n/a`` for None or NaN, ``+inf``/``-inf``."""
+    if value is None or not math.isfinite(value):
+        return "n/a" if value is None or math.isnan(value) else ("+inf" if value > 0 else "-inf")
+    return f"{value:.{digits}f}"
+
+
+def format_signed(value: float, digits: int = 4) -> str:
+    """:func:`format_number` with its sign always shown (a difference)."""
+    return f"{value:+.{digits}f}" if math.isfinite(value) else format_number(value)
+

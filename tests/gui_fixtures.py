@@ -4,6 +4,7 @@ fresh QSettings per test, garbage collected in the GUI thread only."""
 from __future__ import annotations
 
 import gc
+import random
 import time
 
 import pytest
@@ -65,3 +66,22 @@ class Probe:
         return (f"the GUI thread stalled {self.gaps[worst]:.0f} ms (turn {worst} of {len(self.gaps)}; "
                 f"{self.walls[worst]:.0f} ms of wall time; longest wall turn {max(self.walls):.0f} ms)")
 
+
+WORDS = "the page rank algorithm computes a probability distribution used to represent likelihood &amp; surfer".split()
+
+
+def write_article(path, name: str, mb: float, seed: int = 1) -> None:
+    """An INEX-shaped article of about ``mb`` MB: a header, sections of 200 paragraphs."""
+    rnd = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f'<?xml version="1.0" encoding="UTF-8"?>\n<article>\n<header>\n<title>Article {name}</title>\n'
+                f'<id>{name}</id>\n</header>\n<bdy>\n')
+        n, sec = 0, 0
+        while n < mb * 1e6:
+            sec += 1
+            paras = "".join("<p>" + " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(40, 160))) + "</p>\n"
+                            for _ in range(200))
+            chunk = f"<sec>\n<st>Section {sec}</st>\n{paras}</sec>\n"
+            f.write(chunk)
+            n += len(chunk)
+        f.write("</bdy>\n</article>\n")

@@ -12,10 +12,9 @@ up to 5 ms (the switch interval is now 0.5 ms: :mod:`readsim.app.background`).""
 
 from __future__ import annotations
 
-import random
 
 import pytest
-from gui_fixtures import Probe  # tests/ is on sys.path
+from gui_fixtures import Probe, write_article  # tests/ is on sys.path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -24,24 +23,6 @@ from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
 
 TOPIC = "2026001"
-WORDS = "the page rank algorithm computes a probability distribution used to represent likelihood &amp; surfer".split()
-
-
-def write_article(path, name: str, mb: float, seed: int = 1) -> None:
-    """An INEX-shaped article of about ``mb`` MB: a header, sections of 200 paragraphs."""
-    rnd = random.Random(seed)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(f'<?xml version="1.0" encoding="UTF-8"?>\n<article>\n<header>\n<title>Article {name}</title>\n'
-                f'<id>{name}</id>\n</header>\n<bdy>\n')
-        n, sec = 0, 0
-        while n < mb * 1e6:
-            sec += 1
-            paras = "".join("<p>" + " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(40, 160))) + "</p>\n"
-                            for _ in range(200))
-            chunk = f"<sec>\n<st>Section {sec}</st>\n{paras}</sec>\n"
-            f.write(chunk)
-            n += len(chunk)
-        f.write("</bdy>\n</article>\n")
 
 
 @pytest.fixture(scope="module")

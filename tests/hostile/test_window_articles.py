@@ -19,11 +19,10 @@ sparse file one byte over the engine's budget (nothing is written, and nothing m
 from __future__ import annotations
 
 import os
-import random
 from pathlib import Path
 
 import pytest
-from gui_fixtures import Probe  # tests/ is on sys.path
+from gui_fixtures import Probe, write_article  # tests/ is on sys.path
 from PySide6.QtWidgets import QApplication
 
 from readsim.app.background import activity
@@ -39,25 +38,6 @@ from .test_articles import TRUNCATED, clean, deep_wide, stdin_silent  # noqa: F4
 TOPIC = "2026001"
 GOOD = "901"
 STALL_MS = 100.0
-WORDS = "the page rank algorithm computes a probability distribution used to represent likelihood &amp; surfer".split()
-
-
-def write_article(path: Path, name: str, mb: float, seed: int = 1) -> None:
-    """An INEX-shaped article of about ``mb`` MB: a header, sections of 200 paragraphs (as in
-    tests/app/test_article_loading.py)."""
-    rnd = random.Random(seed)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(f'<?xml version="1.0" encoding="UTF-8"?>\n<article>\n<header>\n<title>Article {name}</title>\n'
-                f'<id>{name}</id>\n</header>\n<bdy>\n')
-        n, sec = 0, 0
-        while n < mb * 1e6:
-            sec += 1
-            paras = "".join("<p>" + " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(40, 160))) + "</p>\n"
-                            for _ in range(200))
-            chunk = f"<sec>\n<st>Section {sec}</st>\n{paras}</sec>\n"
-            f.write(chunk)
-            n += len(chunk)
-        f.write("</bdy>\n</article>\n")
 
 
 def _bytes(data: bytes):
