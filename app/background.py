@@ -180,6 +180,20 @@ class _Job(QRunnable):
         self._relay.done.emit(result)
 
 
+def hold() -> Callable[[], None]:
+    """Count one job in flight (:func:`activity`) until the returned function is called (once;
+    later calls do nothing): work that will start a job later, so nothing looks idle meanwhile."""
+    activity()._add(1)
+    held = [True]
+
+    def release() -> None:
+        if held[0]:
+            held[0] = False
+            activity()._add(-1)
+
+    return release
+
+
 def run_in_background(
     parent: QObject | None,
     op: Callable[[], Any],

@@ -32,12 +32,13 @@ import html
 import io
 import json
 import re
+import sys
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
-import pyqtgraph as pg
-import pyqtgraph.exporters as pgx
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize
 from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtSvg import QSvgGenerator
@@ -45,6 +46,9 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from readsim.engine.atomic import write_bytes, write_text
 from readsim.engine.measure import panel_measures
+
+if TYPE_CHECKING:  # pyqtgraph is imported where a plot is exported (it starts slowly)
+    import pyqtgraph as pg
 
 PICTURES = "PNG image (*.png);;SVG drawing (*.svg)"
 TABLES = "CSV table (*.csv);;JSON (*.json)"
@@ -131,11 +135,22 @@ def export_article(window, path: str | Path) -> Path:
     return export_widget(window.article.view, path, f"article {cur.name}, topic {window.session.topic}")
 
 
-def plots(window) -> list[tuple[str, pg.PlotWidget]]:
+def plots(window, build: bool = True) -> list[tuple[str, pg.PlotWidget]]:
     """The visible pyqtgraph plots of the window (its docks included), named for menus:
-    the precision plot first; names are plain text (:func:`plain`), at most 60 characters."""
+    the precision plot first; names are plain text (:func:`plain`), at most 60 characters.
+    Plots the window has not built yet (:mod:`readsim.app.widgets.deferred`) are built first,
+    or left out (``build=False``)."""
+    from .widgets.deferred import build_all
+
+    if build:
+        build_all(window)
+    elif "pyqtgraph" not in sys.modules:  # no plot built yet
+        return []
+    import pyqtgraph as pg
+
     out: list[tuple[str, pg.PlotWidget]] = []
-    main = getattr(getattr(window, "plot", None), "plot", None)
+    slot = getattr(window, "plot_slot", None)
+    main = getattr(window.plot, "plot", None) if slot is None or slot.built() else None
     if isinstance(main, pg.PlotWidget):
         out.append(("Precision plot", main))
     for w in window.findChildren(pg.PlotWidget):
@@ -149,6 +164,8 @@ def plots(window) -> list[tuple[str, pg.PlotWidget]]:
 def export_plot(plot: pg.PlotWidget, path: str | Path, width: int = 1600) -> Path:
     """A pyqtgraph plot as ``.png`` (``ImageExporter``, ``width`` pixels wide) or ``.svg``
     (``SVGExporter``; when it fails on Qt's closed paths, the widget drawn by ``QSvgGenerator``)."""
+    import pyqtgraph.exporters as pgx
+
     path = Path(path)
     item = plot.getPlotItem()
     if _suffix(path, (".png", ".svg")) == ".png":
@@ -377,10 +394,10 @@ def install_export(window) -> None:
         lambda: _run(window, "Export the A/B table", TABLES, _stem(window, "compare") + ".csv",
                      lambda p: export_compare(window, p)))
 
-    def fill() -> None:
+    def fill(build: bool = True) -> None:
         menu.clear()
         menu.addAction(window.act_export_article)
-        for name, plot in plots(window):
+        for name, plot in plots(window, build):
             a = menu.addAction(f"{name} as PNG/SVG…")
             a.triggered.connect(lambda _=False, n=name, w=plot: _run(
                 window, f"Export the plot {n}", PICTURES, _stem(window, n.lower()) + ".png",
@@ -400,5 +417,5 @@ def install_export(window) -> None:
     menu.aboutToShow.connect(fill)
     window.session.article_changed.connect(enable)
     window.session.rows_changed.connect(enable)
-    fill()
+    fill(build=False)  # the plots the window has; opening the menu builds the deferred ones
     enable()

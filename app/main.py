@@ -197,7 +197,7 @@ def _main(argv: list[str] | None) -> int:
     session = Session(unit=args.unit)
     reading = args.reading or (Mode.ENTRY.value if args.entry is not None else Mode.NATURAL.value)
     session.set_settings(mode=reading, screen=args.screen, tolerance=args.tolerance, beta=args.beta)
-    window = MainWindow(session, show_dialogs=not args.screenshot, restore=not args.screenshot)
+    window = MainWindow(session, show_dialogs=not args.screenshot, restore=not args.screenshot, defer_plots=True)
     session.setParent(window)
     start(session, window, args)
     if args.screenshot:
@@ -275,6 +275,9 @@ def screenshot(app, window, args: argparse.Namespace) -> int:
         session = window.session
         if session.current is not None and args.step:
             session.set_step(args.step)
+        from .widgets.deferred import build_all
+
+        build_all(window)  # the plots, if the loading ended before they were built
         app.processEvents()
     finally:
         sys.excepthook = previous

@@ -24,8 +24,8 @@ from .files import app_settings, guess_kind, recent_files
 from .session import Session
 from .widgets.article_panel import ArticlePanel, install_article_loading
 from .widgets.controls import Controls, install_entry_point
+from .widgets.deferred import Deferred, build_when_idle
 from .widgets.playback_bar import install_playback
-from .widgets.precision_plot import PrecisionPlot
 from .widgets.ranked_list import RankedListModel, RankedListView
 from .widgets.scores import ScoresPanel
 from .widgets.compare import install_compare
@@ -49,10 +49,15 @@ LIST_MIN_WIDTH = 360
 
 class MainWindow(QMainWindow):
     """The main window over a :class:`Session` (``show_dialogs=False`` keeps errors in the
-    status bar and the log only: screenshots, tests)."""
+    status bar and the log only: screenshots, tests). With ``defer_plots`` the plots (pyqtgraph)
+    are built after the first frame, once the loading started then is done
+    (:mod:`readsim.app.widgets.deferred`), or when first asked for (:attr:`plot`)."""
 
-    def __init__(self, session: Session | None = None, show_dialogs: bool = True, restore: bool = True) -> None:
+    def __init__(self, session: Session | None = None, show_dialogs: bool = True, restore: bool = True,
+                 defer_plots: bool = False) -> None:
         super().__init__()
+        self.defer_plots = defer_plots
+        self._shown = False
         self.session = session or Session()
         if self.session.parent() is None:
             self.session.setParent(self)
@@ -93,10 +98,10 @@ class MainWindow(QMainWindow):
         rl.setContentsMargins(0, 4, 4, 4)
         self.controls = Controls(s)
         self.scores = ScoresPanel(s)
-        self.plot = PrecisionPlot(s)
+        self.plot_slot = Deferred(lambda: _precision_plot(s), eager=not defer_plots)
         rl.addWidget(self.controls)
         rl.addWidget(self.scores)
-        rl.addWidget(self.plot, 1)
+        rl.addWidget(self.plot_slot, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         for w in (left, self.article, right):
@@ -157,6 +162,12 @@ class MainWindow(QMainWindow):
         install_article_loading(self)
         if restore:
             self._restore()
+
+    @property
+    def plot(self):
+        """The precision plot (:class:`~readsim.app.widgets.precision_plot.PrecisionPlot`), built
+        now if deferred."""
+        return self.plot_slot.widget()
 
     # -- actions and menus --------------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -235,7 +246,7 @@ class MainWindow(QMainWindow):
         s = self.session
         s.files_changed.connect(self._fill_combos)
         s.topic_changed.connect(self._show_topic)
-        s.rows_changed.connect(lambda: self.model.set_rows(s.rows, s.settings))
+        s.rows_changed.connect(self._rows_arrived)
         s.settings_changed.connect(self.model.set_settings)
         s.article_changed.connect(self._article_opened)
         s.message.connect(self.status.setText)
@@ -318,6 +329,12 @@ class MainWindow(QMainWindow):
             parts.append(f"<span style='color:{color}'>{counts[0]} of {counts[1]} ranked articles in the collection</span>")
         self.topic_label.setText(" · ".join(parts))
         self.topic_label.setToolTip(t.description if t else "")
+
+    def _rows_arrived(self) -> None:
+        s = self.session
+        self.model.set_rows(s.rows, s.settings)
+        if s.current is not None and self.table.selected_article() != s.current.name:
+            self.table.select_article(s.current.name)  # it may have opened before the rows came
 
     def _article_opened(self) -> None:
         cur = self.session.current
@@ -432,6 +449,10 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
+        if not self._shown:
+            self._shown = True
+            if self.defer_plots:
+                build_when_idle(self)
         if not self._sized:  # first show without saved state: about 31% / 44% / 25%
             self._sized = True
             w = max(self.splitter.width(), 900)
@@ -448,4 +469,7 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
+def _precision_plot(session: Session):
+    from .widgets.precision_plot import PrecisionPlot  # pyqtgraph: imported when first built
 
+    return PrecisionPlot(session)

@@ -33,7 +33,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from readsim.engine import intervals as iv
 from readsim.engine.batch import Join, document
@@ -47,7 +47,7 @@ from readsim.engine.reading import Mode
 from readsim.engine.text import Article
 
 from . import marks as mk
-from .background import input_error_text, run_in_background
+from .background import hold, input_error_text, run_in_background
 from .files import add_recent, sniff_kind
 
 MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)
@@ -55,6 +55,9 @@ MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)
 #: re-opening one skips its layout in the worker (70 ms for the largest real article), and the
 #: article panel finds the view's document it built from the same Layout object
 ARTICLE_CACHE_SIZE = 4
+#: ms: the longest the topic's other work (its rows, the coverage check) waits for the article
+#: opened first (see :meth:`Session.set_topic`)
+HOLD_LIMIT_MS = 3000
 
 
 def with_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
@@ -175,6 +178,13 @@ class Session(QObject):
         self._coverage_gen = 0
         self._names: tuple[Collection, frozenset[str]] | None = None  # the collection's article names
         self._pending_article: str | None = None
+        #: the topic :attr:`rows` belong to (None while a topic's rows are being evaluated)
+        self.rows_topic: str | None = None
+        #: (topic, article, article generation) of the article opened while the topic's rows
+        #: were still being evaluated (see :meth:`set_topic`)
+        self._early: tuple[str, str, int] | None = None
+        #: (jobs, release): work held back while the first article of a topic opens
+        self._held: tuple[list, object] | None = None
         self._rows_gen = 0
         self._mode_rows: dict[Mode, list[RankedRow]] = {}  # rows per mode seen (see _rows_in_mode)
         self._article_gen = 0
@@ -288,12 +298,13 @@ class Session(QObject):
             self.topic = None
             self._rows_gen += 1
             self.rows = []
+            self.rows_topic = None
             self.rows_changed.emit()
             if self._loading is not None:
                 self._drop_article_load()  # an article still loading for the previous run
             self._article_gen += 1
             self._set_current(None)
-        self.check_coverage()
+        self._after_article(self.check_coverage)
 
     def _choose_topic(self, fallback: str) -> None:
         """Show the run's first topic that ranks an article the collection has (a relevant one
@@ -327,8 +338,8 @@ class Session(QObject):
         if self.run is None or self.collection is None or self._names is None or self._names[0] is not self.collection:
             return None
         names = self._names[1]
-        entries = self.run.topics.get(topic, [])
-        return sum(e.article in names for e in entries), len(entries)
+        ranked = self.run.article_names(topic)  # from the run's columns: no RunArticle built
+        return sum(a in names for a in ranked), len(ranked)
 
     def check_coverage(self) -> None:
         """Check the loaded qrels, runs and collection against each other in the background
@@ -400,10 +411,14 @@ class Session(QObject):
         return t.title if t is not None else ""
 
     def set_topic(self, topic: str, force: bool = False) -> None:
-        """Show ``topic``: its ranked list is evaluated in the background, then an article opens."""
+        """Show ``topic``: its ranked list is evaluated in the background; meanwhile the article
+        to show (the pending one, else the best-ranked relevant one the collection has, as
+        :meth:`_default_article` picks it once the rows are there) is opened at once, scored on
+        its own, so its text does not wait for the whole list (1,500 articles at INEX's largest)."""
         if self.run is None or (topic == self.topic and not force):
             return
         self.topic = topic
+        self.rows_topic = None
         self.topic_changed.emit(topic)
         self._rows_gen += 1
         gen = self._rows_gen
@@ -424,6 +439,8 @@ class Session(QObject):
             rows, notes = result
             mode = self.settings.mode
             self.rows = [self._user_entry(topic, r).in_mode(mode) for r in rows]
+            self.rows_topic = topic
+            early, self._early = self._early, None
             self.rows_changed.emit()
             if notes:
                 self.diagnostics.emit(notes)
@@ -431,13 +448,85 @@ class Session(QObject):
             self._pending_article = None
             if wanted is None:
                 wanted = self._default_article()
-            if wanted is not None:
-                self.open_article(wanted)
-            else:
+            if wanted is None:
                 self._set_current(None)
+            elif early == (topic, wanted, self._article_gen):  # opened early, nothing opened since
+                cur = self.current
+                if cur is not None and cur.name == wanted and self.loading_article() is None:
+                    self.current = dataclasses.replace(cur, row=self.row_of(wanted))  # the same numbers
+            else:
+                self.open_article(wanted)
 
         self.message.emit(f"Evaluating topic {topic} ({len(entries)} ranked articles)…")
-        run_in_background(self, op, success, self._failed)
+        self._early = None
+        if self._pending_article is not None or entries:
+            self._hold_jobs()  # the article first: its text and scores do not share the processor
+            if self._pending_article is not None:
+                self._open_early(topic, self._pending_article)
+            else:
+                self._open_default_early(topic, gen)
+        self._after_article(lambda: run_in_background(self, op, success, self._failed))
+
+    # -- work that waits for the article opened first -----------------------------------
+    def _hold_jobs(self) -> None:
+        """Hold the jobs :meth:`_after_article` is given until the article being opened is shown
+        (or fails, is cancelled or replaced), at most :data:`HOLD_LIMIT_MS`; counted as in flight
+        meanwhile, so the window is not idle before them."""
+        if self._held is None:
+            held = self._held = ([], hold())
+            QTimer.singleShot(HOLD_LIMIT_MS, self, lambda: self._release_jobs(held))
+
+    def _after_article(self, start) -> None:
+        """``start()`` (which starts a job) now, or once the held jobs are released."""
+        if self._held is None:
+            start()
+        else:
+            self._held[0].append(start)
+
+    def _release_jobs(self, held=None) -> None:
+        held = held or self._held
+        if held is None or held is not self._held:
+            return
+        self._held = None
+        jobs, release = held
+        try:
+            for start in jobs:
+                start()
+        finally:
+            release()
+
+    def _open_early(self, topic: str, name: str) -> None:
+        self.open_article(name)
+        self._early = (topic, name, self._article_gen)
+
+    def _open_default_early(self, topic: str, gen: int) -> None:
+        """Open what :meth:`_default_article` will pick, found from the qrels, the run and the
+        collection's file names alone (in the background: a name the collection lacks lists
+        its folder). The rows may still pick another (a relevant passage that lies past the
+        article's end): then that one opens when they come."""
+        qrels, run, coll = self.qrels, self.run, self.collection
+
+        def op() -> str | None:
+            names = run.article_names(topic)
+            have = [coll is not None and a in coll for a in names]
+            judged = qrels.topics.get(topic, {}) if qrels is not None else {}
+            for i, a in enumerate(names):
+                j = judged.get(a)
+                if have[i] and j is not None and j.relevant:
+                    return a
+            return next((a for a, h in zip(names, have) if h), names[0] if names else None)
+
+        def success(name: str | None) -> None:
+            if gen == self._rows_gen and self.rows_topic is None and name is not None and self._pending_article is None:
+                self._open_early(topic, name)
+            else:
+                self._release_jobs()
+
+        def failed(exc: BaseException) -> None:
+            self._release_jobs()
+            self._failed(exc)
+
+        run_in_background(self, op, success, failed)
 
     def _default_article(self) -> str | None:
         """The best-ranked relevant article the collection has, else the best-ranked article it
@@ -481,12 +570,18 @@ class Session(QObject):
         self._loading = (name, None)
         self.article_loading.emit(name, -1)
         self.message.emit(f"Reading article {name}… (Esc cancels)")
-        row = self.row_of(name)
-        coll, qrels, topic, mode = self.collection, self.qrels, self.topic, self.settings.mode
-        user_entry = self.entries.get((topic, name), 0)
+        coll, qrels, topic, mode, run = self.collection, self.qrels, self.topic, self.settings.mode, self.run
+        row = self.row_of(name) if self.rows_topic == topic else None
+        entry = run.article(topic, name) if self.rows_topic != topic and run is not None else None
+        point = self.entries.get((topic, name))
+        user_entry = point or 0
         cached = self._cached_article(coll, name)
 
         def op() -> ArticleState:
+            nonlocal row
+            if entry is not None:  # the topic's rows are still being evaluated: this one's own
+                own = _ranked_row(qrels or Qrels(""), run, topic, entry, coll, Join(), qrels is not None, [])
+                row = _with_user_entry(own, point).in_mode(mode)
             article = lay = None
             message = ""
             if cached is not None:
@@ -510,8 +605,9 @@ class Session(QObject):
 
         def done(state: ArticleState) -> None:
             if gen == self._article_gen:
-                self._end_article_load(name)
+                self._end_article_load(name, release=False)
                 self._set_current(state)
+                QTimer.singleShot(0, self, self._release_jobs)  # after the view's first paint is queued
 
         def progress(percent: int) -> None:
             if gen == self._article_gen:
@@ -575,9 +671,11 @@ class Session(QObject):
                 cancel()
             self._end_article_load(name)
 
-    def _end_article_load(self, name: str) -> None:
+    def _end_article_load(self, name: str, release: bool = True) -> None:
         self._loading = None
         self.article_loading.emit(name, -2)
+        if release:
+            self._release_jobs()
 
     def _set_current(self, state: ArticleState | None) -> None:
         self.current = state
@@ -612,11 +710,7 @@ class Session(QObject):
     def _user_entry(self, topic: str, row: RankedRow) -> RankedRow:
         """``row`` with the entry point the user set for it, if any (its natural evaluation
         carries the entry point every mode is derived with)."""
-        point = self.entries.get((topic, row.article))
-        base = row.natural or row.evaluation
-        if point is None or point == base.entry:
-            return row
-        return dataclasses.replace(row, natural=dataclasses.replace(base, entry=point))
+        return _with_user_entry(row, self.entries.get((topic, row.article)))
 
     def run_entry(self, name: str) -> int:
         """The run's entry point of article ``name`` in the current topic (the Best in Context
@@ -763,6 +857,14 @@ def _ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Col
     relevant = (qrels.judgement(topic, entry.article) is not None and ev.is_relevant) if judged else None
     ev = with_entry(ev, entry)
     return RankedRow(entry.rank, entry.article, title, in_coll, relevant, ev, ev)
+
+
+def _with_user_entry(row: RankedRow, point: int | None) -> RankedRow:
+    """``row`` whose natural evaluation starts the entry mode at ``point`` (None: unchanged)."""
+    base = row.natural or row.evaluation
+    if point is None or point == base.entry:
+        return row
+    return dataclasses.replace(row, natural=dataclasses.replace(base, entry=point))
 
 
 def with_entry(ev: DocumentEvaluation, entry: RunArticle) -> DocumentEvaluation:

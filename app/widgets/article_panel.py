@@ -183,6 +183,7 @@ class ArticlePanel(QWidget):
         lay.addLayout(nav)
 
         session.article_changed.connect(self.show_current)
+        session.coverage_changed.connect(self._coverage_known)
         session.evaluation_changed.connect(self.update_chain)
         session.settings_changed.connect(lambda _: self.update_window(scroll=False))
         session.step_changed.connect(lambda _: self.update_window(scroll=True))
@@ -305,6 +306,13 @@ class ArticlePanel(QWidget):
             self.view.show_message(self._no_text(cur))
         self.update_chain(rebuild_view=False)
         self.update_window(scroll=True)
+
+    def _coverage_known(self, *_) -> None:
+        """The collection's names are listed (they may come after the article): an article
+        without text now says how many of the topic's articles the collection holds."""
+        cur = self.session.current
+        if cur is not None and cur.layout is None:
+            self.view.show_message(self._no_text(cur))
 
     def _no_text(self, cur: ArticleState) -> str:
         """The text pane's message for an article without text: why, and where its scores come from."""

@@ -220,12 +220,17 @@ def install_playback(window) -> Playback:
     s = window.session
     pb = Playback(s, window)
     bar = PlaybackBar(pb)
-    panel, plot = window.article, window.plot
+    panel = window.article
     panel.layout().addWidget(bar)
     panel.playback = pb
-    plot.playback = pb
     pb.position_changed.connect(lambda _: panel.update_window(scroll=True))
-    pb.position_changed.connect(plot.refresh_position)
+
+    def follow(plot) -> None:  # the precision plot, when it is built (it may come after the first frame)
+        plot.playback = pb
+        pb.position_changed.connect(plot.refresh_position)
+        plot.refresh_position()
+
+    window.plot_slot.when_built(follow)
     window.playback, window.playback_bar = pb, bar
 
     view = panel.view

@@ -38,7 +38,7 @@ from readsim.engine.measure import ListMeasure
 from ..files import app_settings
 from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
-from .list_plot import RankCurves
+from .deferred import Deferred
 from .tables import row_table
 
 SETTINGS_KEY = "topic_view/doc"
@@ -346,8 +346,9 @@ class LossPanel(QWidget):
         self.table.selectRow(idx.row())
         self.table.scrollTo(idx)
 
-    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None) -> None:
-        """Show ``loss`` (None: no qrels); ``titles``: the ranked articles' titles, rank order."""
+    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None, why: str = "needs qrels") -> None:
+        """Show ``loss`` (None: nothing to show, ``why`` says so); ``titles``: the ranked
+        articles' titles, rank order."""
         self.loss = loss
         self.model.set_loss(loss, titles)
         self._shown = {}
@@ -356,7 +357,7 @@ class LossPanel(QWidget):
                 label.setText("–")
             self.square.setToolTip("")
         if loss is None:
-            self.title.setText("<b>Where the run loses</b> <span style='color:#777'>(needs qrels)</span>")
+            self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({html.escape(why)})</span>")
             _set_wrapped(self.split_line, "", LOSS_WIDTH)
             return
         name = html.escape(loss.measure.name)
@@ -401,7 +402,7 @@ class TopicView(QWidget):
     """List scores and curves of the session's topic; :meth:`value_text` and :meth:`values`
     read the shown numbers back by canonical list-measure name (tests)."""
 
-    def __init__(self, session: Session, parent=None) -> None:
+    def __init__(self, session: Session, parent=None, defer_plots: bool = False) -> None:
         super().__init__(parent)
         self.session = session
         self.scores: TopicScores | None = None
@@ -472,10 +473,14 @@ class TopicView(QWidget):
         self.loss_panel.table.clicked.connect(self._loss_clicked)
         outer.addWidget(self.loss_panel)
 
-        self.curves = RankCurves()
-        outer.addWidget(self.curves, 1)
-        for plot in (self.curves.gp_plot, self.curves.nce_plot):
-            plot.scene().sigMouseClicked.connect(lambda ev, p=plot: self._clicked(p, ev))
+        self.curves_slot = Deferred(_rank_curves, eager=not defer_plots)
+        outer.addWidget(self.curves_slot, 1)
+
+        def clickable(curves) -> None:
+            for plot in (curves.gp_plot, curves.nce_plot):
+                plot.scene().sigMouseClicked.connect(lambda ev, p=plot: self._clicked(p, ev))
+
+        self.curves_slot.when_built(clickable)
 
         stored = app_settings().value(SETTINGS_KEY)
         i = self.doc_combo.findData(stored) if stored else -1
@@ -487,6 +492,12 @@ class TopicView(QWidget):
         session.article_changed.connect(self.show_article)
         session.evaluation_changed.connect(self.show_article)
         self.refresh()
+
+    @property
+    def curves(self):
+        """The curves against rank (:class:`~readsim.app.widgets.list_plot.RankCurves`), built
+        now if deferred."""
+        return self.curves_slot.widget()
 
     # -- what is shown ------------------------------------------------------------------
     def doc_kind(self) -> str:
@@ -513,6 +524,8 @@ class TopicView(QWidget):
     def _topic_changed(self, _topic: str) -> None:
         self._stale = True  # rows still belong to the previous topic until rows_changed
         _set_wrapped(self.header, f"<b>Topic {html.escape(_topic)}</b> <span style='color:#777'>evaluating…</span>", LEFT_WIDTH)
+        if self.loss_panel.loss is None:
+            self.loss_panel.set_loss(None, [], "evaluating…")
 
     def refresh(self, *_) -> None:
         """Recompute the list scores from the session's rows and redraw what changed.
@@ -551,10 +564,11 @@ class TopicView(QWidget):
         if fill_key is None or fill_key != self._filled_key:
             self._filled_key = fill_key
             self._fill()
-        self.curves.show_scores(ts)
+        self.curves_slot.call("show_scores", ts)
         loss = ts.loss if ts is not None else None
         if loss is not self.loss_panel.loss or loss is None:
-            self.loss_panel.set_loss(loss, [r.title for r in s.rows])
+            why = "needs qrels" if ts is not None else "evaluating…" if s.topic is not None else "no topic open"
+            self.loss_panel.set_loss(loss, [r.title for r in s.rows], why)
         self.show_article()
 
     def _rows_arrived(self) -> None:
@@ -686,16 +700,16 @@ class TopicView(QWidget):
         """Mark the open article's rank (or say the run does not rank it)."""
         s, ts, cur = self.session, self.scores, self.session.current
         self.loss_panel.select_article(cur.name if cur is not None else None)
-        if cur is None or ts is None:
+        if cur is None or ts is None or self._stale:  # stale: the rows are of the topic before
             _set_wrapped(self.article_line, "", LEFT_WIDTH)
-            self.curves.mark_rank(None)
+            self.curves_slot.call("mark_rank", None)
             return
         row = s.row_of(cur.name)
         k = ts.ranking.articles.index(cur.name) if row is not None and cur.name in ts.ranking.articles else -1
         if k < 0:
             _set_wrapped(self.article_line, f"Open article <b>{html.escape(cur.name)}</b>: "
                                       f"<span style='color:#b3261e'>not in this run</span>", LEFT_WIDTH)
-            self.curves.mark_rank(None)
+            self.curves_slot.call("mark_rank", None)
             return
         score = ts.scores[k]  # k: 0-based position in the ranked list (= rank - 1 without gaps)
         rel = "relevant" if ts.ranking.relevant[k] else "not relevant"
@@ -703,7 +717,7 @@ class TopicView(QWidget):
         _set_wrapped(self.article_line,
             f"Open article <b>{html.escape(cur.name)}</b>: rank {row.rank}, {rel}, "
             f"S = {ts.doc.name} = {text}", LEFT_WIDTH)
-        self.curves.mark_rank(k + 1, f"{cur.name} (rank {row.rank})")
+        self.curves_slot.call("mark_rank", k + 1, f"{cur.name} (rank {row.rank})")
 
     def _loss_clicked(self, index) -> None:
         """Open the article of the clicked row of the loss table."""
@@ -727,7 +741,7 @@ class TopicView(QWidget):
 def install_topic_view(window) -> TopicView:
     """Add the topic view to ``window`` (a :class:`~readsim.app.mainwindow.MainWindow`) as the
     bottom dock "Topic" with a View-menu toggle; sets ``window.topic_view`` and ``window.topic_dock``."""
-    view = TopicView(window.session)
+    view = TopicView(window.session, defer_plots=getattr(window, "defer_plots", False))
     dock = QDockWidget("Topic: list scores of the ranked list", window)
     dock.setObjectName("topic")
     dock.setWidget(view)
@@ -748,3 +762,9 @@ def install_topic_view(window) -> TopicView:
         window.menuBar().addMenu("&Topic").addAction(action)
     window.topic_view, window.topic_dock = view, dock
     return view
+
+
+def _rank_curves():
+    from .list_plot import RankCurves  # pyqtgraph: imported when first built
+
+    return RankCurves()
