@@ -246,6 +246,7 @@ class MainWindow(QMainWindow):
         s = self.session
         s.files_changed.connect(self._fill_combos)
         s.topic_changed.connect(self._show_topic)
+        s.topic_changed.connect(self._rows_pending)
         s.rows_changed.connect(self._rows_arrived)
         s.settings_changed.connect(self.model.set_settings)
         s.article_changed.connect(self._article_opened)
@@ -330,8 +331,17 @@ class MainWindow(QMainWindow):
         self.topic_label.setText(" · ".join(parts))
         self.topic_label.setToolTip(t.description if t else "")
 
+    def _rows_pending(self, topic: str) -> None:
+        """A topic's rows are being evaluated: the list empties and says so (its article may
+        show first)."""
+        s = self.session
+        self.model.set_rows([], s.settings)
+        n = len(s.run.topics.get(topic, ())) if s.run is not None else 0
+        self.table.set_placeholder(f"Evaluating topic {topic}: {n:,} ranked article{'s' if n != 1 else ''}…")
+
     def _rows_arrived(self) -> None:
         s = self.session
+        self.table.set_placeholder("" if s.rows or s.topic is None else f"The run ranks no article for topic {s.topic}.")
         self.model.set_rows(s.rows, s.settings)
         if s.current is not None and self.table.selected_article() != s.current.name:
             self.table.select_article(s.current.name)  # it may have opened before the rows came

@@ -13,7 +13,7 @@ a score); the selection follows its article through sorting and through a model 
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
 from readsim.engine.document import Settings
@@ -327,6 +327,7 @@ class RankedListView(QTableView):
         self.activated.connect(self._emit)
         self._suppress = False
         self._keep: str | None = None
+        self._placeholder = ""
         model.modelAboutToBeReset.connect(self._remember_selection)
         model.modelReset.connect(self._restore_selection)
         h.sortIndicatorChanged.connect(lambda *_: self._scroll_to_selection())
@@ -393,6 +394,25 @@ class RankedListView(QTableView):
         cols = self.visible_columns()
         cols = cols | {column} if on else cols - {column}
         self.set_visible_columns(cols, save=True)
+
+    def set_placeholder(self, text: str) -> None:
+        """What the empty list says (``Evaluating topic …``); shown only while it has no row."""
+        if text != self._placeholder:
+            self._placeholder = text
+            self.viewport().update()
+
+    def placeholder(self) -> str:
+        return self._placeholder
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        if self._placeholder and self.proxy.rowCount() == 0:
+            p = QPainter(self.viewport())
+            p.setPen(QColor("#777"))
+            p.drawText(self.viewport().rect().adjusted(12, 12, -12, -12),
+                       int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
+                       self._placeholder)
+            p.end()
 
     # -- selection across sorting and resets ----------------------------------------------
     def selected_article(self) -> str | None:

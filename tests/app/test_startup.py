@@ -120,7 +120,7 @@ def test_the_article_shows_before_the_rows_and_then_agrees_with_them(qtbot, real
     def shown() -> None:
         if s.current is not None:
             seen.append((s.current.name, s.rows_topic, len(counted_rows), activity().count > 0,
-                         w.plot_slot.built(), s.current.row))
+                         w.plot_slot.built(), s.current.row, w.table.placeholder(), w.table.proxy.rowCount()))
 
     s.article_changed.connect(shown)
     _open(w, real, ARTICLE)
@@ -129,9 +129,11 @@ def test_the_article_shows_before_the_rows_and_then_agrees_with_them(qtbot, real
     qtbot.waitUntil(lambda: w.plot_slot.built() and w.topic_view.curves_slot.built(), timeout=10_000)
 
     assert len(seen) == 1  # opened once, not again when the rows came
-    name, rows_topic, evaluated, busy, plotted, early_row = seen[0]
+    name, rows_topic, evaluated, busy, plotted, early_row, placeholder, listed = seen[0]
     assert name == ARTICLE and rows_topic is None  # shown before the topic's rows
     assert evaluated == 1 and busy and not plotted  # only its own row yet; the rest waited
+    assert listed == 0 and placeholder == f"Evaluating topic {TOPIC}: 100 ranked articles…"
+    assert w.table.placeholder() == "" and w.table.proxy.rowCount() == 100
     assert s.rows_topic == TOPIC and len(counted_rows) == 1 + len(s.rows) == 101
     row = s.row_of(ARTICLE)
     assert early_row.rank == row.rank == 10 and early_row.relevant and row.relevant
