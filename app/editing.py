@@ -193,8 +193,9 @@ class PassageEditor(QObject):
                 relevant = (qrels.judgement(change.topic, name) is not None and natural.is_relevant) if s.qrels is not None else None
                 row = RankedRow(entry.rank, name, title, coll is not None, relevant, ev, natural)
                 rows.append(row)
-        s.rows = rows
-        s.rows_changed.emit()
+        if s.rows_ready():  # else the topic's rows are still being evaluated: they will include it
+            s.rows = rows
+            s.rows_changed.emit()
         if s.current is not None and s.current.name == name:
             s.current = dataclasses.replace(s.current, row=row, evaluation=ev)
             s.evaluation_changed.emit()

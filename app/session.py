@@ -178,8 +178,8 @@ class Session(QObject):
         self._coverage_gen = 0
         self._names: tuple[Collection, frozenset[str]] | None = None  # the collection's article names
         self._pending_article: str | None = None
-        #: the topic :attr:`rows` belong to (None while a topic's rows are being evaluated)
-        self.rows_topic: str | None = None
+        #: True while the topic's rows are being evaluated (:attr:`rows` is empty then)
+        self._rows_pending = False
         #: (topic, article, article generation) of the article opened while the topic's rows
         #: were still being evaluated (see :meth:`set_topic`)
         self._early: tuple[str, str, int] | None = None
@@ -298,7 +298,7 @@ class Session(QObject):
             self.topic = None
             self._rows_gen += 1
             self.rows = []
-            self.rows_topic = None
+            self._rows_pending = False
             self.rows_changed.emit()
             if self._loading is not None:
                 self._drop_article_load()  # an article still loading for the previous run
@@ -418,7 +418,7 @@ class Session(QObject):
         if self.run is None or (topic == self.topic and not force):
             return
         self.topic = topic
-        self.rows_topic = None
+        self.rows, self._rows_pending = [], True  # the previous topic's rows are not this one's
         self.topic_changed.emit(topic)
         self._rows_gen += 1
         gen = self._rows_gen
@@ -436,10 +436,18 @@ class Session(QObject):
         def success(result) -> None:
             if gen != self._rows_gen:
                 return
+            now = self.run.topics.get(topic, []) if self.run is not None else entries
+            if len(now) != len(entries) or any(a is not b for a, b in zip(now, entries)):
+                # the run was edited meanwhile (the passage editor, on the article shown first;
+                # its first edit replaces the run by an editable copy sharing the other entries)
+                if self.current is not None:
+                    self._pending_article = self.current.name
+                self.set_topic(topic, force=True)
+                return
             rows, notes = result
             mode = self.settings.mode
             self.rows = [self._user_entry(topic, r).in_mode(mode) for r in rows]
-            self.rows_topic = topic
+            self._rows_pending = False
             early, self._early = self._early, None
             self.rows_changed.emit()
             if notes:
@@ -465,7 +473,13 @@ class Session(QObject):
                 self._open_early(topic, self._pending_article)
             else:
                 self._open_default_early(topic, gen)
-        self._after_article(lambda: run_in_background(self, op, success, self._failed))
+        def failed(exc: BaseException) -> None:
+            if gen == self._rows_gen:
+                self._rows_pending = False  # no rows for this topic: an empty list, told
+                self.rows_changed.emit()
+            self._failed(exc)
+
+        self._after_article(lambda: run_in_background(self, op, success, failed))
 
     # -- work that waits for the article opened first -----------------------------------
     def _hold_jobs(self) -> None:
@@ -517,7 +531,7 @@ class Session(QObject):
             return next((a for a, h in zip(names, have) if h), names[0] if names else None)
 
         def success(name: str | None) -> None:
-            if gen == self._rows_gen and self.rows_topic is None and name is not None and self._pending_article is None:
+            if gen == self._rows_gen and not self.rows_ready() and name is not None and self._pending_article is None:
                 self._open_early(topic, name)
             else:
                 self._release_jobs()
@@ -536,6 +550,11 @@ class Session(QObject):
                 if pick(row):
                     return row.article
         return None
+
+    def rows_ready(self) -> bool:
+        """Whether :attr:`rows` are the current topic's (False while they are evaluated: then
+        :attr:`rows` is empty and the open article, if any, carries its own row)."""
+        return not self._rows_pending
 
     def row_of(self, article: str) -> RankedRow | None:
         for row in self.rows:
@@ -571,8 +590,9 @@ class Session(QObject):
         self.article_loading.emit(name, -1)
         self.message.emit(f"Reading article {name}… (Esc cancels)")
         coll, qrels, topic, mode, run = self.collection, self.qrels, self.topic, self.settings.mode, self.run
-        row = self.row_of(name) if self.rows_topic == topic else None
-        entry = run.article(topic, name) if self.rows_topic != topic and run is not None else None
+        ready = self.rows_ready()
+        row = self.row_of(name) if ready else None
+        entry = run.article(topic, name) if not ready and run is not None else None
         point = self.entries.get((topic, name))
         user_entry = point or 0
         cached = self._cached_article(coll, name)
@@ -695,13 +715,14 @@ class Session(QObject):
             return
         old, self.settings = self.settings, new
         if new.mode is not old.mode:
-            self.rows = self._rows_in_mode(old.mode, new.mode)
-            self.rows_changed.emit()
+            if self.rows_ready():
+                self.rows = self._rows_in_mode(old.mode, new.mode)
+                self.rows_changed.emit()
             if self.current is not None:
                 ev = with_mode(self.current.row.natural if self.current.row else self.current.evaluation, new.mode)
-                self.current = dataclasses.replace(
-                    self.current, evaluation=ev,
-                    row=self.row_of(self.current.name) if self.current.row else None)
+                row = self.current.row and (self.row_of(self.current.name) if self.rows_ready()
+                                            else self.current.row.in_mode(new.mode))
+                self.current = dataclasses.replace(self.current, evaluation=ev, row=row)
                 self.evaluation_changed.emit()
         self.settings_changed.emit(new)
         self._clamp_step()
@@ -753,7 +774,7 @@ class Session(QObject):
             point = min(max(int(offset), 0), cur.evaluation.n)
             self.entries[key] = point
         mode = self.settings.mode
-        row = self.row_of(cur.name)
+        row = self.row_of(cur.name) if self.rows_ready() else cur.row  # its own while the rows come
         if row is not None:
             base = row.natural or row.evaluation
             row = dataclasses.replace(row, natural=dataclasses.replace(base, entry=point)).in_mode(mode)
@@ -765,7 +786,7 @@ class Session(QObject):
                   else dataclasses.replace(ev, entry=point))
         self.current = dataclasses.replace(cur, row=row, evaluation=ev)
         if mode is Mode.ENTRY:
-            if row is not None:
+            if row is not None and self.rows_ready():
                 self.rows_changed.emit()
             self.evaluation_changed.emit()
             self._clamp_step()

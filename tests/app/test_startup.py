@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -119,7 +120,7 @@ def test_the_article_shows_before_the_rows_and_then_agrees_with_them(qtbot, real
 
     def shown() -> None:
         if s.current is not None:
-            seen.append((s.current.name, s.rows_topic, len(counted_rows), activity().count > 0,
+            seen.append((s.current.name, s.rows_ready(), len(counted_rows), activity().count > 0,
                          w.plot_slot.built(), s.current.row, w.table.placeholder(), w.table.proxy.rowCount()))
 
     s.article_changed.connect(shown)
@@ -129,12 +130,12 @@ def test_the_article_shows_before_the_rows_and_then_agrees_with_them(qtbot, real
     qtbot.waitUntil(lambda: w.plot_slot.built() and w.topic_view.curves_slot.built(), timeout=10_000)
 
     assert len(seen) == 1  # opened once, not again when the rows came
-    name, rows_topic, evaluated, busy, plotted, early_row, placeholder, listed = seen[0]
-    assert name == ARTICLE and rows_topic is None  # shown before the topic's rows
+    name, ready, evaluated, busy, plotted, early_row, placeholder, listed = seen[0]
+    assert name == ARTICLE and not ready  # shown before the topic's rows
     assert evaluated == 1 and busy and not plotted  # only its own row yet; the rest waited
     assert listed == 0 and placeholder == f"Evaluating topic {TOPIC}: 100 ranked articles…"
     assert w.table.placeholder() == "" and w.table.proxy.rowCount() == 100
-    assert s.rows_topic == TOPIC and len(counted_rows) == 1 + len(s.rows) == 101
+    assert s.rows_ready() and s.topic == TOPIC and len(counted_rows) == 1 + len(s.rows) == 101
     row = s.row_of(ARTICLE)
     assert early_row.rank == row.rank == 10 and early_row.relevant and row.relevant
     assert early_row.evaluation.scores(s.settings) == row.evaluation.scores(s.settings)
@@ -149,10 +150,10 @@ def test_without_an_article_the_default_opens_early_and_once(qtbot, real):
     w = _window(qtbot)
     s = w.session
     opened: list[tuple[str, str | None]] = []
-    s.article_changed.connect(lambda: opened.append((s.current.name, s.rows_topic)) if s.current else None)
+    s.article_changed.connect(lambda: opened.append((s.current.name, s.rows_ready())) if s.current else None)
     _open(w, real, None)
     wait_loaded(qtbot, s)
-    assert opened == [(s._default_article(), None)]  # the rows' pick, found before them
+    assert opened == [(s._default_article(), False)]  # the rows' pick, found before them
 
 
 def test_switching_topics_keeps_the_article_first(qtbot, real, counted_rows):
@@ -163,13 +164,13 @@ def test_switching_topics_keeps_the_article_first(qtbot, real, counted_rows):
     other = next(t for t in s.run.topics if t != TOPIC and s.run.topics[t])
     before = len(counted_rows)
     state: list[tuple] = []
-    s.article_changed.connect(lambda: state.append((s.rows_topic, len(counted_rows) - before,
+    s.article_changed.connect(lambda: state.append((s.rows_ready(), len(counted_rows) - before,
                                                     w.topic_view.article_line.text())) if s.current else None)
     s.set_topic(other)
     wait_loaded(qtbot, s)
-    assert state and state[0][:2] == (None, 1)  # the old topic's rows are not used for it
+    assert state and state[0][:2] == (False, 1)  # the old topic's rows are not used for it
     assert state[0][2] == ""  # the topic view says nothing of it until its rows come
-    assert s.rows_topic == other and s.current.row is s.row_of(s.current.name)
+    assert s.rows_ready() and s.topic == other and s.current.row is s.row_of(s.current.name)
     assert w.table.selected_article() == s.current.name
 
 
@@ -194,3 +195,62 @@ def test_screenshot_renders_the_plots(inex, tmp_path, monkeypatch, capsys):
 
 def _n(xs) -> int:
     return 0 if xs is None else len(xs)
+
+
+def _while_rows_come(w: MainWindow, act) -> list:
+    """Run ``act()`` on the first article shown while the topic's rows are still evaluated;
+    returns what it saw: [rows ready?, rows_changed emitted during act?]."""
+    s = w.session
+    seen: list = []
+
+    def shown() -> None:
+        if s.current is not None and not seen:
+            emitted: list[int] = []
+            s.rows_changed.connect(lambda: emitted.append(1))
+            ready = s.rows_ready()
+            act()
+            seen.extend([ready, bool(emitted), s.rows == []])
+
+    s.article_changed.connect(shown)
+    return seen
+
+
+def test_a_mode_change_while_the_rows_come(qtbot, real):
+    w = _window(qtbot)
+    s = w.session
+    seen = _while_rows_come(w, lambda: s.set_settings(mode="worst"))
+    _open(w, real, ARTICLE)
+    wait_loaded(qtbot, s, ARTICLE)
+    assert seen == [False, False, True]  # no empty list announced as the topic's
+    assert s.current.row.evaluation.mode.value == "worst" == s.current.evaluation.mode.value
+    row = s.row_of(ARTICLE)
+    assert row.evaluation.mode.value == "worst" and s.current.row is row
+    assert s.current.evaluation.scores(s.settings) == row.evaluation.scores(s.settings)
+    assert w.table.proxy.rowCount() == 100
+
+
+def test_an_entry_point_set_while_the_rows_come(qtbot, real):
+    w = _window(qtbot)
+    s = w.session
+    seen = _while_rows_come(w, lambda: s.set_entry(1000))
+    _open(w, real, ARTICLE)
+    wait_loaded(qtbot, s, ARTICLE)
+    assert seen == [False, False, True]
+    assert s.entry_of_current() == (1000, "you")
+    row = s.row_of(ARTICLE)
+    assert (row.natural or row.evaluation).entry == 1000  # the rows took it over
+    assert s.current.evaluation.scores(s.settings) == row.evaluation.scores(s.settings)
+
+
+def test_an_edit_while_the_rows_come_is_in_the_rows(qtbot, real):
+    w = _window(qtbot)
+    s = w.session
+    seen = _while_rows_come(w, lambda: w.editing.editor.set_retrieved(np.array([[0, 500]])))
+    _open(w, real, ARTICLE)
+    wait_loaded(qtbot, s, ARTICLE)
+    qtbot.waitUntil(lambda: s.rows_ready() and activity().count == 0, timeout=20_000)
+    assert seen[:2] == [False, False]
+    row = s.row_of(ARTICLE)
+    assert row.evaluation.retrieved.tolist() == [[0, 500]]  # evaluated again with the edit
+    assert s.current.name == ARTICLE and s.current.evaluation.retrieved.tolist() == [[0, 500]]
+    assert s.current.evaluation.scores(s.settings) == row.evaluation.scores(s.settings)
