@@ -465,6 +465,12 @@ class Session(QObject):
             else:
                 self.open_article(wanted)
 
+        def failed(exc: BaseException) -> None:
+            if gen == self._rows_gen:
+                self._rows_pending = False  # no rows for this topic: an empty list, told
+                self.rows_changed.emit()
+            self._failed(exc)
+
         self.message.emit(f"Evaluating topic {topic} ({len(entries)} ranked articles)…")
         self._early = None
         if self._pending_article is not None or entries:
@@ -473,12 +479,6 @@ class Session(QObject):
                 self._open_early(topic, self._pending_article)
             else:
                 self._open_default_early(topic, gen)
-        def failed(exc: BaseException) -> None:
-            if gen == self._rows_gen:
-                self._rows_pending = False  # no rows for this topic: an empty list, told
-                self.rows_changed.emit()
-            self._failed(exc)
-
         self._after_article(lambda: run_in_background(self, op, success, failed))
 
     # -- work that waits for the article opened first -----------------------------------
@@ -498,6 +498,7 @@ class Session(QObject):
             self._held[0].append(start)
 
     def _release_jobs(self, held=None) -> None:
+        """Start the held jobs (``held``: only if those are still the ones held)."""
         held = held or self._held
         if held is None or held is not self._held:
             return
@@ -518,7 +519,7 @@ class Session(QObject):
         collection's file names alone (in the background: a name the collection lacks lists
         its folder). The rows may still pick another (a relevant passage that lies past the
         article's end): then that one opens when they come."""
-        qrels, run, coll = self.qrels, self.run, self.collection
+        qrels, run, coll, held = self.qrels, self.run, self.collection, self._held
 
         def op() -> str | None:
             names = run.article_names(topic)
@@ -534,10 +535,10 @@ class Session(QObject):
             if gen == self._rows_gen and not self.rows_ready() and name is not None and self._pending_article is None:
                 self._open_early(topic, name)
             else:
-                self._release_jobs()
+                self._release_jobs(held)
 
         def failed(exc: BaseException) -> None:
-            self._release_jobs()
+            self._release_jobs(held)
             self._failed(exc)
 
         run_in_background(self, op, success, failed)
@@ -583,7 +584,7 @@ class Session(QObject):
         document it keeps too)."""
         if self.topic is None:
             return
-        self._drop_article_load()
+        self._drop_article_load(release=False)  # the work held for the article waits for this one
         self._article_gen += 1
         gen = self._article_gen
         self._loading = (name, None)
@@ -684,12 +685,12 @@ class Session(QObject):
         """The article being loaded, or None."""
         return self._loading[0] if self._loading is not None else None
 
-    def _drop_article_load(self) -> None:
+    def _drop_article_load(self, release: bool = True) -> None:
         if self._loading is not None:
             name, cancel = self._loading
             if cancel is not None:
                 cancel()
-            self._end_article_load(name)
+            self._end_article_load(name, release)
 
     def _end_article_load(self, name: str, release: bool = True) -> None:
         self._loading = None
