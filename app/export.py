@@ -36,7 +36,6 @@ import sys
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize
@@ -150,7 +149,7 @@ def plots(window, build: bool = True) -> list[tuple[str, pg.PlotWidget]]:
 
     out: list[tuple[str, pg.PlotWidget]] = []
     slot = getattr(window, "plot_slot", None)
-    main = getattr(window.plot, "plot", None) if slot is None or slot.built() else None
+    main = getattr(getattr(window, "plot", None), "plot", None) if slot is None or slot.built() else None
     if isinstance(main, pg.PlotWidget):
         out.append(("Precision plot", main))
     for w in window.findChildren(pg.PlotWidget):

@@ -54,6 +54,7 @@ class Deferred(QWidget):
             w = self._build()
             self._widget = w
             self.layout().addWidget(w)
+            w.show()  # a layout shows a child added to a visible widget only on the next turn
             if self._placeholder is not None:
                 self._placeholder.deleteLater()
                 self.layout().removeWidget(self._placeholder)

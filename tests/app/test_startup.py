@@ -254,3 +254,12 @@ def test_an_edit_while_the_rows_come_is_in_the_rows(qtbot, real):
     assert row.evaluation.retrieved.tolist() == [[0, 500]]  # evaluated again with the edit
     assert s.current.name == ARTICLE and s.current.evaluation.retrieved.tolist() == [[0, 500]]
     assert s.current.evaluation.scores(s.settings) == row.evaluation.scores(s.settings)
+
+
+def test_the_export_menu_builds_the_plots_it_lists(qtbot, real):
+    w = _window(qtbot, show=False)
+    assert export_module.plots(w, build=False) == []  # nothing built: nothing listed, nothing imported
+    w.show()
+    names = [name for name, _ in export_module.plots(w)]  # opening the menu: built, then listed
+    assert w.plot_slot.built() and w.topic_view.curves_slot.built()
+    assert names[0] == "Precision plot" and len(names) == 3
