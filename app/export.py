@@ -416,5 +416,6 @@ def install_export(window) -> None:
     menu.aboutToShow.connect(fill)
     window.session.article_changed.connect(enable)
     window.session.rows_changed.connect(enable)
+    window.session.topic_changed.connect(enable)  # its rows are being evaluated: none to export
     fill(build=False)  # the plots the window has; opening the menu builds the deferred ones
     enable()

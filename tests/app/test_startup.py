@@ -121,7 +121,8 @@ def test_the_article_shows_before_the_rows_and_then_agrees_with_them(qtbot, real
     def shown() -> None:
         if s.current is not None:
             seen.append((s.current.name, s.rows_ready(), len(counted_rows), activity().count > 0,
-                         w.plot_slot.built(), s.current.row, w.table.placeholder(), w.table.proxy.rowCount()))
+                         w.plot_slot.built(), s.current.row, w.table.placeholder(), w.table.proxy.rowCount(),
+                         w.act_export_ranked.isEnabled()))
 
     s.article_changed.connect(shown)
     _open(w, real, ARTICLE)
@@ -130,7 +131,8 @@ def test_the_article_shows_before_the_rows_and_then_agrees_with_them(qtbot, real
     qtbot.waitUntil(lambda: w.plot_slot.built() and w.topic_view.curves_slot.built(), timeout=10_000)
 
     assert len(seen) == 1  # opened once, not again when the rows came
-    name, ready, evaluated, busy, plotted, early_row, placeholder, listed = seen[0]
+    name, ready, evaluated, busy, plotted, early_row, placeholder, listed, exportable = seen[0]
+    assert not exportable and w.act_export_ranked.isEnabled()  # no ranked list to export until it comes
     assert name == ARTICLE and not ready  # shown before the topic's rows
     assert evaluated == 1 and busy and not plotted  # only its own row yet; the rest waited
     assert listed == 0 and placeholder == f"Evaluating topic {TOPIC}: 100 ranked articles…"
@@ -166,7 +168,9 @@ def test_switching_topics_keeps_the_article_first(qtbot, real, counted_rows):
     state: list[tuple] = []
     s.article_changed.connect(lambda: state.append((s.rows_ready(), len(counted_rows) - before,
                                                     w.topic_view.article_line.text())) if s.current else None)
+    assert w.act_export_ranked.isEnabled()
     s.set_topic(other)
+    assert not w.act_export_ranked.isEnabled() and s.rows == []  # not the previous topic's rows
     wait_loaded(qtbot, s)
     assert state and state[0][:2] == (False, 1)  # the old topic's rows are not used for it
     assert state[0][2] == ""  # the topic view says nothing of it until its rows come
