@@ -2,7 +2,7 @@
 
 ``InputError`` stops the work (a bad qrels line, an unreadable article); a ``Diagnostic`` is
 a warning that the work carries on past (SPEC section 7), collected in the reader's result so
-the CLI can print it and the GUI can show it.
+the CLI can print it, the GUI can show it and the Python API can issue it as an ``InputWarning``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,11 @@ class InputError(ValueError):
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.reason}"
+
+
+class InputWarning(UserWarning):
+    """The category of :mod:`warnings` by which ``readsim``'s Python API reports a
+    :class:`Diagnostic` (the message is ``str(diagnostic)``: ``"file:line: warning: ..."``)."""
 
 
 @dataclass(frozen=True)

@@ -181,9 +181,11 @@ class Qrels:
         return self.totals(topic)[0]
 
 
-def read_qrels(path: str | os.PathLike) -> Qrels:
-    """Read a FOL qrels file. Raises :class:`InputError` (``file:line: reason``) on bad lines."""
-    data = read_bytes(path)
+def read_qrels(path: str | os.PathLike, data: bytes | None = None) -> Qrels:
+    """Read a FOL qrels file (from ``data`` when the file was already read, or made: ``path``
+    then only names it in messages). Raises :class:`InputError` (``file:line: reason``) on bad lines."""
+    if data is None:
+        data = read_bytes(path)
     cols = _scan(data)
     if cols is None:
         cols = _read_lines(path, data)

@@ -1,0 +1,171 @@
+"""``readsim.evaluate``: list measures per run (and topic), or document measures per article.
+
+The numbers are ``readsim-eval``'s: the same readers, the same coverage warnings and the same
+engine calls (:func:`readsim.engine.listmeasures.evaluate` and ``per_article``) as
+``readsim-eval QRELS RUN ... [-q] [-c] [--per-article] [--reading R] [--collection DIR]``;
+:func:`evaluations` is that evaluation without pandas (what a writer of rows needs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from readsim.engine.batch import Join
+from readsim.engine.collection import Collection
+from readsim.engine.coverage import check_coverage
+from readsim.engine.errors import Diagnostic
+from readsim.engine.listmeasures import Evaluation, per_article
+from readsim.engine.listmeasures import evaluate as _evaluate_run
+from readsim.engine.measure import DocMeasure, ListMeasure, UnknownMeasure, parse_any
+from readsim.engine.reading import Mode
+
+from ._inputs import as_qrels, as_runs, run_label, warn
+
+PER = ("all", "topic", "article")
+DEFAULT_LIST_MEASURES = ("AgP/F(0.25)",)  # MAgP, INEX's official Relevant in Context measure (readsim-eval's default)
+DEFAULT_DOC_MEASURES = ("F(0.25)",)  # readsim-eval --per-article's default
+
+
+def parse_measure(text: str) -> DocMeasure | ListMeasure:
+    """A measure from its name (reference section 6): a document measure (``F(0.25)``,
+    ``T2IF(300)``, ...) or a list measure (``AgP/F(0.25)``, ``MAiP``, ``gP@10/F(0.25)``, ...).
+    ``.name`` is the canonical name results use. Raises ``ValueError`` (an unknown name, a
+    parameter out of range) naming what is wrong."""
+    return parse_any(text)
+
+
+def _measures(measures, per: str) -> list:
+    """Parsed measures: document measures for ``per="article"``, list measures otherwise."""
+    if measures is None:
+        measures = DEFAULT_DOC_MEASURES if per == "article" else DEFAULT_LIST_MEASURES
+    elif isinstance(measures, (str, DocMeasure, ListMeasure)):
+        measures = [measures]
+    out = []
+    for m in measures:
+        if isinstance(m, (DocMeasure, ListMeasure)):
+            parsed = m
+        else:
+            parsed = parse_any(str(m))
+        if per == "article" and isinstance(parsed, ListMeasure):
+            raise UnknownMeasure(f"{parsed.name} is a list measure; per='article' gives document measures such as "
+                                 f"{parsed.doc.name if parsed.doc is not None else 'F(0.25)'}")
+        if per != "article" and isinstance(parsed, DocMeasure):
+            raise UnknownMeasure(f"{parsed.name} is a document measure: give a list measure such as AgP/{parsed.name}, "
+                                 f"or per='article'")
+        out.append(parsed)
+    return out
+
+
+def _collection(collection, unit: str) -> Collection | None:
+    if collection is None or isinstance(collection, Collection):
+        return collection
+    return Collection(collection, unit)
+
+
+def _check(per: str, reading: str) -> None:
+    if per not in PER:
+        raise ValueError(f"per must be one of {', '.join(PER)}, not {per!r}")
+    Mode(reading)  # ValueError naming the value
+
+
+def _new(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagnostic]:
+    seen = {str(d) for d in said}
+    return [d for d in diagnostics if str(d) not in seen]
+
+
+def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = "natural", collection=None,
+                unit: str = "bytes", all_topics: bool = False, as_documents: bool = False,
+                levels: int = 4) -> Iterator[tuple[str, Evaluation]]:
+    """``(label, Evaluation)`` per run, in order, without pandas: :func:`evaluate`'s work. The
+    qrels are read (or converted) once; warnings are issued as :class:`readsim.InputWarning`,
+    the coverage check's first (``readsim.engine.coverage.check_coverage``)."""
+    judged = as_qrels(qrels)
+    engine_runs = as_runs(runs)
+    labels = run_label(engine_runs)
+    found = _collection(collection, unit)
+    said = check_coverage(judged, engine_runs, found)
+    warn(said, stacklevel=4)
+    for label, run in zip(labels, engine_runs):
+        join = Join()
+        result = _evaluate_run(judged, run, measures, reading, found, as_documents, all_topics, levels, join)
+        result.run_id = label
+        warn(_new(result.diagnostics, said) + join.diagnostics, stacklevel=4)
+        yield label, result
+
+
+def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "natural", collection=None,
+             unit: str = "bytes", all_topics: bool = False):
+    """Evaluate runs; a long ``pandas.DataFrame``, one row per value.
+
+    - ``qrels``: a path, a :class:`readsim.Qrels` (read once: evaluating another run against
+      it reads and prepares nothing again) or a DataFrame (:meth:`readsim.Qrels.to_frame`'s
+      columns); ``runs``: a path, a :class:`readsim.Run`, a DataFrame
+      (:meth:`readsim.Run.to_frame`'s columns, ``topic`` and ``article`` required), or a list of
+      them. Runs sharing a run id are labelled by their file names (a warning).
+    - ``measures``: names (reference section 6) or parsed measures; default ``AgP/F(0.25)``
+      (MAgP), ``F(0.25)`` with ``per="article"``. List measures for ``per="all"`` and
+      ``"topic"``, document measures for ``per="article"``.
+    - ``per``: ``"all"``: each run's mean over its topics (topic ``"all"``; counts such as
+      ``num_rel`` are summed), as ``readsim-eval`` prints; ``"topic"``: one row per topic
+      (``-q`` without the mean rows); ``"article"``: every ranked article's document scores, in
+      run order (``--per-article``), with an ``article`` column.
+    - ``reading``: ``natural``, ``document``, ``best`` or ``entry`` (reference section 3);
+      ``collection``: a folder of articles (or a :class:`readsim.Collection`) to resolve XPaths,
+      clip passages and read lengths, offsets in ``unit`` (``bytes`` or ``chars``, the qrels'
+      unit); ``all_topics``: average over every judged topic, a topic missing from the run
+      scoring an empty ranking (``-c``).
+
+    Columns ``run`` (label), ``measure`` (canonical name), ``topic`` (str), [``article``],
+    ``value`` (float; sizes in the qrels' unit, efforts in ranks). Raises
+    :class:`readsim.InputError` (``.path``, ``.line``) on bad input, ``ValueError`` on a bad
+    measure name or option; warnings as :class:`readsim.InputWarning`.
+    """
+    import pandas as pd
+
+    _check(per, reading)
+    parsed = _measures(measures, per)
+    cols: dict[str, list] = {"run": [], "measure": [], "topic": [], "value": []}
+    if per == "article":
+        cols = {"run": [], "measure": [], "topic": [], "article": [], "value": []}
+        _per_article(qrels, runs, parsed, reading, _collection(collection, unit), cols)
+    else:
+        for label, result in evaluations(qrels, runs, parsed, reading=reading, collection=collection, unit=unit,
+                                         all_topics=all_topics):
+            names = [m.name for m in result.measures]
+            if per == "topic":
+                for t in result.topics:
+                    for name in names:
+                        if t in result.values[name]:
+                            cols["run"].append(label)
+                            cols["measure"].append(name)
+                            cols["topic"].append(t)
+                            cols["value"].append(result.values[name][t])
+            else:
+                for name in names:
+                    cols["run"].append(label)
+                    cols["measure"].append(name)
+                    cols["topic"].append("all")
+                    cols["value"].append(result.means[name])
+    return pd.DataFrame({k: (pd.array(v, dtype="float64") if k == "value" else pd.array(v, dtype="string"))
+                         for k, v in cols.items()}).astype({"value": "float64"})
+
+
+def _per_article(qrels, runs, measures: list[DocMeasure], reading: str, collection: Collection | None,
+                 cols: dict[str, list]) -> None:
+    """``readsim-eval --per-article``'s rows into ``cols``, measure by measure within an article."""
+    judged = as_qrels(qrels)
+    engine_runs = as_runs(runs)
+    labels = run_label(engine_runs)
+    warn(check_coverage(judged, engine_runs, collection), stacklevel=5)
+    names = [m.name for m in measures]
+    k = len(names)
+    for label, run in zip(labels, engine_runs):
+        join = Join()
+        for topic, article, values in per_article(judged, run, measures, reading, collection, False, join):
+            cols["run"] += [label] * k
+            cols["measure"] += names
+            cols["topic"] += [topic] * k
+            cols["article"] += [article] * k
+            cols["value"] += values
+        warn(join.diagnostics, stacklevel=5)
+

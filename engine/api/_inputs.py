@@ -1,0 +1,383 @@
+"""Qrels and runs for the Python API: read from files, given as objects, or as DataFrames.
+
+A DataFrame is turned into the file it stands for (FOL lines, ``docs/reference.md`` sections
+2.2-2.5) and read by the same readers as a file, so a frame and its file give the same numbers
+and the same errors: an :class:`InputError` from a frame names ``<DataFrame ...>`` and, as its
+line, the row's position in the frame counted from 1.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from readsim.engine.errors import Diagnostic, InputError, InputWarning
+from readsim.engine.formats import Qrels as _EngineQrels
+from readsim.engine.formats import Run as _EngineRun
+from readsim.engine.formats import is_xml_run, read_bytes, read_xml_run
+from readsim.engine.formats import read_qrels as _read_qrels
+from readsim.engine.formats import read_run as _read_run
+from readsim.engine.formats.run import WHOLE_LINE, XPATH_LINE
+
+MAX_WARNINGS = 20  # as readsim-eval: the first 20 diagnostics of one input, then a count
+RUN_COLUMNS = ("topic", "article", "rank", "rsv", "run_id", "offset", "length")
+QRELS_COLUMNS = ("topic", "article", "rel_size", "doc_length", "bep", "offset", "length")
+
+
+def warn(diagnostics: Iterable[Diagnostic], stacklevel: int = 3) -> None:
+    """Issue each diagnostic as an :class:`InputWarning` (``"file:line: warning: ..."``).
+    :mod:`warnings` shows a message once per place of the call by default, so a cause said
+    again (the same qrels read twice) is not repeated; past :data:`MAX_WARNINGS` of one
+    batch, one warning gives the count."""
+    said = list(dict.fromkeys(str(d) for d in diagnostics))
+    for text in said[:MAX_WARNINGS]:
+        warnings.warn(text, InputWarning, stacklevel=stacklevel)
+    if len(said) > MAX_WARNINGS:
+        warnings.warn(f"readsim: {len(said) - MAX_WARNINGS} more warnings not shown", InputWarning,
+                      stacklevel=stacklevel)
+
+
+class Qrels:
+    """FOL qrels, read once and evaluated against any number of runs.
+
+    ``path``: the file (or ``<DataFrame>``); ``topics``: the judged topic ids in file order.
+    Offsets and sizes are in the qrels' unit (UTF-8 bytes for the real INEX 2009-2010 qrels).
+    :meth:`to_frame` gives one row per highlighted passage. ``engine`` is the internal reader's
+    object (``readsim.engine.formats.Qrels``, not part of the API)."""
+
+    def __init__(self, engine: _EngineQrels):
+        self.engine = engine
+
+    @property
+    def path(self) -> str:
+        return self.engine.path
+
+    @property
+    def topics(self) -> list[str]:
+        return list(self.engine.topics)
+
+    def __repr__(self) -> str:
+        return f"<readsim.Qrels {self.path!r}: {len(self.engine.topics)} topics>"
+
+    def to_frame(self):
+        """One row per highlighted passage (a judged non-relevant article: one row with no
+        passage), columns ``topic``, ``article``, ``rel_size``, ``doc_length``, ``bep``
+        (``<NA>`` when absent), ``offset``, ``length`` (``<NA>`` for no passage); sizes in the
+        qrels' unit. Evaluating this frame gives the qrels' numbers."""
+        import pandas as pd
+
+        rows: dict[str, list] = {c: [] for c in QRELS_COLUMNS}
+        for topic, judged in self.engine.topics.items():
+            for article, j in judged.items():
+                spans = j.passages if len(j.passages) else [(None, None)]
+                for start, end in spans:
+                    for c, v in zip(QRELS_COLUMNS, (topic, article, j.rel_size, j.doc_length, j.bep,
+                                                    start, None if end is None else end - start)):
+                        rows[c].append(v)
+        return pd.DataFrame({c: pd.array(v, dtype="string" if c in ("topic", "article") else "Int64")
+                             for c, v in rows.items()})
+
+
+class Run:
+    """A run (FOL or XML), read once. ``path``, ``run_id``, ``topics`` (topic ids in file
+    order); :meth:`to_frame` gives its result lines. ``engine`` is the internal reader's object
+    (``readsim.engine.formats.Run``, not part of the API)."""
+
+    def __init__(self, engine: _EngineRun, data: bytes | None = None):
+        self.engine = engine
+        self._data = data  # the FOL file's bytes, for the rsv column of to_frame
+
+    @property
+    def path(self) -> str:
+        return self.engine.path
+
+    @property
+    def run_id(self) -> str:
+        return self.engine.run_id
+
+    @property
+    def topics(self) -> list[str]:
+        return list(self.engine.topics)
+
+    def __repr__(self) -> str:
+        return f"<readsim.Run {self.run_id!r} ({self.path}): {len(self.engine.topics)} topics>"
+
+    def to_frame(self):
+        """The run's result lines, one row each: ``topic``, ``article``, ``rank`` (the
+        article's rank in its topic, from 1: the line order, as the run is read), ``rsv`` (the
+        file's column 5, NaN where it is not a number or not in the file), ``run_id``,
+        ``offset``, ``length`` (in the qrels' unit; ``<NA>`` for a whole-article line,
+        reference section 2.5; a Best in Context line keeps its offset, the entry point, and
+        its length, section 2.4), and ``xpath`` when some line names an element instead.
+        Rows are in the file's line order (the Focused task's ranks, reference section 5.9; an
+        interleaved article's later lines keep its first rank), topic by topic and article by
+        article for a run not read from a FOL file. Evaluating the frame gives the run's
+        numbers."""
+        import pandas as pd
+
+        cols: dict[str, list] = {c: [] for c in (*RUN_COLUMNS, "xpath", "line")}
+        for topic, entries in self.engine.topics.items():
+            for e in entries:
+                spans = e.line_spans
+                if spans is None:  # an XML or edited run: its passages, or the whole article
+                    spans = e.passages if e.passages is not None else np.array([WHOLE_LINE])
+                    lines = [None] * len(spans)
+                else:
+                    lines = list(e.lines) or [None] * len(spans)
+                xpaths = iter(e.xpaths)
+                for (start, end), line in zip(spans.tolist(), lines):
+                    whole, xpath = (start, end) == WHOLE_LINE, (start, end) == XPATH_LINE
+                    values = (topic, e.article, e.rank, None, self.run_id, None if whole or xpath else start,
+                              None if whole or xpath else end - start, next(xpaths, None) if xpath else None, line)
+                    for c, v in zip(cols, values):
+                        cols[c].append(v)
+                for xpath in xpaths:  # XML runs: element paths beside the passages
+                    for c, v in zip(cols, (topic, e.article, e.rank, None, self.run_id, None, None, xpath, None)):
+                        cols[c].append(v)
+                for a, b in (e.pointers or ()):
+                    raise InputError(self.path, e.line, f"article {e.article}: an XPointer passage ({a} .. {b}) "
+                                     "has no offsets without the collection; to_frame needs offsets")
+        lines = cols.pop("line")
+        if all(n is not None for n in lines):  # read from a FOL file: its line order, which MAiP reads
+            order = np.argsort(np.asarray(lines, dtype=np.int64), kind="stable")
+            cols = {c: [v[k] for k in order] for c, v in cols.items()}
+            lines = [lines[k] for k in order]
+        cols["rsv"] = self._rsv(lines)
+        frame = pd.DataFrame({
+            "topic": pd.array(cols["topic"], dtype="string"), "article": pd.array(cols["article"], dtype="string"),
+            "rank": np.asarray(cols["rank"], dtype=np.int64), "rsv": cols["rsv"],
+            "run_id": pd.array(cols["run_id"], dtype="string"),
+            "offset": pd.array(cols["offset"], dtype="Int64"), "length": pd.array(cols["length"], dtype="Int64"),
+            "xpath": pd.array(cols["xpath"], dtype="string")})
+        return frame if frame["xpath"].notna().any() else frame.drop(columns="xpath")
+
+    def _rsv(self, lines: list[int | None]) -> np.ndarray:
+        out = np.full(len(lines), np.nan)
+        if self._data is None:
+            return out
+        text = self._data.split(b"\n")
+        for k, n in enumerate(lines):
+            if n is not None and n <= len(text):
+                fields = text[n - 1].split()
+                try:
+                    out[k] = float(fields[4])
+                except (IndexError, ValueError):
+                    pass
+        return out
+
+
+def read_qrels(path: str | os.PathLike) -> Qrels:
+    """Read a FOL qrels file (reference section 2.2). Its warnings are issued as
+    :class:`InputWarning`. Raises :class:`InputError` (``.path``, ``.line``) on a bad line or
+    an unreadable file."""
+    qrels = Qrels(_read_qrels(path))
+    warn(qrels.engine.diagnostics)
+    return qrels
+
+
+def read_run(path: str | os.PathLike, *, strict: bool = False) -> Run:
+    """Read a run: INEX 2006-2008 XML if the file starts with ``<``, else FOL (reference
+    sections 2.3-2.6); ``strict``: interleaved articles and split topics are errors, as the
+    official tool has them. Warnings are issued as :class:`InputWarning`; raises
+    :class:`InputError` (``.path``, ``.line``)."""
+    data = read_bytes(path)
+    if is_xml_run(path, data):
+        run = Run(read_xml_run(path, strict, data))
+    else:
+        run = Run(_read_run(path, strict, data), data)
+    warn(run.engine.diagnostics)
+    return run
+
+
+# -- coercion: path, object or DataFrame -> the engine's objects ----------------------------------------
+
+
+def _is_frame(obj) -> bool:
+    return type(obj).__name__ == "DataFrame" and hasattr(obj, "columns")
+
+
+def as_qrels(obj) -> _EngineQrels:
+    """The engine's qrels for a path, a :class:`Qrels` (as it is: nothing is read or prepared
+    again) or a DataFrame with :data:`QRELS_COLUMNS` (``rel_size``, ``bep``, ``offset``,
+    ``length`` optional)."""
+    if isinstance(obj, Qrels):
+        return obj.engine
+    if isinstance(obj, _EngineQrels):
+        return obj
+    if _is_frame(obj):
+        return _qrels_from_frame(obj)
+    if isinstance(obj, (str, os.PathLike)):
+        return read_qrels(obj).engine
+    raise TypeError(f"qrels: expected a path, a readsim.Qrels or a DataFrame, not {type(obj).__name__}")
+
+
+def as_run(obj, strict: bool = False) -> _EngineRun:
+    """The engine's run for a path, a :class:`Run` or a DataFrame with :data:`RUN_COLUMNS`
+    (``topic`` and ``article`` required)."""
+    if isinstance(obj, Run):
+        return obj.engine
+    if isinstance(obj, _EngineRun):
+        return obj
+    if _is_frame(obj):
+        return _run_from_frame(obj, strict)
+    if isinstance(obj, (str, os.PathLike)):
+        return read_run(obj, strict=strict).engine
+    raise TypeError(f"run: expected a path, a readsim.Run or a DataFrame, not {type(obj).__name__}")
+
+
+def as_runs(runs, strict: bool = False) -> list[_EngineRun]:
+    """One run or a list of them (paths, :class:`Run` objects, DataFrames)."""
+    many = isinstance(runs, (list, tuple)) or (not _is_frame(runs) and hasattr(runs, "__iter__")
+                                               and not isinstance(runs, (str, bytes, os.PathLike)))
+    return [as_run(r, strict) for r in (runs if many else [runs])]
+
+
+def _text(series, name: str, where: str, order) -> list[str]:
+    """A column as text, every value one field (no white space, not missing)."""
+    values = series.astype("string")
+    bad = values.isna() | values.str.contains(r"\s", regex=True).fillna(True)
+    if bad.any():
+        k = int(np.flatnonzero(bad.to_numpy())[0])
+        raise InputError(where, k + 1, f"{name} {series.iloc[k]!r} is not one field of text")
+    return values.tolist()
+
+
+def _integers(series, name: str, where: str) -> list[str]:
+    """A column of whole numbers as text ('' where missing); a non-integer is an error at its row."""
+    out = []
+    for k, v in enumerate(series.tolist()):
+        if v is None or (isinstance(v, float) and math.isnan(v)) or v is getattr(series.dtype, "na_value", object()):
+            out.append("")
+        elif isinstance(v, (int, np.integer)) or (isinstance(v, float) and v.is_integer()):
+            out.append(str(int(v)))
+        else:
+            try:
+                import pandas as pd
+                if pd.isna(v):
+                    out.append("")
+                    continue
+            except (TypeError, ValueError):
+                pass
+            raise InputError(where, k + 1, f"{name} {v!r} is not a whole number")
+    return out
+
+
+def _frame_name(frame, kind: str) -> str:
+    name = frame.attrs.get("name") if hasattr(frame, "attrs") else None
+    return f"<{kind} DataFrame{' ' + str(name) if name else ''}>"
+
+
+def _need(frame, columns: Iterable[str], where: str) -> None:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise InputError(where, None, f"no column {', '.join(missing)} (columns: {', '.join(map(str, frame.columns))})")
+
+
+def _read_rows(reader, where: str, data: bytes, rows: np.ndarray):
+    """Read ``data`` (made from a frame) with ``reader``; line k of it is frame row ``rows[k - 1]``."""
+    try:
+        result = reader(where, data)
+    except InputError as exc:
+        line = int(rows[exc.line - 1]) + 1 if exc.line and exc.line <= len(rows) else exc.line
+        raise InputError(where, line, exc.reason) from None
+    result.diagnostics[:] = [Diagnostic(d.path, int(rows[d.line - 1]) + 1 if d.line and d.line <= len(rows) else d.line,
+                                        d.message) for d in result.diagnostics]
+    warn(result.diagnostics, stacklevel=5)
+    return result
+
+
+def _field(text: str, default) -> str:
+    """A column the reader does not read (rank, rsv) as one field: its text, or ``default``."""
+    return text if text and text not in ("nan", "<NA>", "None") and not any(c.isspace() for c in text) else str(default)
+
+
+def _run_from_frame(frame, strict: bool) -> _EngineRun:
+    """The FOL run a frame stands for, one line per row in the frame's order: as in a file, the
+    order of the rows is the ranking (reference section 2.3) and ``rank`` and ``rsv`` are not
+    read (sort the frame first, e.g. ``frame.sort_values(["topic", "rsv"], ascending=[True,
+    False], kind="stable")``)."""
+    where = _frame_name(frame, "run")
+    _need(frame, ("topic", "article"), where)
+    n = len(frame)
+    topic = _text(frame["topic"], "topic", where, None)
+    article = _text(frame["article"], "article", where, None)
+    order = np.arange(n)
+    rank = [str(v) for v in frame["rank"].tolist()] if "rank" in frame.columns else [str(k + 1) for k in range(n)]
+    run_id = _text(frame["run_id"], "run_id", where, None) if "run_id" in frame.columns else ["run"] * n
+    rsv = [str(v) for v in frame["rsv"].tolist()] if "rsv" in frame.columns else ["0"] * n
+    has_offsets = "offset" in frame.columns or "length" in frame.columns
+    if has_offsets:
+        _need(frame, ("offset", "length"), where)
+    offset = _integers(frame["offset"], "offset", where) if has_offsets else [""] * n
+    length = _integers(frame["length"], "length", where) if has_offsets else [""] * n
+    xpath = frame["xpath"].astype("string").fillna("").tolist() if "xpath" in frame.columns else [""] * n
+    lines = []
+    for k in order.tolist():
+        if (offset[k] == "") != (length[k] == ""):
+            raise InputError(where, k + 1, "offset and length go together (both missing: the whole article)")
+        tail = f" {offset[k]} {length[k]}" if offset[k] else (f" {xpath[k]}" if xpath[k] else "")
+        lines.append(f"{topic[k]} Q0 {article[k]} {_field(rank[k], k + 1)} {_field(rsv[k], 0)} "
+                     f"{run_id[k]}{tail}\n")
+    return _read_rows(lambda path, data: _read_run(path, strict, data), where, "".join(lines).encode(), order)
+
+
+def _qrels_from_frame(frame) -> _EngineQrels:
+    """The FOL qrels a frame stands for: one line per (topic, article), in order of first
+    appearance, with the passages of its rows; ``doc_length``, ``rel_size`` and ``bep`` from its
+    first row (``rel_size`` missing: the passages' summed length)."""
+    where = _frame_name(frame, "qrels")
+    _need(frame, ("topic", "article", "doc_length"), where)
+    topic = _text(frame["topic"], "topic", where, None)
+    article = _text(frame["article"], "article", where, None)
+    n = len(frame)
+    doc_length = _integers(frame["doc_length"], "doc_length", where)
+    has_offsets = "offset" in frame.columns or "length" in frame.columns
+    if has_offsets:
+        _need(frame, ("offset", "length"), where)
+    offset = _integers(frame["offset"], "offset", where) if has_offsets else [""] * n
+    length = _integers(frame["length"], "length", where) if has_offsets else [""] * n
+    rel_size = _integers(frame["rel_size"], "rel_size", where) if "rel_size" in frame.columns else [""] * n
+    bep = _integers(frame["bep"], "bep", where) if "bep" in frame.columns else [""] * n
+    groups: dict[tuple[str, str], list[int]] = {}
+    for k, key in enumerate(zip(topic, article)):
+        groups.setdefault(key, []).append(k)
+    lines, first = [], []
+    for (t, a), rows in groups.items():
+        k = rows[0]
+        passages = [f"{offset[r]}:{length[r]}" for r in rows if offset[r] != ""]
+        size = rel_size[k] or str(sum(int(length[r]) for r in rows if length[r] != ""))
+        if passages and not bep[k]:
+            raise InputError(where, k + 1, f"article {a}: highlighted passages need the bep column "
+                             "(the best entry point comes before the passages in a qrels line)")
+        bep_text = bep[k]
+        lines.append(" ".join([t, "Q0", a, size, doc_length[k] or "", bep_text, *passages]).rstrip() + "\n")
+        first.append(k)
+    return _read_rows(lambda path, data: _read_qrels(path, data), where, "".join(lines).encode(), np.array(first))
+
+
+def run_label(runs: list[_EngineRun]) -> list[str]:
+    """The label of each run in results: its run id; runs sharing an id are labelled by their
+    file names (as ``readsim-eval`` does, reference section 2.3), still shared ones get
+    `` (2)``, `` (3)``, ... in order. Warns for each relabelling."""
+    from collections import Counter
+
+    ids = Counter(r.run_id for r in runs)
+    labels = []
+    for r in runs:
+        label = r.run_id
+        if ids[r.run_id] > 1:
+            label = Path(r.path).name
+            warnings.warn(f"readsim: run id {r.run_id!r} is shared by {ids[r.run_id]} runs; labelling {r.path} as "
+                          f"{label!r}", InputWarning, stacklevel=4)
+        labels.append(label)
+    seen: Counter[str] = Counter()
+    for k, label in enumerate(labels):
+        seen[label] += 1
+        if seen[label] > 1:
+            labels[k] = f"{label} ({seen[label]})"
+    return labels
