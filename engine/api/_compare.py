@@ -10,15 +10,15 @@ Cohen's d_z, Kendall's tau-b and Pearson's r) and :mod:`readsim.engine.fidelity`
 from __future__ import annotations
 
 import html
-import warnings
 from typing import NamedTuple
 
 import numpy as np
 
 from readsim.engine.compare import Comparison as _EngineComparison
-from readsim.engine.errors import InputWarning
+from readsim.engine.errors import Diagnostic
 
 from ._evaluate import _check, _measures, evaluations
+from ._inputs import as_qrels, warn
 
 
 class Comparison:
@@ -167,6 +167,8 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
     _check("all", reading)
     check_options(test, alpha, resamples, seed, correction)
     parsed = _measures(measures, "all")
+    qrels = as_qrels(qrels)
+    judged_path = qrels.path
     results = [e for _, e in evaluations(qrels, runs, parsed, reading=reading, collection=collection, unit=unit,
                                          all_topics=all_topics)]
     if len(results) < 2:
@@ -182,9 +184,9 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
                          f"at least 2" + ("" if all_topics else " (all_topics=True pairs over every judged topic)")) from None
     if c.left_out:
         lo = c.left_out
-        warnings.warn(f"readsim: {len(lo)} judged topic{'s are' if len(lo) > 1 else ' is'} not in every run (first: "
-                      f"{', '.join(lo[:3])}); compared on the {len(c.topics)} topics every run has (all_topics=True "
-                      f"scores a missing topic as an empty ranking)", InputWarning, stacklevel=2)
+        warn([Diagnostic(judged_path, None, f"{len(lo)} judged topic{'s are' if len(lo) > 1 else ' is'} not in every "
+                         f"run (first: {', '.join(lo[:3])}); compared on the {len(c.topics)} topics every run has "
+                         f"(all_topics=True scores a missing topic as an empty ranking)")])
     return Comparison(c)
 
 
@@ -216,7 +218,6 @@ def fidelity(qrels, collection, measures, *, topics="complete", reading: str = "
     from readsim.engine.fidelity import fidelity_tables
 
     from ._evaluate import _collection
-    from ._inputs import as_qrels
 
     _check("all", reading)
     parsed = _measures(measures, "all")

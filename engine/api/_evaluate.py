@@ -84,12 +84,12 @@ def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = 
     labels = run_label(engine_runs)
     found = _collection(collection, unit)
     said = check_coverage(judged, engine_runs, found)
-    warn(said, stacklevel=4)
+    warn(said)
     for label, run in zip(labels, engine_runs):
         join = Join()
         result = _evaluate_run(judged, run, measures, reading, found, as_documents, all_topics, levels, join)
         result.run_id = label
-        warn(_new(result.diagnostics, said) + join.diagnostics, stacklevel=4)
+        warn(_new(result.diagnostics, said) + join.diagnostics)
         yield label, result
 
 
@@ -156,7 +156,7 @@ def _per_article(qrels, runs, measures: list[DocMeasure], reading: str, collecti
     judged = as_qrels(qrels)
     engine_runs = as_runs(runs)
     labels = run_label(engine_runs)
-    warn(check_coverage(judged, engine_runs, collection), stacklevel=5)
+    warn(check_coverage(judged, engine_runs, collection))
     names = [m.name for m in measures]
     k = len(names)
     for label, run in zip(labels, engine_runs):
@@ -167,5 +167,5 @@ def _per_article(qrels, runs, measures: list[DocMeasure], reading: str, collecti
             cols["topic"] += [topic] * k
             cols["article"] += [article] * k
             cols["value"] += values
-        warn(join.diagnostics, stacklevel=5)
+        warn(join.diagnostics)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -29,12 +30,27 @@ RUN_COLUMNS = ("topic", "article", "rank", "rsv", "run_id", "offset", "length")
 QRELS_COLUMNS = ("topic", "article", "rel_size", "doc_length", "bep", "offset", "length")
 
 
-def warn(diagnostics: Iterable[Diagnostic], stacklevel: int = 3) -> None:
-    """Issue each diagnostic as an :class:`InputWarning` (``"file:line: warning: ..."``).
-    :mod:`warnings` shows a message once per place of the call by default, so a cause said
-    again (the same qrels read twice) is not repeated; past :data:`MAX_WARNINGS` of one
-    batch, one warning gives the count."""
-    said = list(dict.fromkeys(str(d) for d in diagnostics))
+_SAID: set[str] = set()  # the messages issued in this process (Python's own registry is reset by any filter change)
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first caller outside readsim, so a warning points at the
+    user's line (a notebook cell), whatever path inside the package issued it."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "readsim":
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn(diagnostics: Iterable[Diagnostic]) -> None:
+    """Issue each diagnostic as an :class:`InputWarning` (``"file:line: warning: ..."``), once
+    per cause in the process: a message already issued (the same qrels read again) is not
+    repeated, as Python's default filter intends (readsim keeps its own record because pandas
+    resets :mod:`warnings`' registries whenever it changes a filter). Past
+    :data:`MAX_WARNINGS` new messages of one batch, one warning gives the count."""
+    said = [t for t in dict.fromkeys(str(d) for d in diagnostics) if t not in _SAID]
+    _SAID.update(said)
+    stacklevel = _caller_level()
     for text in said[:MAX_WARNINGS]:
         warnings.warn(text, InputWarning, stacklevel=stacklevel)
     if len(said) > MAX_WARNINGS:
@@ -287,7 +303,7 @@ def _read_rows(reader, where: str, data: bytes, rows: np.ndarray):
         raise InputError(where, line, exc.reason) from None
     result.diagnostics[:] = [Diagnostic(d.path, int(rows[d.line - 1]) + 1 if d.line and d.line <= len(rows) else d.line,
                                         d.message) for d in result.diagnostics]
-    warn(result.diagnostics, stacklevel=5)
+    warn(result.diagnostics)
     return result
 
 
@@ -372,8 +388,8 @@ def run_label(runs: list[_EngineRun]) -> list[str]:
         label = r.run_id
         if ids[r.run_id] > 1:
             label = Path(r.path).name
-            warnings.warn(f"readsim: run id {r.run_id!r} is shared by {ids[r.run_id]} runs; labelling {r.path} as "
-                          f"{label!r}", InputWarning, stacklevel=4)
+            warn([Diagnostic(r.path, None, f"run id {r.run_id!r} is shared by {ids[r.run_id]} runs; labelled "
+                             f"{label!r}")])
         labels.append(label)
     seen: Counter[str] = Counter()
     for k, label in enumerate(labels):

@@ -1,0 +1,172 @@
+"""readsim.evaluate, read_qrels, read_run and DataFrame inputs on the shipped sample, with
+numbers worked by hand from the reference's formulas (sections 4.6 and 5.4)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import pytest
+
+import readsim
+from readsim.engine.samples import sample
+
+S = sample()
+GOOD = next(p for p in S.runs if p.name == "good-passages.run")
+
+
+def f_beta(p: float, r: float, beta: float = 0.25) -> float:
+    """Reference section 4.6: F = (1 + b^2) P R / (b^2 P + R)."""
+    return (1 + beta**2) * p * r / (beta**2 * p + r) if p + r else 0.0
+
+
+def agp(scores: list[float], relevant: list[bool], nrel: int) -> float:
+    """Reference section 5.4: AgP = sum over relevant ranks r of gP[r] / Nrel, gP[r] = sum_{j<=r} S / r."""
+    total, running = 0.0, 0.0
+    for r, (s, rel) in enumerate(zip(scores, relevant), 1):
+        running += s
+        if rel:
+            total += running / r
+    return total / nrel
+
+
+# good-passages.run against sample.qrels, overlap worked from the files:
+# 900001 retrieves [1351, 2871) (1520), relevant [414,560) [1374,2487) [2493,2869) (1635): overlap 1113 + 376
+# 900003 retrieves [834, 1277) (443), relevant [836, 1276) (440): overlap 440
+# 900002 retrieves [769, 1215) (446), relevant [1025, 1214) (189): overlap 189
+# 900004 is judged non-relevant
+GOOD_F = [f_beta(1489 / 1520, 1489 / 1635), f_beta(440 / 443, 1.0), f_beta(189 / 446, 1.0), 0.0]
+
+
+def test_per_article_scores_are_the_hand_worked_ones():
+    frame = readsim.evaluate(S.qrels, GOOD, ["P_set", "R_set", "F(0.25)"], per="article")
+    assert list(frame.columns) == ["run", "measure", "topic", "article", "value"]
+    one = frame[frame.article == "900001"].set_index("measure").value
+    assert one["P_set"] == pytest.approx(1489 / 1520, abs=1e-12)
+    assert one["R_set"] == pytest.approx(1489 / 1635, abs=1e-12)
+    f = frame[frame.measure == "F(0.25)"]
+    assert list(f.article) == ["900001", "900003", "900002", "900004"]  # run order
+    assert list(f.value) == pytest.approx(GOOD_F, abs=1e-12)
+
+
+def test_mean_and_per_topic_rows():
+    expected = agp(GOOD_F, [True, True, True, False], 3)
+    frame = readsim.evaluate(S.qrels, GOOD)  # default AgP/F(0.25): MAgP
+    assert list(frame.columns) == ["run", "measure", "topic", "value"]
+    assert frame.to_dict("records") == [{"run": "good-passages", "measure": "AgP/F(0.25)", "topic": "all",
+                                         "value": pytest.approx(expected, abs=1e-12)}]
+    per_topic = readsim.evaluate(S.qrels, GOOD, ["AgP/F(0.25)", "num_rel_ret"], per="topic")
+    assert list(per_topic.topic) == ["2026001", "2026001"]
+    assert list(per_topic.value) == pytest.approx([expected, 3.0])
+
+
+def test_a_hand_made_frame_of_whole_articles():
+    # no offset/length columns: whole-article lines, [0, doc_length) each (reference section 2.5)
+    frame = pd.DataFrame({"topic": ["2026001"] * 4, "article": ["900001", "900002", "900003", "900004"]})
+    scores = [f_beta(1635 / 3244, 1.0), f_beta(189 / 1818, 1.0), f_beta(440 / 1527, 1.0), 0.0]
+    result = readsim.evaluate(S.qrels, frame, ["AgP/F(0.25)"])
+    assert result.value[0] == pytest.approx(agp(scores, [True, True, True, False], 3), abs=1e-12)
+    assert result.run[0] == "run"  # a frame without run_id
+
+
+def test_frames_round_trip_on_every_sample_run():
+    qrels = readsim.read_qrels(S.qrels)
+    measures = ["AgP/F(0.25)", "MAiP", "gP@2/F(0.25)", "AgP/BEP(500)", "num_ret"]
+    for path in S.runs:
+        run = readsim.read_run(path)
+        frame = run.to_frame()
+        assert list(frame.columns) == ["topic", "article", "rank", "rsv", "run_id", "offset", "length"]
+        a = readsim.evaluate(qrels, run, measures, per="topic")
+        b = readsim.evaluate(qrels.to_frame(), frame, measures, per="topic")
+        pd.testing.assert_frame_equal(a, b)
+
+
+def test_run_frame_holds_the_file_lines():
+    frame = readsim.read_run(next(p for p in S.runs if p.name == "misses.run")).to_frame()
+    # the file's lines: 900002 twice (two lines, one rank), rsv from column 5
+    assert list(frame.article) == ["900004", "900002", "900002", "900001", "900001", "900003"]
+    assert list(frame["rank"]) == [1, 2, 2, 3, 3, 4]
+    assert list(frame.rsv) == [1.0, 0.9, 0.9, 0.8, 0.8, 0.7]
+    assert list(frame.offset) == [638, 448, 1216, 574, 2885, 460]
+    assert list(frame.length) == [303, 310, 308, 447, 314, 352]
+
+
+def test_qrels_frame():
+    frame = readsim.read_qrels(S.qrels).to_frame()
+    assert frame[frame.article == "900001"][["offset", "length"]].values.tolist() == [[414, 146], [1374, 1113],
+                                                                                      [2493, 376]]
+    non = frame[frame.article == "900004"].iloc[0]
+    assert non.rel_size == 0 and non.doc_length == 940 and pd.isna(non.offset) and pd.isna(non.bep)
+
+
+def test_a_read_qrels_is_not_read_or_prepared_again(monkeypatch):
+    import readsim._inputs as inputs
+
+    calls = []
+    real = inputs._read_qrels
+    monkeypatch.setattr(inputs, "_read_qrels", lambda *a: calls.append(a) or real(*a))
+    qrels = readsim.read_qrels(S.qrels)
+    assert len(calls) == 1
+    for path in S.runs:
+        readsim.evaluate(qrels, path)
+    assert len(calls) == 1
+
+
+def test_bad_frame_rows_are_errors_naming_the_row():
+    frame = pd.DataFrame({"topic": ["2026001"] * 3, "article": ["900001", "900002", "900003"],
+                          "offset": [0, 10, -5], "length": [5, 5, 5]})
+    with pytest.raises(readsim.InputError) as info:
+        readsim.evaluate(S.qrels, frame)
+    assert info.value.path == "<run DataFrame>" and info.value.line == 3
+    half = frame.assign(offset=[0, None, 4])
+    with pytest.raises(readsim.InputError, match="offset and length go together") as info:
+        readsim.evaluate(S.qrels, half)
+    assert info.value.line == 2
+    with pytest.raises(readsim.InputError, match="no column article"):
+        readsim.evaluate(S.qrels, frame.drop(columns="article"))
+    with pytest.raises(readsim.InputError, match="not a whole number") as info:
+        readsim.evaluate(S.qrels, frame.assign(offset=[0, 1.5, 2]))
+    assert info.value.line == 2
+
+
+def test_file_errors_name_file_and_line(tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_text("2026001 Q0 900001 1 1.0 r 10 5\n2026001 Q0 900002 2 0.9 r 10 x\n")
+    with pytest.raises(readsim.InputError) as info:
+        readsim.evaluate(S.qrels, bad)
+    assert (info.value.path, info.value.line) == (str(bad), 2)
+    with pytest.raises(readsim.InputError):
+        readsim.read_qrels(tmp_path / "missing.qrels")
+
+
+def test_warnings_are_input_warnings_once_per_cause():
+    frame = pd.DataFrame({"topic": ["2026001", "9999"], "article": ["900001", "900001"]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        for _ in range(3):
+            readsim.evaluate(S.qrels, frame)
+    said = [w for w in caught if "9999" in str(w.message)]
+    assert len(said) == 1 and said[0].category is readsim.InputWarning
+    assert "not in the qrels" in str(said[0].message)
+
+
+def test_options_are_checked():
+    with pytest.raises(ValueError, match="per must be"):
+        readsim.evaluate(S.qrels, GOOD, per="run")
+    with pytest.raises(ValueError, match="document measure"):
+        readsim.evaluate(S.qrels, GOOD, ["F(0.25)"])
+    with pytest.raises(ValueError, match="list measure"):
+        readsim.evaluate(S.qrels, GOOD, ["MAP"], per="article")
+    with pytest.raises(ValueError):
+        readsim.evaluate(S.qrels, GOOD, reading="sideways")
+    with pytest.raises(TypeError):
+        readsim.evaluate(S.qrels, 42)
+
+
+def test_runs_sharing_an_id_are_labelled_by_file_name(tmp_path):
+    a, b = tmp_path / "a.run", tmp_path / "b.run"
+    for p in (a, b):
+        p.write_text("2026001 Q0 900001 1 1.0 same 1374 1113\n")
+    with pytest.warns(readsim.InputWarning, match="shared by 2 runs"):
+        frame = readsim.evaluate(S.qrels, [a, b])
+    assert list(frame.run) == ["a.run", "b.run"]

@@ -1,0 +1,47 @@
+"""The readsim package: one name per module, a light import, the public names."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import readsim
+from readsim.engine import errors
+
+
+def test_errors_and_warnings_are_the_engines_own_classes():
+    assert readsim.InputError is errors.InputError
+    assert readsim.InputWarning is errors.InputWarning
+    assert issubclass(readsim.InputWarning, UserWarning)
+
+
+def test_the_package_cannot_be_imported_a_second_time_under_engine():
+    # in an editable install engine/api is also a folder of readsim.engine: refused, so no class exists twice
+    with pytest.raises(ImportError, match="import readsim"):
+        __import__("readsim.engine.api")
+
+
+def test_every_public_name_resolves():
+    for name in readsim.__all__:
+        assert getattr(readsim, name) is not None, name
+    assert readsim.__version__ == readsim.engine.__version__
+    assert set(readsim.__all__) <= set(dir(readsim))
+    with pytest.raises(AttributeError):
+        readsim.no_such_name  # noqa: B018
+
+
+def test_import_readsim_loads_no_pandas_scipy_or_qt():
+    code = ("import sys, readsim, readsim.engine.cli\n"
+            "heavy = [m for m in ('pandas', 'scipy', 'PySide6', 'pyqtgraph') if m in sys.modules]\n"
+            "print(heavy); sys.exit(1 if heavy else 0)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_parse_measure_gives_canonical_names():
+    assert readsim.parse_measure("AgP/F(.25)").name == "AgP/F(0.25)"
+    assert readsim.parse_measure("F(0.25)").name == "F(0.25)"
+    with pytest.raises(ValueError):
+        readsim.parse_measure("bogus")
