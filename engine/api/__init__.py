@@ -14,7 +14,7 @@ The public API (``docs/api.md`` documents each name with shapes, units, errors a
   scores and curve, drawn inline in Jupyter);
 - :func:`read_qrels`, :func:`read_run` -> :class:`Qrels`, :class:`Run` (``to_frame()``);
   :func:`parse_measure`; :class:`Collection` (a folder of articles); :mod:`readsim.elements`
-  (the INEX 2002/2003 element metrics);
+  (the INEX 2002/2003 element metrics); :func:`sample` (the paths of the shipped sample);
 - errors are :class:`InputError` (``.path``, ``.line``); warnings about the input are issued
   with :mod:`warnings` in the :class:`InputWarning` category, once per cause.
 
@@ -38,6 +38,7 @@ _WHERE = {
     "Run": "._inputs", "compare": "._compare", "Comparison": "._compare", "fidelity": "._compare",
     "FidelityTables": "._compare", "article": "._article", "ArticleEvaluation": "._article",
     "parse_measure": "._evaluate", "Collection": "readsim.engine.collection", "elements": ".elements",
+    "sample": "readsim.engine.samples",
 }
 
 __all__ = ["__version__", "InputError", "InputWarning", *_WHERE]
