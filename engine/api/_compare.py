@@ -83,10 +83,14 @@ class Comparison:
                 for k, m in enumerate(c.measures) for q in range(k + 1, len(c.measures))]
         return pd.DataFrame(rows, columns=["measure", "other", "tau", "tau_p", "r", "r_p"])
 
-    def _marks(self, k: int) -> dict[int, str]:
-        """Per run index, the letters of the runs it is significantly better than under measure k."""
+    def _rows(self, digits: int):
+        """Per run (input order): ``(i, run, cells)``, a cell per measure ``(k, mean as text,
+        letters of the runs it is significantly better than, best)`` (ranx's convention)."""
         c = self.engine
-        return {i: "".join(_letter(j) for j in range(len(c.runs)) if c.significant[k, i, j]) for i in range(len(c.runs))}
+        for i, run in enumerate(c.runs):
+            yield i, run, [(k, f"{c.means[k, i]:.{digits}f}",
+                            "".join(_letter(j) for j in range(len(c.runs)) if c.significant[k, i, j]), c.rank[k, i] == 1)
+                           for k in range(len(c.measures))]
 
     def _setting(self) -> str:
         test = {"bootstrap": f"paired bootstrap test, {self.resamples} resamples, seed {self.seed}",
@@ -101,36 +105,24 @@ class Comparison:
         column per measure, the mean with, as a superscript, the letters of the runs it is
         significantly better than (ranx's convention); the best mean of each measure in bold.
         Run names are escaped for LaTeX."""
-        c = self.engine
-        marks = [self._marks(k) for k in range(len(c.measures))]
-        lines = ["\\begin{tabular}{ll" + "r" * len(c.measures) + "}", "\\toprule",
-                 " & Run & " + " & ".join(_latex(m) for m in c.measures) + " \\\\", "\\midrule"]
-        for i, run in enumerate(c.runs):
-            cells = []
-            for k in range(len(c.measures)):
-                value = f"{c.means[k, i]:.{digits}f}"
-                if c.rank[k, i] == 1:
-                    value = f"\\textbf{{{value}}}"
-                cells.append(value + (f"$^{{{marks[k][i]}}}$" if marks[k][i] else ""))
-            lines.append(f"{_letter(i)} & {_latex(run)} & " + " & ".join(cells) + " \\\\")
+        measures = self.measures
+        lines = ["\\begin{tabular}{ll" + "r" * len(measures) + "}", "\\toprule",
+                 " & Run & " + " & ".join(_latex(m) for m in measures) + " \\\\", "\\midrule"]
+        for i, run, cells in self._rows(digits):
+            shown = [(f"\\textbf{{{v}}}" if best else v) + (f"$^{{{sup}}}$" if sup else "") for _, v, sup, best in cells]
+            lines.append(f"{_letter(i)} & {_latex(run)} & " + " & ".join(shown) + " \\\\")
         lines += ["\\bottomrule", "\\end{tabular}", f"% {self._setting()}; superscripts: significantly better than"]
         return "\n".join(lines) + "\n"
 
     def _repr_html_(self) -> str:
         """The means, intervals and significance letters as an HTML table (run names as plain text)."""
-        c = self.engine
-        marks = [self._marks(k) for k in range(len(c.measures))]
-        head = "".join(f"<th>{html.escape(m)}</th>" for m in c.measures)
+        ci = self.engine.ci
+        head = "".join(f"<th>{html.escape(m)}</th>" for m in self.measures)
         rows = []
-        for i, run in enumerate(c.runs):
-            cells = []
-            for k in range(len(c.measures)):
-                value = f"{c.means[k, i]:.4f}"
-                if c.rank[k, i] == 1:
-                    value = f"<b>{value}</b>"
-                sup = f"<sup>{marks[k][i]}</sup>" if marks[k][i] else ""
-                cells.append(f"<td>{value}{sup} <small>[{c.ci[k, i, 0]:.4f}, {c.ci[k, i, 1]:.4f}]</small></td>")
-            rows.append(f"<tr><td>{_letter(i)}</td><td>{html.escape(run)}</td>{''.join(cells)}</tr>")
+        for i, run, cells in self._rows(4):
+            shown = "".join(f"<td>{f'<b>{v}</b>' if best else v}{f'<sup>{sup}</sup>' if sup else ''} "
+                            f"<small>[{ci[k, i, 0]:.4f}, {ci[k, i, 1]:.4f}]</small></td>" for k, v, sup, best in cells)
+            rows.append(f"<tr><td>{_letter(i)}</td><td>{html.escape(run)}</td>{shown}</tr>")
         return (f"<table><caption>{html.escape(self._setting())}; mean [{(1 - self.alpha) * 100:g}% interval]; "
                 f"superscripts: significantly better than</caption><thead><tr><th></th><th>run</th>{head}</tr>"
                 f"</thead><tbody>{''.join(rows)}</tbody></table>")

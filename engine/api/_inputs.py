@@ -58,7 +58,21 @@ def warn(diagnostics: Iterable[Diagnostic]) -> None:
                       stacklevel=stacklevel)
 
 
-class Qrels:
+class _Read:
+    """What was read: ``path`` and ``topics`` (ids in file order) of the engine's object."""
+
+    engine: _EngineQrels | _EngineRun
+
+    @property
+    def path(self) -> str:
+        return self.engine.path
+
+    @property
+    def topics(self) -> list[str]:
+        return list(self.engine.topics)
+
+
+class Qrels(_Read):
     """FOL qrels, read once and evaluated against any number of runs.
 
     ``path``: the file (or ``<DataFrame>``); ``topics``: the judged topic ids in file order.
@@ -68,14 +82,6 @@ class Qrels:
 
     def __init__(self, engine: _EngineQrels):
         self.engine = engine
-
-    @property
-    def path(self) -> str:
-        return self.engine.path
-
-    @property
-    def topics(self) -> list[str]:
-        return list(self.engine.topics)
 
     def __repr__(self) -> str:
         return f"<readsim.Qrels {self.path!r}: {len(self.engine.topics)} topics>"
@@ -99,7 +105,7 @@ class Qrels:
                              for c, v in rows.items()})
 
 
-class Run:
+class Run(_Read):
     """A run (FOL or XML), read once. ``path``, ``run_id``, ``topics`` (topic ids in file
     order); :meth:`to_frame` gives its result lines. ``engine`` is the internal reader's object
     (``readsim.engine.formats.Run``, not part of the API)."""
@@ -109,16 +115,8 @@ class Run:
         self._data = data  # the FOL file's bytes, for the rsv column of to_frame
 
     @property
-    def path(self) -> str:
-        return self.engine.path
-
-    @property
     def run_id(self) -> str:
         return self.engine.run_id
-
-    @property
-    def topics(self) -> list[str]:
-        return list(self.engine.topics)
 
     def __repr__(self) -> str:
         return f"<readsim.Run {self.run_id!r} ({self.path}): {len(self.engine.topics)} topics>"
