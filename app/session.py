@@ -174,6 +174,7 @@ class Session(QObject):
         self.settings = Settings()
         self.step = 0
         self.errors: list[str] = []  # every error shown, for the --screenshot exit code
+        self._last_error: tuple[int, str] | None = None  # (rows generation, text) of the last one
         self.coverage: list = []  # Diagnostics: how the loaded inputs fit together
         self._coverage_gen = 0
         self._names: tuple[Collection, frozenset[str]] | None = None  # the collection's article names
@@ -853,6 +854,9 @@ class Session(QObject):
         self._fail(text)
 
     def _fail(self, text: str) -> None:
+        if (self._rows_gen, text) == self._last_error:
+            return  # the topic's rows and its first article met the same bad run line: told once
+        self._last_error = (self._rows_gen, text)
         self.errors.append(text)
         self.error.emit(text)
         self.message.emit(f"Error: {text}")
@@ -860,8 +864,10 @@ class Session(QObject):
 
 def _ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Collection | None,
                 join: Join, judged: bool, notes: list[str]) -> RankedRow:
-    """Evaluate one ranked article (worker thread). A bad article file falls back to the
-    qrels and the run alone, with a note."""
+    """Evaluate one ranked article (worker thread), as ``readsim-eval`` does: an XPath or
+    XPointer the article cannot resolve is an :class:`InputError` naming the run's line (the
+    topic fails with that message; docs/reference.md section 4). A bad article file falls back
+    to the qrels and the run alone, with a note, unless the run's lines need its elements."""
     in_coll = coll is not None and entry.article in coll
     title = entry.article
     use = coll if in_coll else None
@@ -869,13 +875,12 @@ def _ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Col
         try:
             title = coll.article(entry.article).title  # type: ignore[union-attr]
         except InputError as err:
+            if entry.xpaths or entry.pointers:
+                raise
             notes.append(str(err))
             in_coll, use = False, None
-    try:
-        ev = document(qrels, run, topic, entry, Mode.NATURAL, use, join=join)
-    except InputError as err:  # an XPath the article does not have: score the whole article
-        notes.append(str(err))
-        ev = document(qrels, run, topic, dataclasses.replace(entry, xpaths=[]), Mode.NATURAL, use, join=join)
+    resolve = bool(entry.xpaths or entry.pointers)  # the collection names what is missing, as in readsim-eval
+    ev = document(qrels, run, topic, entry, Mode.NATURAL, coll if resolve else use, join=join)
     relevant = (qrels.judgement(topic, entry.article) is not None and ev.is_relevant) if judged else None
     ev = with_entry(ev, entry)
     return RankedRow(entry.rank, entry.article, title, in_coll, relevant, ev, ev)

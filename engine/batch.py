@@ -47,13 +47,14 @@ def retrieved_passages(run: Run, topic: str, entry: RunArticle, collection: Coll
         return entry.passages
     article = _article_of(run, entry, collection, entry.line)
     spans = [] if entry.passages is None else entry.passages.tolist()
-    for xpath in entry.xpaths:
-        spans.append(element_span(run, entry, collection, xpath, entry.line, article))
-    for start, end in entry.pointers:
+    xpath_lines, pointer_lines = entry.resolution_lines()  # each error names its own line (reference section 4)
+    for xpath, line in zip(entry.xpaths, xpath_lines):
+        spans.append(element_span(run, entry, collection, xpath, line, article))
+    for (start, end), line in zip(entry.pointers, pointer_lines):
         try:
             spans.append((article.point(start), article.point(end)))
         except (KeyError, ValueError) as err:
-            raise InputError(run.path, entry.line, f"article {entry.article}: cannot resolve XPointer {err}") from None
+            raise InputError(run.path, line, f"article {entry.article}: cannot resolve XPointer {err}") from None
     return iv.normalize(spans)
 
 

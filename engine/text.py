@@ -27,10 +27,14 @@ by a test), so ``&nbsp;`` decodes the same with or without it, and in an article
 DOCTYPE at all (parsed again with the built-in table, lines unchanged).
 
 **Cost.** Building an :class:`Article` costs the parse and one C-level pass for the text and
-doc_length. The element index (spans, depths, parents) is built on first use of
-:attr:`Article.elements`, :meth:`Article.span` or :meth:`Article.point`, in one pass linear in
-the number of elements (depth from the parent, never a walk over ancestors); an element's XPath
-is built on demand from it (O(depth)), never stored for every element.
+doc_length. The element index (spans, depths, parents, and a table from ``(parent, name,
+position)`` to the child) is built on first use of :attr:`Article.elements`,
+:meth:`Article.span` or :meth:`Article.point`, in one pass linear in the number of elements
+(depth from the parent, never a walk over ancestors). An XPath is then resolved in O(depth)
+table look-ups, whatever the number of siblings (docs/reference.md section 4), so a run of
+``n`` XPath lines into one article costs one pass plus ``n`` look-ups; an XPointer's text nodes
+are listed once per element it names. An element's XPath is built on demand from the index
+(O(depth)), never stored for every element.
 """
 
 from __future__ import annotations
@@ -366,6 +370,8 @@ class _ElementIndex:
     number of elements in its subtree (itself included: its next sibling is ``i + size[i]``)
     and its span ``[sstart, send)`` in string indices of the article's text (after the leading
     whitespace is dropped, clamped at 0). Text positions follow ``itertext`` (the article's text).
+    ``child[(parent, name, k)]`` is the number of element ``parent``'s ``k``-th child named
+    ``name`` (the root's parent is -1): :meth:`find` walks an XPath through it.
     """
 
     def __init__(self, root: etree._Element, drop: int):
@@ -379,6 +385,7 @@ class _ElementIndex:
         send: list[int] = []
         stack: list[int] = []
         seen: list[dict[str, int]] = [{}]  # per open element (and the document): same-named children so far
+        child: dict[tuple[int, str, int], int] = {}
         local: dict[str, str] = {}  # tag -> local name, shared strings
         pos = 0
         for event, node in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
@@ -391,10 +398,12 @@ class _ElementIndex:
                         name = local[tag] = tag.rpartition("}")[2]
                     counts = seen[-1]
                     k = counts[name] = counts.get(name, 0) + 1
+                    up = stack[-1] if stack else -1
+                    child[(up, name, k)] = i
                     nodes.append(node)
                     names.append(name)
                     position.append(k)
-                    parent.append(stack[-1] if stack else -1)
+                    parent.append(up)
                     depth.append(len(stack))
                     size.append(1)
                     sstart.append(pos)
@@ -425,6 +434,8 @@ class _ElementIndex:
         self.parent = parent
         self.depth = depth
         self.size = size
+        self.child = child
+        self._texts: dict[int, list[tuple[str, int]]] = {}
         spans = np.array([sstart, send], dtype=np.int64).T.reshape(-1, 2) - drop
         self.spans = np.maximum(spans, 0)  # string indices, shape (n, 2)
 
@@ -449,20 +460,31 @@ class _ElementIndex:
     def find(self, xpath: str) -> int | None:
         """Number of the element at a normalized XPath (``/article[1]/p[3]``), or None.
 
-        Walks down from the root, over the children of each step only (no table of paths)."""
-        steps = [_STEP.fullmatch(s) for s in xpath.split("/")[1:]]
-        if not self.nodes or not steps or any(m is None for m in steps):
+        One look-up in :attr:`child` per step: O(depth), whatever the number of siblings."""
+        i, child = -1, self.child
+        steps = xpath.split("/")
+        if steps[0] or len(steps) < 2:
             return None
-        first = steps[0]
-        if first.group(1) != self.names[0] or first.group(2) != "1":
-            return None
-        i = 0
-        for m in steps[1:]:
-            name, k = m.group(1), int(m.group(2))
-            i = next((j for j in self.children(i) if self.position[j] == k and self.names[j] == name), -1)
-            if i < 0:
+        for step in steps[1:]:
+            m = _STEP.fullmatch(step)
+            if m is None:
+                return None
+            i = child.get((i, m.group(1), int(m.group(2))))
+            if i is None:
                 return None
         return i
+
+    def text_nodes(self, i: int) -> list[tuple[str, int]]:
+        """The non-empty text nodes of element ``i`` as XPath's ``text()`` numbers them (its own
+        text, then the tails of its children), each with its start (a string index of the article's
+        text, as :attr:`spans`). Listed once per element, then kept."""
+        out = self._texts.get(i)
+        if out is None:
+            el = self.nodes[i]
+            out = ([(el.text, int(self.spans[i, 0]))] if el.text else []) + [
+                (self.nodes[j].tail, int(self.spans[j, 1])) for j in self.children(i) if self.nodes[j].tail]
+            self._texts[i] = out
+        return out
 
 
 class Article:
@@ -593,14 +615,11 @@ class Article:
         i = index.find(normalize_xpath(m.group(1)))
         if i is None:
             raise KeyError(m.group(1))
-        el = index.nodes[i]
         start = int(index.spans[i, 0])
         chars = int(m.group(3) or 0)
         if m.group(2) is None:
             return self.from_index(start + chars)
-        nodes = ([(el.text, start)] if el.text else []) + [
-            (index.nodes[j].tail, int(index.spans[j, 1])) for j in index.children(i) if index.nodes[j].tail
-        ]
+        nodes = index.text_nodes(i)
         k = int(m.group(2))
         if not 1 <= k <= len(nodes):
             raise KeyError(f"{m.group(1)}/text()[{k}]")

@@ -95,11 +95,13 @@ def read_xml_run(path: str | os.PathLike, strict: bool = False, data: bytes | No
             for xp in result.iter("path"):
                 if (xp.text or "").strip():
                     entry.xpaths.append(xp.text.strip())
+                    entry.xpath_lines += (xp.sourceline,)
             for passage in result.iter("passage"):
                 start, end = passage.get("start"), passage.get("end")
                 if not start or not end:
                     raise InputError(path, passage.sourceline, "<passage> needs start and end XPointers")
                 entry.pointers.append((start, end))
+                entry.pointer_lines += (passage.sourceline,)
             if spans:
                 if iv.overlaps(spans):
                     run.diagnostics.append(Diagnostic(path, result.sourceline, f"overlapping passages of article {article} (topic {topic}) united"))
