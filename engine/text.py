@@ -95,19 +95,28 @@ BUILTIN_DTD = "".join(
 def read_file(path: str | os.PathLike, max_bytes: int | None = None) -> bytes:
     """The bytes of the regular file ``path``, without ever blocking.
 
-    The file is opened non-blocking and checked to be a regular file before it is read, so a
-    FIFO, a device (``/dev/stdin``) or a socket is refused, not read. ``max_bytes`` (``None``: no
+    The path is checked to be a regular file before it is opened (a FIFO, a device such as
+    ``/dev/stdin``, or a socket is refused without being opened), then opened non-blocking and
+    checked again (the file may have changed in between) before it is read. ``max_bytes`` (``None``: no
     limit) is a budget checked before reading. Raises :class:`InputError` naming ``path``: no
     such file, a broken symbolic link, a folder, not a regular file, unreadable, over the budget.
     """
     label = os.fspath(path)
+    try:  # checked before opening: a device (an article.dtd linked to /dev/...) is never opened
+        before = os.stat(path).st_mode
+    except OSError:
+        before = None  # os.open below names the reason
+    if before is not None and not stat.S_ISREG(before):
+        if stat.S_ISDIR(before):
+            raise InputError(label, None, "is a folder, not a file")
+        raise InputError(label, None, "not a regular file (a FIFO, device or socket): not read")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
         if os.path.islink(path):
             raise InputError(label, None, f"broken symbolic link (to {os.readlink(path)}, which does not exist)") from None
-        raise InputError(label, None, "no such file") from None
+        raise InputError(label, None, "file not found") from None
     except IsADirectoryError:
         raise InputError(label, None, "is a folder, not a file") from None
     except OSError as err:
