@@ -184,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _fmt(measure: DocMeasure | ListMeasure, value: float) -> str:
+    if value != value:  # a mean over no topic (every topic left out of an element measure)
+        return "n/a"
     whole = measure.is_count if isinstance(measure, ListMeasure) else measure.kind in ("LE", "ES")
     return str(int(value)) if whole else f"{value:.6f}"
 
@@ -409,9 +411,10 @@ def write_evaluation(result: Evaluation, per_topic: bool, fmt: str, out: TextIO)
     rows = [(m, t, result.values[m.name][t]) for t in result.topics for m in result.measures
             if t in result.values[m.name]] if per_topic else []
     rows += [(m, "all", result.means[m.name]) for m in result.measures]
-    if fmt == "jsonl":
+    if fmt == "jsonl":  # a mean over no topic (NaN) has no row: JSON has no NaN
         for m, topic, value in rows:
-            print(json.dumps({"run": result.run_id, "measure": m.name, "topic": topic, "value": value}), file=out)
+            if value == value:
+                print(json.dumps({"run": result.run_id, "measure": m.name, "topic": topic, "value": value}), file=out)
         return
     print(f"runid\tall\t{result.run_id}", file=out)
     for m, topic, value in rows:
