@@ -3,7 +3,8 @@ verdict and one number for the same input (docs/reference.md sections 1.3, 2.6, 
 10, 12 and 13.4).
 
 Each row of :data:`CASES` names an input and what both programs must make of it; its
-``data["check"]`` runs the programs (in-process, output captured) and asserts the outcome. Rows
+``data["check"](case, tmp_path, inex, capsys, monkeypatch)`` runs the programs (in-process,
+output captured) and asserts the outcome. Rows
 on the real INEX data skip when it is absent (the ``inex`` fixture).
 """
 
@@ -13,6 +14,7 @@ import codecs
 import io
 import os
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -56,7 +58,7 @@ BAD_XPATH_RUN = (f"{TOPIC} Q0 {ARTICLE} 1 1 x /article[1]/bdy[1]\n"
                  f"{TOPIC} Q0 {ARTICLE} 1 1 x /article[1]/bdy[1]/nosuch[4]\n")
 
 
-def xpath_error_same_in_both(case, tmp, inex, capsys):
+def xpath_error_same_in_both(case, tmp, inex, capsys, monkeypatch):
     qrels, coll = real(inex)
     run = tmp / "bad.run"
     run.write_text(BAD_XPATH_RUN)
@@ -75,7 +77,7 @@ def xml_run(results: str, encoding: str | None = None) -> str:
             f'<topic topic-id="{TOPIC}">\n{results}</topic>\n</inex-submission>\n')
 
 
-def xml_error_names_own_line(case, tmp, inex, capsys):
+def xml_error_names_own_line(case, tmp, inex, capsys, monkeypatch):
     """Line 4 is the article's first result; the bad XPath or XPointer is on line 6."""
     qrels, coll = real(inex)
     run = tmp / "bad.xml"
@@ -87,7 +89,7 @@ def xml_error_names_own_line(case, tmp, inex, capsys):
 GOOD = f"<result><file>{ARTICLE}</file><path>/article[1]/bdy[1]/sec[2]</path></result>\n"
 
 
-def utf16_xml_run(case, tmp, inex, capsys):
+def utf16_xml_run(case, tmp, inex, capsys, monkeypatch):
     qrels, coll = real(inex)
     results = GOOD + f'<result><file>{ARTICLE}</file><passage start="/article[1]/bdy[1]/p[1]/text()[1].5" ' \
                      f'end="/article[1]/bdy[1]/p[1]/text()[1].40"/></result>\n'
@@ -108,7 +110,7 @@ def utf16_xml_run(case, tmp, inex, capsys):
     assert code == 0, err_w
 
 
-def dtd_device_not_opened(case, tmp, inex, capsys, monkeypatch=None):
+def dtd_device_not_opened(case, tmp, inex, capsys, monkeypatch):
     (tmp / "coll").mkdir()
     body = b'<article><bdy>caf&eacute; au lait</bdy></article>'
     (tmp / "coll" / "a.xml").write_bytes(b'<?xml version="1.0"?>\n<!DOCTYPE article SYSTEM "../article.dtd">\n' + body)
@@ -120,13 +122,13 @@ def dtd_device_not_opened(case, tmp, inex, capsys, monkeypatch=None):
         opened.append(os.path.realpath(os.fspath(path)))
         return real_open(path, *args, **kw)
 
-    case.data["monkeypatch"].setattr(text_mod.os, "open", spy)
+    monkeypatch.setattr(text_mod.os, "open", spy)
     art = Article.from_file(tmp / "coll" / "a.xml", "chars", collection=tmp / "coll")
     assert art.text == "café au lait"  # the built-in entity table gave &eacute;
     assert "/dev/zero" not in opened and opened == [os.path.realpath(tmp / "coll" / "a.xml")]
 
 
-def missing_run_in_both(case, tmp, inex, capsys):
+def missing_run_in_both(case, tmp, inex, capsys, monkeypatch):
     qrels = tmp / "q.qrels"
     qrels.write_text("1 Q0 A 10 100 0 0:10\n")
     missing = tmp / "missing.run"
@@ -156,19 +158,6 @@ CASES = [
     Case("missing-run", "a run path that does not exist, in readsim-eval and the window", ERROR,
          "run file not found", data={"check": missing_run_in_both}),
 ]
-
-
-@pytest.mark.parametrize("case", CASES, ids=Case.name)
-def test_agreement(case: Case, tmp_path, request, capsys, monkeypatch):
-    inex = request.getfixturevalue("inex") if case.data.get("real") else None
-    check = case.data["check"]
-    case.data["monkeypatch"] = monkeypatch
-    check(case, tmp_path, inex, capsys)
-
-
-def test_every_row_checks_something():
-    for case in CASES:
-        assert case.expect and callable(case.data["check"]), case.id
 
 
 # -- the element index: linear XPath resolution ----------------------------------------------
@@ -259,3 +248,169 @@ def test_normalize_then_find_round_trip():
     art = Article.from_bytes(b"<article><bdy><p>a</p><p>b</p></bdy></article>", unit="chars")
     assert art._index.find(normalize_xpath("/article/bdy/p[2]")) == 3
     assert np.array_equal(art._unit_spans[3], [1, 2])
+
+
+# -- numbers and names that agree -------------------------------------------------------------
+
+COMPLETE = ("2009067", "2009073", "2009074", "2009078")  # every relevant article in the collection
+
+
+def test_sld_scores_as_whole_article_lines_on_the_real_complete_topics(inex):
+    """SLD retrieves the counted text [0, doc_length): exactly what the same ranking of
+    whole-article (6-field) lines retrieves, so every measure gives the same per-topic values."""
+    from readsim.engine.formats import Run, RunArticle, read_qrels
+    from readsim.engine.listmeasures import evaluate
+    from readsim.engine.measure import parse_list_measure
+    from readsim.engine.simulated import RANKINGS, simulated_run
+
+    qrels, coll = read_qrels(real(inex)[0]), Collection(real(inex)[1])
+    measures = [parse_list_measure(m) for m in ("AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "ANCE@600/LE(300)")]
+    for ranking in RANKINGS:
+        sld = simulated_run("SLD" + ranking, qrels, coll, COMPLETE)
+        whole = Run("", "whole", {t: [RunArticle(e.article, e.rank, None, [], 0) for e in entries]
+                                  for t, entries in sld.topics.items()})
+        for t, entries in sld.topics.items():  # each relevant article: [0, its qrels doc_length)
+            for e in entries:
+                j = qrels.judgement(t, e.article)
+                if j is not None:
+                    assert e.passages.tolist() == [[0, j.doc_length]]
+        a = evaluate(qrels, sld, measures, collection=coll)
+        b = evaluate(qrels, whole, measures, collection=coll)
+        for m in measures:
+            for t in COMPLETE:
+                assert a.values[m.name][t] == pytest.approx(b.values[m.name][t], abs=1e-12), (ranking, m.name, t)
+
+
+def test_rank_order_is_mean_then_label():
+    from readsim.engine.compare import rank_order
+
+    # equal means (0.7, 0.7, up to rounding noise) by label: "a" before "b", whatever the input order
+    assert rank_order(np.array([0.5, 0.7, 0.7 + 1e-15]), ["c", "b", "a"]).tolist() == [2, 1, 0]
+    assert rank_order(np.array([0.7, 0.7, 0.5]), ["a", "b", "c"]).tolist() == [0, 1, 2]
+    assert rank_order(np.array([0.1, 0.9]), ["a", "b"]).tolist() == [1, 0]  # the mean first
+
+
+def test_run_labels_one_rule_one_warning_per_shared_id():
+    from types import SimpleNamespace as R
+
+    from readsim.engine.compare import run_labels
+
+    runs = [R(run_id="TREC2INEX", path="/r/bert.run"), R(run_id="indri", path="/r/indri-documents.run"),
+            R(run_id="TREC2INEX", path="/r/bert-map19.run"), R(run_id="TREC2INEX", path="/s/bert.run")]
+    labels, warnings = run_labels(runs)
+    assert labels == ["bert.run", "indri", "bert-map19.run", "bert.run (2)"]
+    assert warnings == ["run id 'TREC2INEX' is shared by 3 runs; each is labelled by its file name "
+                        "(bert.run, bert-map19.run, bert.run)"]
+    assert run_labels([R(run_id="x", path="/a/one.run"), R(run_id="y", path="/a/two.run")]) == (["x", "y"], [])
+
+
+def shared_id_warns_once(case, tmp, inex, capsys, monkeypatch):
+    qrels = real(inex)[0]
+    runs = [inex / "runs" / n for n in ("bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run")]
+    code, out, err = eval_cli(qrels, *runs, "-m", "AgP/aveChP")
+    assert code == 0, err
+    assert err.count(case.expect) == 1, err
+    assert [line.split("\t")[2] for line in out.splitlines() if line.startswith("runid")] == [
+        "bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run"]
+
+
+def tied_means_one_order(case, tmp, inex, capsys, monkeypatch):
+    """Indri's passages tile each article they return, so under AgP/T2IF(300) they tie with Indri's
+    documents: in either order on the command line, ``indri`` (the smaller label) comes first."""
+    qrels = real(inex)[0]
+    a, b = inex / "runs" / "indri-passages.run", inex / "runs" / "indri-documents.run"
+    reports = []
+    for pair in ((a, b), (b, a)):
+        code, out, err = eval_cli("compare", qrels, *pair, "-m", "AgP/T2IF(300)", "--resamples", 200)
+        assert code == 0, err
+        rows = [line.split() for line in out.splitlines() if re.match(r"\s+[12]\s+indri", line)]
+        reports.append([(r[0], r[1], r[2]) for r in rows])
+    assert reports[0] == reports[1]
+    (r1, n1, m1), (r2, n2, m2) = reports[0]
+    assert (r1, n1, r2, n2) == ("1", "indri", "2", "indri-passages") and m1 == m2
+
+
+def missing_articles_element_run(case, tmp, inex, capsys, monkeypatch):
+    qrels, coll = real(inex)
+    run = inex / "runs" / "indri-documents.run"
+    code, out, err = eval_cli(qrels, run, "--collection", coll, "--elements", "-m", "AP_2002/strict",
+                              "-m", "AP_2003s/strict")
+    assert code == 0, err
+    shown = [line for line in err.splitlines() if "in the collection" in line and str(run) in line]
+    assert len(shown) == 1 and case.expect in shown[0], err
+    means = dict(line.split("\t")[0::2] for line in out.splitlines()[1:])
+    assert set(means) == {"AP_2002/strict", "AP_2003s/strict"} and all(0 < float(v) < 1 for v in means.values())
+
+
+def mean_over_no_topic(case, tmp, inex, capsys, monkeypatch):
+    """Topic 2009001's relevant articles are all missing from the collection: nothing is assessed,
+    so no topic is left for the measure and it has no mean."""
+    qrels, coll = real(inex)
+    lines = [line for line in (inex / "runs" / "indri-documents.run").read_text().splitlines()
+             if line.startswith("2009001 ")][:30]
+    run = tmp / "t.run"
+    run.write_text("\n".join(lines) + "\n")
+    code, out, err = eval_cli(qrels, run, "--collection", coll, "--elements", "-m", "AP_2002/gen")
+    assert code == 0 and out.splitlines()[1] == "AP_2002/gen\tall\tn/a" and "0.000000" not in out, out
+    assert err.count(case.expect) == 1, err
+    code, out, err = eval_cli(qrels, run, "--collection", coll, "--elements", "-m", "AP_2002/gen", "--format", "jsonl")
+    assert code == 0 and out == ""  # JSON has no NaN: no row
+
+
+CASES += [
+    Case("shared-run-id", "three runs sharing the run id TREC2INEX", SAME, "is shared by 3 runs",
+         data={"check": shared_id_warns_once, "real": True}),
+    Case("tied-means", "two runs with equal means, given in either order to compare", SAME, "one order",
+         data={"check": tied_means_one_order, "real": True}),
+    Case("element-run-partial-collection", "indri-documents.run with --elements on the 1,079-article subset",
+         SAME, "10824 of the 11682 articles of the run (first: 3260094, 3260076, 21201) are not in the collection",
+         data={"check": missing_articles_element_run, "real": True}),
+    Case("element-mean-over-no-topic", "an element run whose only topic has nothing assessed", SAME,
+         "AP_2002/gen: topic 2009001 has nothing relevant under gen quantisation; no mean (n/a)",
+         data={"check": mean_over_no_topic, "real": True}),
+]
+
+
+def test_an_article_the_collection_lacks_is_a_nonrelevant_rank(tmp_path):
+    """Line 1 names an article the collection lacks: it keeps rank 1 and scores as a non-relevant
+    element, so INEX 2002 (ranks only) gives what a non-relevant element of the collection at
+    rank 1 gives; the warning is worded as list evaluation's (engine.coverage.missing_articles)."""
+    from readsim.engine.coverage import missing_articles
+    from readsim.engine.elements import derive_assessments, evaluate_elements, read_element_run
+    from readsim.engine.formats import read_qrels
+
+    (tmp_path / "articles").mkdir()
+    (tmp_path / "articles" / "A1.xml").write_bytes(b"<article><title>Title</title><bdy><p>rel one</p>"
+                                                   b"<p>nothing here</p></bdy></article>")
+    (tmp_path / "q.qrels").write_text("T1 Q0 A1 7 30 5 5:7\n")  # p[1] "rel one" [5, 12) relevant
+    coll = Collection(tmp_path / "articles")
+    assessments = derive_assessments(read_qrels(tmp_path / "q.qrels"), coll)
+    gone, other = tmp_path / "gone.run", tmp_path / "other.run"
+    gone.write_text("T1 Q0 ZZ 1 0.9 r /article[1]/bdy[1]\nT1 Q0 A1 2 0.5 r /article[1]/bdy[1]/p[1]\n")
+    other.write_text("T1 Q0 A1 1 0.9 r /article[1]/bdy[1]/p[2]\nT1 Q0 A1 2 0.5 r /article[1]/bdy[1]/p[1]\n")
+    run = read_element_run(gone, coll)
+    assert [(r.article, r.xpath, r.rank, r.start, r.end) for r in run.topics["T1"]] == [
+        ("ZZ", "/article[1]/bdy[1]", 1, 0, 0), ("A1", "/article[1]/bdy[1]/p[1]", 2, 5, 12)]
+    assert [str(d) for d in run.diagnostics] == [str(missing_articles(
+        str(gone), ["ZZ", "A1"], ["ZZ"], coll.root,
+        "their elements keep their ranks and score as not relevant (spans unknown, size 0)"))]
+    assert "1 of the 2 articles of the run (first: ZZ) is not in the collection" in str(run.diagnostics[0])
+    a = evaluate_elements(assessments, run, ["AP_2002/strict"])
+    b = evaluate_elements(assessments, read_element_run(other, coll), ["AP_2002/strict"])
+    # by hand (Gövert 2006, eqs 6-7): one relevant element under strict (n = 1: p[1], e = s = 3),
+    # found at rank 2 after one non-relevant rank: at recall x, precall = x n / (x n + esl) with
+    # esl = 1 non-relevant element seen, x / (x + 1); AP = the mean over x = 0.01 .. 1.00
+    assert a.means["AP_2002/strict"] == pytest.approx(b.means["AP_2002/strict"], abs=1e-12)
+    want = sum(Fraction(k, 100) / (Fraction(k, 100) + 1) for k in range(1, 101)) / 100
+    assert a.means["AP_2002/strict"] == pytest.approx(float(want), abs=1e-12)
+
+
+@pytest.mark.parametrize("case", CASES, ids=Case.name)
+def test_agreement(case: Case, tmp_path, request, capsys, monkeypatch):
+    inex = request.getfixturevalue("inex") if case.data.get("real") else None
+    case.data["check"](case, tmp_path, inex, capsys, monkeypatch)
+
+
+def test_every_row_checks_something():
+    for case in CASES:
+        assert case.expect and callable(case.data["check"]), case.id
