@@ -414,3 +414,34 @@ def test_agreement(case: Case, tmp_path, request, capsys, monkeypatch):
 def test_every_row_checks_something():
     for case in CASES:
         assert case.expect and callable(case.data["check"]), case.id
+
+
+def test_the_runs_window_orders_ties_as_the_report_and_bolds_every_best(qtbot, inex, capsys):
+    """The Runs window on Indri's two runs, opened passages first: under AgP/T2IF(300) they tie
+    (the same mean), so the window lists ``indri`` first as ``readsim-eval compare`` does, and both
+    means are bold (the best mean, tied)."""
+    from readsim.app.background import activity
+    from readsim.app.mainwindow import MainWindow
+    from readsim.app.session import Loaded, Session
+    from readsim.engine.formats import read_qrels
+
+    qrels = real(inex)[0]
+    paths = [inex / "runs" / "indri-passages.run", inex / "runs" / "indri-documents.run"]
+    session = Session()
+    window = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(window)
+    session.adopt(Loaded(qrels=read_qrels(qrels), runs=[read_any_run(p) for p in paths]), "2009074")
+    qtbot.waitUntil(lambda: activity().count == 0 and session.rows_ready(), timeout=60_000)
+    window.act_runs.trigger()
+    w = window.runs_window
+    w.set_options(measures=("AgP/T2IF(300)",), resamples=200)
+    w.compare_button.click()
+    qtbot.waitUntil(lambda: not w.busy() and activity().count == 0 and w.result is not None, timeout=120_000)
+    rows = w.texts(w.runs_table)[:2]
+    code, out, _ = eval_cli("compare", qrels, *paths, "-m", "AgP/T2IF(300)", "--resamples", 200)
+    listed = [line.split()[1] for line in out.splitlines() if re.match(r"\s+[12]\s+indri", line)]
+    assert [r[1] for r in rows] == listed == ["indri", "indri-passages"]
+    assert rows[0][2] == rows[1][2]  # the same mean, as shown
+    fonts = [w.runs_table.item(r, 2).font().bold() for r in range(2)]
+    assert fonts == [True, True]
+    w.close()
