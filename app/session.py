@@ -854,8 +854,8 @@ class Session(QObject):
         self._fail(text)
 
     def _fail(self, text: str) -> None:
-        if (self._rows_gen, text) == self._last_error:
-            return  # the topic's rows and its first article met the same bad run line: told once
+        if (self._rows_gen, text) == self._last_error:  # the rows and the first article: told once
+            return
         self._last_error = (self._rows_gen, text)
         self.errors.append(text)
         self.error.emit(text)
@@ -864,23 +864,21 @@ class Session(QObject):
 
 def _ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Collection | None,
                 join: Join, judged: bool, notes: list[str]) -> RankedRow:
-    """Evaluate one ranked article (worker thread), as ``readsim-eval`` does: an XPath or
-    XPointer the article cannot resolve is an :class:`InputError` naming the run's line (the
-    topic fails with that message; docs/reference.md section 4). A bad article file falls back
-    to the qrels and the run alone, with a note, unless the run's lines need its elements."""
-    in_coll = coll is not None and entry.article in coll
-    title = entry.article
-    use = coll if in_coll else None
+    """Evaluate one ranked article (worker thread) as ``readsim-eval`` does: an unresolvable XPath
+    is an :class:`InputError` naming its line (reference 1.3). A bad article file falls back to
+    the qrels and the run alone, with a note, unless the run's lines need its elements."""
+    in_coll, title = coll is not None and entry.article in coll, entry.article
+    resolve = bool(entry.xpaths or entry.pointers)
+    use = coll if in_coll or resolve else None  # resolving: the collection names what is missing
     if in_coll:
         try:
             title = coll.article(entry.article).title  # type: ignore[union-attr]
         except InputError as err:
-            if entry.xpaths or entry.pointers:
+            if resolve:
                 raise
             notes.append(str(err))
             in_coll, use = False, None
-    resolve = bool(entry.xpaths or entry.pointers)  # the collection names what is missing, as in readsim-eval
-    ev = document(qrels, run, topic, entry, Mode.NATURAL, coll if resolve else use, join=join)
+    ev = document(qrels, run, topic, entry, Mode.NATURAL, use, join=join)
     relevant = (qrels.judgement(topic, entry.article) is not None and ev.is_relevant) if judged else None
     ev = with_entry(ev, entry)
     return RankedRow(entry.rank, entry.article, title, in_coll, relevant, ev, ev)

@@ -58,9 +58,8 @@ class RunArticle:
     lengths and overlaps kept (the Focused task's ranks and Best in Context's entry point): a
     6-field line is :data:`WHOLE_LINE` (the whole article), a 7-field line :data:`XPATH_LINE`
     (its XPath is the next one of ``xpaths``). The arrays of an article read from a file are
-    read-only views of the run's columns. ``xpath_lines`` and ``pointer_lines`` (XML runs) give
-    the line of each XPath and XPointer pair; :meth:`resolution_lines` gives them for any run.
-    """
+    read-only views of the run's columns. ``xpath_lines``, ``pointer_lines``: XML runs' line of
+    each XPath and XPointer pair (any run: :func:`engine.batch.resolution_lines`)."""
 
     article: str
     rank: int
@@ -72,22 +71,6 @@ class RunArticle:
     line_spans: np.ndarray | None = None
     xpath_lines: tuple[int, ...] = ()
     pointer_lines: tuple[int, ...] = ()
-
-    def resolution_lines(self) -> tuple[list[int], list[int]]:
-        """The file line of each of ``xpaths`` and of each of ``pointers``, where an error
-        resolving it is reported (docs/reference.md section 4): the 7-field line of a FOL run,
-        the ``<path>`` or ``<passage>`` element of an XML run, else the article's first line."""
-        xpaths, pointers = [self.line] * len(self.xpaths), [self.line] * len(self.pointers)
-        if len(self.xpath_lines) == len(xpaths):
-            xpaths = list(self.xpath_lines)
-        elif self.line_spans is not None and xpaths and len(self.lines) == len(self.line_spans):
-            marked = np.all(self.line_spans == XPATH_LINE, axis=1)
-            found = np.asarray(self.lines)[marked].tolist()
-            if len(found) == len(xpaths):
-                xpaths = found
-        if len(self.pointer_lines) == len(pointers):
-            pointers = list(self.pointer_lines)
-        return xpaths, pointers
 
     @property
     def entry_point(self) -> int | None:
