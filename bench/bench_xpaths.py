@@ -7,7 +7,8 @@ paragraphs. Prints, each the best of ``--repeat``:
 - **parse**: building the :class:`Article` (lxml, the text);
 - **index**: the element index, built once (one pass);
 - **resolve**: :func:`engine.batch.retrieved_passages` on the run's article (every XPath looked
-  up in the index); and, for the record, the old per-path walk over every sibling (on
+  up in the index; the first call also builds the index's child table: ``--repeat 1`` counts it,
+  more repeats show the look-ups alone); and, for the record, the old per-path walk over every sibling (on
   ``--walk-lines`` lines only: it costs lines x siblings).
 
 The times are not asserted anywhere (tests never assert a speed); run it on a quiet machine.

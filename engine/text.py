@@ -27,13 +27,13 @@ by a test), so ``&nbsp;`` decodes the same with or without it, and in an article
 DOCTYPE at all (parsed again with the built-in table, lines unchanged).
 
 **Cost.** Building an :class:`Article` costs the parse and one C-level pass for the text and
-doc_length. The element index (spans, depths, parents, and a table from ``(parent, name,
-position)`` to the child) is built on first use of :attr:`Article.elements`,
-:meth:`Article.span` or :meth:`Article.point`, in one pass linear in the number of elements
-(depth from the parent, never a walk over ancestors). An XPath is then resolved in O(depth)
-table look-ups, whatever the number of siblings (docs/reference.md section 4), so a run of
-``n`` XPath lines into one article costs one pass plus ``n`` look-ups; an XPointer's text nodes
-are listed once per element it names. An element's XPath is built on demand from the index
+doc_length. The element index (spans, depths, parents) is built on first use of
+:attr:`Article.elements`, :meth:`Article.span` or :meth:`Article.point`, in one pass linear in
+the number of elements (depth from the parent, never a walk over ancestors); the first XPath
+adds a table from ``(parent, name, position)`` to the child, one more pass. An XPath is then
+resolved in O(depth) table look-ups, whatever the number of siblings (docs/reference.md section
+1.3), so a run of ``n`` XPath lines into one article costs those passes plus ``n`` look-ups; an
+XPointer's text nodes are listed once per element it names. An element's XPath is built on demand from the index
 (O(depth)), never stored for every element.
 """
 
@@ -379,8 +379,8 @@ class _ElementIndex:
     number of elements in its subtree (itself included: its next sibling is ``i + size[i]``)
     and its span ``[sstart, send)`` in string indices of the article's text (after the leading
     whitespace is dropped, clamped at 0). Text positions follow ``itertext`` (the article's text).
-    ``child[(parent, name, k)]`` is the number of element ``parent``'s ``k``-th child named
-    ``name`` (the root's parent is -1): :meth:`find` walks an XPath through it.
+    :attr:`child` (built on the first :meth:`find`) maps ``(parent, name, k)`` to the number of
+    element ``parent``'s ``k``-th child named ``name`` (the root's parent is -1).
     """
 
     def __init__(self, root: etree._Element, drop: int):
@@ -394,7 +394,6 @@ class _ElementIndex:
         send: list[int] = []
         stack: list[int] = []
         seen: list[dict[str, int]] = [{}]  # per open element (and the document): same-named children so far
-        child: dict[tuple[int, str, int], int] = {}
         local: dict[str, str] = {}  # tag -> local name, shared strings
         pos = 0
         for event, node in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
@@ -407,12 +406,10 @@ class _ElementIndex:
                         name = local[tag] = tag.rpartition("}")[2]
                     counts = seen[-1]
                     k = counts[name] = counts.get(name, 0) + 1
-                    up = stack[-1] if stack else -1
-                    child[(up, name, k)] = i
                     nodes.append(node)
                     names.append(name)
                     position.append(k)
-                    parent.append(up)
+                    parent.append(stack[-1] if stack else -1)
                     depth.append(len(stack))
                     size.append(1)
                     sstart.append(pos)
@@ -443,7 +440,6 @@ class _ElementIndex:
         self.parent = parent
         self.depth = depth
         self.size = size
-        self.child = child
         self._texts: dict[int, list[tuple[str, int]]] = {}
         spans = np.array([sstart, send], dtype=np.int64).T.reshape(-1, 2) - drop
         self.spans = np.maximum(spans, 0)  # string indices, shape (n, 2)
@@ -465,6 +461,11 @@ class _ElementIndex:
         while j < stop:
             yield j
             j += self.size[j]
+
+    @cached_property
+    def child(self) -> dict[tuple[int, str, int], int]:
+        """``(parent, name, position)`` -> element number, for every element: one pass."""
+        return {key: i for i, key in enumerate(zip(self.parent, self.names, self.position))}
 
     def find(self, xpath: str) -> int | None:
         """Number of the element at a normalized XPath (``/article[1]/p[3]``), or None.
