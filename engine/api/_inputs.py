@@ -375,23 +375,11 @@ def _qrels_from_frame(frame) -> _EngineQrels:
 
 
 def run_label(runs: list[_EngineRun]) -> list[str]:
-    """The label of each run in results: its run id; runs sharing an id are labelled by their
-    file names (as ``readsim-eval`` does, reference section 2.3), still shared ones get
-    `` (2)``, `` (3)``, ... in order. Warns for each relabelling."""
-    from collections import Counter
+    """The label of each run in results: ``readsim-eval``'s one naming rule
+    (:func:`readsim.engine.compare.run_labels`: its run id; runs sharing an id are labelled by
+    their file names, a name still shared gets `` (2)``, ...); one warning per shared id."""
+    from readsim.engine.compare import run_labels
 
-    ids = Counter(r.run_id for r in runs)
-    labels = []
-    for r in runs:
-        label = r.run_id
-        if ids[r.run_id] > 1:
-            label = Path(r.path).name
-            warn([Diagnostic(r.path, None, f"run id {r.run_id!r} is shared by {ids[r.run_id]} runs; labelled "
-                             f"{label!r}")])
-        labels.append(label)
-    seen: Counter[str] = Counter()
-    for k, label in enumerate(labels):
-        seen[label] += 1
-        if seen[label] > 1:
-            labels[k] = f"{label} ({seen[label]})"
+    labels, said = run_labels(runs)
+    warn([Diagnostic("readsim", None, message) for message in said])
     return labels
