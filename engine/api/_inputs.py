@@ -63,6 +63,15 @@ class _Read:
 
     engine: _EngineQrels | _EngineRun
 
+    def _columns(self):
+        """The engine's columns (every line of the file, for all topics at once) while every
+        topic is still what the file said, else None (then the per-topic objects say it)."""
+        cols = [self.engine.columns(t) for t in self.engine.topics]
+        if not cols or any(c is None or c[0] is not cols[0][0] for c in cols):
+            return None
+        shared = cols[0][0]
+        return shared if sorted(c[1] for c in cols) == list(range(len(shared.topics))) else None
+
     @property
     def path(self) -> str:
         return self.engine.path
@@ -93,16 +102,29 @@ class Qrels(_Read):
         qrels' unit. Evaluating this frame gives the qrels' numbers."""
         import pandas as pd
 
-        rows: dict[str, list] = {c: [] for c in QRELS_COLUMNS}
-        for topic, judged in self.engine.topics.items():
-            for article, j in judged.items():
-                spans = j.passages if len(j.passages) else [(None, None)]
-                for start, end in spans:
-                    for c, v in zip(QRELS_COLUMNS, (topic, article, j.rel_size, j.doc_length, j.bep,
-                                                    start, None if end is None else end - start)):
-                        rows[c].append(v)
-        return pd.DataFrame({c: pd.array(v, dtype="string" if c in ("topic", "article") else "Int64")
-                             for c, v in rows.items()})
+        qc = self._columns()
+        if qc is None:
+            rows = [(topic, article, j.rel_size, j.doc_length, j.bep, start, None if end is None else end - start)
+                    for topic, judged in self.engine.topics.items() for article, j in judged.items()
+                    for start, end in (j.passages.tolist() if len(j.passages) else [(None, None)])]
+            cols = dict(zip(QRELS_COLUMNS, map(list, zip(*rows)))) if rows else {c: [] for c in QRELS_COLUMNS}
+        else:  # column-wise: a row per passage, one for a judgement without any, in file order
+            count = np.diff(qc.pass_ptr)
+            j = np.repeat(np.arange(len(qc.key)), np.maximum(count, 1))
+            first = np.repeat(np.cumsum(np.maximum(count, 1)) - np.maximum(count, 1), np.maximum(count, 1))
+            has = count[j] > 0
+            at = np.where(has, qc.pass_ptr[j] + np.arange(len(j)) - first, 0)
+            span = qc.passages[at] if len(qc.passages) else np.zeros((len(j), 2), dtype=np.int64)
+            topics = np.asarray(qc.topics, dtype=object)
+            cols = {"topic": topics[qc.tid[j]], "article": np.asarray(qc.names(qc.key), dtype=object)[j],
+                    "rel_size": qc.rel_size[j], "doc_length": qc.doc_length[j],
+                    "bep": pd.array(np.where(qc.has_bep[j], qc.bep[j], 0), dtype="Int64"),
+                    "offset": pd.array(span[:, 0], dtype="Int64"), "length": pd.array(span[:, 1] - span[:, 0], dtype="Int64")}
+            cols["bep"][~qc.has_bep[j]] = pd.NA
+            cols["offset"][~has] = pd.NA
+            cols["length"][~has] = pd.NA
+        return pd.DataFrame({c: pd.array(cols[c], dtype="string" if c in ("topic", "article") else "Int64")
+                             for c in QRELS_COLUMNS})
 
 
 class Run(_Read):
@@ -134,11 +156,48 @@ class Run(_Read):
         numbers."""
         import pandas as pd
 
-        cols: dict[str, list] = {c: [] for c in (*RUN_COLUMNS, "xpath", "line")}
+        rc = self._columns()
+        cols = self._object_rows() if rc is None else self._column_rows(rc)
+        lines = cols.pop("line")
+        if all(n is not None for n in lines):  # read from a FOL file: its line order, which MAiP reads
+            order = np.argsort(np.asarray(lines, dtype=np.int64), kind="stable")
+            cols = {c: np.asarray(v, dtype=object)[order] for c, v in cols.items()}
+            lines = np.asarray(lines, dtype=np.int64)[order]
+        frame = pd.DataFrame({
+            "topic": pd.array(cols["topic"], dtype="string"), "article": pd.array(cols["article"], dtype="string"),
+            "rank": np.asarray(cols["rank"], dtype=np.int64), "rsv": self._rsv(lines),
+            "run_id": pd.array([self.run_id] * len(lines), dtype="string"),
+            "offset": pd.array(cols["offset"], dtype="Int64"), "length": pd.array(cols["length"], dtype="Int64"),
+            "xpath": pd.array(cols["xpath"], dtype="string")})
+        return frame if frame["xpath"].notna().any() else frame.drop(columns="xpath")
+
+    def _column_rows(self, rc) -> dict[str, list]:
+        """Every result line from the run's columns (no per-article object is built)."""
+        per_group = np.diff(rc.line_ptr)
+        tid = np.repeat(np.arange(len(rc.topics)), np.diff(rc.topic_ptr))
+        rank = np.arange(len(rc.key)) - rc.topic_ptr[tid] + 1
+        g = np.repeat(np.arange(len(rc.key)), per_group)
+        whole = (rc.starts == WHOLE_LINE[0]) & (rc.ends == WHOLE_LINE[1])
+        xpath_line = (rc.starts == XPATH_LINE[0]) & (rc.ends == XPATH_LINE[1])
+        plain = ~(whole | xpath_line)
+        xpath = np.full(len(g), None, dtype=object)
+        taken: dict[int, int] = {}
+        for k in np.flatnonzero(xpath_line).tolist():  # 7-field lines only: each its group's next XPath
+            group = int(g[k])
+            xpath[k] = rc.xpaths[group][taken.get(group, 0)]
+            taken[group] = taken.get(group, 0) + 1
+        names = np.asarray(rc.names(np.arange(len(rc.key))), dtype=object)
+        return {"topic": np.asarray(rc.topics, dtype=object)[tid[g]], "article": names[g], "rank": rank[g],
+                "offset": np.where(plain, rc.starts, None), "length": np.where(plain, rc.ends - rc.starts, None),
+                "xpath": xpath, "line": rc.lines.tolist()}
+
+    def _object_rows(self) -> dict[str, list]:
+        """Every result line from the per-article objects (an XML, simulated or edited run)."""
+        rows = []
         for topic, entries in self.engine.topics.items():
             for e in entries:
                 spans = e.line_spans
-                if spans is None:  # an XML or edited run: its passages, or the whole article
+                if spans is None:  # its passages, or the whole article
                     spans = e.passages if e.passages is not None else np.array([WHOLE_LINE])
                     lines = [None] * len(spans)
                 else:
@@ -146,43 +205,28 @@ class Run(_Read):
                 xpaths = iter(e.xpaths)
                 for (start, end), line in zip(spans.tolist(), lines):
                     whole, xpath = (start, end) == WHOLE_LINE, (start, end) == XPATH_LINE
-                    values = (topic, e.article, e.rank, None, self.run_id, None if whole or xpath else start,
-                              None if whole or xpath else end - start, next(xpaths, None) if xpath else None, line)
-                    for c, v in zip(cols, values):
-                        cols[c].append(v)
-                for xpath in xpaths:  # XML runs: element paths beside the passages
-                    for c, v in zip(cols, (topic, e.article, e.rank, None, self.run_id, None, None, xpath, None)):
-                        cols[c].append(v)
-                for a, b in (e.pointers or ()):
+                    rows.append((topic, e.article, e.rank, None if whole or xpath else start,
+                                 None if whole or xpath else end - start, next(xpaths, None) if xpath else None, line))
+                rows += [(topic, e.article, e.rank, None, None, x, None) for x in xpaths]  # XML <path> results
+                for a, b in e.pointers or ():
                     raise InputError(self.path, e.line, f"article {e.article}: an XPointer passage ({a} .. {b}) "
                                      "has no offsets without the collection; to_frame needs offsets")
-        lines = cols.pop("line")
-        if all(n is not None for n in lines):  # read from a FOL file: its line order, which MAiP reads
-            order = np.argsort(np.asarray(lines, dtype=np.int64), kind="stable")
-            cols = {c: [v[k] for k in order] for c, v in cols.items()}
-            lines = [lines[k] for k in order]
-        cols["rsv"] = self._rsv(lines)
-        frame = pd.DataFrame({
-            "topic": pd.array(cols["topic"], dtype="string"), "article": pd.array(cols["article"], dtype="string"),
-            "rank": np.asarray(cols["rank"], dtype=np.int64), "rsv": cols["rsv"],
-            "run_id": pd.array(cols["run_id"], dtype="string"),
-            "offset": pd.array(cols["offset"], dtype="Int64"), "length": pd.array(cols["length"], dtype="Int64"),
-            "xpath": pd.array(cols["xpath"], dtype="string")})
-        return frame if frame["xpath"].notna().any() else frame.drop(columns="xpath")
+        names = ("topic", "article", "rank", "offset", "length", "xpath", "line")
+        return dict(zip(names, map(list, zip(*rows)))) if rows else {c: [] for c in names}
 
-    def _rsv(self, lines: list[int | None]) -> np.ndarray:
-        out = np.full(len(lines), np.nan)
-        if self._data is None:
-            return out
+    def _rsv(self, lines) -> np.ndarray:
+        """Column 5 of the file's ``lines`` (1-based), NaN where absent or not a number."""
+        import io
+
+        import pandas as pd
+
+        if self._data is None or not len(lines) or any(n is None for n in lines):
+            return np.full(len(lines), np.nan)
         text = self._data.split(b"\n")
-        for k, n in enumerate(lines):
-            if n is not None and n <= len(text):
-                fields = text[n - 1].split()
-                try:
-                    out[k] = float(fields[4])
-                except (IndexError, ValueError):
-                    pass
-        return out
+        picked = b"\n".join(text[n - 1] for n in lines)
+        column = pd.read_csv(io.BytesIO(picked), sep=r"\s+", header=None, names=range(8), dtype=str,
+                             skip_blank_lines=False, engine="c")[4]
+        return pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
 
 
 def read_qrels(path: str | os.PathLike) -> Qrels:

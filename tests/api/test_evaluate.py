@@ -170,3 +170,21 @@ def test_runs_sharing_an_id_are_labelled_by_file_name(tmp_path):
     with pytest.warns(readsim.InputWarning, match="shared by 2 runs"):
         frame = readsim.evaluate(S.qrels, [a, b])
     assert list(frame.run) == ["a.run", "b.run"]
+
+
+@pytest.mark.filterwarnings("ignore::readsim.InputWarning")  # the interleaved article, said twice
+def test_xpath_and_whole_article_lines_round_trip(tmp_path):
+    run = tmp_path / "mixed.run"
+    run.write_text("2026001 Q0 900001 1 3.5 mixed /article[1]/bdy[1]/sec[2]/p[1]\n"
+                   "2026001 Q0 900001 1 3.5 mixed 1374 100\n"
+                   "2026001 Q0 900003 2 2.5 mixed\n"
+                   "2026001 Q0 900001 3 1.5 mixed /article[1]/bdy[1]/sec[1]/p[2]\n")  # interleaved: rank 1
+    frame = readsim.read_run(run).to_frame()
+    assert list(frame.xpath.fillna("")) == ["/article[1]/bdy[1]/sec[2]/p[1]", "", "", "/article[1]/bdy[1]/sec[1]/p[2]"]
+    assert list(frame["rank"]) == [1, 1, 2, 1] and list(frame.rsv) == [3.5, 3.5, 2.5, 1.5]
+    assert frame.offset.isna().tolist() == [True, False, True, True]
+    measures = ["AgP/F(0.25)", "MAiP", "num_ret"]
+    direct = readsim.evaluate(S.qrels, run, measures, per="topic", collection=S.collection)
+    again = readsim.evaluate(S.qrels, frame, measures, per="topic", collection=S.collection)
+    pd.testing.assert_frame_equal(direct, again)
+    assert direct.value.iloc[2] == 2  # two ranked articles
