@@ -16,6 +16,8 @@ Modules, one place for each thing:
 - :mod:`.fidelity`     fidelity tables of a measure over the simulated runs (:mod:`.simulated`)
 - :mod:`.elements`     element retrieval: e/s assessments and the INEX 2002/2003 metrics
 - :mod:`.samples`      the sample shipped in ``resources/sample``
+- ``api/``             not a module of the engine: the public ``readsim`` package (pyproject maps it),
+  imported as ``readsim`` only (``docs/api.md``)
 - :mod:`.cli`          the ``readsim-eval`` command (``cli_compare``: its ``compare`` and
   ``fidelity`` subcommands; ``cli_elements``: ``--elements``)
 """

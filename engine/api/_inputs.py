@@ -8,7 +8,6 @@ line, the row's position in the frame counted from 1.
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 import warnings
@@ -295,34 +294,39 @@ def as_runs(runs, strict: bool = False) -> list[_EngineRun]:
     return [as_run(r, strict) for r in (runs if many else [runs])]
 
 
-def _text(series, name: str, where: str, order) -> list[str]:
-    """A column as text, every value one field (no white space, not missing)."""
+def _text(series, name: str, where: str):
+    """A column as a string Series, every value one field (no white space, not missing)."""
     values = series.astype("string")
-    bad = values.isna() | values.str.contains(r"\s", regex=True).fillna(True)
+    bad = (values.isna() | values.str.contains(r"\s", regex=True).fillna(True)).to_numpy(dtype=bool)
     if bad.any():
-        k = int(np.flatnonzero(bad.to_numpy())[0])
+        k = int(np.flatnonzero(bad)[0])
         raise InputError(where, k + 1, f"{name} {series.iloc[k]!r} is not one field of text")
-    return values.tolist()
+    return values.reset_index(drop=True)
 
 
-def _integers(series, name: str, where: str) -> list[str]:
-    """A column of whole numbers as text ('' where missing); a non-integer is an error at its row."""
-    out = []
-    for k, v in enumerate(series.tolist()):
-        if v is None or (isinstance(v, float) and math.isnan(v)) or v is getattr(series.dtype, "na_value", object()):
-            out.append("")
-        elif isinstance(v, (int, np.integer)) or (isinstance(v, float) and v.is_integer()):
-            out.append(str(int(v)))
-        else:
-            try:
-                import pandas as pd
-                if pd.isna(v):
-                    out.append("")
-                    continue
-            except (TypeError, ValueError):
-                pass
-            raise InputError(where, k + 1, f"{name} {v!r} is not a whole number")
-    return out
+def _integers(series, name: str, where: str):
+    """A column of whole numbers as a string Series ('' where missing); a value that is not a
+    whole number is an error at its row."""
+    import pandas as pd
+
+    numbers = pd.to_numeric(series, errors="coerce").reset_index(drop=True)
+    missing = series.isna().to_numpy(dtype=bool)
+    values = numbers.to_numpy(dtype=float, na_value=np.nan)
+    bad = ~missing & (np.isnan(values) | (np.mod(values, 1) != 0))
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise InputError(where, k + 1, f"{name} {series.iloc[k]!r} is not a whole number")
+    return numbers.astype("Int64").astype("string").fillna("")
+
+
+def _optional(frame, column: str, default: str):
+    """A column the reader does not read (rank, rsv) as one field per row: its text, or ``default``."""
+    import pandas as pd
+
+    if column not in frame.columns:
+        return pd.Series([default] * len(frame), dtype="string")
+    values = frame[column].astype("string").reset_index(drop=True)
+    return values.where(values.notna() & ~values.str.contains(r"\s", regex=True).fillna(True), default)
 
 
 def _frame_name(frame, kind: str) -> str:
@@ -334,6 +338,23 @@ def _need(frame, columns: Iterable[str], where: str) -> None:
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise InputError(where, None, f"no column {', '.join(missing)} (columns: {', '.join(map(str, frame.columns))})")
+
+
+def _spans(frame, where: str):
+    """``offset`` and ``length`` as text ('' for both missing: no passage); one without the other
+    is an error at its row."""
+    import pandas as pd
+
+    if "offset" not in frame.columns and "length" not in frame.columns:
+        empty = pd.Series([""] * len(frame), dtype="string")
+        return empty, empty
+    _need(frame, ("offset", "length"), where)
+    offset, length = _integers(frame["offset"], "offset", where), _integers(frame["length"], "length", where)
+    half = ((offset == "") != (length == "")).to_numpy(dtype=bool)
+    if half.any():
+        raise InputError(where, int(np.flatnonzero(half)[0]) + 1,
+                         "offset and length go together (both missing: the whole article)")
+    return offset, length
 
 
 def _read_rows(reader, where: str, data: bytes, rows: np.ndarray):
@@ -349,9 +370,12 @@ def _read_rows(reader, where: str, data: bytes, rows: np.ndarray):
     return result
 
 
-def _field(text: str, default) -> str:
-    """A column the reader does not read (rank, rsv) as one field: its text, or ``default``."""
-    return text if text and text not in ("nan", "<NA>", "None") and not any(c.isspace() for c in text) else str(default)
+def _lines(*columns) -> bytes:
+    """Rows of string Series joined by spaces (empty fields left out), one line each."""
+    line = columns[0]
+    for c in columns[1:]:
+        line = line + (" " + c).where(c != "", "")
+    return ("\n".join(line.tolist()) + "\n").encode() if len(line) else b""
 
 
 def _run_from_frame(frame, strict: bool) -> _EngineRun:
@@ -359,63 +383,57 @@ def _run_from_frame(frame, strict: bool) -> _EngineRun:
     order of the rows is the ranking (reference section 2.3) and ``rank`` and ``rsv`` are not
     read (sort the frame first, e.g. ``frame.sort_values(["topic", "rsv"], ascending=[True,
     False], kind="stable")``)."""
+    import pandas as pd
+
     where = _frame_name(frame, "run")
     _need(frame, ("topic", "article"), where)
+    topic, article = _text(frame["topic"], "topic", where), _text(frame["article"], "article", where)
     n = len(frame)
-    topic = _text(frame["topic"], "topic", where, None)
-    article = _text(frame["article"], "article", where, None)
-    order = np.arange(n)
-    rank = [str(v) for v in frame["rank"].tolist()] if "rank" in frame.columns else [str(k + 1) for k in range(n)]
-    run_id = _text(frame["run_id"], "run_id", where, None) if "run_id" in frame.columns else ["run"] * n
-    rsv = [str(v) for v in frame["rsv"].tolist()] if "rsv" in frame.columns else ["0"] * n
-    has_offsets = "offset" in frame.columns or "length" in frame.columns
-    if has_offsets:
-        _need(frame, ("offset", "length"), where)
-    offset = _integers(frame["offset"], "offset", where) if has_offsets else [""] * n
-    length = _integers(frame["length"], "length", where) if has_offsets else [""] * n
-    xpath = frame["xpath"].astype("string").fillna("").tolist() if "xpath" in frame.columns else [""] * n
-    lines = []
-    for k in order.tolist():
-        if (offset[k] == "") != (length[k] == ""):
-            raise InputError(where, k + 1, "offset and length go together (both missing: the whole article)")
-        tail = f" {offset[k]} {length[k]}" if offset[k] else (f" {xpath[k]}" if xpath[k] else "")
-        lines.append(f"{topic[k]} Q0 {article[k]} {_field(rank[k], k + 1)} {_field(rsv[k], 0)} "
-                     f"{run_id[k]}{tail}\n")
-    return _read_rows(lambda path, data: _read_run(path, strict, data), where, "".join(lines).encode(), order)
+    rank = _optional(frame, "rank", "0") if "rank" in frame.columns else pd.Series(np.arange(1, n + 1)).astype("string")
+    run_id = _text(frame["run_id"], "run_id", where) if "run_id" in frame.columns else pd.Series(["run"] * n, dtype="string")
+    offset, length = _spans(frame, where)
+    xpath = frame["xpath"].astype("string").fillna("").reset_index(drop=True) if "xpath" in frame.columns else \
+        pd.Series([""] * n, dtype="string")
+    q0 = pd.Series(["Q0"] * n, dtype="string")
+    data = _lines(topic, q0, article, rank, _optional(frame, "rsv", "0"), run_id, offset, length,
+                  xpath.where(offset == "", ""))
+    return _read_rows(lambda path, raw: _read_run(path, strict, raw), where, data, np.arange(n))
 
 
 def _qrels_from_frame(frame) -> _EngineQrels:
     """The FOL qrels a frame stands for: one line per (topic, article), in order of first
     appearance, with the passages of its rows; ``doc_length``, ``rel_size`` and ``bep`` from its
     first row (``rel_size`` missing: the passages' summed length)."""
+    import pandas as pd
+
     where = _frame_name(frame, "qrels")
     _need(frame, ("topic", "article", "doc_length"), where)
-    topic = _text(frame["topic"], "topic", where, None)
-    article = _text(frame["article"], "article", where, None)
     n = len(frame)
-    doc_length = _integers(frame["doc_length"], "doc_length", where)
-    has_offsets = "offset" in frame.columns or "length" in frame.columns
-    if has_offsets:
-        _need(frame, ("offset", "length"), where)
-    offset = _integers(frame["offset"], "offset", where) if has_offsets else [""] * n
-    length = _integers(frame["length"], "length", where) if has_offsets else [""] * n
-    rel_size = _integers(frame["rel_size"], "rel_size", where) if "rel_size" in frame.columns else [""] * n
-    bep = _integers(frame["bep"], "bep", where) if "bep" in frame.columns else [""] * n
-    groups: dict[tuple[str, str], list[int]] = {}
-    for k, key in enumerate(zip(topic, article)):
-        groups.setdefault(key, []).append(k)
-    lines, first = [], []
-    for (t, a), rows in groups.items():
-        k = rows[0]
-        passages = [f"{offset[r]}:{length[r]}" for r in rows if offset[r] != ""]
-        size = rel_size[k] or str(sum(int(length[r]) for r in rows if length[r] != ""))
-        if passages and not bep[k]:
-            raise InputError(where, k + 1, f"article {a}: highlighted passages need the bep column "
-                             "(the best entry point comes before the passages in a qrels line)")
-        bep_text = bep[k]
-        lines.append(" ".join([t, "Q0", a, size, doc_length[k] or "", bep_text, *passages]).rstrip() + "\n")
-        first.append(k)
-    return _read_rows(lambda path, data: _read_qrels(path, data), where, "".join(lines).encode(), np.array(first))
+    t = pd.DataFrame({"topic": _text(frame["topic"], "topic", where),
+                      "article": _text(frame["article"], "article", where),
+                      "doc_length": _integers(frame["doc_length"], "doc_length", where)})
+    offset, length = _spans(frame, where)
+    t["pair"] = (offset + ":" + length).where(offset != "", "")
+    t["size"] = pd.to_numeric(length, errors="coerce").fillna(0).astype("int64")
+    for c in ("rel_size", "bep"):
+        t[c] = _integers(frame[c], c, where) if c in frame.columns else pd.Series([""] * n, dtype="string")
+    t["row"] = np.arange(n)
+    groups = t.groupby(["topic", "article"], sort=False)
+    first = groups.first()
+    first["row"] = groups["row"].min()
+    first["passages"] = groups["pair"].agg(lambda p: " ".join(x for x in p if x))
+    first["rel_size"] = first["rel_size"].where(first["rel_size"] != "", groups["size"].sum().astype("string"))
+    missing_bep = ((first["passages"] != "") & (first["bep"] == "")).to_numpy(dtype=bool)
+    if missing_bep.any():
+        k = int(np.flatnonzero(missing_bep)[0])
+        raise InputError(where, int(first["row"].iloc[k]) + 1, f"article {first.index[k][1]}: highlighted passages "
+                         "need the bep column (the best entry point comes before the passages in a qrels line)")
+    keys = first.index.to_frame(index=False)
+    q0 = pd.Series(["Q0"] * len(first), dtype="string")
+    first = first.reset_index(drop=True)
+    data = _lines(keys["topic"].astype("string"), q0, keys["article"].astype("string"), first["rel_size"],
+                  first["doc_length"], first["bep"], first["passages"].astype("string"))
+    return _read_rows(lambda path, raw: _read_qrels(path, raw), where, data, first["row"].to_numpy())
 
 
 def run_label(runs: list[_EngineRun]) -> list[str]:
