@@ -18,8 +18,9 @@ def test_errors_and_warnings_are_the_engines_own_classes():
 
 
 def test_the_package_cannot_be_imported_a_second_time_under_engine():
-    # in an editable install engine/api is also a folder of readsim.engine: refused, so no class exists twice
-    with pytest.raises(ImportError, match="import readsim"):
+    # in an editable install engine/api is also a folder of readsim.engine: refused ("import readsim"), so no
+    # class exists twice; a built wheel does not ship it under readsim/engine at all
+    with pytest.raises(ImportError):
         __import__("readsim.engine.api")
 
 
