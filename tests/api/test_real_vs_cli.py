@@ -52,10 +52,11 @@ def test_per_topic_and_means(real, qrels, options):
     assert len(got) > 2000
 
 
-def test_per_article(real, qrels):
+@pytest.mark.parametrize("reading", ["natural", "entry"])
+def test_per_article(real, qrels, reading):
     path, runs = real
-    expected = cli(path, *runs, "--per-article", *[a for m in DOC for a in ("-m", m)])
-    got = _api_rows(readsim.evaluate(qrels, runs, DOC, per="article"))
+    expected = cli(path, *runs, "--per-article", *[a for m in DOC for a in ("-m", m)], "--reading", reading)
+    got = _api_rows(readsim.evaluate(qrels, runs, DOC, per="article", reading=reading))
     assert got == expected  # same order: run, then run order, then the measures
     assert len(got) > 100_000
 
