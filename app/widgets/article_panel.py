@@ -31,6 +31,7 @@ from readsim.engine.reading import window as read_window
 
 from .. import marks as mk
 from ..background import activity
+from ..plain import plain_label, rich_label
 from ..playback import jumps
 from ..session import ARTICLE_CACHE_SIZE, ArticleState, Session
 from .article_view import ArticleView, DocumentBuilder
@@ -63,7 +64,7 @@ class ChainBar(QWidget):
         self.view = view
         outer = QHBoxLayout(self)
         outer.setContentsMargins(4, 0, 4, 0)
-        self.label = QLabel("Matching chain:")
+        self.label = plain_label("Matching chain:")
         outer.addWidget(self.label)
         self.area = QScrollArea()
         self.area.setWidgetResizable(True)
@@ -79,10 +80,10 @@ class ChainBar(QWidget):
         outer.addWidget(self.area, 1)
         #: the shown passage buttons, in chain order (the pool's first ``len(chain)``)
         self.buttons: list[QToolButton] = []
-        self.note = QLabel()  # first in the row, hidden without a note
+        self.note = rich_label()  # first in the row, hidden without a note
         self.note.hide()
         self.row.addWidget(self.note)
-        self.more = QLabel()  # "… N passages" after the last button, when the chain is longer
+        self.more = plain_label()  # "… N passages" after the last button, when the chain is longer
         self.more.hide()
         self.row.addWidget(self.more)
         self.row.addStretch(1)
@@ -93,7 +94,7 @@ class ChainBar(QWidget):
     def _button(self, i: int) -> tuple[QLabel, QToolButton]:
         while len(self._pool) <= i:
             k = len(self._pool)
-            arrow, btn = QLabel("→"), QToolButton()
+            arrow, btn = plain_label("→"), QToolButton()
             btn.clicked.connect(lambda _=False, k=k: self.view.jump_to_passage(self._numbers[k]))
             at = self.row.indexOf(self.more)
             self.row.insertWidget(at, arrow)
@@ -144,9 +145,8 @@ class ArticlePanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(4)
-        self.header = QLabel()
+        self.header = rich_label()
         self.header.setWordWrap(True)
-        self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setContentsMargins(4, 2, 4, 2)
         self.view = ArticleView()
         self.chain = ChainBar(self.view)
@@ -157,7 +157,7 @@ class ArticlePanel(QWidget):
         self.first_btn = QPushButton("First")
         self.prev_btn = QPushButton("◀ Prev")
         self.next_btn = QPushButton("Next ▶")
-        self.position = QLabel()
+        self.position = plain_label()
         self.position.setMinimumWidth(110)
         self.position.setAlignment(Qt.AlignmentFlag.AlignCenter)
         for b, tip in ((self.first_btn, "First screen (Alt+Home)"), (self.prev_btn, "Previous screen (Alt+Left)"),
@@ -167,7 +167,7 @@ class ArticlePanel(QWidget):
         self.first_btn.clicked.connect(lambda: session.set_step(0))
         self.prev_btn.clicked.connect(lambda: session.step_by(-1))
         self.next_btn.clicked.connect(lambda: session.step_by(1))
-        self.reading_label = QLabel()
+        self.reading_label = plain_label()
         self.reading_label.setStyleSheet("color:#555;")
         self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         nav.addWidget(self.first_btn)

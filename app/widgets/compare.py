@@ -42,6 +42,7 @@ from readsim.engine.measure import DocMeasure, ListMeasure, panel_measures
 from .. import marks as mk
 from ..background import run_in_background
 from ..files import app_settings
+from ..plain import plain_label, rich_label
 from ..session import MODES, Session
 from .article_view import ArticleView
 from .legend import Legend
@@ -237,8 +238,7 @@ class SideView(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header = rich_label()
         self.header.setWordWrap(True)
         self.header.setContentsMargins(6, 4, 6, 4)
         colour = self.COLOURS[letter]
@@ -300,7 +300,7 @@ class ComparePanel(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(24)
             combo.setToolTip(f"Run {letter}")
-            label = QLabel(f'<b style="color:{SideView.COLOURS[letter]}">Run {letter}</b>')
+            label = rich_label(f'<b style="color:{SideView.COLOURS[letter]}">Run {letter}</b>')
             bar.addWidget(label)
             bar.addWidget(combo)
             if letter == "A":
@@ -310,7 +310,7 @@ class ComparePanel(QWidget):
                 self.swap.clicked.connect(self.swap_runs)
                 bar.addWidget(self.swap)
         bar.addSpacing(16)
-        bar.addWidget(QLabel("Reading"))
+        bar.addWidget(plain_label("Reading"))
         self.mode = QComboBox()
         for m in MODES:
             self.mode.addItem(m.value, m.value)
@@ -323,8 +323,7 @@ class ComparePanel(QWidget):
         bar.addStretch(1)
         lay.addLayout(bar)
 
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title = rich_label()
         self.title.setWordWrap(True)
         lay.addWidget(self.title)
 
@@ -334,13 +333,12 @@ class ComparePanel(QWidget):
         rl.setContentsMargins(0, 0, 0, 0)
         self.table = ScoreTable()
         self.table.setMinimumWidth(360)
-        self.note = QLabel("Green: the better run of the row (LE, ES and rank: lower is better). "
+        self.note = plain_label("Green: the better run of the row (LE, ES and rank: lower is better). "
                            "B − A is green when B is better, red when it is worse.")
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color:#555;")
-        self.summary = QLabel()
+        self.summary = rich_label()
         self.summary.setWordWrap(True)
-        self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setStyleSheet("QLabel { background:#fff8e1; border:1px solid #f0d98c; padding:6px; font-size:11pt; }")
         rl.addWidget(self.table, 1)
         rl.addWidget(self.summary)

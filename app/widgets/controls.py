@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLay
 
 from readsim.engine.document import Settings
 
+from ..plain import plain_label
 from ..session import MODES, Session
 
 PRESETS = ((300, "Mobile 300"), (2000, "Laptop 2000"))
@@ -59,28 +60,28 @@ class Controls(QGroupBox):
             self.preset_buttons[size] = b
             row.addWidget(b)
         self.presets.setExclusive(False)
-        form.addRow("Screen", _wrap(row))
+        form.addRow(plain_label("Screen"), _wrap(row))
 
         self.mode = QComboBox()
         for m in MODES:
             self.mode.addItem(m.value, m.value)
             self.mode.setItemData(self.mode.count() - 1, MODE_HELP[m.value], 3)  # ToolTipRole
         self.mode.setToolTip("Reading mode: what the reader does after the matching chain (Ctrl+M cycles)")
-        form.addRow("Reading", self.mode)
+        form.addRow(plain_label("Reading"), self.mode)
 
         self.tolerance = QSpinBox()
         self.tolerance.setRange(1, 10_000_000)
         self.tolerance.setSingleStep(50)
         self.tolerance.setSuffix(f" {unit}")
         self.tolerance.setToolTip(f"T2I tolerance to irrelevance: the reader stops after this many non-relevant {unit}")
-        form.addRow("T2I tolerance", self.tolerance)
+        form.addRow(plain_label("T2I tolerance"), self.tolerance)
 
         self.beta = QDoubleSpinBox()
         self.beta.setRange(0.01, 10.0)
         self.beta.setDecimals(2)
         self.beta.setSingleStep(0.05)
         self.beta.setToolTip("Beta of the set-based F (0.25: INEX 2008-2010 official)")
-        form.addRow("F beta", self.beta)
+        form.addRow(plain_label("F beta"), self.beta)
 
         self.entry = QSpinBox()
         self.entry.setRange(0, 2**31 - 1)
@@ -94,7 +95,7 @@ class Controls(QGroupBox):
         row = QHBoxLayout()
         row.addWidget(self.entry, 1)
         row.addWidget(self.entry_reset)
-        form.addRow("Entry point", _wrap(row))
+        form.addRow(plain_label("Entry point"), _wrap(row))
 
         self.show_settings(session.settings)
         self.screen.valueChanged.connect(lambda v: session.set_settings(screen=int(v)))

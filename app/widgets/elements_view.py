@@ -57,6 +57,7 @@ from .. import elements_model as em
 from ..background import input_error_text, run_in_background
 from ..files import app_settings
 from ..marks import Marks
+from ..plain import plain_label, rich_label
 from ..session import Session
 from .article_view import GUTTER, RELEVANT, ArticleView
 from .list_plot import cache_axes
@@ -439,13 +440,13 @@ class ApGrid(QWidget):
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(4)
         for c, q in enumerate(quantise.QUANTISATIONS, 1):
-            head = QLabel(f"<b>{q}</b>")
+            head = rich_label(f"<b>{q}</b>")
             head.setAlignment(Qt.AlignmentFlag.AlignCenter)
             head.setToolTip({"strict": "only (3, 3) counts (eqs 2, 3, 8)", "gen": "e/3, s/3 and eq. 9's f_gen"}[q])
             grid.addWidget(head, 0, c)
         self.cells: dict[tuple[str, str], QPushButton] = {}
         for r, m in enumerate(("2002", "2003s", "2003o"), 1):
-            label = QLabel(em.METRIC_NAMES[m])
+            label = plain_label(em.METRIC_NAMES[m])
             label.setToolTip({"2002": "precall with expected search length (eqs 6-9)",
                               "2003s": "recall_s / precision_s: exh and spec weighted by size (eqs 12-13)",
                               "2003o": "recall_o / precision_o: only text not seen before counts (eqs 14-19)"}[m])
@@ -613,23 +614,23 @@ class ElementsPanel(QWidget):
         self.busy.setMaximumWidth(90)
         self.busy.hide()
         for text, w in (("Topic", self.topic_combo), ("Run", self.run_combo)):
-            bar.addWidget(QLabel(text))
+            bar.addWidget(plain_label(text))
             bar.addWidget(w)
         bar.addWidget(self.open_btn)
         bar.addSpacing(12)
-        bar.addWidget(QLabel("Article"))
+        bar.addWidget(plain_label("Article"))
         bar.addWidget(self.article_combo)
         bar.addStretch(1)
         bar.addWidget(self.busy)
         lay.addLayout(bar)
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setWordWrap(True)
         self.status.setStyleSheet("color:#444;")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         lay.addWidget(self.status)
 
         self.stack = QStackedWidget()
-        self.message = QLabel()
+        self.message = plain_label()
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.message.setStyleSheet("QLabel { color:#555; font-size:12pt; font-style:italic; padding:24px; }")
@@ -652,11 +653,10 @@ class ElementsPanel(QWidget):
         cl = QVBoxLayout(centre)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(3)
-        self.header = QLabel()
+        self.header = rich_label()
         self.header.setWordWrap(True)
-        self.header.setTextFormat(Qt.TextFormat.RichText)
         self.view = ElementArticleView()
-        self.legend = QLabel(
+        self.legend = rich_label(
             f'<span style="color:{REL_BRACKET.name()}"><b>[</b></span> a retrieved element (relevant: f gen &gt; 0), '
             f'<span style="color:{NONREL_BRACKET.name()}"><b>[</b></span> not relevant, '
             f'<span style="color:{SELECTED.name()}"><b>[</b></span> the selected one, faded: ranked after it; '
@@ -673,10 +673,10 @@ class ElementsPanel(QWidget):
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
-        self.scores_title = QLabel()
+        self.scores_title = rich_label()
         self.scores_title.setWordWrap(True)
         self.grid = ApGrid()
-        self.totals = QLabel()
+        self.totals = plain_label()
         self.totals.setWordWrap(True)
         self.totals.setStyleSheet("color:#555; font-size:9pt;")
         self.plot = PrecisionRecall()

@@ -35,6 +35,7 @@ from readsim.engine.elements.tree import element_tree
 from readsim.engine.text import Article, Element
 
 from ..background import run_in_background
+from ..plain import plain_label
 from ..session import Session
 
 #: an article with more characters than this gets its element index built in a worker
@@ -222,7 +223,7 @@ class Outline(QWidget):
         self.session = session
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
-        self.summary = QLabel()
+        self.summary = plain_label()
         self.summary.setStyleSheet("color:#555;")
         self.model = OutlineModel(self)
         self.tree = QTreeView()

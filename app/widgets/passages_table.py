@@ -41,6 +41,7 @@ from readsim.engine.formats import RunArticle
 from readsim.engine.passages import PassageTable, RunLine, passage_table, screen_of
 from readsim.engine.reading import Mode
 
+from ..plain import rich_label
 from ..session import Session
 from .tables import row_table
 
@@ -325,8 +326,7 @@ class PassagesPanel(QWidget):
         lay.setContentsMargins(6, 2, 6, 2)
         lay.setSpacing(2)
         top = QHBoxLayout()
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header = rich_label()
         self.header.setWordWrap(True)
         self.export_btn = QPushButton("Export CSV…")
         self.export_btn.setToolTip("Write the table, as sorted, to a CSV file")

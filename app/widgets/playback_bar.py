@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QStyle, QToolButton, QVBoxLayout,
                                QWidget)
 
+from ..plain import plain_label, rich_label
 from ..playback import SPEED_RANGE, Playback, SoFar
 
 SPEED_STEP = 1.5  # factor of one "faster" / "slower"
@@ -45,7 +46,7 @@ class PlaybackBar(QWidget):
             row.addWidget(b)
             return b
 
-        row.addWidget(QLabel("Reader:"))
+        row.addWidget(plain_label("Reader:"))
         self.start_btn = button(SP.SP_MediaSkipBackward, "To the start (Alt+Shift+Home)", pb.to_start)
         self.back_btn = button(SP.SP_MediaSeekBackward, "One line back (, or Alt+Shift+Left)", pb.step_back)
         self.play_btn = button(SP.SP_MediaPlay, "Play / pause (Space in the article, Ctrl+Space)", pb.toggle)
@@ -63,7 +64,7 @@ class PlaybackBar(QWidget):
         self.speed.setValue(pb.speed)
         self.speed.setToolTip(f"Reading speed in {unit} per second (] faster, [ slower in the article)")
         self.speed.valueChanged.connect(pb.set_speed)
-        row.addWidget(QLabel("Speed"))
+        row.addWidget(plain_label("Speed"))
         row.addWidget(self.speed)
         outer.addLayout(row)
 
@@ -79,8 +80,8 @@ class PlaybackBar(QWidget):
         self._pairs: list[tuple[QLabel, QLabel]] = []
         for key, title in (("read", "read"), ("relevant", "relevant read"), ("t2i", "T2I stop"),
                            ("precision", "P so far"), ("recall", "R so far"), ("first", "first relevant")):
-            name = QLabel(f"<span style='color:#666'>{title}</span>")
-            value = QLabel()
+            name = rich_label(f"<span style='color:#666'>{title}</span>")
+            value = plain_label()
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             for w in (name, value):
                 w.setToolTip(tips[key])

@@ -56,6 +56,7 @@ from .. import runs_model as rm
 from ..background import input_error_text, run_in_background
 from ..export import PICTURES, export_plot, export_widget, safe_name
 from ..files import app_settings
+from ..plain import plain_label, rich_label
 from .list_plot import cache_axes
 
 SIGNIFICANT_MARK = "≫"
@@ -141,9 +142,8 @@ def _table() -> QTableWidget:
 
 
 def _note(text: str = "", colour: str = "#555") -> QLabel:
-    label = QLabel(text)
+    label = rich_label(text)
     label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.RichText)
     label.setStyleSheet(f"color:{colour};")
     return label
 
@@ -196,7 +196,7 @@ class RunsWindow(QMainWindow):
         self.setCentralWidget(central)
         self._make_menu()
 
-        self.status = QLabel("")
+        self.status = plain_label("")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.statusBar().addWidget(self.status, 1)
         self.progress = QProgressBar()
@@ -298,12 +298,12 @@ class RunsWindow(QMainWindow):
         self.baseline.setChecked(True)
         self.baseline.setToolTip("Evaluate every run once more with its articles retrieved whole: the "
                                  "“against documents” correlations (Arvola et al. 2010's doc baseline)")
-        form.addRow("Test", self.test)
-        form.addRow("α", self.alpha)
-        form.addRow("Resamples", self.resamples)
-        form.addRow("Seed", self.seed)
-        form.addRow("Correction", self.correction)
-        form.addRow("Reading", self.mode)
+        form.addRow(plain_label("Test"), self.test)
+        form.addRow(plain_label("α"), self.alpha)
+        form.addRow(plain_label("Resamples"), self.resamples)
+        form.addRow(plain_label("Seed"), self.seed)
+        form.addRow(plain_label("Correction"), self.correction)
+        form.addRow(plain_label("Reading"), self.mode)
         form.addRow(self.complete)
         form.addRow(self.baseline)
         for w in (self.test, self.correction, self.mode):
@@ -336,7 +336,7 @@ class RunsWindow(QMainWindow):
         lay = QVBoxLayout(panel)
         lay.setContentsMargins(4, 0, 0, 0)
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("<b>Measure</b>"))
+        bar.addWidget(rich_label("<b>Measure</b>"))
         self.measure = QComboBox()
         self.measure.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.measure.setToolTip("The measure that orders the runs, and whose pairs the Significance and Fidelity "
@@ -397,7 +397,7 @@ class RunsWindow(QMainWindow):
         bar = QHBoxLayout()
         self.x_measure, self.y_measure = QComboBox(), QComboBox()
         for label, combo in (("x", self.x_measure), ("y", self.y_measure)):
-            bar.addWidget(QLabel(f"<b>{label}</b>"))
+            bar.addWidget(rich_label(f"<b>{label}</b>"))
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.currentIndexChanged.connect(lambda _: self._show_scatter())
             bar.addWidget(combo)

@@ -33,6 +33,7 @@ from readsim.engine.measure import DocMeasure
 from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
 
 from .. import marks as mk
+from ..plain import plain_label, rich_label
 from ..session import Session
 from .ranked_list import format_score
 from .tables import row_table
@@ -249,8 +250,7 @@ class StrategiesPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 2, 6, 2)
         lay.setSpacing(2)
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header = rich_label()
         self.header.setWordWrap(True)
         self.model = StrategyModel(self)
         self.table = row_table(self.model)
@@ -262,7 +262,7 @@ class StrategiesPanel(QWidget):
         self.table.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
         self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
-        self.note = QLabel()
+        self.note = plain_label()
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color:#555;")
         lay.addWidget(self.header)

@@ -36,6 +36,7 @@ from readsim.engine.loss import LossSplit
 from readsim.engine.measure import ListMeasure
 
 from ..files import app_settings
+from ..plain import plain_label, rich_label
 from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
 from .deferred import Deferred
@@ -82,9 +83,9 @@ class _Card(QFrame):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 3, 8, 4)
         lay.setSpacing(0)
-        self.name = QLabel()
+        self.name = plain_label()
         self.name.setStyleSheet("color:#555; font-size:7pt; border:none; background:transparent;")
-        self.value = QLabel("–")
+        self.value = plain_label("–")
         f = self.value.font()
         f.setPointSizeF(f.pointSizeF() * 1.35)
         f.setBold(True)
@@ -275,8 +276,7 @@ class LossPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(3)
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title = rich_label()
         lay.addWidget(self.title)
 
         self.square = QFrame()
@@ -289,26 +289,24 @@ class LossPanel(QWidget):
         grid.setVerticalSpacing(0)
         grey = "color:#555; font-size:8pt;"
         for col, text in ((1, "run ranking"), (2, "ideal ranking")):
-            head = QLabel(text)
+            head = plain_label(text)
             head.setStyleSheet(grey)
             grid.addWidget(head, 0, col)
         for row, text in ((1, "run passages"), (2, "ideal passages")):
-            head = QLabel(text)
+            head = plain_label(text)
             head.setStyleSheet(grey)
             grid.addWidget(head, row, 0)
         self._labels: dict[str, QLabel] = {}
         self._shown: dict[str, str] = {}
         for key, row, col in (("actual", 1, 1), ("ideal_ranking", 1, 2), ("ideal_passages", 2, 1), ("ideal", 2, 2)):
-            cell = QLabel("–")
-            cell.setTextFormat(Qt.TextFormat.RichText)
+            cell = rich_label("–")
             cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             grid.addWidget(cell, row, col)
             self._labels[key] = cell
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(2, 1)
         lay.addWidget(self.square)
-        self.split_line = QLabel()
-        self.split_line.setTextFormat(Qt.TextFormat.RichText)
+        self.split_line = rich_label()
         self.split_line.setWordWrap(True)
         lay.addWidget(self.split_line)
 
@@ -422,14 +420,13 @@ class TopicView(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.setSpacing(5)
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header = rich_label()
         self.header.setWordWrap(True)
         ll.addWidget(self.header)
 
         pick = QHBoxLayout()
         pick.setSpacing(6)
-        pick.addWidget(QLabel("Document measure S"))
+        pick.addWidget(plain_label("Document measure S"))
         self.doc_combo = QComboBox()
         for kind in DOC_KINDS:
             self.doc_combo.addItem(kind, kind)
@@ -462,8 +459,7 @@ class TopicView(QWidget):
         body.addWidget(self.table, 1)
         ll.addLayout(body, 1)
 
-        self.article_line = QLabel()
-        self.article_line.setTextFormat(Qt.TextFormat.RichText)
+        self.article_line = rich_label()
         self.article_line.setWordWrap(True)
         ll.addWidget(self.article_line)
         outer.addWidget(left)
