@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout,
 
 from .background import activity
 from .files import app_settings, guess_kind, recent_files
-from .plain import esc, message_box, plain_label, rich_label, tip
+from .plain import esc, message_box, plain_label, plain_tip, rich_label
 from .session import Session
 from .widgets.article_panel import ArticlePanel, install_article_loading
 from .widgets.controls import Controls, install_entry_point
@@ -276,7 +276,7 @@ class MainWindow(QMainWindow):
         self.run_combo.clear()
         for run in s.runs:
             self.run_combo.addItem(f"{run.run_id} — {Path(run.path).name}", run.path)
-            self.run_combo.setItemData(self.run_combo.count() - 1, tip(run.path), Qt.ItemDataRole.ToolTipRole)
+            self.run_combo.setItemData(self.run_combo.count() - 1, plain_tip(run.path), Qt.ItemDataRole.ToolTipRole)
         if s.run is not None:
             self.run_combo.setCurrentIndex(s.runs.index(s.run))
         self.run_combo.blockSignals(False)
@@ -311,7 +311,7 @@ class MainWindow(QMainWindow):
             elif coll is None:
                 note = "No collection is open: the articles have no text (their scores come from the qrels and the run)."
             combo.setItemText(i, text)
-            combo.setItemData(i, tip(note) if note else None, Qt.ItemDataRole.ToolTipRole)
+            combo.setItemData(i, plain_tip(note) if note else None, Qt.ItemDataRole.ToolTipRole)
             combo.setItemData(i, QColor("#888888") if grey else None, Qt.ItemDataRole.ForegroundRole)
 
     def _show_topic(self, topic: str) -> None:
@@ -328,7 +328,7 @@ class MainWindow(QMainWindow):
             color = "#a33" if counts[0] == 0 and counts[1] else "#555"
             parts.append(f"<span style='color:{color}'>{counts[0]} of {counts[1]} ranked articles in the collection</span>")
         self.topic_label.setText(" · ".join(parts))
-        self.topic_label.setToolTip(tip(t.description) if t else "")
+        self.topic_label.setToolTip(plain_tip(t.description) if t else "")
 
     def _rows_pending(self, topic: str) -> None:
         """A topic's rows are being evaluated: the list empties and says so (its article may
@@ -412,7 +412,7 @@ class MainWindow(QMainWindow):
             self.warnings_label.setToolTip("")
             return
         self.warnings_label.setText(" · ".join(parts) + " — see <a href='log'>View ▸ Log</a>")
-        self.warnings_label.setToolTip(tip("\n".join(self._coverage_lines)))
+        self.warnings_label.setToolTip(plain_tip("\n".join(self._coverage_lines)))
 
     def warnings_text(self) -> str:
         """The warnings label as plain text (what the status bar shows)."""

@@ -10,7 +10,7 @@ and ``<b>`` changes what is shown. One rule, no guessing:
   :func:`rich_label` (``Qt.RichText``: our own words formatted, every interpolated value through
   :func:`esc`);
 - every message box by :func:`message_box` (``Qt.PlainText``);
-- every tooltip that holds a value by :func:`tip` (the text, literally, whatever it holds);
+- every tooltip that holds a value by :func:`plain_tip` (the text, literally, whatever it holds);
 - every pyqtgraph title, axis label or legend entry that holds a value through :func:`esc`.
 
 Item views (tables, lists, combo boxes), window titles, menus, buttons and the status bar's own
@@ -46,7 +46,7 @@ def rich_label(text: str = "", parent: QWidget | None = None) -> QLabel:
     return label
 
 
-def tip(text: str) -> str:
+def plain_tip(text: str) -> str:
     """A tooltip showing ``text`` literally. Qt renders a tooltip as HTML when it looks like
     HTML; such a text is escaped and wrapped so that Qt shows the escaped characters, with
     its line breaks. Any other text is returned as is (Qt shows it plain)."""

@@ -16,7 +16,6 @@ GUI thread, with progress in the status line and a Cancel button (and Esc) in th
 
 from __future__ import annotations
 
-import html
 from collections import OrderedDict
 
 import numpy as np
@@ -31,7 +30,7 @@ from readsim.engine.reading import window as read_window
 
 from .. import marks as mk
 from ..background import activity
-from ..plain import plain_label, rich_label
+from ..plain import esc, plain_label, rich_label
 from ..playback import jumps
 from ..session import ARTICLE_CACHE_SIZE, ArticleState, Session
 from .article_view import ArticleView, DocumentBuilder
@@ -110,7 +109,7 @@ class ChainBar(QWidget):
         if key == self._shown:
             return
         self._shown = key
-        text = f"<i>{html.escape(note)}</i>" if note else ""
+        text = f"<i>{esc(note)}</i>" if note else ""
         if self.note.text() != text:
             self.note.setText(text)
         self.note.setVisible(bool(note))
@@ -274,7 +273,7 @@ class ArticlePanel(QWidget):
             return
         ev = cur.evaluation
         title = cur.article.title if cur.article is not None else (cur.row.title if cur.row else cur.name)
-        bits = [f"article {html.escape(cur.name)}"]
+        bits = [f"article {esc(cur.name)}"]
         if cur.row is not None:
             bits.append(f"rank {cur.row.rank}")
         else:
@@ -287,8 +286,8 @@ class ArticlePanel(QWidget):
                         + ("not in the collection" if self.session.collection is not None else "no collection open")
                         + "</span>")
         topic = self.session.topic or ""
-        self.header.setText(f'<span style="font-size:13pt"><b>{html.escape(title)}</b></span>'
-                            f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {html.escape(topic)}</span>')
+        self.header.setText(f'<span style="font-size:13pt"><b>{esc(title)}</b></span>'
+                            f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {esc(topic)}</span>')
         self._keep_shown_document(unless=cur.layout)
         if cur.layout is not None:
             prepared, self._prepared = self._prepared, None

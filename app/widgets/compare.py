@@ -22,7 +22,6 @@ Ctrl+Shift+B) and a Navigate ▸ "Next run" action (Ctrl+Shift+R).
 from __future__ import annotations
 
 import dataclasses
-import html
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +41,7 @@ from readsim.engine.measure import DocMeasure, ListMeasure, panel_measures
 from .. import marks as mk
 from ..background import run_in_background
 from ..files import app_settings
-from ..plain import plain_label, rich_label
+from ..plain import esc, plain_label, plain_tip, rich_label
 from ..session import MODES, Session
 from .article_view import ArticleView
 from .legend import Legend
@@ -253,7 +252,7 @@ class SideView(QWidget):
         if side is None:
             self.header.setText(f"{badge}&nbsp; <i>no run</i>")
             return
-        name = html.escape(run_label(side.run))
+        name = esc(run_label(side.run))
         if side.ranked:
             ev = side.evaluation
             bits = [f"rank <b>{side.entry.rank}</b>",
@@ -264,10 +263,10 @@ class SideView(QWidget):
                 bits.append(f"{ev.relevant_retrieved:,} of {ev.nrc:,} relevant")
             detail = " · ".join(bits)
         else:
-            detail = f'<span style="color:#b3261e"><i>{html.escape(side.note)}</i></span>'
-        extra = (f'<br><span style="color:#b3261e">{html.escape(side.note)}</span>' if side.ranked and side.note else "")
+            detail = f'<span style="color:#b3261e"><i>{esc(side.note)}</i></span>'
+        extra = (f'<br><span style="color:#b3261e">{esc(side.note)}</span>' if side.ranked and side.note else "")
         self.header.setText(f'{badge}&nbsp; <b>{name}</b><br><span style="color:#444">{detail}</span>{extra}')
-        self.header.setToolTip(side.run.path)
+        self.header.setToolTip(plain_tip(side.run.path))
 
 
 class ComparePanel(QWidget):
@@ -376,7 +375,7 @@ class ComparePanel(QWidget):
             c.clear()
             for run in runs:
                 c.addItem(run_label(run), run.path)
-                c.setItemData(c.count() - 1, run.path, Qt.ItemDataRole.ToolTipRole)
+                c.setItemData(c.count() - 1, plain_tip(run.path), Qt.ItemDataRole.ToolTipRole)
         paths = [r.path for r in runs]
         cur = runs.index(self.session.run) if self.session.run in runs else 0
         a = paths.index(keep[self.combo_a]) if keep[self.combo_a] in paths else cur
@@ -450,8 +449,8 @@ class ComparePanel(QWidget):
                    if cur.evaluation.is_relevant else " · not relevant")
         st = s.settings
         self.title.setText(
-            f'<span style="font-size:14pt"><b>{html.escape(title)}</b></span>&nbsp;&nbsp;'
-            f'<span style="color:#555">article {html.escape(cur.name)} · topic {html.escape(s.topic or "")}{rel} · '
+            f'<span style="font-size:14pt"><b>{esc(title)}</b></span>&nbsp;&nbsp;'
+            f'<span style="color:#555">article {esc(cur.name)} · topic {esc(s.topic or "")}{rel} · '
             f'{st.mode.value} reading · screen {st.screen} · tolerance {st.tolerance} · β {st.beta:g}</span>')
 
     def _show_marks(self, view: ArticleView, side: Side | None, rebuild: bool) -> None:

@@ -34,7 +34,6 @@ articles in the collection) show a plain message instead.
 
 from __future__ import annotations
 
-import html
 import math
 from collections import OrderedDict
 from pathlib import Path
@@ -57,7 +56,7 @@ from .. import elements_model as em
 from ..background import input_error_text, run_in_background
 from ..files import app_settings
 from ..marks import Marks
-from ..plain import plain_label, rich_label
+from ..plain import esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from .article_view import GUTTER, RELEVANT, ArticleView
 from .list_plot import cache_axes
@@ -176,7 +175,7 @@ class ElementTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and self.view is not None:
             r = self.view.entries[k]
             v = self.view.values
-            return (f"{r.article} {r.xpath}\nrank {r.rank} · rsv {r.rsv:g}" + (f" · line {r.line}" if r.line else "")
+            return plain_tip(f"{r.article} {r.xpath}\nrank {r.rank} · rsv {r.rsv:g}" + (f" · line {r.line}" if r.line else "")
                     + f"\ne {int(v.e[k])}, s {int(v.s[k])} · f strict {_fmt_f(v.f('strict')[k])}, "
                       f"f gen {_fmt_f(v.f('gen')[k])}\nsize {int(v.size[k]):,} {self.unit}, unseen "
                       f"{int(v.unseen[k]):,}, already shown {int(v.seen[k]):,}")
@@ -531,7 +530,7 @@ class PrecisionRecall(QWidget):
 
     def show_curves(self, title: str, main, main_name: str, ref, ref_name: str, dot) -> None:
         item = self.plot.getPlotItem()
-        item.setTitle(html.escape(title), size="9pt")
+        item.setTitle(esc(title), size="9pt")
         self._data = {}
         if main is None:
             self.main.setData([], [])
@@ -544,9 +543,9 @@ class PrecisionRecall(QWidget):
             self.ref.setData(RECALL_POINTS, ref.precision)
             self._data["reference"] = (RECALL_POINTS, ref.precision)
         self.legend.clear()
-        self.legend.addItem(self.main, html.escape(main_name))
+        self.legend.addItem(self.main, esc(main_name))
         if ref is not None:
-            self.legend.addItem(self.ref, html.escape(ref_name))
+            self.legend.addItem(self.ref, esc(ref_name))
         self.set_dot(dot)
 
     def set_dot(self, dot) -> None:
@@ -851,7 +850,7 @@ class ElementsPanel(QWidget):
         for r in tv.runs:
             label = f"{r.name} (simulated)" if r.simulated else r.name
             self.run_combo.addItem(f"{label} — {len(r.entries):,} elements", r.path or r.name)
-            self.run_combo.setItemData(self.run_combo.count() - 1, r.path or r.name, Qt.ItemDataRole.ToolTipRole)
+            self.run_combo.setItemData(self.run_combo.count() - 1, plain_tip(r.path or r.name), Qt.ItemDataRole.ToolTipRole)
         i = self.run_combo.findData(keep) if keep is not None else -1
         self.run_combo.setCurrentIndex(max(i, 0))
         self.run_combo.blockSignals(False)
@@ -897,7 +896,7 @@ class ElementsPanel(QWidget):
         self.status.setStyleSheet("color:#a33;" if tv.note or view.note else "color:#444;")
         perfect = tv.run("perfect")
         self.grid.set_values(view, perfect)
-        self.scores_title.setText(f"<b>AP, topic {html.escape(tv.topic)}</b> — {html.escape(view.name)}"
+        self.scores_title.setText(f"<b>AP, topic {esc(tv.topic)}</b> — {esc(view.name)}"
                                   + ("" if view is perfect
                                      else " <span style='color:#555'>(Δ: minus the perfect run's AP)</span>"))
         self._totals(view)
@@ -1042,7 +1041,7 @@ class ElementsPanel(QWidget):
             return
         self._article_gen += 1
         gen = self._article_gen
-        self.header.setText(f"<i>Reading article {html.escape(name)}…</i>")
+        self.header.setText(f"<i>Reading article {esc(name)}…</i>")
 
         def op():
             article = coll.article(name)
@@ -1103,11 +1102,11 @@ class ElementsPanel(QWidget):
                if a is not None else "not relevant")
         seen = int(v.seen[position])
         self.header.setText(
-            f'<span style="font-size:13pt"><b>{html.escape(article.title)}</b></span>&nbsp; '
-            f'<span style="color:#555">article {html.escape(name)} · {rel} · {len(items)} retrieved elements, '
+            f'<span style="font-size:13pt"><b>{esc(article.title)}</b></span>&nbsp; '
+            f'<span style="color:#555">article {esc(name)} · {rel} · {len(items)} retrieved elements, '
             f'{depth} nesting level{"s" if depth != 1 else ""}</span><br>'
             f'<span style="color:{SELECTED.name()}"><b>#{position + 1}</b></span> rank {r.rank} '
-            f'<code>{html.escape(r.xpath)}</code> · e {int(v.e[position])}, s {int(v.s[position])} · '
+            f'<code>{esc(r.xpath)}</code> · e {int(v.e[position])}, s {int(v.s[position])} · '
             f'f gen {_fmt_f(v.f("gen")[position])} · {int(v.size[position]):,} {self.model.unit}, '
             + (f"{seen:,} already shown by earlier elements" if seen else "none of it shown before"))
 

@@ -35,7 +35,7 @@ from readsim.engine.elements.tree import element_tree
 from readsim.engine.text import Article, Element
 
 from ..background import run_in_background
-from ..plain import plain_label
+from ..plain import plain_label, plain_tip
 from ..session import Session
 
 #: an article with more characters than this gets its element index built in a worker
@@ -195,7 +195,7 @@ class OutlineModel(QAbstractItemModel):
             if self._assessed is not None:
                 r, e, s = (int(a[i]) for a in self._assessed)
                 tip += f"\nsize {el.length:,}, rsize {r:,}, e {e}, s {s} (derived from the highlighting)"
-            return tip
+            return plain_tip(tip)
         if role == Qt.ItemDataRole.TextAlignmentRole and c != NAME:
             if c in (E, S):
                 return int(Qt.AlignmentFlag.AlignCenter)

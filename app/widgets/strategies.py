@@ -20,7 +20,6 @@ article to other features (the passage editor's "Apply").
 
 from __future__ import annotations
 
-import html
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt
@@ -33,7 +32,7 @@ from readsim.engine.measure import DocMeasure
 from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
 
 from .. import marks as mk
-from ..plain import plain_label, rich_label
+from ..plain import esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from .ranked_list import format_score
 from .tables import row_table
@@ -192,7 +191,7 @@ class StrategyModel(QAbstractTableModel):
             return self.values[index.row()][col - 3]
         if role == Qt.ItemDataRole.ToolTipRole:
             if row.note:
-                return row.note
+                return plain_tip(row.note)
             if col == NAME:
                 return STRATEGY_HELP.get(row.name, "the run's own retrieved passages (as the scores panel)")
             return None
@@ -337,7 +336,7 @@ class StrategiesPanel(QWidget):
         rel = (f"<b>relevant</b> {iv.total(relevant):,} {s.unit} in {len(relevant)} passage(s)"
                if len(relevant) else "<b>not relevant</b> (no highlighted passage: S, SL, SS and SST retrieve nothing)")
         self.header.setText(
-            f"Article <b>{html.escape(cur.name)}</b> · topic {html.escape(s.topic or '')} · {rel} · "
+            f"Article <b>{esc(cur.name)}</b> · topic {esc(s.topic or '')} · {rel} · "
             f"doc_length {doc_length:,} · reading <b>{s.settings.mode.value}</b>, screen {s.settings.screen}")
         what = (f"Previewing <b>{self.previewing}</b> in the article view (select <i>run</i> to go back)."
                 if self.previewing else "Select a strategy to preview its passages in the article view.")

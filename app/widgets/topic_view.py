@@ -23,7 +23,6 @@ View ▸ Topic scores).
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +35,7 @@ from readsim.engine.loss import LossSplit
 from readsim.engine.measure import ListMeasure
 
 from ..files import app_settings
-from ..plain import plain_label, rich_label
+from ..plain import esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
 from .deferred import Deferred
@@ -252,7 +251,7 @@ class LossModel(QAbstractTableModel):
             if share > 0:
                 return QBrush(QColor(179, 38, 30, int(20 + 90 * share)))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{loss.articles[k]}: {self._titles[k]}"
+            return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")
         return None
 
 
@@ -355,10 +354,10 @@ class LossPanel(QWidget):
                 label.setText("–")
             self.square.setToolTip("")
         if loss is None:
-            self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({html.escape(why)})</span>")
+            self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({esc(why)})</span>")
             _set_wrapped(self.split_line, "", LOSS_WIDTH)
             return
-        name = html.escape(loss.measure.name)
+        name = esc(loss.measure.name)
         if loss.effort:
             self.square.hide()
             self.title.setText(f"<b>Where the run loses</b> · {name} per article")
@@ -519,7 +518,7 @@ class TopicView(QWidget):
 
     def _topic_changed(self, _topic: str) -> None:
         self._stale = True  # rows still belong to the previous topic until rows_changed
-        _set_wrapped(self.header, f"<b>Topic {html.escape(_topic)}</b> <span style='color:#777'>evaluating…</span>", LEFT_WIDTH)
+        _set_wrapped(self.header, f"<b>Topic {esc(_topic)}</b> <span style='color:#777'>evaluating…</span>", LEFT_WIDTH)
         if self.loss_panel.loss is None:
             self.loss_panel.set_loss(None, [], "evaluating…")
 
@@ -591,11 +590,11 @@ class TopicView(QWidget):
             return
         title = s.topic_title(ts.topic)
         run = s.run
-        run_text = f"{html.escape(run.run_id)} ({html.escape(Path(run.path).name)})" if run is not None else ""
+        run_text = f"{esc(run.run_id)} ({esc(Path(run.path).name)})" if run is not None else ""
         facts = (f"{ts.n} ranked · Nrel {ts.nrel} · {ts.relevant_ranked} relevant ranked · "
-                 f"{html.escape(str(s.settings.mode))} reading")
+                 f"{esc(str(s.settings.mode))} reading")
         _set_wrapped(self.header,
-            f"<b>Topic {html.escape(ts.topic)}</b> {html.escape(title)}<br>run {run_text}<br>"
+            f"<b>Topic {esc(ts.topic)}</b> {esc(title)}<br>run {run_text}<br>"
             f"<span style='color:#555'>{facts}</span>", LEFT_WIDTH)
 
     def _fill(self) -> None:
@@ -703,7 +702,7 @@ class TopicView(QWidget):
         row = s.row_of(cur.name)
         k = ts.ranking.articles.index(cur.name) if row is not None and cur.name in ts.ranking.articles else -1
         if k < 0:
-            _set_wrapped(self.article_line, f"Open article <b>{html.escape(cur.name)}</b>: "
+            _set_wrapped(self.article_line, f"Open article <b>{esc(cur.name)}</b>: "
                                       f"<span style='color:#b3261e'>not in this run</span>", LEFT_WIDTH)
             self.curves_slot.call("mark_rank", None)
             return
@@ -711,7 +710,7 @@ class TopicView(QWidget):
         rel = "relevant" if ts.ranking.relevant[k] else "not relevant"
         text = f"{score:.0f}" if ts.doc.kind in EFFORT_KINDS else f"{score:.4f}"
         _set_wrapped(self.article_line,
-            f"Open article <b>{html.escape(cur.name)}</b>: rank {row.rank}, {rel}, "
+            f"Open article <b>{esc(cur.name)}</b>: rank {row.rank}, {rel}, "
             f"S = {ts.doc.name} = {text}", LEFT_WIDTH)
         self.curves_slot.call("mark_rank", k + 1, f"{cur.name} (rank {row.rank})")
 
