@@ -30,7 +30,7 @@ from readsim.engine.reading import window as read_window
 
 from .. import marks as mk
 from ..background import activity
-from ..plain import esc, plain_label, rich_label
+from ..plain import amount, esc, plain_label, rich_label
 from ..playback import jumps
 from ..session import ARTICLE_CACHE_SIZE, ArticleState, Session
 from .article_view import ArticleView, DocumentBuilder
@@ -279,7 +279,7 @@ class ArticlePanel(QWidget):
         else:
             bits.append("not ranked by the run")
         if self.session.qrels is not None:
-            bits.append(f'<span style="color:#1a7f37"><b>relevant</b></span> ({ev.nrc:,} {self.session.unit})'
+            bits.append(f'<span style="color:#1a7f37"><b>relevant</b></span> ({amount(ev.nrc, self.session.unit)})'
                         if ev.is_relevant else "not relevant")
         if cur.article is None:
             bits.append('<span style="color:#a33"><b>no text</b>: '
@@ -330,7 +330,7 @@ class ArticlePanel(QWidget):
         entry = self.session.entry_of_current() if cur.evaluation.mode is Mode.ENTRY else None
         if entry is not None:
             whose = {"you": "set by you", "run": "the run's", "start": "the article's start"}[entry[1]]
-            note = f"entry mode: from {entry[0]:,} {self.session.unit} ({whose}) to the end, then from the start"
+            note = f"entry mode: from {amount(entry[0], self.session.unit)} ({whose}) to the end, then from the start"
         if cur.layout is not None:
             self.view.set_entry(cur.layout.to_display(int(entry[0]), "start") if entry is not None else None)
         if cur.layout is not None:
@@ -354,7 +354,7 @@ class ArticlePanel(QWidget):
                 b.setEnabled(False)
             return
         k, n_screens = s.step, s.screens()
-        fit_text(self.position, f"screen {k + 1} of {n_screens}")  # fixed size: no window re-layout
+        fit_text(self.position, f"screen {k + 1:,} of {n_screens:,}")  # fixed size: no window re-layout
         self.first_btn.setEnabled(k > 0)
         self.prev_btn.setEnabled(k > 0)
         self.next_btn.setEnabled(k + 1 < n_screens)

@@ -41,7 +41,7 @@ from readsim.engine.measure import DocMeasure, ListMeasure, panel_measures
 from .. import marks as mk
 from ..background import run_in_background
 from ..files import app_settings
-from ..plain import esc, plain_label, plain_tip, rich_label
+from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import MODES, Session
 from .article_view import ArticleView
 from .legend import Legend
@@ -256,9 +256,9 @@ class SideView(QWidget):
         if side.ranked:
             ev = side.evaluation
             bits = [f"rank <b>{side.entry.rank}</b>",
-                    f"{len(ev.retrieved_spans)} passage(s)" if side.entry.passages is not None or side.entry.xpaths
+                    amount(len(ev.retrieved_spans), "passages") if side.entry.passages is not None or side.entry.xpaths
                     else "whole article",
-                    f"{ev.retrieved_size:,} {unit} retrieved"]
+                    f"{amount(ev.retrieved_size, unit)} retrieved"]
             if ev.is_relevant:
                 bits.append(f"{ev.relevant_retrieved:,} of {ev.nrc:,} relevant")
             detail = " · ".join(bits)
@@ -445,7 +445,7 @@ class ComparePanel(QWidget):
         title = cur.article.title if cur.article is not None else cur.name
         rel = ""
         if s.qrels is not None:
-            rel = (f' · <span style="color:#1a7f37"><b>relevant</b></span> ({cur.evaluation.nrc:,} {s.unit})'
+            rel = (f' · <span style="color:#1a7f37"><b>relevant</b></span> ({amount(cur.evaluation.nrc, s.unit)})'
                    if cur.evaluation.is_relevant else " · not relevant")
         st = s.settings
         self.title.setText(

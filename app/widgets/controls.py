@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLay
 
 from readsim.engine.document import Settings
 
-from ..plain import plain_label
+from ..plain import count_suffix, plain_label
 from ..session import MODES, Session
 
 PRESETS = ((300, "Mobile 300"), (2000, "Laptop 2000"))
@@ -44,7 +44,7 @@ class Controls(QGroupBox):
         self.screen.setRange(1, 10_000_000)
         self.screen.setSingleStep(100)
         unit = session.unit
-        self.screen.setSuffix(f" {unit}")
+        count_suffix(self.screen, unit)
         self.screen.setToolTip(f"Screen size in {unit}, the qrels' unit (UTF-8 bytes for INEX 2009/2010; "
                                f"readsim --unit switches it)")
         row = QHBoxLayout()
@@ -72,7 +72,7 @@ class Controls(QGroupBox):
         self.tolerance = QSpinBox()
         self.tolerance.setRange(1, 10_000_000)
         self.tolerance.setSingleStep(50)
-        self.tolerance.setSuffix(f" {unit}")
+        count_suffix(self.tolerance, unit)
         self.tolerance.setToolTip(f"T2I tolerance to irrelevance: the reader stops after this many non-relevant {unit}")
         form.addRow(plain_label("T2I tolerance"), self.tolerance)
 
@@ -88,7 +88,7 @@ class Controls(QGroupBox):
         self.entry.setSingleStep(100)
         self.entry.setGroupSeparatorShown(True)
         self.entry.setKeyboardTracking(False)  # one rescoring when typing ends, not per digit
-        self.entry.setSuffix(f" {unit}")
+        count_suffix(self.entry, unit)
         self.entry.setToolTip(ENTRY_TIP.format(unit=unit))
         self.entry_reset = QPushButton("Run's")
         self.entry_reset.setToolTip("Back to the run's entry point for this article")

@@ -56,7 +56,7 @@ from .. import elements_model as em
 from ..background import input_error_text, run_in_background
 from ..files import app_settings
 from ..marks import Marks
-from ..plain import esc, plain_label, plain_tip, rich_label
+from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from .article_view import GUTTER, RELEVANT, ArticleView
 from .list_plot import cache_axes
@@ -177,7 +177,7 @@ class ElementTableModel(QAbstractTableModel):
             v = self.view.values
             return plain_tip(f"{r.article} {r.xpath}\nrank {r.rank} · rsv {r.rsv:g}" + (f" · line {r.line}" if r.line else "")
                     + f"\ne {int(v.e[k])}, s {int(v.s[k])} · f strict {_fmt_f(v.f('strict')[k])}, "
-                      f"f gen {_fmt_f(v.f('gen')[k])}\nsize {int(v.size[k]):,} {self.unit}, unseen "
+                      f"f gen {_fmt_f(v.f('gen')[k])}\nsize {amount(int(v.size[k]), self.unit)}, unseen "
                       f"{int(v.unseen[k]):,}, already shown {int(v.seen[k]):,}")
         return None
 
@@ -1090,7 +1090,7 @@ class ElementsPanel(QWidget):
         unit = self.model.unit
         return (f"#{k + 1} · rank {b.rank} · level {b.level}\n{b.xpath}\ne {int(v.e[k])}, s {int(v.s[k])} · "
                 f"f strict {_fmt_f(v.f('strict')[k])}, f gen {_fmt_f(v.f('gen')[k])}\n"
-                f"size {int(v.size[k]):,} {unit}, unseen {int(v.unseen[k]):,}")
+                f"size {amount(int(v.size[k]), unit)}, unseen {int(v.unseen[k]):,}")
 
     def _header(self, name: str, article, view: em.RunView, position: int) -> None:
         v = view.values
@@ -1098,7 +1098,7 @@ class ElementsPanel(QWidget):
         items = self.view.brackets()
         depth = 1 + max((b.level for b in items), default=0)
         a = self.topic_view.assessments.get(name) if self.topic_view is not None else None
-        rel = (f'<span style="color:#1a7f37"><b>relevant</b></span> ({a.relevant_size:,} {self.model.unit} highlighted)'
+        rel = (f'<span style="color:#1a7f37"><b>relevant</b></span> ({amount(a.relevant_size, self.model.unit)} highlighted)'
                if a is not None else "not relevant")
         seen = int(v.seen[position])
         self.header.setText(
@@ -1107,7 +1107,7 @@ class ElementsPanel(QWidget):
             f'{depth} nesting level{"s" if depth != 1 else ""}</span><br>'
             f'<span style="color:{SELECTED.name()}"><b>#{position + 1}</b></span> rank {r.rank} '
             f'<code>{esc(r.xpath)}</code> · e {int(v.e[position])}, s {int(v.s[position])} · '
-            f'f gen {_fmt_f(v.f("gen")[position])} · {int(v.size[position]):,} {self.model.unit}, '
+            f'f gen {_fmt_f(v.f("gen")[position])} · {amount(int(v.size[position]), self.model.unit)}, '
             + (f"{seen:,} already shown by earlier elements" if seen else "none of it shown before"))
 
 

@@ -40,7 +40,7 @@ from readsim.engine.formats import RunArticle
 from readsim.engine.passages import PassageTable, RunLine, passage_table, screen_of
 from readsim.engine.reading import Mode
 
-from ..plain import esc, plain_tip, rich_label
+from ..plain import amount, esc, plain_tip, rich_label
 from ..session import Session
 from .tables import row_table
 
@@ -104,7 +104,7 @@ def _line_ref(ln: RunLine, name: str, first: bool) -> str:
 
 def _line_tip(ln: RunLine, name: str, unit: str) -> str:
     what = {"whole": "whole article", "xpath": ln.xpath}.get(ln.kind, "")
-    span = f"[{ln.start:,}, {ln.end:,}) {ln.length:,} {unit}" if ln.start >= 0 else "no span"
+    span = f"[{ln.start:,}, {ln.end:,}) {amount(ln.length, unit)}" if ln.start >= 0 else "no span"
     bits = [f"{name}:{ln.number}", span]
     if what:
         bits.append(what)

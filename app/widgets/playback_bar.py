@@ -15,7 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QStyle, QToolButton, QVBoxLayout,
                                QWidget)
 
-from ..plain import plain_label, rich_label
+from ..plain import amount, plain_label, rich_label
 from ..playback import SPEED_RANGE, Playback, SoFar
 
 SPEED_STEP = 1.5  # factor of one "faster" / "slower"
@@ -60,7 +60,7 @@ class PlaybackBar(QWidget):
         self.speed.setRange(*SPEED_RANGE)
         self.speed.setSingleStep(100)
         unit = s.unit
-        self.speed.setSuffix(f" {unit}/s")
+        self.speed.setSuffix(f" {unit}/s")  # at least 10 (SPEED_RANGE): always plural
         self.speed.setValue(pb.speed)
         self.speed.setToolTip(f"Reading speed in {unit} per second (] faster, [ slower in the article)")
         self.speed.valueChanged.connect(pb.set_speed)
@@ -192,7 +192,7 @@ class PlaybackBar(QWidget):
         unit = self.playback.session.unit
         t2i = f"{'✓' if f.t2i_reached else '·'} at {f.t2i_stop:,}"
         first = "none" if f.first_relevant is None else f"{'✓' if f.first_reached else '·'} at {f.first_relevant:,}"
-        return {"read": f"{f.read:,} of {f.n:,} {unit}", "relevant": f"{f.relevant:,} of {f.nrc:,}",
+        return {"read": f"{f.read:,} of {amount(f.n, unit)}", "relevant": f"{f.relevant:,} of {f.nrc:,}",
                 "precision": f"{f.precision:.4f}", "recall": f"{f.recall:.4f}", "t2i": t2i, "first": first}
 
     def shown(self) -> dict[str, str]:

@@ -19,7 +19,7 @@ from readsim.engine.document import DocumentEvaluation, evaluate_document
 from readsim.engine.measure import panel_measures
 from readsim.engine.reading import Mode
 
-from ..plain import plain_label
+from ..plain import amount, plain_label
 from ..session import Session
 from .ranked_list import format_score
 
@@ -153,11 +153,11 @@ class ScoresPanel(QGroupBox):
         ev = cur.evaluation
         unit = self.session.unit
         retrieved = ("not retrieved by this run" if whole else
-                     f"retrieved {ev.retrieved_size:,} in {len(ev.retrieved_spans)} passage(s)")
-        facts = f"relevant {ev.nrc:,} of {ev.n:,} {unit} · {retrieved} · {len(shown.pieces)} reading piece(s)"
+                     f"retrieved {ev.retrieved_size:,} in {amount(len(ev.retrieved_spans), 'passages')}")
+        facts = f"relevant {ev.nrc:,} of {amount(ev.n, unit)} · {retrieved} · {amount(len(shown.pieces), 'reading pieces')}"
         entry = self.session.entry_of_current() if ev.mode is Mode.ENTRY else None
         if entry is not None:
-            facts += f" · entry point {entry[0]:,} {unit} ({ENTRY_SOURCE[entry[1]]})"
+            facts += f" · entry point {amount(entry[0], unit)} ({ENTRY_SOURCE[entry[1]]})"
         self.facts.setText(facts)
 
     def hypothetical(self) -> bool:

@@ -32,7 +32,7 @@ from readsim.engine.measure import DocMeasure
 from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
 
 from .. import marks as mk
-from ..plain import esc, plain_label, plain_tip, rich_label
+from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from .ranked_list import format_score
 from .tables import row_table
@@ -333,7 +333,7 @@ class StrategiesPanel(QWidget):
             self.note.setText("")
             return
         relevant, doc_length = relevant_of(s)
-        rel = (f"<b>relevant</b> {iv.total(relevant):,} {s.unit} in {len(relevant)} passage(s)"
+        rel = (f"<b>relevant</b> {amount(iv.total(relevant), s.unit)} in {amount(len(relevant), 'passages')}"
                if len(relevant) else "<b>not relevant</b> (no highlighted passage: S, SL, SS and SST retrieve nothing)")
         self.header.setText(
             f"Article <b>{esc(cur.name)}</b> · topic {esc(s.topic or '')} · {rel} · "
