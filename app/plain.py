@@ -69,13 +69,3 @@ def amount(n: int, plural: str) -> str:
     separated). ``plural`` is the noun's plural ending in ``s`` (the units, ``passages``...)."""
     return f"{n:,} {plural[:-1] if n == 1 else plural}"
 
-
-def count_suffix(spin, plural: str) -> None:
-    """Keep a spin box's suffix in step with its value: `` byte`` at 1, `` bytes`` else
-    (``plural`` as in :func:`amount`)."""
-    def follow(value: int) -> None:
-        suffix = f" {plural[:-1] if value == 1 else plural}"
-        if spin.suffix() != suffix:
-            spin.setSuffix(suffix)
-    spin.valueChanged.connect(follow)
-    follow(spin.value())

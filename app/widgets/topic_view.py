@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QGridLayout, QHBoxLayout,
                                QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -324,6 +324,19 @@ class LossPanel(QWidget):
         for col, width in ((L_RANK, 40), (L_REL, 32), (L_IDEAL_RANK, 72), (L_SCORE, 62), (L_IDEAL, 58), (L_LOSS, 98)):
             self.table.setColumnWidth(col, width)
         lay.addWidget(self.table, 1)
+        # the table's height changes after a row is selected (the split line wraps, the dock
+        # settles): keep the selected row whole in view, not cut at the bottom
+        self.table.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self._keep_selected_in_view()
+        return super().eventFilter(watched, event)
+
+    def _keep_selected_in_view(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            self.table.scrollTo(rows[0], QAbstractItemView.ScrollHint.EnsureVisible)
 
     def text(self, key: str) -> str:
         """The shown number of ``key`` (see the class docstring); KeyError if not shown."""
