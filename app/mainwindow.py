@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout,
 
 from .background import activity
 from .files import app_settings, guess_kind, recent_files
-from .plain import esc, message_box, plain_label, plain_tip, rich_label
+from .plain import esc, menu_text, message_box, plain_label, plain_tip, rich_label
 from .session import Session
 from .widgets.article_panel import ArticlePanel, install_article_loading
 from .widgets.controls import Controls, install_entry_point
@@ -220,7 +220,7 @@ class MainWindow(QMainWindow):
         if not items:
             self.recent_menu.addAction("(none)").setEnabled(False)
         for kind, path in items:
-            a = self.recent_menu.addAction(f"{kind}: {path}")
+            a = self.recent_menu.addAction(menu_text(f"{kind}: {path}"))
             a.triggered.connect(lambda _=False, k=kind, p=path: self.session.load(k, p))
 
     def ask_open(self, kind: str) -> None:

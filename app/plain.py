@@ -69,3 +69,9 @@ def amount(n: int, plural: str) -> str:
     separated). ``plural`` is the noun's plural ending in ``s`` (the units, ``passages``...)."""
     return f"{n:,} {plural[:-1] if n == 1 else plural}"
 
+
+
+def menu_text(text: str) -> str:
+    """``text`` for a menu item or a button, shown as written: ``&`` doubled (Qt reads a single
+    ``&`` as the mark of a keyboard shortcut and hides it)."""
+    return text.replace("&", "&&")

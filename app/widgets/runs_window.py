@@ -1095,8 +1095,8 @@ class RunsWindow(QMainWindow):
         c = self.result.comparison
         i = int(data)
         kx, ky = self.x_measure.currentIndex(), self.y_measure.currentIndex()
-        return (f"{c.runs[i]}\n{c.measures[kx]}: {rm.fmt(c.means[kx, i])}\n"
-                f"{c.measures[ky]}: {rm.fmt(c.means[ky, i])}")
+        return plain_tip(f"{c.runs[i]}\n{c.measures[kx]}: {rm.fmt(c.means[kx, i])}\n"
+                         f"{c.measures[ky]}: {rm.fmt(c.means[ky, i])}")
 
     def _place_labels(self, *_) -> None:
         """Put each point's name beside it where it overlaps no other name, no other point and
@@ -1157,8 +1157,8 @@ class RunsWindow(QMainWindow):
         vb = item.getViewBox()
         vb.invertX(lower_x)
         vb.invertY(lower_y)
-        item.setLabel("bottom", c.measures[kx] + (" (lower is better, axis reversed)" if lower_x else ""))
-        item.setLabel("left", c.measures[ky] + (" (lower is better, axis reversed)" if lower_y else ""))
+        item.setLabel("bottom", esc(c.measures[kx]) + (" (lower is better, axis reversed)" if lower_x else ""))
+        item.setLabel("left", esc(c.measures[ky]) + (" (lower is better, axis reversed)" if lower_y else ""))
         pad = lambda v: max((np.ptp(v) if len(v) else 0) * 0.15, 1e-3 * max(1.0, float(np.max(np.abs(v)))))  # noqa: E731
         item.setXRange(float(x.min()) - pad(x) * 1.5, float(x.max()) + pad(x) * 1.5, padding=0)
         item.setYRange(float(y.min()) - pad(y), float(y.max()) + pad(y), padding=0)
