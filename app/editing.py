@@ -486,7 +486,7 @@ class EditingUI(QObject):
             self.window.show_error(f"strategy {name}: {err}")
             return False
         done = self.editor.apply(spans, f"strategy {name}")
-        self.session.message.emit(f"Strategy {name}: {len(iv.normalize(iv.as_array(spans)))} passage(s) retrieved"
+        self.session.message.emit(f"Strategy {name}: {amount(len(iv.normalize(iv.as_array(spans))), 'passages')} retrieved"
                                   if done else f"Strategy {name} retrieves the same passages")
         return done
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout,
 
 from .background import activity
 from .files import app_settings, guess_kind, recent_files
-from .plain import esc, menu_text, message_box, plain_label, plain_tip, rich_label
+from .plain import amount, esc, menu_text, message_box, plain_label, plain_tip, rich_label
 from .session import Session
 from .widgets.article_panel import ArticlePanel, install_article_loading
 from .widgets.controls import Controls, install_entry_point
@@ -406,7 +406,7 @@ class MainWindow(QMainWindow):
             shown = summary if len(summary) <= SUMMARY_CHARS else summary[:SUMMARY_CHARS - 1] + "…"
             parts.append(esc(shown))
         if self._warnings:
-            parts.append(f"{self._warnings} reader warning(s)")
+            parts.append(amount(self._warnings, "reader warnings"))
         if not parts:
             self.warnings_label.setText("")
             self.warnings_label.setToolTip("")

@@ -282,8 +282,8 @@ class RankedListModel(QAbstractTableModel):
         if role == _TOOLTIP:
             if r.in_collection:
                 return plain_tip(f"{r.article}: {r.title}")
-            return (f"{r.article}: not in the collection, so there is no text to show; its scores come from "
-                    f"the qrels (passages, doc_length) and the run's passages alone")
+            return plain_tip(f"{r.article}: not in the collection, so there is no text to show; its scores come "
+                             f"from the qrels (passages, doc_length) and the run's passages alone")
         return None
 
 
