@@ -23,6 +23,7 @@ MARK_PEN = pg.mkPen("#b3261e", width=1.5, style=Qt.PenStyle.DashLine)
 LABEL_FILL = pg.mkBrush(255, 255, 255, 235)  # a marker label's box: the curves pass behind it
 TITLE_SIZE = "9pt"
 TITLE_MARGIN = 16  # pixels a title line leaves free (the plot's margins)
+TITLE_ITEM_MARGIN = 4  # QGraphicsTextItem's document margin (pixels)
 
 
 def cache_axes(item: pg.PlotItem) -> None:
@@ -88,7 +89,9 @@ def _set_title(item: pg.PlotItem, parts: list[str], width: float | None = None) 
     if getattr(item, "_readsim_title", None) != html:
         item._readsim_title = html
         item.setTitle(html, size=TITLE_SIZE)
-        height = max(30, int(_html_size(html).height()) + 4)  # pyqtgraph fixes it at 30: one or two lines
+        # pyqtgraph fixes the title's row at 30 pixels (one line); the text item adds its
+        # document's margins (4 pixels a side) to the text's height
+        height = max(30, int(_html_size(html).height()) + 2 * TITLE_ITEM_MARGIN + 2)
         item.titleLabel.setMaximumHeight(height)
         item.layout.setRowFixedHeight(0, height)
 
