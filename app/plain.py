@@ -70,7 +70,6 @@ def amount(n: int, plural: str) -> str:
     return f"{n:,} {plural[:-1] if n == 1 else plural}"
 
 
-
 def menu_text(text: str) -> str:
     """``text`` for a menu item or a button, shown as written: ``&`` doubled (Qt reads a single
     ``&`` as the mark of a keyboard shortcut and hides it)."""

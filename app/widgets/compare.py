@@ -333,7 +333,7 @@ class ComparePanel(QWidget):
         self.table = ScoreTable()
         self.table.setMinimumWidth(360)
         self.note = plain_label("Green: the better run of the row (LE, ES and rank: lower is better). "
-                           "B − A is green when B is better, red when it is worse.")
+                                "B − A is green when B is better, red when it is worse.")
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color:#555;")
         self.summary = rich_label()

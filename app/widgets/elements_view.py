@@ -175,10 +175,11 @@ class ElementTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and self.view is not None:
             r = self.view.entries[k]
             v = self.view.values
-            return plain_tip(f"{r.article} {r.xpath}\nrank {r.rank} · rsv {r.rsv:g}" + (f" · line {r.line}" if r.line else "")
-                    + f"\ne {int(v.e[k])}, s {int(v.s[k])} · f strict {_fmt_f(v.f('strict')[k])}, "
-                      f"f gen {_fmt_f(v.f('gen')[k])}\nsize {amount(int(v.size[k]), self.unit)}, unseen "
-                      f"{int(v.unseen[k]):,}, already shown {int(v.seen[k]):,}")
+            line = f" · line {r.line}" if r.line else ""
+            return plain_tip(f"{r.article} {r.xpath}\nrank {r.rank} · rsv {r.rsv:g}{line}\n"
+                             f"e {int(v.e[k])}, s {int(v.s[k])} · f strict {_fmt_f(v.f('strict')[k])}, "
+                             f"f gen {_fmt_f(v.f('gen')[k])}\nsize {amount(int(v.size[k]), self.unit)}, unseen "
+                             f"{int(v.unseen[k]):,}, already shown {int(v.seen[k]):,}")
         return None
 
 

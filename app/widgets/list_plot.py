@@ -74,8 +74,8 @@ def _marker() -> pg.InfiniteLine:
 
 def _set_title(item: pg.PlotItem, parts: list[str], width: float | None = None) -> None:
     """Set a plot's title, which doubles as its legend: the HTML ``parts`` (our words, values
-    through ``esc``) on as few lines as fit the plot's ``width`` (pixels; default its width
-    box now), a part never split, so that no part is cut at the plot's edge. Unchanged titles
+    through ``esc``) on as few lines as fit the plot's ``width`` (pixels; default: its view
+    box's width now), a part never split, so that no part is cut at the plot's edge. Unchanged titles
     are left alone (a new title re-lays the plot out)."""
     item._readsim_parts = parts
     width = item.getViewBox().width() if width is None else width  # the title spans the view box

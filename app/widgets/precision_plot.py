@@ -46,9 +46,10 @@ class PrecisionPlot(QWidget):
         item.addItem(self.band)
         # the labels in white boxes, above the curves: T2I at the top, the reader below it,
         # first relevant near the bottom (three lines may stand close together)
-        self.t2i = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#b3261e", width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
+        dash = pg.QtCore.Qt.PenStyle.DashLine
+        self.t2i = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#b3261e", width=1.5, style=dash),
                                                label="T2I stop", labelOpts={"color": "#b3261e"}), 0.99)
-        self.first = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#1a7f37", width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
+        self.first = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#1a7f37", width=1.5, style=dash),
                                                  label="first relevant (LE)", labelOpts={"color": "#1a7f37"}), 0.2)
         self.cursor = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#3b4a6b", width=2),
                                                   label="reader", labelOpts={"color": "#3b4a6b"}), 0.6)
