@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -334,3 +335,17 @@ def test_svg_export_writes_markup_as_text(qtbot, tmp_path):
     assert root.findtext(f"{svg}title") == f"title {BOLD}"
     assert any(t.text and f"{BOLD} {AMP}" in t.text for t in root.iter(f"{svg}text"))
     assert not root.findall(".//{http://www.w3.org/2000/svg}b")
+
+
+def test_every_label_is_made_plain_or_rich():
+    """The rule in the source: a label is made by ``plain_label`` or ``rich_label`` (readsim.app.plain),
+    never by ``QLabel(...)`` guessing its format; no label is switched back to ``Qt.AutoText``."""
+    app = Path(__file__).resolve().parents[2] / "app"
+    offenders = []
+    for path in sorted(app.rglob("*.py")):
+        if path.name == "plain.py":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"(?<![\w.])QLabel\(|TextFormat\.AutoText", line):
+                offenders.append(f"{path.relative_to(app)}:{number}: {line.strip()}")
+    assert offenders == []
