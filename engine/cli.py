@@ -23,14 +23,22 @@ error (``path: reason``: a missing or unreadable file, a directory given as a fi
 ``<stdout>: No space left on device``); 2 bad usage: an unknown measure, a measure parameter
 or an option value out of range (the message names it; ranges in
 :data:`engine.measure.PARAMETER_RANGES`); 130 interrupted (Ctrl+C). None of them prints a
-traceback.
+traceback. Closed standard streams and Ctrl+C at any moment are :mod:`engine.streams`'s: with
+standard output closed (``>&-``) the command stops at its first row with
+``<stdout>: standard output is closed`` (exit 1); with standard error closed its messages are
+dropped and the rows still reach standard output.
 """
 
 from __future__ import annotations
 
-import argparse
+from . import streams  # first: Ctrl+C during the imports below is one line, exit 130
+
+streams.guard_start("readsim-eval")
+
+import argparse  # noqa: E402 (this and every import below: after the start-up guard)
 import json
 import os
+import signal
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -57,7 +65,7 @@ MAX_WARNINGS = 20
 MAX_JOBS = 256
 
 
-EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, streams.EXIT_INTERRUPTED
 EXIT_STATUS_HELP = ("Exit status: 0 ok (also when the reader of the output goes away, as with | head); 1 bad "
                     "input (file:line: reason) or an OS error (path: reason: a missing or unreadable file, a directory "
                     "given as a file, a full device); 2 bad usage: an unknown measure, or a measure parameter or option "
@@ -337,6 +345,8 @@ _WORKER: SimpleNamespace | None = None  # set in each worker: qrels, collection,
 def _init_worker(state: SimpleNamespace) -> None:
     global _WORKER
     _WORKER = state
+    # Ctrl+C reaches the whole process group: the parent alone answers it (one line, exit 130)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _evaluate_file(path: str) -> _RunResult:
@@ -447,6 +457,22 @@ class _Guarded:
     def flush(self) -> None:
         self._call("flush")
 
+    def write_binary(self, data: bytes) -> None:
+        """Write UTF-8 bytes as they are (``--write-assessments -``): to the stream's binary
+        buffer, or decoded where it has none (a ``StringIO``)."""
+        self.flush()
+        buffer = getattr(self.stream, "buffer", None)
+        if buffer is None:
+            self.write(data.decode("utf-8"))
+            return
+        try:
+            buffer.write(data)
+            buffer.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
     def isatty(self) -> bool:
         try:
             return self.stream.isatty()
@@ -478,9 +504,12 @@ def silence(stream: TextIO | None) -> None:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``readsim-eval``; returns the exit status: 0 ok (or the reader of the output went
     away), 1 bad input or an OS error, 2 bad usage, 130 interrupted. Never raises for those:
-    every message is one line on ``err``, no traceback."""
-    raw_out = out or sys.stdout
-    raw_err = err or sys.stderr
+    every message is one line on ``err``, no traceback. ``out`` and ``err`` default to the
+    standard streams (:func:`engine.streams.output` and :func:`~engine.streams.errors` when the
+    caller closed them)."""
+    streams.started()
+    raw_out = streams.output(out)
+    raw_err = streams.errors(err)
     out = _Guarded(raw_out, "<stdout>")
     err = _Guarded(raw_err, "<stderr>")
     try:
@@ -503,6 +532,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     except OSError as exc:
         _say(err, f"readsim-eval: {describe_os_error(exc)}")
         return EXIT_INPUT
+    finally:
+        streams.finished(main)
 
 
 SUBCOMMANDS = ("compare", "fidelity")
