@@ -1,6 +1,8 @@
 """``readsim-eval``: evaluate INEX runs from the command line.
 
-``readsim-eval QRELS RUN [RUN ...] -m MEASURE ... [-q] [-c]`` prints list measures like
+``readsim-eval QRELS RUN [RUN ...] -m MEASURE ... [-q] [-c]`` (and the element mode,
+``readsim-eval QRELS [RUN ...] --collection DIR --elements [--simulated perfect|ancestors]
+[--write-assessments FILE|-]``: :mod:`engine.cli_elements`) prints list measures like
 trec_eval: per run a ``runid<TAB>all<TAB>RUN_ID`` row, then ``measure<TAB>topic<TAB>value``
 rows, topic ``all`` for the mean over topics (so ``AgP/F(0.25)`` with ``all`` is MAgP, the
 default measure and INEX's official one), per-topic rows first with ``-q``. With
@@ -180,7 +182,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--simulated", action="append", choices=("perfect", "ancestors"), metavar="RUN",
                    help="element mode: evaluate the simulated 'perfect' or 'ancestors' run (repeatable) on the topics "
                    "whose relevant articles are all in --collection")
-    p.add_argument("--write-assessments", metavar="FILE", help="element mode: write the element assessments as XML")
+    p.add_argument("--write-assessments", metavar="FILE",
+                   help="element mode: write the element assessments as XML, atomically, only over a regular file that "
+                   "is none of the inputs (a folder, a device such as /dev/null or /dev/stdout, a FIFO, or the qrels "
+                   "is an error); - writes them to standard output")
     p.add_argument("--e-cuts", type=cuts_type, metavar="A,B",
                    help="element mode: cut points of the derived exhaustiveness (default 1/3,2/3)")
     p.add_argument("--s-cuts", type=cuts_type, metavar="A,B",
