@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         if _busy():  # background jobs still run Python code: leave now, not tear Qt down under them
             os._exit(EXIT_INTERRUPTED)
     finally:
-        streams.finished(main)
+        streams.finished()
     return code
 
 

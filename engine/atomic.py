@@ -92,9 +92,13 @@ def check_output(path: str | os.PathLike, inputs: Iterable[tuple[str, str | os.P
     """:func:`check_target` for a command's output file, and refuse to overwrite what the
     command reads: ``inputs`` are ``(kind, path)`` pairs (``kind`` ``collection`` for the
     articles' folder, else a file such as ``qrels``, ``run``, ``topics``; a ``None`` path is
-    skipped). Returns the resolved target.
+    skipped); and that the temporary file of :func:`atomic_write` can be made in the target's
+    folder (created and removed at once), so that a command fails before its work, not after.
+    Returns the resolved target.
 
-    Raises the errors of :func:`check_target`, and ``OSError`` (``EINVAL``) naming ``path``
+    Raises the errors of :func:`check_target`; those of making the temporary file, naming
+    ``path`` (``FileNotFoundError`` for a missing folder, ``PermissionError`` for a read-only
+    one, ``NotADirectoryError`` for a path under a file); and ``OSError`` (``EINVAL``) naming ``path``
     with ``"is the qrels file this command reads; give another file"`` when it is the same
     file as an input (same inode, links followed), or ``"is inside the collection folder DIR:
     it would be read as an article"`` for an ``.xml`` file below the collection folder."""
@@ -116,6 +120,13 @@ def check_output(path: str | os.PathLike, inputs: Iterable[tuple[str, str | os.P
         if same:
             raise OSError(errno.EINVAL, f"is the {kind} file this command reads ({os.fspath(source)}); "
                           "give another file", name)
+    folder, base = os.path.split(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise _fail(err, name) from err
+    os.close(fd)
+    os.unlink(tmp)
     return target
 
 

@@ -538,7 +538,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         _say(err, f"readsim-eval: {describe_os_error(exc)}")
         return EXIT_INPUT
     finally:
-        streams.finished(main)
+        streams.finished()
 
 
 SUBCOMMANDS = ("compare", "fidelity")

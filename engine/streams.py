@@ -17,7 +17,7 @@ Standard library only: the entry modules (:mod:`engine.cli`, :mod:`app.main`) ca
   import. ``readsim-eval``'s ``main`` calls :func:`started`, after which Ctrl+C raises
   ``KeyboardInterrupt`` again and ``main`` turns it into the same line and status; the window
   keeps the guard until Qt runs and routes Ctrl+C into its event loop (``app.main.Interrupt``).
-  When ``main`` has returned in the program itself, :func:`finished` ignores Ctrl+C while Python
+  When ``main`` has returned in the command itself, :func:`finished` ignores Ctrl+C while Python
   and Qt shut down: the work is done and its status stands. A SIGINT that arrives before Python
   runs the entry module's first line gets Python's own behaviour.
 """
@@ -66,14 +66,25 @@ def _quit_at_start(signum, frame) -> None:
     os._exit(EXIT_INTERRUPTED)
 
 
+def is_program() -> bool:
+    """True when the interpreter runs one of readsim's commands (its ``__main__`` is a console
+    script named ``readsim...``, or ``python -m readsim....``), not a program that imports
+    readsim as a library (a test runner keeps its own Ctrl+C)."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    name = os.path.basename(getattr(main, "__file__", None) or "")
+    return name.startswith("readsim") or (spec is not None and (spec.name or "").startswith("readsim."))
+
+
 def guard_start(program: str) -> None:
-    """Reopen closed standard descriptors and make Ctrl+C end the program quietly until
-    :func:`started` (see the module). Does nothing to SIGINT outside the main thread or when
-    something other than Python's default handler is installed."""
+    """Reopen closed standard descriptors and, in the command itself (:func:`is_program`), make
+    Ctrl+C end the program quietly until :func:`started` (see the module). Does nothing to
+    SIGINT outside the main thread or when something other than Python's default handler is
+    installed."""
     global _program
     _program = _program or program
     reopen_closed_fds()
-    if threading.current_thread() is threading.main_thread() \
+    if is_program() and threading.current_thread() is threading.main_thread() \
             and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _quit_at_start)
 
@@ -85,13 +96,11 @@ def started() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def finished(main) -> None:
-    """``main`` has returned: if it is the program's own entry point (the ``__main__`` module of
-    a console script imported it), ignore Ctrl+C from now on, while the interpreter and Qt shut
-    down (Python gives SIGINT back to the system's default there, which would kill the process
-    without a word)."""
-    if getattr(sys.modules.get("__main__"), "main", None) is main \
-            and threading.current_thread() is threading.main_thread():
+def finished() -> None:
+    """``main`` has returned: in the command itself (:func:`is_program`), ignore Ctrl+C from now
+    on, while the interpreter and Qt shut down (Python gives SIGINT back to the system's default
+    there, which would kill the process without a word)."""
+    if is_program() and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
