@@ -70,7 +70,8 @@ MAX_JOBS = 256
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, streams.EXIT_INTERRUPTED
 EXIT_STATUS_HELP = ("Exit status: 0 ok (also when the reader of the output goes away, as with | head); 1 bad "
                     "input (file:line: reason) or an OS error (path: reason: a missing or unreadable file, a directory "
-                    "given as a file, a full device); 2 bad usage: an unknown measure, or a measure parameter or option "
+                    "given as a file, a full device, a closed standard output, an output file that is not a regular file or is "
+                    "an input); 2 bad usage: an unknown measure, or a measure parameter or option "
                     "value out of range (named in the message); 130 interrupted. No traceback in any case.")
 
 

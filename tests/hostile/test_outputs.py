@@ -217,7 +217,7 @@ def test_output_path(case: Case, tmp_path, inputs, capsys):
             (tmp_path / "ro").chmod(0o755)
     assert "Traceback" not in err
     if case.outcome == ERROR:
-        where = "/dev/stdout" if kind == "dev-stdout" else str(tmp_path / "file") if err.endswith("not a folder\n") else str(out)
+        where = {"dev-stdout": "/dev/stdout", "under-a-file": tmp_path / "file" if writer == "shot" else out}.get(kind, out)
         assert code == 1 and f"{where}: " in err and case.expect in err, err
         assert len(err.strip().splitlines()) == 1, err
         assert describe(out) == before, "the path must be left as it was"
