@@ -1,4 +1,4 @@
-"""``readsim-eval --elements``: element assessments and the INEX 2002/2003 element metrics (issue 11).
+"""``readsim-eval --elements``: element assessments and the INEX 2002/2003 element metrics.
 
 ::
 
