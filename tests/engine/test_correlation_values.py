@@ -40,7 +40,7 @@ S = C - D; Kendall, Rank Correlation Methods, 1970, eq. 4.4):
 Pearson's r from the sums: sum x = 17, sum y = 18, sum x^2 = 59, sum y^2 = 68, sum xy = 62;
 Sxx = 59 - 17^2/6 = 65/6, Syy = 68 - 18^2/6 = 14, Sxy = 62 - 17*18/6 = 11:
 
-    r = 11 / sqrt(65/6 * 14) = 11 / sqrt(455/3),   r^2 = 121*3/455 = 363/455,   r = 0.893201...
+    r = 11 / sqrt(65/6 * 14) = 11 / sqrt(455/3),   r^2 = 121*3/455 = 363/455,   r = 0.893198...
 
 Its two-sided p: t = r sqrt((n-2)/(1-r^2)) on n-2 = 4 degrees of freedom. For 4 degrees the
 t distribution's two-sided tail has a closed form, 1 - (w/2)(3 - w^2) with w = t/sqrt(t^2+4),
