@@ -4,7 +4,9 @@ fresh QSettings per test, garbage collected in the GUI thread only."""
 from __future__ import annotations
 
 import gc
+import os
 import random
+import shutil
 import threading
 import time
 
@@ -87,6 +89,16 @@ def assert_answers(qtbot, within_ms: float = FREEZE_MS) -> None:
     finally:
         watchdog.cancel()
     assert fired.is_set() and not late.is_set(), f"the window did not answer within {within_ms:.0f} ms"
+
+
+def keep_shot(path) -> None:
+    """A screenshot a test saved (under its own ``tmp_path``) is also copied, for a person to
+    look at, into the folder ``READSIM_SHOTS`` names, when that variable is set; tests never
+    write anywhere else."""
+    folder = os.environ.get("READSIM_SHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        shutil.copyfile(path, os.path.join(folder, os.path.basename(path)))
 
 
 WORDS = "the page rank algorithm computes a probability distribution used to represent likelihood &amp; surfer".split()
