@@ -5,7 +5,7 @@ the builder's slice length), the load shows its progress, and it can be cancelle
 status bar's Cancel), leaving the previous article shown. The article (about 12 MB of XML,
 11 M characters) is generated here.
 
-Where the turns went (measured, issue 7): the hidden outline dock indexed the article's 16,569
+Where the turns went (measured): the hidden outline dock indexed the article's 16,569
 elements when it was shown (170 ms; now filled when the dock is shown, in a worker for a long
 article), the view's paint asked the document's size (which finishes Qt's lazy layout) and hit
 tests walked every block; a worker holding the GIL made each Python paint of a repaint wait

@@ -1,4 +1,4 @@
-"""What the window shows (issue 8, items 4, 5 and 7), acting as a user on the real data.
+"""What the window shows, acting as a user on the real data.
 
 - Opened without a topic or an article, the window shows a topic whose ranked articles the
   collection has, and the best-ranked relevant one of them; the topic chooser says how many of

@@ -1,4 +1,4 @@
-"""Hostile article XML (issue 7): what a collection folder may hold, loaded as the app and the
+"""Hostile article XML: what a collection folder may hold, loaded as the app and the
 CLI load it (``Collection(folder).article(name)``), each under a timeout guard so that a read
 of stdin or a FIFO fails the row instead of hanging the suite.
 

@@ -1,4 +1,4 @@
-"""Hostile articles opened through the window (issues 7 and 8): each row's article is ranked by
+"""Hostile articles opened through the window: each row's article is ranked by
 the run and opened as a double click in the ranked list opens it
 (``RankedListView.article_activated``), from a window showing a small good article.
 

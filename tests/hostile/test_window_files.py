@@ -1,4 +1,4 @@
-"""Hostile files handed to the window (issue 7): every way in (File menu, recent files, drag and
+"""Hostile files handed to the window: every way in (File menu, recent files, drag and
 drop, the command line's ``start``) ends in a message box naming the path and the reason, or a
 warning in the log and the status bar, never a traceback; the window keeps what it had and
 does not freeze.
