@@ -34,6 +34,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the tests' generators: the same inputs as the tests
 
+from bench_gui import wait  # noqa: E402 (bench/ is on sys.path when run as a script)
 from gui_fixtures import write_article  # noqa: E402
 from hostile.test_articles import deep_wide  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
@@ -47,14 +48,6 @@ from readsim.engine.formats import read_qrels, read_run  # noqa: E402
 
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))
 TOPIC = "2026001"
-
-
-def wait(app, cond, timeout=120.0) -> None:
-    end = time.perf_counter() + timeout
-    while not cond():
-        app.processEvents()
-        if time.perf_counter() > end:
-            raise TimeoutError("timed out waiting for the window")
 
 
 class Turns:
@@ -94,7 +87,8 @@ def huge_article(app, folder: Path) -> tuple[float, float, float]:
     w = MainWindow(session, show_dialogs=False, restore=False)
     w.show()
     session.open_files(coll, folder / "q.qrels", [folder / "r.run"], None, TOPIC, "901")
-    wait(app, lambda: activity().count == 0 and session.current is not None and session.current.name == "901")
+    wait(app, lambda: activity().count == 0 and session.current is not None and session.current.name == "901",
+         timeout=120)
     for _ in range(3):
         QApplication.sendPostedEvents()
         app.processEvents()
@@ -103,7 +97,7 @@ def huge_article(app, folder: Path) -> tuple[float, float, float]:
     session.article_loading.connect(lambda _n, p: builders.append(w.article.builder) if p >= 0 else None)
     turns = Turns()
     w.table.article_activated.emit("900")
-    wait(app, lambda: session.current.name == "900" and activity().count == 0)
+    wait(app, lambda: session.current.name == "900" and activity().count == 0, timeout=120)
     shown = len(turns.cpu)
     wait(app, lambda: len(turns.cpu) > shown + 10)
     cpu, wall = turns.stop()

@@ -33,14 +33,14 @@ from gui_fixtures import assert_answers  # tests/ is on sys.path
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
-from readsim.app.session import Loaded, Session
 from readsim.engine import cli
 from readsim.engine.collection import Collection
 from readsim.engine.errors import InputError
-from readsim.engine.formats import read_qrels, read_run, read_topics
+from readsim.engine.formats import read_topics
 from readsim.engine.samples import sample
 
 from .cases import ERROR, SAME, WARNING, Case
+from .test_window_files import window  # noqa: F401 (a fixture: the sample in a window, dialogs on)
 
 BOM = b"\xef\xbb\xbf"
 TOPIC = "2026001"
@@ -220,23 +220,6 @@ def reader_error(kind: str, path: Path) -> str | None:
 
 
 # -- the window ------------------------------------------------------------------------------------
-@pytest.fixture
-def window(qtbot):
-    """A window with dialogs on, showing the sample's qrels, good run, topics and collection."""
-    s = sample()
-    session = Session()
-    w = MainWindow(session, show_dialogs=True, restore=False)
-    qtbot.addWidget(w)
-    w.show()
-    session.adopt(Loaded(collection=Collection(s.collection), qrels=read_qrels(s.qrels), runs=[read_run(s.runs[0])],
-                         topics=read_topics(s.topics)), s.topic)
-    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None, timeout=10_000)
-    yield w
-    if w.error_box is not None:
-        w.error_box.close()
-    qtbot.waitUntil(lambda: activity().count == 0, timeout=10_000)
-
-
 def cells(w: MainWindow) -> list[list[str]]:
     m = w.model
     return [[m.data(m.index(i, c)) for c in range(m.columnCount())] for i in range(m.rowCount())]
