@@ -3,8 +3,8 @@ byte-order mark, CRLF line ends, a control character, cut short, empty, missing,
 place of the file. The window's verdict must be readsim-eval's where both read the file.
 
 Each row starts from a window showing the shipped sample (its qrels, its good run, its topics and
-its collection; dialogs on), hands the row's file to the window as File > Open does
-(``Session.load``) and checks:
+its collection; dialogs on), opens the row's file from the File menu (Open run, qrels, topics or
+collection folder; the file chooser answers with the row's path) and checks:
 
 - ``SAME``: the window takes the file (the session holds it: its path) and shows the same
   ranked list (every cell) and topic title as for the clean file; readsim-eval prints the same
@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 from gui_fixtures import assert_answers  # tests/ is on sys.path
+from PySide6.QtWidgets import QFileDialog
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
@@ -225,10 +226,17 @@ def cells(w: MainWindow) -> list[list[str]]:
     return [[m.data(m.index(i, c)) for c in range(m.columnCount())] for i in range(m.rowCount())]
 
 
-def load(qtbot, w: MainWindow, kind: str, path: Path) -> None:
-    """File > Open of the kind, then wait for every load and evaluation (and, for an article, its
-    opening: the new collection's article 900001 is the one shown, read again from it)."""
-    w.session.load(WINDOW_KIND[kind], path)
+def load(qtbot, w: MainWindow, kind: str, path: Path, monkeypatch) -> None:
+    """File > Open run / qrels / topics / collection folder, the file chooser answering ``path``;
+    then wait for every load and evaluation (for an article: the new collection's article 900001
+    is the one shown, read from it)."""
+    wk = WINDOW_KIND[kind]
+    if wk == "collection":
+        monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(path))
+    else:
+        monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    {"run": w.act_open_run, "qrels": w.act_open_qrels, "topics": w.act_open_topics,
+     "collection": w.act_open_collection}[wk].trigger()
     qtbot.waitUntil(lambda: activity().count == 0 and not w.session.loading_article(), timeout=30_000)
 
 
@@ -246,7 +254,7 @@ def held_path(w: MainWindow, kind: str):
 
 
 @pytest.mark.parametrize("case", CASES, ids=Case.name)
-def test_window_reads_every_input_as_readsim_eval(case: Case, window, qtbot, tmp_path):
+def test_window_reads_every_input_as_readsim_eval(case: Case, window, qtbot, tmp_path, monkeypatch):
     kind, how = case.data["kind"], case.data["how"]
     spoiled = make(kind, how, tmp_path)
     errors_before = len(window.errors_shown)
@@ -254,10 +262,10 @@ def test_window_reads_every_input_as_readsim_eval(case: Case, window, qtbot, tmp
         clean_dir = tmp_path / "clean"
         clean_dir.mkdir()
         clean = make(kind, "clean", clean_dir)
-        load(qtbot, window, kind, clean)
+        load(qtbot, window, kind, clean, monkeypatch)
         assert window.errors_shown[errors_before:] == []
         want, topics = shown_state(window), window.session.topics
-        load(qtbot, window, kind, spoiled)
+        load(qtbot, window, kind, spoiled, monkeypatch)
         assert window.errors_shown[errors_before:] == [], window.errors_shown
         if held_path(window, kind) is not None:
             assert Path(held_path(window, kind)) == spoiled  # the window took the spoiled file
@@ -272,7 +280,7 @@ def test_window_reads_every_input_as_readsim_eval(case: Case, window, qtbot, tmp
             assert (code, out) == cli_verdict(kind, clean, tmp_path)[:2]
         return
     before = (window.session.run, window.session.qrels, window.session.collection, window.session.topics)
-    load(qtbot, window, kind, spoiled)
+    load(qtbot, window, kind, spoiled, monkeypatch)
     if case.outcome == WARNING:
         qtbot.waitUntil(lambda: case.expect in window.warnings_text(), timeout=10_000)
         assert window.errors_shown[errors_before:] == [] and window.error_box is None
