@@ -36,7 +36,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from readsim.engine import intervals as iv
-from readsim.engine.batch import Join, check_elements, document
+from readsim.engine.batch import Join, document
 from readsim.engine.collection import Collection
 from readsim.engine.coverage import check_coverage, check_input_path
 from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
@@ -207,13 +207,8 @@ class Session(QObject):
         Each file is read on its own: one that cannot be read (missing, a folder, a FIFO, not
         UTF-8, another kind of file, a bad line) is reported on ``error`` as ``path: reason``
         (``file:line: reason``) and the files that could be read are taken over."""
-        unit, known = self.unit, self.collection
+        unit = self.unit
         runs = [str(r) for r in runs]
-
-        def checked(run: Run, coll: Collection | None) -> Run:
-            if coll is not None:
-                check_elements(run, coll)  # an XPath naming no element: an error, as readsim-eval
-            return run
 
         def op() -> Loaded:
             out = Loaded()
@@ -234,9 +229,8 @@ class Session(QObject):
                 out.qrels = attempt("qrels", qrels, read_qrels)
                 if out.qrels is not None:
                     out.diagnostics += [str(d) for d in out.qrels.diagnostics]
-            coll = out.collection or known
             for path in runs:
-                run = attempt("run", path, lambda p: checked(read_any_run(p), coll))
+                run = attempt("run", path, read_any_run)
                 if run is not None:
                     out.runs.append(run)
                     out.diagnostics += [str(d) for d in run.diagnostics]

@@ -57,16 +57,6 @@ def retrieved_passages(run: Run, topic: str, entry: RunArticle, collection: Coll
     return iv.normalize(spans)
 
 
-def check_elements(run: Run, collection: Collection) -> None:
-    """Resolve every XPath and XPointer of ``run`` whose article ``collection`` holds (docs/reference.md
-    section 2.3: an XPath the article does not have is an error naming the run's line, in the window
-    as in readsim-eval). Raises :class:`InputError` for the first that does not resolve."""
-    for topic, entries in run.topics.items():
-        for entry in entries:
-            if (entry.xpaths or entry.pointers) and entry.article in collection:
-                retrieved_passages(run, topic, entry, collection)
-
-
 def _article_of(run: Run, entry: RunArticle, collection: Collection | None, line: int):
     if collection is None:
         raise InputError(run.path, line, "element XPaths and XPointers in the run need the collection (--collection DIR)")
