@@ -6,12 +6,17 @@ Recent files live in ``QSettings("readsim", "readsim")`` under ``recent`` as ``k
 
 from __future__ import annotations
 
+import codecs
 import os
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
 KINDS = ("collection", "qrels", "run", "topics")
+#: byte-order marks of XML in UTF-16 or UTF-32 (NUL bytes there are text, not binary data);
+#: UTF-32 LE first, its mark starts with UTF-16 LE's
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+              (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 MAX_RECENT = 10
 
 
@@ -43,7 +48,7 @@ def sniff_kind(path: str | os.PathLike) -> tuple[str | None, int | None]:
     alone (``qrels``, ``run``, ``topics``, ``binary``), and the 1-based line that says so;
     ``(None, None)`` when unsure, unreadable or not a regular file (never opened then).
 
-    ``binary`` means a NUL byte. Used to guess a dropped file's kind and to refuse a qrels
+    ``binary`` means a NUL byte (outside a file with a UTF-16 or UTF-32 byte-order mark). Used to guess a dropped file's kind and to refuse a qrels
     file opened as a run (and the reverse) before a reader misreads it."""
     p = Path(path)
     try:
@@ -53,9 +58,10 @@ def sniff_kind(path: str | os.PathLike) -> tuple[str | None, int | None]:
             raw = fh.read(4096)
     except OSError:
         return None, None
-    if b"\0" in raw:
+    encoding = next((e for bom, e in _WIDE_BOMS if raw.startswith(bom)), None)
+    if encoding is None and b"\0" in raw:
         return "binary", raw.count(b"\n", 0, raw.index(b"\0")) + 1
-    head = raw.decode("utf-8", "replace").lstrip("\ufeff")
+    head = raw.decode(encoding or "utf-8", "replace").lstrip("\ufeff")
     if head.lstrip().startswith("<"):
         if "<inex-submission" in head:  # an XML run (INEX 2006-2008)
             return "run", None

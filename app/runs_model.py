@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 
 from readsim.engine.collection import Collection
 from readsim.engine.compare import format_number, format_signed
+from readsim.engine.compare import run_labels as engine_run_labels
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, read_any_run
@@ -108,15 +108,10 @@ class Options:
 
 
 def run_labels(runs: Sequence[Run]) -> list[str]:
-    """A short, unique label per run: its file name without the suffix (the three real BERT
-    runs all carry the run id ``TREC2INEX``), `` (2)``, `` (3)`` ... for a name seen before."""
-    seen: Counter[str] = Counter()
-    out = []
-    for run in runs:
-        stem = Path(str(run.path)).stem or run.run_id or "run"
-        seen[stem] += 1
-        out.append(stem if seen[stem] == 1 else f"{stem} ({seen[stem]})")
-    return out
+    """A unique label per run, by the engine's one naming rule
+    (:func:`readsim.engine.compare.run_labels`: the run id, or the file name when runs share
+    the id), as ``readsim-eval compare`` prints them."""
+    return engine_run_labels(runs)[0]
 
 
 # -- reading extra runs (worker) ------------------------------------------------------------------
@@ -178,6 +173,7 @@ class Compared:
     cached: list[Cached]
     diagnostics: list[str] = field(default_factory=list)
     with_collection: bool = False
+    label_warnings: list[str] = field(default_factory=list)  # run ids shared: labelled by file name
 
     @property
     def paths(self) -> list[str]:
@@ -207,7 +203,7 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
     measures = [parse_list_measure(m) for m in options.measures]
     if len(runs) < 2:
         raise ValueError(f"comparing needs at least 2 runs, not {len(runs)}")
-    labels = run_labels(runs)
+    labels, shared = engine_run_labels(runs)
     key = options.evaluation_key()
     reuse = {id(c.run): c for c in cache if c.qrels is qrels and c.collection is collection and c.key == key}
     passes = 2 if options.baseline else 1
@@ -240,7 +236,7 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
     comparison = compare_evaluations(evaluations, measures, documents, **options.compare_options())
     progress.step(1.0, "done")
     return Compared(comparison, list(runs), labels, options, cached, list(dict.fromkeys(diagnostics)),
-                    collection is not None)
+                    collection is not None, shared)
 
 
 def _relabelled(ev: Evaluation, label: str) -> Evaluation:

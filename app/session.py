@@ -174,6 +174,7 @@ class Session(QObject):
         self.settings = Settings()
         self.step = 0
         self.errors: list[str] = []  # every error shown, for the --screenshot exit code
+        self._last_error: tuple[int, str] | None = None  # (rows generation, text) of the last one
         self.coverage: list = []  # Diagnostics: how the loaded inputs fit together
         self._coverage_gen = 0
         self._names: tuple[Collection, frozenset[str]] | None = None  # the collection's article names
@@ -853,6 +854,9 @@ class Session(QObject):
         self._fail(text)
 
     def _fail(self, text: str) -> None:
+        if (self._rows_gen, text) == self._last_error:  # the rows and the first article: told once
+            return
+        self._last_error = (self._rows_gen, text)
         self.errors.append(text)
         self.error.emit(text)
         self.message.emit(f"Error: {text}")
@@ -860,22 +864,21 @@ class Session(QObject):
 
 def _ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Collection | None,
                 join: Join, judged: bool, notes: list[str]) -> RankedRow:
-    """Evaluate one ranked article (worker thread). A bad article file falls back to the
-    qrels and the run alone, with a note."""
-    in_coll = coll is not None and entry.article in coll
-    title = entry.article
-    use = coll if in_coll else None
+    """Evaluate one ranked article (worker thread) as ``readsim-eval`` does: an unresolvable XPath
+    is an :class:`InputError` naming its line (reference 1.3). A bad article file falls back to
+    the qrels and the run alone, with a note, unless the run's lines need its elements."""
+    in_coll, title = coll is not None and entry.article in coll, entry.article
+    resolve = bool(entry.xpaths or entry.pointers)
+    use = coll if in_coll or resolve else None  # resolving: the collection names what is missing
     if in_coll:
         try:
             title = coll.article(entry.article).title  # type: ignore[union-attr]
         except InputError as err:
+            if resolve:
+                raise
             notes.append(str(err))
             in_coll, use = False, None
-    try:
-        ev = document(qrels, run, topic, entry, Mode.NATURAL, use, join=join)
-    except InputError as err:  # an XPath the article does not have: score the whole article
-        notes.append(str(err))
-        ev = document(qrels, run, topic, dataclasses.replace(entry, xpaths=[]), Mode.NATURAL, use, join=join)
+    ev = document(qrels, run, topic, entry, Mode.NATURAL, use, join=join)
     relevant = (qrels.judgement(topic, entry.article) is not None and ev.is_relevant) if judged else None
     ev = with_entry(ev, entry)
     return RankedRow(entry.rank, entry.article, title, in_coll, relevant, ev, ev)

@@ -26,6 +26,7 @@ from .collection import Collection
 from .document import DocumentEvaluation, evaluate_document
 from .errors import Diagnostic, InputError
 from .formats import Qrels, Run, RunArticle
+from .formats.run import XPATH_LINE
 from .reading import Mode
 
 
@@ -47,14 +48,27 @@ def retrieved_passages(run: Run, topic: str, entry: RunArticle, collection: Coll
         return entry.passages
     article = _article_of(run, entry, collection, entry.line)
     spans = [] if entry.passages is None else entry.passages.tolist()
-    for xpath in entry.xpaths:
-        spans.append(element_span(run, entry, collection, xpath, entry.line, article))
-    for start, end in entry.pointers:
+    xpath_lines, pointer_lines = resolution_lines(entry)  # each error names its own line (reference section 1.3)
+    for xpath, line in zip(entry.xpaths, xpath_lines):
+        spans.append(element_span(run, entry, collection, xpath, line, article))
+    for (start, end), line in zip(entry.pointers, pointer_lines):
         try:
             spans.append((article.point(start), article.point(end)))
         except (KeyError, ValueError) as err:
-            raise InputError(run.path, entry.line, f"article {entry.article}: cannot resolve XPointer {err}") from None
+            raise InputError(run.path, line, f"article {entry.article}: cannot resolve XPointer {err}") from None
     return iv.normalize(spans)
+
+
+def resolution_lines(entry: RunArticle) -> tuple[list[int], list[int]]:
+    """The file line of each of ``entry.xpaths`` and ``entry.pointers`` (an error resolving it
+    names it, docs/reference.md section 1.3): a FOL run's 7-field line, an XML run's ``<path>``
+    or ``<passage>``, else the article's first line (results not read from a file)."""
+    xpaths = list(entry.xpath_lines)
+    if entry.line_spans is not None and len(entry.lines) == len(entry.line_spans):
+        xpaths = np.asarray(entry.lines)[np.all(entry.line_spans == XPATH_LINE, axis=1)].tolist()
+    pointers = list(entry.pointer_lines)
+    return (xpaths if len(xpaths) == len(entry.xpaths) else [entry.line] * len(entry.xpaths),
+            pointers if len(pointers) == len(entry.pointers) else [entry.line] * len(entry.pointers))
 
 
 def _article_of(run: Run, entry: RunArticle, collection: Collection | None, line: int):

@@ -32,10 +32,8 @@ import argparse
 import json
 import os
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from types import SimpleNamespace
 from typing import TextIO
 
@@ -184,6 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _fmt(measure: DocMeasure | ListMeasure, value: float) -> str:
+    if value != value:  # a mean over no topic (every topic left out of an element measure)
+        return "n/a"
     whole = measure.is_count if isinstance(measure, ListMeasure) else measure.kind in ("LE", "ES")
     return str(int(value)) if whole else f"{value:.6f}"
 
@@ -271,20 +271,21 @@ def run_per_article(args, measures: list[DocMeasure], out: TextIO, err: TextIO) 
 
 
 def _load_runs(args, err: TextIO) -> list[Run]:
-    """Read every RUN (FOL or XML), printing its warnings. Runs that share a run id (the three
-    real INEX runs all say ``TREC2INEX``) are told apart by their file names instead."""
+    """Read every RUN (FOL or XML), printing its warnings, each labelled by
+    :func:`engine.compare.run_labels` (its run id, or its file name when runs share the id, as
+    the three real BERT runs share ``TREC2INEX``; one warning per shared id)."""
     runs = []
     for path in args.runs:
         run = read_any_run(path, strict=args.strict)
         _warn(run.diagnostics, err)
         runs.append(run)
-    ids = Counter(r.run_id for r in runs)
-    for run in runs:
-        if ids[run.run_id] > 1:
-            label = Path(run.path).name
-            print(f"readsim-eval: warning: run id {run.run_id!r} is shared by {ids[run.run_id]} runs; "
-                  f"labelling {run.path} as {label!r}", file=err)
-            run.run_id = label
+    from .compare import run_labels
+
+    labels, warnings = run_labels(runs)
+    for message in warnings:
+        print(f"readsim-eval: warning: {message}", file=err)
+    for run, label in zip(runs, labels):
+        run.run_id = label
     return runs
 
 
@@ -386,13 +387,13 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
         pool.shutdown(wait=True, cancel_futures=True)
     for r in results:
         _warn(r.diagnostics, err)
-    ids = Counter(r.run_id for r in results)
-    for r in results:
-        if ids[r.run_id] > 1:
-            label = Path(r.path).name
-            print(f"readsim-eval: warning: run id {r.run_id!r} is shared by {ids[r.run_id]} runs; "
-                  f"labelling {r.path} as {label!r}", file=err)
-            r.evaluation.run_id = label
+    from .compare import run_labels
+
+    labels, warnings = run_labels(results)
+    for message in warnings:
+        print(f"readsim-eval: warning: {message}", file=err)
+    for r, label in zip(results, labels):
+        r.evaluation.run_id = label
     stand_ins = [Run(r.path, r.evaluation.run_id,
                      {t: ([SimpleNamespace(article=a) for a in v] if isinstance(v, list) else [None] * min(v, 1))
                       for t, v in r.topics.items()}) for r in results]
@@ -409,9 +410,10 @@ def write_evaluation(result: Evaluation, per_topic: bool, fmt: str, out: TextIO)
     rows = [(m, t, result.values[m.name][t]) for t in result.topics for m in result.measures
             if t in result.values[m.name]] if per_topic else []
     rows += [(m, "all", result.means[m.name]) for m in result.measures]
-    if fmt == "jsonl":
+    if fmt == "jsonl":  # a mean over no topic (NaN) has no row: JSON has no NaN
         for m, topic, value in rows:
-            print(json.dumps({"run": result.run_id, "measure": m.name, "topic": topic, "value": value}), file=out)
+            if value == value:
+                print(json.dumps({"run": result.run_id, "measure": m.name, "topic": topic, "value": value}), file=out)
         return
     print(f"runid\tall\t{result.run_id}", file=out)
     for m, topic, value in rows:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
@@ -212,16 +211,6 @@ def run_paths(files: list[str], folder: str | None) -> list[str]:
     return paths
 
 
-def _unique_labels(evaluations: list[Evaluation]) -> None:
-    """Run ids still shared after :func:`engine.cli._load_runs` (two files of the same name in
-    different folders) get `` (2)``, `` (3)``, ... in command-line order."""
-    seen: Counter[str] = Counter()
-    for e in evaluations:
-        seen[e.run_id] += 1
-        if seen[e.run_id] > 1:
-            e.run_id = f"{e.run_id} ({seen[e.run_id]})"
-
-
 def evaluate_runs(args, measures: list[ListMeasure], documents: bool,
                   err: TextIO) -> tuple[list[Evaluation], list[Evaluation] | None]:
     """Read the qrels and every run once (warnings on ``err``, as ``readsim-eval`` prints them)
@@ -242,7 +231,6 @@ def evaluate_runs(args, measures: list[ListMeasure], documents: bool,
                                       args.levels))
         if progress is not None:
             progress(done, len(runs))
-    _unique_labels(evaluations)
     if baselines is not None:
         for e, b in zip(evaluations, baselines):
             b.run_id = e.run_id

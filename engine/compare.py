@@ -41,8 +41,10 @@ Policies, all in one place (each has a test in ``tests/engine/test_compare.py``)
 3. **Ties and floating-point noise.** Per-topic values are rounded to :data:`DECIMALS` (12)
    decimal places first, so two runs that score the same in exact arithmetic tie (a 1e-17
    difference is never a win, nor significant); resampled mean differences within
-   :data:`TOLERANCE` (relative to the largest value) count as zero. Runs with equal means keep
-   their input order.
+   :data:`TOLERANCE` (relative to the largest value) count as zero. Runs with equal means are
+   ordered by their label (:func:`rank_order`: mean best first, then label), the one rule of
+   the command line's report and the Runs window; every run tied for the best mean is best
+   (:meth:`Comparison.best`), none leads. Labels come from :func:`run_labels`.
 4. **Direction of the tests.** For a measure, runs are ranked by their mean (best first); each
    pair is tested one-tailed in the direction of the ranking, H1 "the higher-ranked run is
    better" (a difference of exactly 0 is never significant). ``p[k, i, j]`` is set for run i
@@ -88,8 +90,10 @@ seed. Pure numpy and scipy; no Qt.
 from __future__ import annotations
 
 import math
+import os
 import warnings
 import zlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -204,10 +208,53 @@ class Comparison:
         """The pairs of runs next to each other in measure ``k``'s ranking (1-2, 2-3, ...)."""
         return [p for p in self.pairs(k) if self.rank[k, p.worse] == self.rank[k, p.better] + 1]
 
+    def best(self, k: int) -> list[int]:
+        """The runs (indices, in rank order) tied for the best mean under measure ``k`` (policy 3:
+        means rounded, so a tie in exact arithmetic is a tie here)."""
+        y = settle(self.means[k] * (-1.0 if self.lower_is_better[k] else 1.0))
+        return [int(i) for i in self.order[k] if y[i] == y.max()]
+
     def significant_count(self, k: int) -> tuple[int, int]:
         """``(significant pairs, pairs)`` of measure ``k``, e.g. seed 000's (112, 190)."""
         n = len(self.runs)
         return int(np.count_nonzero(self.significant[k])), n * (n - 1) // 2
+
+
+# -- ordering and naming runs ----------------------------------------------------------------------
+
+
+def rank_order(oriented_means: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """Run indices best first: by oriented mean (higher is better; rounded as policy 3 says),
+    equal means by label (string order), then by index. The one ordering rule of the command
+    line's report and the Runs window. ``oriented_means``: ``(n,)``; returns int ``(n,)``."""
+    y = settle(np.asarray(oriented_means, dtype=float))
+    names = sorted(set(map(str, labels)))
+    by_label = np.array([names.index(str(x)) for x in labels], dtype=np.int64)
+    return np.lexsort((np.arange(len(y)), by_label, -y))
+
+
+def run_labels(runs: Sequence) -> tuple[list[str], list[str]]:
+    """One label per run (objects with ``run_id`` and ``path``), the one naming rule of the
+    command line, the Runs window, compare, fidelity and the exports (docs/reference.md section
+    12): the run id when no other run has it; else the file name (``bert-passages.run``: the
+    three real BERT runs all say ``TREC2INEX``); a file name still shared (two folders) gets
+    `` (2)``, `` (3)``, ... in the given order. Returns the labels and one warning (a message
+    without a path) per shared run id, not one per run."""
+    ids = Counter(str(r.run_id) for r in runs)
+    wanted = [str(r.run_id) if ids[str(r.run_id)] == 1 else (os.path.basename(str(r.path)) or str(r.run_id))
+              for r in runs]
+    seen: Counter[str] = Counter()
+    labels = []
+    for name in wanted:
+        seen[name] += 1
+        labels.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    warnings = []
+    for run_id, count in ids.items():
+        if count > 1:
+            paths = [str(r.path) for r in runs if str(r.run_id) == run_id]
+            warnings.append(f"run id {run_id!r} is shared by {count} runs; each is labelled by its file name "
+                            f"({', '.join(os.path.basename(p) for p in paths)})")
+    return labels, warnings
 
 
 # -- building the matrix -------------------------------------------------------------------------
@@ -472,7 +519,7 @@ def compare_runs(scores: np.ndarray, runs: Sequence[str], measures: Sequence[Lis
     y = x * sign[:, None, None]  # oriented: higher is better
     means = np.mean(x, axis=-1)
     oriented_means = settle(np.mean(y, axis=-1))
-    order = np.stack([np.argsort(-oriented_means[k], kind="stable") for k in range(m)])
+    order = np.stack([rank_order(oriented_means[k], runs) for k in range(m)])
     rank = np.empty_like(order)
     for k in range(m):
         rank[k, order[k]] = np.arange(1, n + 1)

@@ -115,16 +115,24 @@ def _run_coverage(run: Run, qrels: Qrels | None, collection: Collection | None,
     articles = list(dict.fromkeys(a for t in topics for a in run.article_names(t)))
     missing = [a for a in articles if a not in have]
     if missing:
-        if len(articles) == 1:
-            what = f"article {missing[0]}, the only one of the run, is not"
-        elif len(missing) == len(articles):
-            what = f"none of the {len(articles)} articles of the run (first: {first_ids(missing, first)}) is"
-        else:
-            what = f"{len(missing)} of the {len(articles)} articles of the run (first: {first_ids(missing, first)}) " \
-                + ("is not" if len(missing) == 1 else "are not")
-        out.append(Diagnostic(run.path, None, f"{what} in the collection {root}; "
-                              "scored from the qrels and the run alone (not shown, not clipped)"))
+        out.append(missing_articles(run.path, articles, missing, root,
+                                    "scored from the qrels and the run alone (not shown, not clipped)", first))
     return out
+
+
+def missing_articles(path: str, articles: Sequence[str], missing: Sequence[str], root, consequence: str,
+                     first: int = FIRST) -> Diagnostic:
+    """The one warning about the ``missing`` articles of a run (its distinct ``articles``, file
+    order) that the collection folder ``root`` lacks: the count, the first ids, then
+    ``consequence`` (what becomes of them). List and element evaluation both word it so."""
+    if len(articles) == 1:
+        what = f"article {missing[0]}, the only one of the run, is not"
+    elif len(missing) == len(articles):
+        what = f"none of the {len(articles)} articles of the run (first: {first_ids(missing, first)}) is"
+    else:
+        what = f"{len(missing)} of the {len(articles)} articles of the run (first: {first_ids(missing, first)}) " \
+            + ("is not" if len(missing) == 1 else "are not")
+    return Diagnostic(path, None, f"{what} in the collection {root}; {consequence}")
 
 
 def _relevant_coverage(qrels: Qrels, topics: Iterable[str], scope: str, collection: Collection,

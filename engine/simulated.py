@@ -10,7 +10,10 @@ and :attr:`Article.elements` (offsets in the article's unit, bytes or characters
 
 ``S``    the highlighted passages themselves;
 ``SL``   for each passage, the smallest element containing it;
-``SLD``  the whole article: the root element's span ``[0, article.length)``;
+``SLD``  the whole article: its counted text ``[0, doc_length)`` (SPEC section 2), exactly what a
+         whole-article line or ``--as-documents`` retrieves, so SLD scores as the same ranking
+         of whole articles (docs/reference.md section 8), not the root element's span, which
+         runs a few bytes past doc_length;
 ``SS``   for each passage, the largest non-overlapping elements fully inside it;
 ``SST``  for each passage, the leaf elements (no element children) fully inside it.
 
@@ -21,7 +24,11 @@ Rules, edge cases and ties (each has a test in ``tests/engine/test_simulated.py`
    alike. Elements of zero length (``<br/>``, an empty ``<p/>``) hold no text and are never
    chosen.
 2. Passages are first clipped to the article's text ``[0, article.length)``; a passage empty
-   after clipping is dropped.
+   after clipping is dropped. Every element strategy's result (SL, SLD, SS, SST; S is the
+   passages themselves) is then clipped to the counted text
+   ``[0, doc_length)`` (SPEC section 2; what SLD and a whole-article line retrieve), so no set
+   retrieves the few bytes of trailing punctuation and whitespace after doc_length that the
+   root element's span (and a last paragraph's) runs into, and SL, SS, SST lie inside SLD.
 3. **SL**: the elements containing a passage are nested, so the smallest is unique up to
    elements with equal spans (``<b><link>x</link></b>``), which give the same span. The root
    contains every clipped passage, so SL is never empty for a non-empty S.
@@ -75,7 +82,7 @@ NONRELEVANT_PLACEHOLDER = "readsim-nonrelevant"
 STRATEGY_HELP = {
     "S": "the highlighted passages themselves",
     "SL": "for each passage, the smallest element containing it",
-    "SLD": "the whole article (its root element)",
+    "SLD": "the whole article (its counted text, [0, doc_length))",
     "SS": "for each passage, the largest elements fully inside it",
     "SST": "for each passage, the leaf elements fully inside it",
 }
@@ -140,9 +147,12 @@ def smallest_containing(passages, article: Article) -> np.ndarray:
     return iv.normalize(out)
 
 
-def whole_article(article: Article) -> np.ndarray:
-    """SLD: the whole article, ``[[0, article.length]]`` (the root element; empty text: no span)."""
-    return iv.normalize([(0, article.length)])
+def whole_article(article: Article, doc_length: int | None = None) -> np.ndarray:
+    """SLD: the whole article, ``[[0, doc_length]]`` in the article's unit (``doc_length``: the
+    qrels' number when given, else the article's own; no word character: no span), as a
+    whole-article line retrieves it."""
+    end = article.doc_length if doc_length is None else doc_length
+    return iv.normalize([(0, end)])
 
 
 def _inside(passages, article: Article, leaves_only: bool) -> np.ndarray:
@@ -174,21 +184,24 @@ def leaves_inside(passages, article: Article) -> np.ndarray:
     return _inside(passages, article, leaves_only=True)
 
 
-def strategy_passages(name: str, passages, article: Article) -> np.ndarray:
+def strategy_passages(name: str, passages, article: Article, doc_length: int | None = None) -> np.ndarray:
     """The passage set ``name`` (one of :data:`STRATEGIES`) of an article whose highlighted
-    passages are ``passages`` (``(k, 2)``, the article's unit). Returns a normalized ``(k, 2)``
-    int64 array. Raises ``ValueError`` for an unknown name."""
+    passages are ``passages`` (``(k, 2)``, the article's unit); the element strategies clipped to
+    ``[0, doc_length)`` (rule 2; ``doc_length``: the qrels' number when given, else the article's). Returns a
+    normalized ``(k, 2)`` int64 array. Raises ``ValueError`` for an unknown name."""
     if name == "S":
         return highlighted(passages, article)
     if name == "SL":
-        return smallest_containing(passages, article)
-    if name == "SLD":
-        return whole_article(article)
-    if name == "SS":
-        return largest_inside(passages, article)
-    if name == "SST":
-        return leaves_inside(passages, article)
-    raise ValueError(f"unknown passage strategy {name!r}; strategies are {', '.join(STRATEGIES)}")
+        out = smallest_containing(passages, article)
+    elif name == "SLD":
+        out = whole_article(article, doc_length)
+    elif name == "SS":
+        out = largest_inside(passages, article)
+    elif name == "SST":
+        out = leaves_inside(passages, article)
+    else:
+        raise ValueError(f"unknown passage strategy {name!r}; strategies are {', '.join(STRATEGIES)}")
+    return iv.clip(out, 0, article.doc_length if doc_length is None else doc_length)
 
 
 # -- rankings and whole runs -----------------------------------------------------------------
@@ -239,9 +252,10 @@ def simulated_run(name: str, qrels: Qrels, collection: Collection, topics: str |
 
     Each relevant article retrieves its :func:`strategy_passages`; the inserted non-relevant
     article (RI, RSI) is retrieved whole. Articles are read from ``collection`` in its unit
-    (which must be the qrels' unit). Raises ``ValueError`` for a bad name and
-    :class:`InputError` when a relevant article the strategy needs is not in the collection
-    (S needs none).
+    (which must be the qrels' unit). SLD retrieves ``[0, doc_length)`` with the qrels'
+    doc_length (the authority, SPEC section 2), as a whole-article line does. Raises
+    ``ValueError`` for a bad name and :class:`InputError` when a relevant article the strategy
+    needs is not in the collection (S and SLD need none).
     """
     strategy, ranking = parse_run_name(name)
     topics = [topics] if isinstance(topics, str) else list(topics)
@@ -254,12 +268,14 @@ def simulated_run(name: str, qrels: Qrels, collection: Collection, topics: str |
                 passages = None
             elif strategy == "S":
                 passages = iv.normalize(j.passages)
+            elif strategy == "SLD":
+                passages = iv.normalize([(0, j.doc_length)])
             else:
                 if article not in collection:
                     raise InputError(str(collection.root), None,
                                      f"article {article} (topic {topic}) is not in the collection: "
                                      f"the simulated run {name} needs its XML")
-                passages = strategy_passages(strategy, j.passages, collection.article(article))
+                passages = strategy_passages(strategy, j.passages, collection.article(article), j.doc_length)
             entries.append(RunArticle(article, rank, passages, [], 0))
         run.topics[topic] = entries
     return run

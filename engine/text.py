@@ -29,8 +29,12 @@ DOCTYPE at all (parsed again with the built-in table, lines unchanged).
 **Cost.** Building an :class:`Article` costs the parse and one C-level pass for the text and
 doc_length. The element index (spans, depths, parents) is built on first use of
 :attr:`Article.elements`, :meth:`Article.span` or :meth:`Article.point`, in one pass linear in
-the number of elements (depth from the parent, never a walk over ancestors); an element's XPath
-is built on demand from it (O(depth)), never stored for every element.
+the number of elements (depth from the parent, never a walk over ancestors); the first XPath
+adds a table from ``(parent, name, position)`` to the child, one more pass. An XPath is then
+resolved in O(depth) table look-ups, whatever the number of siblings (docs/reference.md section
+1.3), so a run of ``n`` XPath lines into one article costs those passes plus ``n`` look-ups; an
+XPointer's text nodes are listed once per element it names. An element's XPath is built on demand from the index
+(O(depth)), never stored for every element.
 """
 
 from __future__ import annotations
@@ -91,19 +95,28 @@ BUILTIN_DTD = "".join(
 def read_file(path: str | os.PathLike, max_bytes: int | None = None) -> bytes:
     """The bytes of the regular file ``path``, without ever blocking.
 
-    The file is opened non-blocking and checked to be a regular file before it is read, so a
-    FIFO, a device (``/dev/stdin``) or a socket is refused, not read. ``max_bytes`` (``None``: no
+    The path is checked to be a regular file before it is opened (a FIFO, a device such as
+    ``/dev/stdin``, or a socket is refused without being opened), then opened non-blocking and
+    checked again (the file may have changed in between) before it is read. ``max_bytes`` (``None``: no
     limit) is a budget checked before reading. Raises :class:`InputError` naming ``path``: no
     such file, a broken symbolic link, a folder, not a regular file, unreadable, over the budget.
     """
     label = os.fspath(path)
+    try:  # checked before opening: a device (an article.dtd linked to /dev/...) is never opened
+        before = os.stat(path).st_mode
+    except OSError:
+        before = None  # os.open below names the reason
+    if before is not None and not stat.S_ISREG(before):
+        if stat.S_ISDIR(before):
+            raise InputError(label, None, "is a folder, not a file")
+        raise InputError(label, None, "not a regular file (a FIFO, device or socket): not read")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
         if os.path.islink(path):
             raise InputError(label, None, f"broken symbolic link (to {os.readlink(path)}, which does not exist)") from None
-        raise InputError(label, None, "no such file") from None
+        raise InputError(label, None, "file not found") from None
     except IsADirectoryError:
         raise InputError(label, None, "is a folder, not a file") from None
     except OSError as err:
@@ -366,6 +379,8 @@ class _ElementIndex:
     number of elements in its subtree (itself included: its next sibling is ``i + size[i]``)
     and its span ``[sstart, send)`` in string indices of the article's text (after the leading
     whitespace is dropped, clamped at 0). Text positions follow ``itertext`` (the article's text).
+    :attr:`child` (built on the first :meth:`find`) maps ``(parent, name, k)`` to the number of
+    element ``parent``'s ``k``-th child named ``name`` (the root's parent is -1).
     """
 
     def __init__(self, root: etree._Element, drop: int):
@@ -425,6 +440,7 @@ class _ElementIndex:
         self.parent = parent
         self.depth = depth
         self.size = size
+        self._texts: dict[int, list[tuple[str, int]]] = {}
         spans = np.array([sstart, send], dtype=np.int64).T.reshape(-1, 2) - drop
         self.spans = np.maximum(spans, 0)  # string indices, shape (n, 2)
 
@@ -446,23 +462,39 @@ class _ElementIndex:
             yield j
             j += self.size[j]
 
+    @cached_property
+    def child(self) -> dict[tuple[int, str, int], int]:
+        """``(parent, name, position)`` -> element number, for every element: one pass."""
+        return {key: i for i, key in enumerate(zip(self.parent, self.names, self.position))}
+
     def find(self, xpath: str) -> int | None:
         """Number of the element at a normalized XPath (``/article[1]/p[3]``), or None.
 
-        Walks down from the root, over the children of each step only (no table of paths)."""
-        steps = [_STEP.fullmatch(s) for s in xpath.split("/")[1:]]
-        if not self.nodes or not steps or any(m is None for m in steps):
+        One look-up in :attr:`child` per step: O(depth), whatever the number of siblings."""
+        i, child = -1, self.child
+        steps = xpath.split("/")
+        if steps[0] or len(steps) < 2:
             return None
-        first = steps[0]
-        if first.group(1) != self.names[0] or first.group(2) != "1":
-            return None
-        i = 0
-        for m in steps[1:]:
-            name, k = m.group(1), int(m.group(2))
-            i = next((j for j in self.children(i) if self.position[j] == k and self.names[j] == name), -1)
-            if i < 0:
+        for step in steps[1:]:
+            m = _STEP.fullmatch(step)
+            if m is None:
+                return None
+            i = child.get((i, m.group(1), int(m.group(2))))
+            if i is None:
                 return None
         return i
+
+    def text_nodes(self, i: int) -> list[tuple[str, int]]:
+        """The non-empty text nodes of element ``i`` as XPath's ``text()`` numbers them (its own
+        text, then the tails of its children), each with its start (a string index of the article's
+        text, as :attr:`spans`). Listed once per element, then kept."""
+        out = self._texts.get(i)
+        if out is None:
+            el = self.nodes[i]
+            out = ([(el.text, int(self.spans[i, 0]))] if el.text else []) + [
+                (self.nodes[j].tail, int(self.spans[j, 1])) for j in self.children(i) if self.nodes[j].tail]
+            self._texts[i] = out
+        return out
 
 
 class Article:
@@ -593,14 +625,11 @@ class Article:
         i = index.find(normalize_xpath(m.group(1)))
         if i is None:
             raise KeyError(m.group(1))
-        el = index.nodes[i]
         start = int(index.spans[i, 0])
         chars = int(m.group(3) or 0)
         if m.group(2) is None:
             return self.from_index(start + chars)
-        nodes = ([(el.text, start)] if el.text else []) + [
-            (index.nodes[j].tail, int(index.spans[j, 1])) for j in index.children(i) if index.nodes[j].tail
-        ]
+        nodes = index.text_nodes(i)
         k = int(m.group(2))
         if not 1 <= k <= len(nodes):
             raise KeyError(f"{m.group(1)}/text()[{k}]")

@@ -197,6 +197,7 @@ class RunsWindow(QMainWindow):
         self._make_menu()
 
         self.status = QLabel("")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # run ids and paths from files: plain text
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.statusBar().addWidget(self.status, 1)
         self.progress = QProgressBar()
@@ -830,7 +831,8 @@ class RunsWindow(QMainWindow):
         self.setting.setToolTip(self.setting.text())
         self._show_all()
         self._enable_exports()
-        self._say(f"Compared {len(c.runs)} runs on {len(c.topics)} topics under {len(c.measures)} measures")
+        self._say(f"Compared {len(c.runs)} runs on {len(c.topics)} topics under {len(c.measures)} measures"
+                  + "".join(f" · {w}" for w in self.result.label_warnings))
 
     def _show_all(self) -> None:
         if self.result is None:
@@ -852,6 +854,7 @@ class RunsWindow(QMainWindow):
         k = self._k()
         n, m = len(c.runs), len(c.measures)
         below = [rm.neighbour_marks(c, q) for q in range(m)]  # once per measure: each builds every pair
+        best = [set(c.best(q)) for q in range(m)]  # every run tied for the best mean is bold
         marks = below[k]
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
@@ -923,7 +926,7 @@ class RunsWindow(QMainWindow):
                     if nxt is not None:
                         tip += (f"\n{'significantly' if nxt.significant else 'not significantly'} better than "
                                 f"{c.runs[nxt.worse]} (rank {rank + 1}), p {rm.fmt_p(self._shown_p(c, nxt))}")
-                    it = _item(text, tip, font=bold if rank == 1 else mono)
+                    it = _item(text, tip, font=bold if i in best[q] else mono)
                     if q == k:
                         it.setBackground(QBrush(CHOSEN))
                 t.setItem(row, j, it)
@@ -965,7 +968,8 @@ class RunsWindow(QMainWindow):
             f"the run on the next row under {html.escape(c.measures[k])} ({html.escape(rm.TEST_NAMES[c.test])}, "
             f"one-tailed, α {c.alpha:g}{', ' + c.correction + ' correction' if c.correction != 'none' else ''}); "
             f"{NOT_SIGNIFICANT_MARK}: not significant. Means over the {len(c.topics)} paired topics; "
-            f"<b>bold</b>: the best run of a measure; (n): the run's rank under that measure. Hover a mean for "
+            f"<b>bold</b>: the best mean of a measure (every run tied for it); equal means are ordered by run "
+            f"label; (n): the run's rank under that measure. Hover a mean for "
             f"its {level} interval; click a measure's column to order by it.")
 
     def _shown_p(self, c, pair) -> float:

@@ -47,6 +47,8 @@ mean, with a warning.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -342,7 +344,8 @@ def topic_curves(ta: TopicAssessments | None, entries: Sequence[RankedElement],
 class ElementEvaluation:
     """A run evaluated: ``curves[(metric, quantisation)][topic]`` -> :class:`Curve`; ``topics``
     the topics evaluated (in assessment order); ``values[measure name][topic]`` and
-    ``means[measure name]`` for the ``measures`` asked; ``diagnostics``."""
+    ``means[measure name]`` for the ``measures`` asked (NaN when every topic was left out of
+    that measure: no mean, printed ``n/a``; docs/reference.md section 13.7); ``diagnostics``."""
 
     run_id: str
     measures: list[ElementMeasure]
@@ -391,8 +394,13 @@ def evaluate_elements(assessments: ElementAssessments, run: ElementRun,
                 empty.append(t)
                 continue
             per[t] = c.ap if m.kind == "AP" else c.at(m.x)
-        out.means[m.name] = float(np.mean(list(per.values()))) if per else 0.0
-        if empty:
+        out.means[m.name] = float(np.mean(list(per.values()))) if per else math.nan
+        if empty and not per:  # no topic left: no mean (printed n/a), said once here
+            out.diagnostics.append(Diagnostic(run.path or run.run_id, None, (
+                (f"{m.name}: topic {empty[0]} has nothing relevant" if len(empty) == 1 else
+                 f"{m.name}: none of the {len(empty)} topics (first: {empty[0]}) has anything relevant")
+                + f" under {m.quantisation} quantisation; no mean (n/a)")))
+        elif empty:
             out.diagnostics.append(Diagnostic(run.path or run.run_id, None, (
                 f"{m.name}: {len(empty)} topics have nothing relevant under {m.quantisation} quantisation "
                 f"(first: {empty[0]}); left out of the mean")))

@@ -21,8 +21,12 @@ element**, in line order, nested and repeated text included: that overlap is wha
   The rsv never reorders lines.
 - A topic split into two blocks is merged into its first (warning; ``strict``: error). An
   element given twice in a topic keeps its first rank (warning): recall cannot pass 1.
-- An article missing from the collection, an XPath it does not have, a bad rsv: an
-  :class:`InputError` naming the line.
+- An article missing from the collection (a partial collection, as the real INEX subset): its
+  lines keep their ranks and score as not relevant (e = s = 0; span unknown, size 0), with one
+  warning giving the count and the first ids, worded as list evaluation's
+  (:func:`engine.coverage.missing_articles`; docs/reference.md section 13.4).
+- An XPath an article of the collection does not have, a bad rsv: an :class:`InputError` naming
+  the line.
 
 **Simulated runs** (seed 004 end of section 4.1), per topic from its assessments:
 :func:`perfect_run` holds only the elements with specificity 3 (and e > 0), ranked by their
@@ -56,7 +60,8 @@ SIMULATED = ("perfect", "ancestors")
 class RankedElement:
     """One ranked element: ``article``, ``xpath``, span ``[start, end)`` in the unit (bytes or
     characters), ``rsv``, ``rank`` (1-based; equal for the elements of one tie), ``index`` (the
-    element's number in the article, document order) and ``line`` (0 when not read from a file)."""
+    element's number in the article, document order; negative for an article the collection
+    lacks, whose span is then ``[0, 0)``) and ``line`` (0 when not read from a file)."""
 
     topic: str
     article: str
@@ -103,38 +108,70 @@ def assign_ranks(rsvs: Iterable[float], ties: bool = True) -> list[int]:
 
 
 class _Resolver:
-    """Element spans of a run's articles, each article's tree read once."""
+    """Element spans of a run's articles, each article's tree read once. An element of an article
+    the collection lacks gets a negative number (one per distinct ``(article, name)``), its name
+    in :attr:`unknown`."""
 
     def __init__(self, path: str, collection: Collection):
         self.path = path
         self.collection = collection
-        self.trees: dict[str, ElementTree] = {}
+        self.trees: dict[str, ElementTree | None] = {}
+        self.articles: dict[str, None] = {}  # every article named, in file order
+        self.unknown: dict[int, str] = {}  # negative number -> the element's name as the run gives it
+        self._numbers: dict[tuple[str, str], int] = {}
 
-    def tree(self, article: str, line: int) -> ElementTree:
-        t = self.trees.get(article)
-        if t is None:
-            try:
-                t = element_tree(self.collection.article(article))
-            except KeyError:
-                raise InputError(self.path, line, f"article {article} is not in the collection {self.collection.root}") from None
-            self.trees[article] = t
+    def tree(self, article: str, line: int) -> ElementTree | None:
+        """The article's element tree, or None when the collection lacks it."""
+        self.articles.setdefault(article)
+        if article in self.trees:
+            return self.trees[article]
+        try:
+            t = element_tree(self.collection.article(article))
+        except KeyError:
+            t = None
+        self.trees[article] = t
         return t
 
+    def _missing(self, article: str, name: str) -> int:
+        number = self._numbers.setdefault((article, name), -1 - len(self._numbers))
+        self.unknown[number] = name
+        return number
+
+    def whole(self, article: str, line: int) -> int:
+        return 0 if self.tree(article, line) is not None else self._missing(article, "/article[1]")
+
     def by_xpath(self, article: str, xpath: str, line: int) -> int:
-        i = self.tree(article, line).find(xpath)
+        t = self.tree(article, line)
+        if t is None:
+            return self._missing(article, xpath)
+        i = t.find(xpath)
         if i is None:
             raise InputError(self.path, line, f"article {article} has no element {xpath}")
         return i
 
     def by_span(self, article: str, start: int, end: int, line: int) -> int:
-        i = self.tree(article, line).by_span(start, end)
+        t = self.tree(article, line)
+        if t is None:
+            return self._missing(article, f"[{start}, {end})")
+        i = t.by_span(start, end)
         if i is None:
             raise InputError(self.path, line, f"article {article}: [{start}, {end}) is not the span of an element "
                                               "(an element run names elements: give an XPath)")
         return i
 
 
+def _name(resolver: _Resolver, article: str, index: int) -> str:
+    return resolver.unknown[index] if index < 0 else resolver.trees[article].xpath(index)
+
+
 def _finish(run: ElementRun, raw: dict[str, list[tuple[str, int, float, int]]], resolver: _Resolver, ties: bool) -> ElementRun:
+    missing = [a for a in resolver.articles if resolver.trees.get(a) is None]
+    if missing:
+        from ..coverage import missing_articles
+
+        run.diagnostics.append(missing_articles(run.path, list(resolver.articles), missing, resolver.collection.root,
+                                                "their elements keep their ranks and score as not relevant "
+                                                "(spans unknown, size 0)"))
     for topic, items in raw.items():
         seen: set[tuple[str, int]] = set()
         kept = []
@@ -144,7 +181,7 @@ def _finish(run: ElementRun, raw: dict[str, list[tuple[str, int, float, int]]], 
                 dups += 1
                 if dups == 1:
                     run.diagnostics.append(Diagnostic(run.path, line, f"topic {topic}: element "
-                                                      f"{resolver.trees[article].xpath(index)} of article {article} "
+                                                      f"{_name(resolver, article, index)} of article {article} "
                                                       "ranked again; its first rank is kept"))
                 continue
             seen.add((article, index))
@@ -155,6 +192,9 @@ def _finish(run: ElementRun, raw: dict[str, list[tuple[str, int, float, int]]], 
         entries = []
         for (article, index, rsv, line), rank in zip(kept, ranks):
             t = resolver.trees[article]
+            if t is None:  # not in the collection: not relevant, span unknown
+                entries.append(RankedElement(topic, article, resolver.unknown[index], 0, 0, rsv, rank, index, line))
+                continue
             entries.append(RankedElement(topic, article, t.xpath(index), int(t.starts[index]), int(t.ends[index]),
                                          rsv, rank, index, line))
         run.topics[topic] = entries
@@ -202,8 +242,7 @@ def read_element_run(path: str | os.PathLike, collection: Collection, strict: bo
         if len(f) == 7:
             index = resolver.by_xpath(article, f[6], number)
         elif len(f) == 6:
-            resolver.tree(article, number)
-            index = 0
+            index = resolver.whole(article, number)
         else:
             offset = to_int(f[6], label, number, "offset")
             length = to_int(f[7], label, number, "length")
@@ -258,8 +297,7 @@ def _read_xml(label: str, data: bytes, collection: Collection, strict: bool, tie
                     raise InputError(label, child.sourceline, "a <passage> (XPointers) is not an element: element runs "
                                                               "need <path> results")
             if not found:
-                resolver.tree(article, result.sourceline)
-                items.append((article, 0, rsv, result.sourceline))
+                items.append((article, resolver.whole(article, result.sourceline), rsv, result.sourceline))
     return _finish(run, raw, resolver, ties)
 
 

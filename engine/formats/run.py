@@ -58,8 +58,8 @@ class RunArticle:
     lengths and overlaps kept (the Focused task's ranks and Best in Context's entry point): a
     6-field line is :data:`WHOLE_LINE` (the whole article), a 7-field line :data:`XPATH_LINE`
     (its XPath is the next one of ``xpaths``). The arrays of an article read from a file are
-    read-only views of the run's columns.
-    """
+    read-only views of the run's columns. ``xpath_lines``, ``pointer_lines``: XML runs' line of
+    each XPath and XPointer pair (any run: :func:`engine.batch.resolution_lines`)."""
 
     article: str
     rank: int
@@ -69,6 +69,8 @@ class RunArticle:
     pointers: list[tuple[str, str]] = field(default_factory=list)
     lines: tuple[int, ...] = ()
     line_spans: np.ndarray | None = None
+    xpath_lines: tuple[int, ...] = ()
+    pointer_lines: tuple[int, ...] = ()
 
     @property
     def entry_point(self) -> int | None:

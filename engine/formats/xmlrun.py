@@ -20,6 +20,7 @@ same :class:`~engine.formats.run.Run` as the FOL reader, with the same policies.
 
 from __future__ import annotations
 
+import codecs
 import os
 
 from .. import intervals as iv
@@ -37,16 +38,26 @@ def _int(el, attr: str, path: str) -> int:
     return to_int(value.strip(), path, el.sourceline, f"<{el.tag}> {attr}")
 
 
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
 def is_xml_run(path: str | os.PathLike, data: bytes | None = None) -> bool:
-    """True if the file (or its ``data``) starts like an XML document (``<``, after blanks and
-    a BOM); False for a file that cannot be read (the FOL reader then names the reason)."""
+    """True if the file (or its ``data``) starts like an XML document: ``<`` after blanks and a
+    byte-order mark (UTF-8, UTF-16 or UTF-32, so an XML run in UTF-16 is read as XML, the
+    encoding its declaration and mark say, as articles are: docs/reference.md section 2.6);
+    False for a file that cannot be read (the FOL reader then names the reason)."""
     if data is None:
         try:
             with open(path, "rb") as fh:
                 data = fh.read(512)
         except OSError:
             return False
-    return data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+    head = data[:512]
+    for bom, encoding in _BOMS:  # UTF-32 LE before UTF-16 LE: its mark starts with UTF-16's
+        if head.startswith(bom):
+            return head[len(bom):].decode(encoding, "ignore").lstrip(" \t\r\n").startswith("<")
+    return head.lstrip(b" \t\r\n").startswith(b"<")
 
 
 def read_xml_run(path: str | os.PathLike, strict: bool = False, data: bytes | None = None) -> Run:
@@ -95,11 +106,13 @@ def read_xml_run(path: str | os.PathLike, strict: bool = False, data: bytes | No
             for xp in result.iter("path"):
                 if (xp.text or "").strip():
                     entry.xpaths.append(xp.text.strip())
+                    entry.xpath_lines += (xp.sourceline,)
             for passage in result.iter("passage"):
                 start, end = passage.get("start"), passage.get("end")
                 if not start or not end:
                     raise InputError(path, passage.sourceline, "<passage> needs start and end XPointers")
                 entry.pointers.append((start, end))
+                entry.pointer_lines += (passage.sourceline,)
             if spans:
                 if iv.overlaps(spans):
                     run.diagnostics.append(Diagnostic(path, result.sourceline, f"overlapping passages of article {article} (topic {topic}) united"))

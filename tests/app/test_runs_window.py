@@ -40,7 +40,9 @@ TOPIC = "2009074"
 ARTICLE = "23724"
 RUNS = ("bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run", "indri-passages.run",
         "indri-documents.run")
-LABELS = [Path(r).stem for r in RUNS]
+# the one naming rule (engine.compare.run_labels): the run id, or the file name when runs share
+# it (the three BERT runs all say TREC2INEX; Indri's say indri-passages and indri)
+LABELS = ["bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run", "indri-passages", "indri"]
 RESAMPLES = 200  # few resamples: the tests stay fast; the window must give the engine's numbers
 
 
@@ -351,7 +353,7 @@ def test_adding_runs_a_bad_one_is_told(qtbot, real, runs, inex, closing, tmp_pat
     # the good run is added and compared; each bad file is named with its reason
     assert [Path(r.path).name for r in w.extra_runs] == ["indri-documents.run"]
     assert w.run_list.count() == 3 and "(added here)" in w.run_list.item(2).text()
-    assert w.result.comparison.runs == [*LABELS[:2], "indri-documents"]
+    assert w.result.comparison.runs == [*LABELS[:2], "indri"]
     assert len(w.errors_shown) == 3
     assert str(binary) in w.errors_shown[0] and "binary" in w.errors_shown[0]
     assert str(missing) in w.errors_shown[1]
@@ -425,6 +427,7 @@ def test_pure_helpers():
         def __init__(self, path):
             self.path, self.run_id = path, "x"
 
-    assert rm.run_labels([R("/a/x.run"), R("/b/x.run"), R("/a/y.txt")]) == ["x", "x (2)", "y"]
+    # one run id shared by the three: each labelled by its file name, the repeated one numbered
+    assert rm.run_labels([R("/a/x.run"), R("/b/x.run"), R("/a/y.txt")]) == ["x.run", "x.run (2)", "y.txt"]
     light, dark = rw.p_colour(0.05, 0.05), rw.p_colour(0.0, 0.05)
     assert light.lightness() > dark.lightness()

@@ -71,8 +71,9 @@ def test_table_equals_the_engine_and_follows_the_controls(real_window, real, qtb
     # by hand: S retrieves exactly R, read first along the chain: aveChP = F = 1, LE = 1 screen
     assert panel.model.text("S", "aveChP") == "1.0000" and panel.model.text("S", "F(0.25)") == "1.0000"
     assert panel.model.text("S", "LE(300)") == "1"
-    # by hand: SLD retrieves the whole text: P = 4164 / length, R = 1, F_b = (1 + b²) P R / (b² P + R)
-    length = w.session.current.article.length
+    # by hand: SLD retrieves the counted text [0, doc_length): P = 4164 / doc_length, R = 1,
+    # F_b = (1 + b²) P R / (b² P + R)
+    length = w.session.current.article.doc_length
     p, b2 = 4164 / length, 0.25 ** 2
     assert panel.model.value("SLD", "F(0.25)") == pytest.approx((1 + b2) * p / (b2 * p + 1), abs=1e-12)
     assert panel.model.text("S", 1) == "5" and panel.model.text("S", 2) == "4,164"  # passages, bytes

@@ -64,17 +64,18 @@ def test_the_hand_worked_element_spans(art):
 
 @pytest.mark.parametrize("passage, sl, ss, sst", [
     (A, [(12, 38)], [(22, 28)], [(22, 28)]),            # p1; b is the only whole element, a leaf
-    (B, [(5, 60)], [(38, 60)], [(50, 60)]),             # bdy; p2+p3 touch and merge; p2 has a child, p3 is a leaf
+    (B, [(5, 59)], [(38, 59)], [(50, 59)]),             # bdy; p2+p3 touch and merge; p2 has a child, p3 is a leaf
     (C, [(0, 4)], [(0, 4)], [(0, 4)]),                  # header elements count: the title itself
     (D, [(5, 12)], [], []),                             # covers no whole element: nothing
-    ((50, 80), [(50, 60)], [(50, 60)], [(50, 60)]),     # clipped to the text first: [50, 60) = p3
-    ((3, 6), [(0, 60)], [(4, 5)], [(4, 5)]),            # across header and body: only the root holds it
+    ((50, 80), [(50, 59)], [(50, 59)], [(50, 59)]),     # clipped to the text first: [50, 60) = p3
+    ((3, 6), [(0, 59)], [(4, 5)], [(4, 5)]),            # across header and body: only the root holds it
 ])
+# (every element set ends at doc_length 59, rule 2: bdy, p3 and the root run to 60, past "bark")
 def test_each_strategy_on_one_passage(art, passage, sl, ss, sst):
     p = spans(passage)
     assert same(strategy_passages("S", p, art), iv.clip(p, 0, 60))
     assert same(strategy_passages("SL", p, art), spans(*sl))
-    assert same(strategy_passages("SLD", p, art), spans((0, 60)))
+    assert same(strategy_passages("SLD", p, art), spans((0, 59)))  # [0, doc_length): "Dogs bark" ends at 59
     assert same(strategy_passages("SS", p, art), spans(*ss))
     assert same(strategy_passages("SST", p, art), spans(*sst))
 
@@ -83,9 +84,9 @@ def test_all_passages_together_are_the_union(art):
     p = spans(A, B, C, D)
     assert same(strategy_passages("S", p, art), spans((0, 4), (5, 9), (14, 30), (38, 60)))
     # title [0,4); st [5,12), p1 [12,38) and bdy [5,60) merge into [5,60)
-    assert same(strategy_passages("SL", p, art), spans((0, 4), (5, 60)))
-    assert same(strategy_passages("SS", p, art), spans((0, 4), (22, 28), (38, 60)))
-    assert same(strategy_passages("SST", p, art), spans((0, 4), (22, 28), (50, 60)))
+    assert same(strategy_passages("SL", p, art), spans((0, 4), (5, 59)))
+    assert same(strategy_passages("SS", p, art), spans((0, 4), (22, 28), (38, 59)))
+    assert same(strategy_passages("SST", p, art), spans((0, 4), (22, 28), (50, 59)))
 
 
 def test_two_passages_in_one_paragraph_give_it_once(art):
@@ -96,7 +97,7 @@ def test_empty_and_outside_passages(art):
     for p in (iv.EMPTY, spans((70, 80))):
         for name in ("S", "SL", "SS", "SST"):
             assert same(strategy_passages(name, p, art), iv.EMPTY)
-        assert same(strategy_passages("SLD", p, art), spans((0, 60)))
+        assert same(strategy_passages("SLD", p, art), spans((0, 59)))
 
 
 def test_equal_spans_and_a_passage_equal_to_an_element():
@@ -182,13 +183,14 @@ def test_simulated_runs_scored_by_hand(one_article_collection):
     run = simulated_run("SLDRI", q, coll, "1")
     assert run.run_id == "SLDRI" and [e.article for e in run.topics["1"]] == [NONRELEVANT_PLACEHOLDER, "cats"]
     assert run.topics["1"][0].passages is None and run.topics["1"][0].rank == 1  # inserted article: whole
-    assert same(run.topics["1"][1].passages, spans((0, 60))) and run.topics["1"][1].rank == 2
+    assert same(run.topics["1"][1].passages, spans((0, 59))) and run.topics["1"][1].rank == 2  # [0, doc_length)
     # S: F = 1 at rank 1 -> AgP = 1; with a non-relevant article first gP[2] = 1/2
     assert agp("SR", q, coll) == 1.0
     assert agp("SRI", q, coll) == 0.5
-    # SLD retrieves [0,60): P = 16/60, R = 1, F1 = 2PR/(P+R) = 32/76 = 8/19; RI halves it
-    assert agp("SLDR", q, coll) == pytest.approx(float(Fr(8, 19)), abs=1e-12)
-    assert agp("SLDRSI", q, coll) == pytest.approx(float(Fr(4, 19)), abs=1e-12)
+    # SLD retrieves [0, doc_length) = [0,59): P = 16/59, R = 1, F1 = 2PR/(P+R) = (32/59)/(75/59) = 32/75;
+    # RI halves it
+    assert agp("SLDR", q, coll) == pytest.approx(float(Fr(32, 75)), abs=1e-12)
+    assert agp("SLDRSI", q, coll) == pytest.approx(float(Fr(16, 75)), abs=1e-12)
     # SL retrieves p1 [12,38): P = 16/26, R = 1, F1 = 32/42 = 16/21
     assert agp("SLR", q, coll) == pytest.approx(float(Fr(16, 21)), abs=1e-12)
     # SS = SST retrieve b [22,28): P = 1, R = 6/16, F1 = (12/16)/(22/16) = 6/11
