@@ -12,7 +12,8 @@ collection folder; the file chooser answers with the row's path) and checks:
 - ``WARNING``: the window takes it and says ``expect`` in its log; readsim-eval exits 0;
 - ``ERROR``: the window's message box holds exactly readsim-eval's message
   (``path:line: reason``; ``path: reason`` for a whole-file problem), naming the row's line,
-  and the window keeps what it had; for the kinds readsim-eval does not read (topics, an
+  and the window keeps what it had (an XPath naming no element is found only when the topic is
+  evaluated: the run is taken, its ranked list stays empty); for the kinds readsim-eval does not read (topics, an
   article) the message is the engine reader's, which both the window and readsim-eval's
   ``--collection`` use.
 
@@ -123,7 +124,9 @@ CASES = [
     *[r for k in RUN_KINDS for r in (
         row(k, "bom", SAME), row(k, "crlf", SAME),
         row(k, "control", ERROR, "U+000B" if k != "xml-run" else "", 2),
-        row(k, "cut", ERROR, "", 2),  # a line half written; in XML, an unclosed tag
+        # a line half written; in XML, an unclosed tag; an XPath cut to "/" reads as a line, and
+        # naming no element it stops the topic's evaluation (the run is taken, no number shown)
+        row(k, "cut", ERROR, "has no element /" if k == "xpath-run" else "", 2),
         # an empty file, even named *.xml, is an empty run (nothing says it is XML)
         row(k, "empty", WARNING, "no result line (the run is empty)"),
         row(k, "missing", ERROR, MISSING[k]), row(k, "folder", ERROR, FOLDER[k]))],
@@ -305,7 +308,9 @@ def test_window_reads_every_input_as_readsim_eval(case: Case, window, qtbot, tmp
     assert message.startswith(f"{where}:{line}: " if line else f"{where}: "), message
     assert case.expect in message
     assert message in window.error_box.text() and "Traceback" not in window.error_box.text()
-    if kind != "article":  # the window keeps what it had
+    if kind == "xpath-run" and how == "cut":  # found while evaluating: no row, no number, shown
+        assert window.session.run.path == str(spoiled) and window.model.rowCount() == 0
+    elif kind != "article":  # the window keeps what it had
         assert (window.session.run, window.session.qrels, window.session.collection,
                 window.session.topics) == before
     else:
