@@ -31,7 +31,6 @@ from pathlib import Path
 
 import pytest
 from gui_fixtures import assert_answers  # tests/ is on sys.path
-from PySide6.QtWidgets import QFileDialog
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
@@ -42,7 +41,7 @@ from readsim.engine.formats import read_topics
 from readsim.engine.samples import sample
 
 from .cases import ERROR, SAME, WARNING, Case
-from .test_window_files import window  # noqa: F401 (a fixture: the sample in a window, dialogs on)
+from .test_window_files import open_via, window  # noqa: F401 (window: a fixture, the sample in a window)
 
 BOM = b"\xef\xbb\xbf"
 TOPIC = "2026001"
@@ -233,13 +232,8 @@ def load(qtbot, w: MainWindow, kind: str, path: Path, monkeypatch) -> None:
     """File > Open run / qrels / topics / collection folder, the file chooser answering ``path``;
     then wait for every load and evaluation (for an article: the new collection's article 900001
     is the one shown, read from it)."""
-    wk = WINDOW_KIND[kind]
-    if wk == "collection":
-        monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(path))
-    else:
-        monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-    {"run": w.act_open_run, "qrels": w.act_open_qrels, "topics": w.act_open_topics,
-     "collection": w.act_open_collection}[wk].trigger()
+    menu = Case("menu", "File > Open", ERROR, data={"via": "menu", "kind": WINDOW_KIND[kind]})  # open_via reads its data
+    open_via(w, menu, path, monkeypatch, path.parent)
     qtbot.waitUntil(lambda: activity().count == 0 and not w.session.loading_article(), timeout=30_000)
 
 
