@@ -19,8 +19,9 @@ collection folder; the file chooser answers with the row's path) and checks:
 
 The kinds: qrels, a FOL run (8 fields), a whole-article run (6 fields), an XPath run (7 fields),
 an XML run (INEX 2006-2008), a Best in Context run (one entry point per article, length 0), a
-topics file in the INEX format and in the Indri query format, an article of the collection (opened
-from the ranked list) and the collection folder itself.
+topics file in the INEX format and in the Indri query format, an article of the collection (the
+one the window shows, its rank 1, once the collection folder holding it is opened) and the
+collection folder itself.
 """
 
 from __future__ import annotations
@@ -132,11 +133,14 @@ CASES = [
     # topics, both formats
     *[r for k in ("topics", "indri-topics") for r in (
         row(k, "bom", SAME), row(k, "crlf", SAME), row(k, "control", ERROR, "not well-formed XML", 2),
-        row(k, "cut", ERROR, "not well-formed XML", 2), row(k, "empty", ERROR, "empty file, not XML", 1), row(k, "missing", ERROR, MISSING[k]), row(k, "folder", ERROR, FOLDER[k]))],
-    # an article of the collection, opened from the ranked list
-    row("article", "bom", SAME), row("article", "crlf", SAME), row("article", "control", ERROR, "invalid xmlChar value 11", 2),
+        row(k, "cut", ERROR, "not well-formed XML", 2), row(k, "empty", ERROR, "empty file, not XML", 1),
+        row(k, "missing", ERROR, MISSING[k]), row(k, "folder", ERROR, FOLDER[k]))],
+    # an article of the collection: the one the window shows once the collection is opened
+    row("article", "bom", SAME), row("article", "crlf", SAME),
+    row("article", "control", ERROR, "invalid xmlChar value 11", 2),
     row("article", "cut", ERROR, "not well-formed XML", 2), row("article", "empty", ERROR, "empty file", 1),
-    row("article", "missing", WARNING, "(first: 900001) is not in the collection"), row("article", "folder", ERROR, "is a folder"),
+    row("article", "missing", WARNING, "(first: 900001) is not in the collection"),
+    row("article", "folder", ERROR, "is a folder"),
     # the collection folder
     Case("collection-missing", "collection: a folder that does not exist", ERROR, "collection folder not found",
          {"kind": "collection", "how": "missing", "line": None}),
@@ -232,7 +236,7 @@ def load(qtbot, w: MainWindow, kind: str, path: Path, monkeypatch) -> None:
     """File > Open run / qrels / topics / collection folder, the file chooser answering ``path``;
     then wait for every load and evaluation (for an article: the new collection's article 900001
     is the one shown, read from it)."""
-    menu = Case("menu", "File > Open", ERROR, data={"via": "menu", "kind": WINDOW_KIND[kind]})  # open_via reads its data
+    menu = Case("menu", "File > Open", ERROR, data={"via": "menu", "kind": WINDOW_KIND[kind]})  # only data is read
     open_via(w, menu, path, monkeypatch, path.parent)
     qtbot.waitUntil(lambda: activity().count == 0 and not w.session.loading_article(), timeout=30_000)
 
