@@ -33,6 +33,7 @@ from readsim.engine.formats import Qrels, Run, RunArticle, read_any_run, write_r
 from readsim.engine.layout import Layout
 from readsim.engine.reading import Mode
 
+from .plain import amount
 from .files import add_recent
 from .session import RankedRow, Session, with_entry, with_mode
 from .widgets.outline import Outline
@@ -453,7 +454,7 @@ class EditingUI(QObject):
         span = self.selection()
         if span is None or not self.editor.add(*span):
             return False
-        self.session.message.emit(f"Retrieved [{span[0]:,}, {span[1]:,}) ({span[1] - span[0]:,} {self.session.unit})")
+        self.session.message.emit(f"Retrieved [{span[0]:,}, {span[1]:,}) ({amount(span[1] - span[0], self.session.unit)})")
         return True
 
     def remove_selection(self) -> bool:
@@ -485,7 +486,7 @@ class EditingUI(QObject):
             self.window.show_error(f"strategy {name}: {err}")
             return False
         done = self.editor.apply(spans, f"strategy {name}")
-        self.session.message.emit(f"Strategy {name}: {len(iv.normalize(iv.as_array(spans)))} passage(s) retrieved"
+        self.session.message.emit(f"Strategy {name}: {amount(len(iv.normalize(iv.as_array(spans))), 'passages')} retrieved"
                                   if done else f"Strategy {name} retrieves the same passages")
         return done
 

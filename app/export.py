@@ -46,6 +46,8 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from readsim.engine.atomic import write_bytes, write_text
 from readsim.engine.measure import panel_measures
 
+from .plain import menu_text
+
 if TYPE_CHECKING:  # pyqtgraph is imported where a plot is exported (it starts slowly)
     import pyqtgraph as pg
 
@@ -397,7 +399,7 @@ def install_export(window) -> None:
         menu.clear()
         menu.addAction(window.act_export_article)
         for name, plot in plots(window, build):
-            a = menu.addAction(f"{name} as PNG/SVG…")
+            a = menu.addAction(menu_text(f"{name} as PNG/SVG…"))
             a.triggered.connect(lambda _=False, n=name, w=plot: _run(
                 window, f"Export the plot {n}", PICTURES, _stem(window, n.lower()) + ".png",
                 lambda p: export_plot(w, p)))

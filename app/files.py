@@ -2,12 +2,17 @@
 
 A *kind* is one of ``collection`` (a folder of articles), ``qrels``, ``run``, ``topics``.
 Recent files live in ``QSettings("readsim", "readsim")`` under ``recent`` as ``kind|path``.
+Every setting the window keeps (recent files, geometry, docks, columns) goes through
+:func:`app_settings`; :func:`freeze_settings` makes a run read them and write none
+(``readsim --screenshot``, docs/reference.md section 9.2).
 """
 
 from __future__ import annotations
 
 import codecs
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
@@ -18,11 +23,39 @@ KINDS = ("collection", "qrels", "run", "topics")
 _WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
               (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 MAX_RECENT = 10
+_frozen: str | None = None  # the folder of the scratch copy while frozen
 
 
 def app_settings() -> QSettings:
-    """The application's settings store (organization and application "readsim")."""
+    """The application's settings store (organization and application "readsim"); while
+    :func:`freeze_settings` holds, a scratch copy of it."""
+    if _frozen is not None:
+        return QSettings(os.path.join(_frozen, "readsim.ini"), QSettings.Format.IniFormat)
     return QSettings("readsim", "readsim")
+
+
+def freeze_settings() -> None:
+    """From now until :func:`thaw_settings`, :func:`app_settings` is a copy of the user's
+    settings in a temporary folder: the window reads what the user has, and whatever it writes
+    (the offscreen window's geometry, recent files) never reaches the user's file."""
+    global _frozen
+    if _frozen is not None:
+        return
+    user = QSettings("readsim", "readsim")
+    folder = tempfile.mkdtemp(prefix="readsim-settings-")
+    copy = QSettings(os.path.join(folder, "readsim.ini"), QSettings.Format.IniFormat)
+    for key in user.allKeys():
+        copy.setValue(key, user.value(key))
+    copy.sync()
+    _frozen = folder
+
+
+def thaw_settings() -> None:
+    """End :func:`freeze_settings`: drop the copy; the user's settings are used again."""
+    global _frozen
+    folder, _frozen = _frozen, None
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def guess_kind(path: str | os.PathLike) -> str:

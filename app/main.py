@@ -1,6 +1,6 @@
 """``readsim``: the reading-order window.
 
-    readsim                                   # the shipped sample
+    readsim [--sample]                        # the shipped sample
     readsim --collection DIR --qrels FILE --run FILE [--run FILE2] [--topics FILE]
             [--topic T] [--article A] [--unit bytes|chars]
             [--reading MODE --screen S --tolerance T --beta B] [--entry OFFSET]
@@ -11,21 +11,34 @@
 the image cannot be written, standard output is full); 2 for bad arguments: a value out of
 range (``--screen`` and ``--tolerance`` whole numbers of characters from 1 to 10,000,000,
 ``--beta`` from 0.01 to 10, the window's own ranges; ``--step`` and ``--entry`` from 0 to 2^40),
-options that do not go together (``--entry`` with a ``--reading`` other than ``entry``) or a path
-that is missing, unreadable or of the wrong kind; 130 when interrupted. Errors are one clear line on
-stderr (``readsim: error: file:line: reason``), never a traceback. In the interactive window an
-OS or input error reaching ``sys.excepthook`` opens a plain message box (``path: reason``), any
-other unexpected exception a dialog with the traceback, instead of killing the program.
+options that do not go together (``--entry`` with a ``--reading`` other than ``entry``,
+``--step`` without ``--screenshot``) or a path that is missing, unreadable or of the wrong kind;
+130 when interrupted (Ctrl+C at any moment: one line ``readsim: interrupted``). Errors are one
+clear line on stderr (``readsim: error: file:line: reason``), never a traceback. In the
+interactive window an OS or input error reaching ``sys.excepthook`` opens a plain message box
+(``path: reason``), any other unexpected exception a dialog with the traceback, instead of
+killing the program. On Linux the window needs a display, and on X11 the system library
+libxcb-cursor: without them :func:`display_problem` says so (exit 1) before Qt would abort.
+
+``--screenshot`` reads the user's settings and writes nothing but its image
+(:func:`readsim.app.files.freeze_settings`); the image is written atomically, only over a
+regular file that is none of the inputs (:func:`readsim.engine.atomic.check_output`).
 """
 
 from __future__ import annotations
 
-import argparse
+from readsim.engine import streams  # first: Ctrl+C during the imports below is one line, exit 130
+
+streams.guard_start("readsim")
+
+import argparse  # noqa: E402 (this and every import below: after the start-up guard)
 import os
+import signal
 import sys
 import traceback
 from pathlib import Path
 
+from readsim.engine.atomic import check_output
 from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option, silence
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
@@ -65,8 +78,10 @@ def parser() -> argparse.ArgumentParser:
                                 "(INEX Relevant in Context): read an article the way a run's matching chain leads.",
                                 epilog="Exit status: 0 ok; 1 an input error while loading (with --screenshot) or an "
                                 "OS error (path: reason: a missing, unreadable or wrong-kind path, the screenshot's folder "
-                                "cannot be created, the image cannot be written); 2 bad usage: an option value out of "
-                                "range or options that do not go together (named in the message); 130 interrupted.")
+                                "cannot be created, the image cannot be written, a screenshot path that is not a regular "
+                                "file or is one of the inputs; no display, or no libxcb-cursor on X11); 2 bad usage: "
+                                "an option value out of range or options that do not go together (named in the message); "
+                                "130 interrupted.")
     p.add_argument("--collection", metavar="DIR", help="folder of article XML files")
     p.add_argument("--qrels", metavar="FILE", help="FOL qrels")
     p.add_argument("--run", metavar="FILE", action="append", default=[], help="FOL run (repeat for several)")
@@ -88,8 +103,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--beta", type=option(_beta), default=0.25, metavar="B",
                    help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
     p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")
-    p.add_argument("--step", type=option(_step), default=0, metavar="K",
-                   help="with --screenshot: screens read forward, 0 or more (default 0)")
+    p.add_argument("--step", type=option(_step), default=None, metavar="K",
+                   help="with --screenshot (only): screens read forward, 0 or more (default 0)")
     return p
 
 
@@ -120,6 +135,9 @@ def check_usage(args: argparse.Namespace) -> list[str]:
     shot = Path(args.screenshot) if args.screenshot else None
     if shot is not None and not shot.is_dir() and shot.suffix.lower() not in (".png", ".svg"):
         out.append(f"--screenshot {args.screenshot}: the image must end in .png or .svg")
+    if args.step is not None and not args.screenshot:
+        out.append("--step K goes with --screenshot (the screens read forward before the picture); "
+                   "in the window, use the reader's controls")
     if args.entry is not None and args.reading not in (None, Mode.ENTRY.value):
         out.append(f"--entry sets the entry point of the entry reading mode: it does not go with --reading {args.reading}")
     if args.sample and (args.run or args.collection or args.qrels or args.topics):
@@ -131,18 +149,133 @@ def check_usage(args: argparse.Namespace) -> list[str]:
 
 def _error(text: str) -> None:
     try:
-        print(f"readsim: error: {text}", file=sys.stderr, flush=True)
+        print(f"readsim: error: {text}", file=streams.errors(), flush=True)
     except (OSError, ValueError):  # standard error itself is full or closed: nothing to tell
         pass
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the window (or render ``--screenshot``); returns the exit code (see the module)."""
+    """Run the window (or render ``--screenshot``); returns the exit code (see the module).
+
+    Until Qt's application exists, Ctrl+C ends the program at once (one line, 130:
+    :func:`readsim.engine.streams.guard_start`; a ``KeyboardInterrupt`` inside PySide's imports
+    can abort the interpreter); from then on :class:`Interrupt` routes it."""
+    code = EXIT_INTERRUPTED
     try:
-        return _main(argv)
+        code = _main(argv)
     except KeyboardInterrupt:
-        _error("interrupted")
-        return EXIT_INTERRUPTED
+        try:
+            print("readsim: interrupted", file=streams.errors(), flush=True)
+        except (OSError, ValueError):
+            pass
+        if _busy():  # background jobs still run Python code: leave now, not tear Qt down under them
+            os._exit(EXIT_INTERRUPTED)
+    finally:
+        streams.finished()
+    return code
+
+
+def _busy() -> bool:
+    """True when a background job of the window is still running."""
+    background = sys.modules.get("readsim.app.background")
+    return background is not None and background.activity().count > 0
+
+
+def display_problem(environ=None, platform: str | None = None, load=None) -> str | None:
+    """Why Qt could not open the window here, or None: on Linux without ``QT_QPA_PLATFORM``,
+    no ``DISPLAY`` nor ``WAYLAND_DISPLAY``; on X11 (the ``xcb`` platform: ``QT_QPA_PLATFORM``
+    unset outside a Wayland session, or ``xcb``) no ``DISPLAY``, or no ``libxcb-cursor.so.0``,
+    which Qt 6.5 and later need there (Qt itself would abort, exit 134). ``environ``,
+    ``platform`` and ``load`` (a ``dlopen``: ``ctypes.CDLL``) stand in for the real ones."""
+    environ = os.environ if environ is None else environ
+    if not (platform or sys.platform).startswith("linux"):
+        return None
+    chosen = environ.get("QT_QPA_PLATFORM", "").split(";")[0].split(":")[0].strip()
+    display, wayland = environ.get("DISPLAY"), environ.get("WAYLAND_DISPLAY")
+    if not chosen:
+        if not display and not wayland:
+            return ("the window needs a display: run readsim in a desktop session, or set "
+                    "QT_QPA_PLATFORM=offscreen (or use --screenshot FILE.png)")
+        if wayland and environ.get("XDG_SESSION_TYPE") == "wayland":
+            return None  # Qt picks its Wayland platform
+        chosen = "xcb"
+    if chosen != "xcb":
+        return None
+    if not display:
+        return "QT_QPA_PLATFORM=xcb needs DISPLAY (an X server): run readsim in a desktop session"
+    if load is None:
+        import ctypes
+
+        load = ctypes.CDLL
+    try:
+        load("libxcb-cursor.so.0")
+    except OSError:
+        return ("the window needs the system library libxcb-cursor (Qt 6.5 and later on X11): install "
+                "libxcb-cursor0 (Debian, Ubuntu) or xcb-util-cursor (Fedora), or set QT_QPA_PLATFORM=offscreen")
+    return None
+
+
+class Interrupt:
+    """Ctrl+C while Qt runs: the signal is routed into the event loop, never raised inside a
+    paint event or a slot. The handler only notes it and asks every running event loop to end
+    (``QCoreApplication.exit``); a wakeup descriptor (:func:`signal.set_wakeup_fd`, watched by a
+    ``QSocketNotifier``) gets Python to run the handler while Qt waits in C++. :meth:`check`,
+    called between the steps of ``main``, raises ``KeyboardInterrupt`` there."""
+
+    def __init__(self) -> None:
+        import socket
+
+        from PySide6.QtCore import QSocketNotifier
+
+        self.hit = False
+        self._read, self._write = socket.socketpair()
+        for end in (self._read, self._write):
+            end.setblocking(False)
+        self._previous_fd = signal.set_wakeup_fd(self._write.fileno(), warn_on_full_buffer=False)
+        self._notifier = QSocketNotifier(self._read.fileno(), QSocketNotifier.Type.Read)
+        self._notifier.activated.connect(self._drain)
+        self._previous = signal.signal(signal.SIGINT, self._handler)
+
+    def _handler(self, signum, frame) -> None:
+        from PySide6.QtCore import QCoreApplication
+
+        self.hit = True
+        QCoreApplication.exit(EXIT_INTERRUPTED)
+
+    def _drain(self) -> None:
+        try:
+            self._read.recv(256)
+        except OSError:
+            pass
+
+    def check(self) -> None:
+        """Raise ``KeyboardInterrupt`` if Ctrl+C came."""
+        if self.hit:
+            raise KeyboardInterrupt
+
+    def close(self) -> None:
+        """Give SIGINT back to ``KeyboardInterrupt``."""
+        signal.signal(signal.SIGINT, self._previous)
+        signal.set_wakeup_fd(self._previous_fd)
+        self._notifier.setEnabled(False)
+        self._read.close()
+        self._write.close()
+
+
+def screenshot_output(args: argparse.Namespace) -> str | None:
+    """Create the folder of ``--screenshot``'s image and check the image may be written there
+    (:func:`screenshot_folder`, then :func:`readsim.engine.atomic.check_output` against every
+    input); the problem as ``path: reason``, or None."""
+    problem = screenshot_folder(args.screenshot)
+    if problem:
+        return problem
+    inputs = [("collection", args.collection), ("qrels", args.qrels), ("topics", args.topics),
+              *(("run", r) for r in args.run)]
+    try:
+        check_output(args.screenshot, inputs)
+    except OSError as exc:
+        return describe_os_error(exc, args.screenshot)
+    return None
 
 
 def screenshot_folder(path: str) -> str | None:
@@ -174,19 +307,59 @@ def _main(argv: list[str] | None) -> int:
                 _error(text)
             return code
     if args.screenshot:
-        problem = screenshot_folder(args.screenshot)
+        problem = screenshot_output(args)
         if problem:
             _error(problem)
             return 1
     if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    problem = None if args.screenshot else display_problem()
+    if problem:
+        _error(problem)
+        return 1
 
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "readsim"])
     app.setOrganizationName("readsim")
     app.setApplicationName("readsim")
+    interrupt = Interrupt()
+    try:
+        return _run(app, args, interrupt)
+    finally:
+        interrupt.close()
 
+
+def _run(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
+    """Open the window (or render the screenshot) once Qt's application exists."""
+    from .files import freeze_settings, thaw_settings
+
+    if args.screenshot:
+        from PySide6.QtCore import qInstallMessageHandler
+
+        freeze_settings()
+        previous = qInstallMessageHandler(_offscreen_messages)
+        try:
+            return _window(app, args, interrupt)
+        finally:
+            qInstallMessageHandler(previous)
+            thaw_settings()
+    return _window(app, args, interrupt)
+
+
+def _offscreen_messages(kind, context, message: str) -> None:
+    """Qt's messages during ``--screenshot``, less the offscreen platform's notices about window
+    features it lacks (``This plugin does not support propagateSizeHints()``): written to
+    standard error as Qt would."""
+    if message.startswith("This plugin does not support"):
+        return
+    try:
+        os.write(2, (message + "\n").encode("utf-8", "replace"))
+    except OSError:
+        pass
+
+
+def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     from .background import collect_garbage_in_gui_thread
 
     collect_garbage_in_gui_thread()
@@ -202,15 +375,18 @@ def _main(argv: list[str] | None) -> int:
     start(session, window, args)
     if args.screenshot:
         try:
-            return screenshot(app, window, args)
+            return screenshot(app, window, args, interrupt)
         finally:
             window.close()
             window.deleteLater()
     previous = sys.excepthook
     sys.excepthook = _dialog_hook(window)
     try:
+        interrupt.check()
         window.show()
-        return app.exec()
+        code = app.exec()
+        interrupt.check()
+        return code
     finally:
         sys.excepthook = previous
 
@@ -262,14 +438,18 @@ def wait_idle(timeout_ms: int = SCREENSHOT_TIMEOUT_MS) -> bool:
     return act.count == 0
 
 
-def screenshot(app, window, args: argparse.Namespace) -> int:
-    """Wait for the loads, step ``args.step`` screens, render the window to ``args.screenshot``."""
+def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> int:
+    """Wait for the loads, step ``args.step`` screens, render the window to ``args.screenshot``.
+    Raises ``KeyboardInterrupt`` between steps after Ctrl+C (:class:`Interrupt`)."""
     caught: list[str] = []
     previous = sys.excepthook
     sys.excepthook = lambda t, v, tb: caught.append("".join(traceback.format_exception(t, v, tb)))
     try:
+        interrupt.check()
         window.show()
-        if not wait_idle():
+        idle = wait_idle()
+        interrupt.check()
+        if not idle:
             _error("timed out while loading")
             return 1
         session = window.session
@@ -279,6 +459,7 @@ def screenshot(app, window, args: argparse.Namespace) -> int:
 
         build_all(window)  # the plots, if the loading ended before they were built
         app.processEvents()
+        interrupt.check()
     finally:
         sys.excepthook = previous
     if caught:
@@ -289,7 +470,7 @@ def screenshot(app, window, args: argparse.Namespace) -> int:
             _error(text)
         return 1
     out = Path(args.screenshot)
-    problem = screenshot_folder(str(out))  # again: it may have gone while loading
+    problem = screenshot_output(args)  # again: it may have changed while loading
     if problem:
         _error(problem)
         return 1
@@ -304,13 +485,15 @@ def screenshot(app, window, args: argparse.Namespace) -> int:
         _error(describe_os_error(exc, out))
         return 1
     try:
-        print(f"readsim: wrote {out}", flush=True)
+        print(f"readsim: wrote {out}", file=streams.output(), flush=True)
     except BrokenPipeError:
         silence(sys.stdout)
     except OSError as exc:
         silence(sys.stdout)
-        _error(describe_os_error(exc, "<stdout>"))
-        return 1
+        if sys.stdout is not None:  # closed by the caller: the image is written, the note is dropped
+            _error(describe_os_error(exc, "<stdout>"))
+            return 1
+    interrupt.check()
     return 0
 
 
@@ -320,15 +503,17 @@ def _dialog_hook(window):
     def hook(etype, value, tb):
         from PySide6.QtWidgets import QMessageBox
 
+        from .plain import message_box  # file text in the message: plain, never HTML
+
         if isinstance(value, (OSError, InputError)):  # about a file, not a bug: no traceback
             text = describe_os_error(value) if isinstance(value, OSError) else str(value)
-            QMessageBox.warning(window, "readsim", text)
+            message_box(QMessageBox.Icon.Warning, "readsim", text, window).exec()
             return
         text = "".join(traceback.format_exception(etype, value, tb))
-        sys.__stderr__.write(text)
+        if sys.__stderr__ is not None:
+            sys.__stderr__.write(text)
 
-        box = QMessageBox(QMessageBox.Icon.Critical, "readsim: unexpected error",
-                          f"{etype.__name__}: {value}", QMessageBox.StandardButton.Ok, window)
+        box = message_box(QMessageBox.Icon.Critical, "readsim: unexpected error", f"{etype.__name__}: {value}", window)
         box.setDetailedText(text)
         box.exec()
 

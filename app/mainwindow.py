@@ -11,16 +11,16 @@ listed in the log (:meth:`MainWindow.show_coverage`)."""
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QAction, QColor, QKeySequence, QTextDocument
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QLabel, QMainWindow, QMessageBox,
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QMainWindow, QMessageBox,
                                QPlainTextEdit, QProgressBar, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
 from .background import activity
 from .files import app_settings, guess_kind, recent_files
+from .plain import amount, esc, menu_text, message_box, plain_label, plain_tip, rich_label
 from .session import Session
 from .widgets.article_panel import ArticlePanel, install_article_loading
 from .widgets.controls import Controls, install_entry_point
@@ -78,10 +78,10 @@ class MainWindow(QMainWindow):
         self.run_combo = QComboBox()
         self.run_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.run_combo.setMinimumContentsLength(20)
-        form.addRow("Topic", self.topic_combo)
-        form.addRow("Run", self.run_combo)
+        form.addRow(plain_label("Topic"), self.topic_combo)
+        form.addRow(plain_label("Run"), self.run_combo)
         ll.addLayout(form)
-        self.topic_label = QLabel()
+        self.topic_label = rich_label()
         self.topic_label.setWordWrap(True)
         self.topic_label.setStyleSheet("color:#444;")
         ll.addWidget(self.topic_label)
@@ -128,14 +128,13 @@ class MainWindow(QMainWindow):
         self.log_dock.hide()
 
         # status bar
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # clip, never push
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
         self.busy.setMaximumWidth(120)
         self.busy.hide()
-        self.warnings_label = QLabel()
-        self.warnings_label.setTextFormat(Qt.TextFormat.RichText)
+        self.warnings_label = rich_label()
         self.warnings_label.linkActivated.connect(lambda _link: self.log_dock.show())
         self.statusBar().addWidget(self.status, 1)
         self.statusBar().addPermanentWidget(self.warnings_label)
@@ -221,7 +220,7 @@ class MainWindow(QMainWindow):
         if not items:
             self.recent_menu.addAction("(none)").setEnabled(False)
         for kind, path in items:
-            a = self.recent_menu.addAction(f"{kind}: {path}")
+            a = self.recent_menu.addAction(menu_text(f"{kind}: {path}"))
             a.triggered.connect(lambda _=False, k=kind, p=path: self.session.load(k, p))
 
     def ask_open(self, kind: str) -> None:
@@ -277,7 +276,7 @@ class MainWindow(QMainWindow):
         self.run_combo.clear()
         for run in s.runs:
             self.run_combo.addItem(f"{run.run_id} — {Path(run.path).name}", run.path)
-            self.run_combo.setItemData(self.run_combo.count() - 1, run.path, Qt.ItemDataRole.ToolTipRole)
+            self.run_combo.setItemData(self.run_combo.count() - 1, plain_tip(run.path), Qt.ItemDataRole.ToolTipRole)
         if s.run is not None:
             self.run_combo.setCurrentIndex(s.runs.index(s.run))
         self.run_combo.blockSignals(False)
@@ -301,18 +300,18 @@ class MainWindow(QMainWindow):
             title = s.topic_title(t)
             text = f"{t}  {title}" if title else t
             counts = s.in_collection(t)
-            tip, grey = "", False
+            note, grey = "", False
             if counts is not None:
                 have, ranked = counts
                 text += f" — {have} of {ranked} in the collection"
-                tip = (f"The collection ({coll.root}) holds {have} of the {ranked} articles the run ranks for topic {t}; "
-                       "the others are greyed in the ranked list and have no text (their scores come from the qrels "
-                       "and the run).")
+                note = (f"The collection ({coll.root}) holds {have} of the {ranked} articles the run ranks for topic {t}; "
+                        "the others are greyed in the ranked list and have no text (their scores come from the qrels "
+                        "and the run).")
                 grey = have == 0 and ranked > 0
             elif coll is None:
-                tip = "No collection is open: the articles have no text (their scores come from the qrels and the run)."
+                note = "No collection is open: the articles have no text (their scores come from the qrels and the run)."
             combo.setItemText(i, text)
-            combo.setItemData(i, tip or None, Qt.ItemDataRole.ToolTipRole)
+            combo.setItemData(i, plain_tip(note) if note else None, Qt.ItemDataRole.ToolTipRole)
             combo.setItemData(i, QColor("#888888") if grey else None, Qt.ItemDataRole.ForegroundRole)
 
     def _show_topic(self, topic: str) -> None:
@@ -321,7 +320,7 @@ class MainWindow(QMainWindow):
             self.topic_combo.setCurrentIndex(i)
         t = self.session.topics.get(topic)
         nrel = self.session.qrels.nrel(topic) if self.session.qrels is not None else None
-        parts = [f"<b>{topic}</b> {t.title if t else ''}"]
+        parts = [f"<b>{esc(topic)}</b> {esc(t.title) if t else ''}"]
         if nrel is not None:
             parts.append(f"<span style='color:#555'>{nrel} relevant articles in the qrels</span>")
         counts = self.session.in_collection(topic)
@@ -329,7 +328,7 @@ class MainWindow(QMainWindow):
             color = "#a33" if counts[0] == 0 and counts[1] else "#555"
             parts.append(f"<span style='color:{color}'>{counts[0]} of {counts[1]} ranked articles in the collection</span>")
         self.topic_label.setText(" · ".join(parts))
-        self.topic_label.setToolTip(t.description if t else "")
+        self.topic_label.setToolTip(plain_tip(t.description) if t else "")
 
     def _rows_pending(self, topic: str) -> None:
         """A topic's rows are being evaluated: the list empties and says so (its article may
@@ -366,8 +365,7 @@ class MainWindow(QMainWindow):
         if box is not None and box.isVisible():
             box.setText(box.text() + "\n\n" + text)
             return
-        box = QMessageBox(QMessageBox.Icon.Warning, "readsim: cannot read the input", text,
-                          QMessageBox.StandardButton.Ok, self)
+        box = message_box(QMessageBox.Icon.Warning, "readsim: cannot read the input", text, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.finished.connect(lambda _=0, b=box: self._error_box_closed(b))
         self.error_box = box
@@ -406,15 +404,15 @@ class MainWindow(QMainWindow):
         parts = []
         if summary:
             shown = summary if len(summary) <= SUMMARY_CHARS else summary[:SUMMARY_CHARS - 1] + "…"
-            parts.append(html.escape(shown))
+            parts.append(esc(shown))
         if self._warnings:
-            parts.append(f"{self._warnings} reader warning(s)")
+            parts.append(amount(self._warnings, "reader warnings"))
         if not parts:
             self.warnings_label.setText("")
             self.warnings_label.setToolTip("")
             return
         self.warnings_label.setText(" · ".join(parts) + " — see <a href='log'>View ▸ Log</a>")
-        self.warnings_label.setToolTip("\n".join(self._coverage_lines))
+        self.warnings_label.setToolTip(plain_tip("\n".join(self._coverage_lines)))
 
     def warnings_text(self) -> str:
         """The warnings label as plain text (what the status bar shows)."""

@@ -46,6 +46,7 @@ from readsim.engine.layout import Layout, layout
 from readsim.engine.reading import Mode
 from readsim.engine.text import Article
 
+from .plain import amount
 from . import marks as mk
 from .background import hold, input_error_text, run_in_background
 from .files import add_recent, sniff_kind
@@ -797,7 +798,7 @@ class Session(QObject):
         else:
             self.evaluation_changed.emit()
         where = "set by you" if offset is not None else ("the run's" if row is not None else "the article's start")
-        self.message.emit(f"Article {cur.name}: reading starts at {point:,} {self.unit} ({where})")
+        self.message.emit(f"Article {cur.name}: reading starts at {amount(point, self.unit)} ({where})")
 
     def _rows_in_mode(self, old: Mode, new: Mode) -> list[RankedRow]:
         """:attr:`rows` read in mode ``new``. The lists of the modes already seen are kept (the

@@ -1,7 +1,8 @@
 """Regenerate the README's screenshots from the real INEX data (offscreen).
 
-Usage: ``QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots.py`` (``READSIM_DATA``,
-default ``../shared/data/inex``). Writes ``docs/window-real.png`` (the window: ranked list,
+Usage: ``QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots.py [FOLDER]`` (``READSIM_DATA``,
+default ``../shared/data/inex``; FOLDER, default ``docs/``, is created if missing, and every
+picture is written atomically, only over a regular file). Writes ``docs/window-real.png`` (the window: ranked list,
 article, scores, precision curve, topic view with where the run loses), ``docs/passages.png``
 (the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
 the worst-case order, its jumps drawn) and ``docs/compare.png`` (A/B of two real runs).
@@ -9,6 +10,7 @@ the worst-case order, its jumps drawn) and ``docs/compare.png`` (A/B of two real
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -22,7 +24,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))
-OUT = ROOT / "docs"
+OUT = ROOT / "docs"  # the output folder (main's FOLDER argument)
 
 
 def _app() -> QApplication:
@@ -71,11 +73,26 @@ def window(topic: str, article: str, runs: list[str]):
     return w
 
 
-def main() -> int:
+def save(widget, path: Path) -> None:
+    """Render ``widget`` to the PNG ``path``, atomically (readsim.app.export)."""
+    from readsim.app.export import export_widget
+
+    export_widget(widget, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    global OUT
+    parser = argparse.ArgumentParser(description="Regenerate the README's screenshots from the real INEX data.")
+    parser.add_argument("folder", nargs="?", default=str(OUT), help="where to write the PNGs (default docs/)")
+    OUT = Path(parser.parse_args(argv).folder)
+    try:
+        OUT.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SystemExit(f"screenshots.py: {exc.filename}: {exc.strerror}") from None
     folder = tempfile.mkdtemp()
     _app()
     w = window("2009074", "23724", ["bert-passages.run"])
-    w.grab().save(str(OUT / "window-real.png"))
+    save(w, OUT / "window-real.png")
 
     # the passages dock, on a run with three passages in PageRank (written here, not shipped)
     passages_run = Path(folder) / "three-passages.run"
@@ -87,21 +104,21 @@ def main() -> int:
     settle()
     w.session.set_step(3)
     settle()
-    w.grab().save(str(OUT / "passages.png"))
+    save(w, OUT / "passages.png")
 
     w = window("2009004", "14343887", ["bert-passages.run"])
     w.session.set_settings(mode="worst")
     settle()
     w.playback.set_top(w.playback.last_top() * 2 // 3)
     settle()
-    w.grab().save(str(OUT / "playback.png"))
+    save(w, OUT / "playback.png")
 
     w = window("2009074", "23724", ["bert-passages.run", "bert-passages-map19.run"])
     w.act_compare.trigger()
     settle()
     w.compare_dock.resize(1500, 860)
     settle()
-    w.compare_dock.grab().save(str(OUT / "compare.png"))
+    save(w.compare_dock, OUT / "compare.png")
     elements_shot()
     runs_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
@@ -133,7 +150,7 @@ def elements_shot() -> Path:
     panel.view.scroll_to_position(panel.view.layout_.to_display(section.start) - 1, margin=120)
     settle()
     out = OUT / "elements.png"
-    w.elements_dock.grab().save(str(out))
+    save(w.elements_dock, out)
     print("wrote", out)
     return out
 
@@ -158,7 +175,7 @@ def runs_shot(tabs_to: str | Path | None = None) -> Path:
     runs_window.resize(1560, 700)
     settle()
     out = OUT / "runs.png"
-    runs_window.grab().save(str(out))
+    save(runs_window, out)
     print("wrote", out)
     if tabs_to is not None:
         runs_window.resize(1560, 900)
@@ -168,7 +185,7 @@ def runs_shot(tabs_to: str | Path | None = None) -> Path:
             runs_window.tabs.setCurrentIndex(index)
             settle()
             name = runs_window.tabs.tabText(index).lower()
-            runs_window.grab().save(str(Path(tabs_to) / f"runs-{name}.png"))
+            save(runs_window, Path(tabs_to) / f"runs-{name}.png")
             print("wrote", Path(tabs_to) / f"runs-{name}.png")
     return out
 

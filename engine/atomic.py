@@ -10,7 +10,22 @@ itself survives a crash. If anything fails on the way (the caller's code raising
 was, and the error is raised as an ``OSError`` naming the target path (``err.filename``) with
 the system's reason (``err.strerror``, e.g. "No space left on device").
 
-A symbolic link is followed: the file it points to is replaced, the link stays.
+What may be replaced (docs/reference.md section 2.9), checked by :func:`check_target` before
+anything is written and again just before the rename:
+
+- a path that does not exist yet: created (its folder must exist);
+- a regular file: replaced;
+- a symbolic link: followed, and the same rule applied to the file it points to (a link to a
+  regular file: that file is replaced and the link stays; a link to a device: refused);
+- anything else that exists is refused and left as it is: a folder (``path: Is a directory``),
+  a device such as ``/dev/null`` or ``/dev/stdout``, a FIFO, a socket
+  (``path: not a regular file (a character device)``). Replacing a device node by a regular
+  file (as root, ``/dev/null`` itself) is never what the user asked; a command that can write
+  to standard output says so itself (``readsim-eval --write-assessments -``).
+
+:func:`check_output` adds a command's own rule: an output may not be one of the command's input
+files (compared by inode, :func:`os.path.samefile`), nor an ``.xml`` file inside its collection
+folder (it would be read as an article).
 
 Settings (``QSettings``) are not written here: Qt already writes its settings file this way.
 ``QConfFileSettingsPrivate::syncConfFile`` (qtbase ``src/corelib/io/qsettings.cpp``, Qt 6)
@@ -28,7 +43,7 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO
 
 
@@ -44,6 +59,75 @@ def _umask() -> int:
 def _fail(err: OSError, path: str) -> OSError:
     """``err`` as an ``OSError`` naming ``path`` (the target, not the temporary file)."""
     return OSError(err.errno or errno.EIO, err.strerror or str(err), path)  # the errno's subclass
+
+
+_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+def check_target(path: str | os.PathLike) -> str:
+    """The file a save to ``path`` would replace (symbolic links resolved), after checking that
+    it may be replaced: it does not exist yet or is a regular file (see the module).
+
+    Raises ``IsADirectoryError`` (a folder), ``OSError`` with ``strerror``
+    ``"not a regular file (a character device)"`` (a device, a FIFO, a socket), or the
+    ``OSError`` of looking (``NotADirectoryError`` for a path under a file, ``ELOOP`` for a
+    loop of links); each names ``path`` as given."""
+    name = os.fspath(path)
+    try:  # os.stat follows links the way opening would (also /dev/stdout's /proc/self/fd/1)
+        mode = os.stat(name).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as err:
+        raise _fail(err, name) from err
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", name)
+        what = next((text for test, text in _KINDS if test(mode)), "a special file")
+        raise OSError(errno.EINVAL, f"not a regular file ({what})", name)
+    return os.path.realpath(name)
+
+
+def check_output(path: str | os.PathLike, inputs: Iterable[tuple[str, str | os.PathLike | None]]) -> str:
+    """:func:`check_target` for a command's output file, and refuse to overwrite what the
+    command reads: ``inputs`` are ``(kind, path)`` pairs (``kind`` ``collection`` for the
+    articles' folder, else a file such as ``qrels``, ``run``, ``topics``; a ``None`` path is
+    skipped); and that the temporary file of :func:`atomic_write` can be made in the target's
+    folder (created and removed at once), so that a command fails before its work, not after.
+    Returns the resolved target.
+
+    Raises the errors of :func:`check_target`; those of making the temporary file, naming
+    ``path`` (``FileNotFoundError`` for a missing folder, ``PermissionError`` for a read-only
+    one, ``NotADirectoryError`` for a path under a file); and ``OSError`` (``EINVAL``) naming ``path``
+    with ``"is the qrels file this command reads; give another file"`` when it is the same
+    file as an input (same inode, links followed), or ``"is inside the collection folder DIR:
+    it would be read as an article"`` for an ``.xml`` file below the collection folder."""
+    target = check_target(path)
+    name = os.fspath(path)
+    for kind, source in inputs:
+        if source is None:
+            continue
+        if kind == "collection":
+            folder = os.path.realpath(os.fspath(source))
+            if target.lower().endswith(".xml") and os.path.commonpath([folder, target]) == folder:
+                raise OSError(errno.EINVAL, f"is inside the collection folder {os.fspath(source)}: it would be "
+                              "read as an article; give another file", name)
+            continue
+        try:
+            same = os.path.samefile(target, source)
+        except (OSError, ValueError):  # either does not exist (yet): not the same file
+            same = False
+        if same:
+            raise OSError(errno.EINVAL, f"is the {kind} file this command reads ({os.fspath(source)}); "
+                          "give another file", name)
+    folder, base = os.path.split(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise _fail(err, name) from err
+    os.close(fd)
+    os.unlink(tmp)
+    return target
 
 
 def _fsync_folder(folder: str) -> None:
@@ -71,17 +155,16 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
     ``with`` block ends without an exception and the data is on disk (flush + ``fsync``);
     otherwise the temporary file is removed and the target is untouched.
 
-    Raises ``IsADirectoryError`` when ``path`` is a folder, ``FileNotFoundError`` when its
-    folder does not exist, and any other ``OSError`` of the writes, ``fsync`` or rename, each
-    naming ``path`` (``str(err)``: ``[Errno 28] No space left on device: 'PATH'``); any other
+    Raises the errors of :func:`check_target` when ``path`` exists and is not a regular file
+    (a folder, a device, a FIFO: nothing is written), ``FileNotFoundError`` when its folder does
+    not exist, and any other ``OSError`` of the writes, ``fsync`` or rename, each naming
+    ``path`` (``str(err)``: ``[Errno 28] No space left on device: 'PATH'``); any other
     exception of the ``with`` block is re-raised as it is. The folder's ``fsync`` after the
     rename is best effort (the new file is in place whatever it says).
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_write: mode must be 'w' or 'wb', not {mode!r}")
-    target = os.path.realpath(os.fspath(path))
-    if os.path.isdir(target):
-        raise IsADirectoryError(errno.EISDIR, "Is a directory", os.fspath(path))
+    target = check_target(path)
     folder, name = os.path.split(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
@@ -108,6 +191,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
                     os.chown(tmp, old.st_uid, old.st_gid)
         else:
             os.chmod(tmp, 0o666 & ~_umask())
+        check_target(target)  # again: something else may have taken the name meanwhile
         os.replace(tmp, target)
     except BaseException as err:
         with contextlib.suppress(OSError):

@@ -1,6 +1,8 @@
 """``readsim-eval``: evaluate INEX runs from the command line.
 
-``readsim-eval QRELS RUN [RUN ...] -m MEASURE ... [-q] [-c]`` prints list measures like
+``readsim-eval QRELS RUN [RUN ...] -m MEASURE ... [-q] [-c]`` (and the element mode,
+``readsim-eval QRELS [RUN ...] --collection DIR --elements [--simulated perfect|ancestors]
+[--write-assessments FILE|-]``: :mod:`engine.cli_elements`) prints list measures like
 trec_eval: per run a ``runid<TAB>all<TAB>RUN_ID`` row, then ``measure<TAB>topic<TAB>value``
 rows, topic ``all`` for the mean over topics (so ``AgP/F(0.25)`` with ``all`` is MAgP, the
 default measure and INEX's official one), per-topic rows first with ``-q``. With
@@ -23,14 +25,22 @@ error (``path: reason``: a missing or unreadable file, a directory given as a fi
 ``<stdout>: No space left on device``); 2 bad usage: an unknown measure, a measure parameter
 or an option value out of range (the message names it; ranges in
 :data:`engine.measure.PARAMETER_RANGES`); 130 interrupted (Ctrl+C). None of them prints a
-traceback.
+traceback. Closed standard streams and Ctrl+C at any moment are :mod:`engine.streams`'s: with
+standard output closed (``>&-``) the command stops at its first row with
+``<stdout>: standard output is closed`` (exit 1); with standard error closed its messages are
+dropped and the rows still reach standard output.
 """
 
 from __future__ import annotations
 
-import argparse
+from . import streams  # first: Ctrl+C during the imports below is one line, exit 130
+
+streams.guard_start("readsim-eval")
+
+import argparse  # noqa: E402 (this and every import below: after the start-up guard)
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -55,10 +65,11 @@ MAX_WARNINGS = 20
 MAX_JOBS = 256
 
 
-EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, streams.EXIT_INTERRUPTED
 EXIT_STATUS_HELP = ("Exit status: 0 ok (also when the reader of the output goes away, as with | head); 1 bad "
                     "input (file:line: reason) or an OS error (path: reason: a missing or unreadable file, a directory "
-                    "given as a file, a full device); 2 bad usage: an unknown measure, or a measure parameter or option "
+                    "given as a file, a full device, a closed standard output, an output file that is not a regular file or is "
+                    "an input); 2 bad usage: an unknown measure, or a measure parameter or option "
                     "value out of range (named in the message); 130 interrupted. No traceback in any case.")
 
 
@@ -170,7 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--simulated", action="append", choices=("perfect", "ancestors"), metavar="RUN",
                    help="element mode: evaluate the simulated 'perfect' or 'ancestors' run (repeatable) on the topics "
                    "whose relevant articles are all in --collection")
-    p.add_argument("--write-assessments", metavar="FILE", help="element mode: write the element assessments as XML")
+    p.add_argument("--write-assessments", metavar="FILE",
+                   help="element mode: write the element assessments as XML, atomically, only over a regular file that "
+                   "is none of the inputs (a folder, a device such as /dev/null or /dev/stdout, a FIFO, or the qrels "
+                   "is an error); - writes them to standard output")
     p.add_argument("--e-cuts", type=cuts_type, metavar="A,B",
                    help="element mode: cut points of the derived exhaustiveness (default 1/3,2/3)")
     p.add_argument("--s-cuts", type=cuts_type, metavar="A,B",
@@ -338,6 +352,8 @@ _WORKER: SimpleNamespace | None = None  # set in each worker: qrels, collection,
 def _init_worker(state: SimpleNamespace) -> None:
     global _WORKER
     _WORKER = state
+    # Ctrl+C reaches the whole process group: the parent alone answers it (one line, exit 130)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _evaluate_file(path: str) -> _RunResult:
@@ -449,6 +465,22 @@ class _Guarded:
     def flush(self) -> None:
         self._call("flush")
 
+    def write_binary(self, data: bytes) -> None:
+        """Write UTF-8 bytes as they are (``--write-assessments -``): to the stream's binary
+        buffer, or decoded where it has none (a ``StringIO``)."""
+        self.flush()
+        buffer = getattr(self.stream, "buffer", None)
+        if buffer is None:
+            self.write(data.decode("utf-8"))
+            return
+        try:
+            buffer.write(data)
+            buffer.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
     def isatty(self) -> bool:
         try:
             return self.stream.isatty()
@@ -480,9 +512,12 @@ def silence(stream: TextIO | None) -> None:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``readsim-eval``; returns the exit status: 0 ok (or the reader of the output went
     away), 1 bad input or an OS error, 2 bad usage, 130 interrupted. Never raises for those:
-    every message is one line on ``err``, no traceback."""
-    raw_out = out or sys.stdout
-    raw_err = err or sys.stderr
+    every message is one line on ``err``, no traceback. ``out`` and ``err`` default to the
+    standard streams (:func:`engine.streams.output` and :func:`~engine.streams.errors` when the
+    caller closed them)."""
+    streams.started()
+    raw_out = streams.output(out)
+    raw_err = streams.errors(err)
     out = _Guarded(raw_out, "<stdout>")
     err = _Guarded(raw_err, "<stderr>")
     try:
@@ -505,6 +540,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     except OSError as exc:
         _say(err, f"readsim-eval: {describe_os_error(exc)}")
         return EXIT_INPUT
+    finally:
+        streams.finished()
 
 
 SUBCOMMANDS = ("compare", "fidelity")

@@ -1,4 +1,4 @@
-"""``readsim-eval --elements``: element assessments and the INEX 2002/2003 element metrics (issue 11).
+"""``readsim-eval --elements``: element assessments and the INEX 2002/2003 element metrics.
 
 ::
 
@@ -9,8 +9,10 @@
 QRELS is a FOL qrels file (the assessments are then derived from its highlighting, see
 :mod:`engine.elements.assessments`) or an assessments XML (read as it is; a file starting with
 ``<``). Without runs, one row per assessed element: ``topic article xpath size rsize e s`` (tab
-separated; ``--format jsonl``: objects with these keys), sizes in the ``--unit``;
-``--write-assessments FILE`` writes them as XML instead (atomically). With RUNs (element runs:
+separated, after a header row ``#topic<TAB>article<TAB>...`` naming the columns; ``--format
+jsonl``: objects with these keys), sizes in the ``--unit``; ``--write-assessments FILE`` writes
+them as XML instead (atomically, only over a regular file that is none of the command's inputs:
+:func:`engine.atomic.check_output`; ``-`` writes the XML to standard output). With RUNs (element runs:
 7-field XPath lines or XML ``<path>`` runs, every line one ranked element) or ``--simulated``
 runs, the element measures (``AP_2002/gen`` ...; default the six AP measures) as
 ``readsim-eval`` prints list measures: a ``runid`` row, then ``measure<TAB>topic<TAB>value``,
@@ -97,8 +99,13 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
     measures = list(dict.fromkeys(measures))
     cuts = Cuts(getattr(args, "e_cuts", None) or Cuts().exh, getattr(args, "s_cuts", None) or Cuts().spec)
     simulated = list(dict.fromkeys(getattr(args, "simulated", None) or ()))
-    for kind, path in (("qrels", args.qrels), *(("run", r) for r in args.runs), ("collection", args.collection)):
+    inputs = [("qrels", args.qrels), *(("run", r) for r in args.runs), ("collection", args.collection)]
+    for kind, path in inputs:
         check_input_path(path, kind, pipes=True)
+    if args.write_assessments and args.write_assessments != "-":
+        from .atomic import check_output
+
+        check_output(args.write_assessments, inputs)  # before any work; atomic_write checks again
     collection = Collection(args.collection, args.unit)
     runs = []
     for path in args.runs:
@@ -121,10 +128,17 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
         assessments = derive_assessments(qrels, collection, topics, cuts)
     _warn(assessments.diagnostics, err)
     if args.write_assessments:
-        write_assessments(assessments, args.write_assessments, collection)
+        if args.write_assessments == "-":
+            from .elements.assessments import assessments_xml
+
+            out.write_binary(assessments_xml(assessments, collection))
+            where = "standard output"
+        else:
+            write_assessments(assessments, args.write_assessments, collection)
+            where = args.write_assessments
         count = sum(len(a.listed) for t in assessments.topics.values() for a in t.articles.values())
-        print(f"readsim-eval: wrote {count} assessed elements of {len(assessments.topics)} topics to "
-              f"{args.write_assessments}", file=err)
+        print(f"readsim-eval: wrote {count} assessed elements of {len(assessments.topics)} topics to {where}",
+              file=err)
     if not runs and not simulated:
         if not args.write_assessments:
             _print_rows(assessments, args.format, out)
@@ -168,12 +182,16 @@ def _qrels(path, data: bytes):
     return fol._qrels(str(path), cols if cols is not None else fol._read_lines(path, data))
 
 
+COLUMNS = ("topic", "article", "xpath", "size", "rsize", "e", "s")
+
+
 def _print_rows(assessments, fmt: str, out: TextIO) -> None:
-    rows: list[str] = []
+    """One row per assessed element: tsv after a ``#topic<TAB>article...`` header row, or jsonl."""
+    rows: list[str] = [] if fmt == "jsonl" else ["#" + "\t".join(COLUMNS) + "\n"]
     for r in assessments.rows():
         if fmt == "jsonl":
-            rows.append(json.dumps({"topic": r.topic, "article": r.article, "xpath": r.xpath, "size": r.size,
-                                    "rsize": r.rsize, "e": r.e, "s": r.s}) + "\n")
+            rows.append(json.dumps(dict(zip(COLUMNS, (r.topic, r.article, r.xpath, r.size, r.rsize, r.e, r.s))))
+                        + "\n")
         else:
             rows.append(f"{r.topic}\t{r.article}\t{r.xpath}\t{r.size}\t{r.rsize}\t{r.e}\t{r.s}\n")
         if len(rows) >= 4096:

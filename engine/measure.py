@@ -204,7 +204,8 @@ _DOC_SHAPE = re.compile(r"(?P<at>ChP|ChR)@(?P<k>.*)|(?P<call>T2IP|T2IR|T2IF|LE|E
                         r"|(?P<bare>aveChP|P_set|R_set)", re.S)
 _DOC_HELP = ("document measures are aveChP, ChP@k, ChR@k, T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), "
              "ES(s), P_set, R_set, F(beta), BEP(d)")
-PARAMETER_RANGES = (f"k, t, s and d are whole numbers of characters from 1 to 2^40; alpha and beta finite "
+PARAMETER_RANGES = (f"k, t, s and d are sizes in the offset unit (--unit, bytes by default), whole numbers "
+                    f"from 1 to 2^40; alpha and beta finite "
                     f"numbers above 0 and at most {_num(MAX_WEIGHT)}; rank cutoffs r and i whole numbers from 1 "
                     f"to {MAX_RANK}; recall points x written with two decimals on their grid (ircl_prn.0.00, 0.10, .., 1.00; "
                     f"iP[0.00], [0.01], .., [1.00])")

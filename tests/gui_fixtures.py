@@ -4,7 +4,10 @@ fresh QSettings per test, garbage collected in the GUI thread only."""
 from __future__ import annotations
 
 import gc
+import os
 import random
+import shutil
+import threading
 import time
 
 import pytest
@@ -33,26 +36,31 @@ def fresh_settings(tmp_path, qapp):
     yield folder
 
 
+# The no-stall aim (docs/reference.md, the window): the event loop turns at least every 100 ms.
+# Tests never assert that aim (CI is a busy 2-core machine); bench/bench_loading.py and
+# bench/bench_gui.py measure it. Tests guard only against a FREEZE, 10x the aim:
+STALL_AIM_MS = 100.0
+FREEZE_MS = 10 * STALL_AIM_MS
+
+
 class Probe:
-    """Ticks of a 10 ms timer in the GUI thread. Per turn between ticks: ``gaps`` the GUI
-    thread's own CPU time (ms, ``time.thread_time``: the work our code did without letting the
-    event loop turn), ``walls`` the wall time (ms; it also counts the time the machine gave to
-    other processes, so it is reported, not judged, on a shared machine). The longest CPU gap
-    is the longest stall."""
+    """Freeze guard: ticks of a 10 ms timer in the GUI thread. ``gaps``: per turn between ticks,
+    the GUI thread's own CPU time (ms, ``time.thread_time``: the work our code did without
+    letting the event loop turn; what other processes took from a shared machine is not
+    counted). The only clock the tests read, here and only for :meth:`assert_no_freeze`, whose
+    bound :data:`FREEZE_MS` is 10x the aim."""
 
     def __init__(self) -> None:
         self.gaps: list[float] = []
-        self.walls: list[float] = []
-        self.last = (time.thread_time(), time.perf_counter())
+        self.last = time.thread_time()
         self.timer = QTimer()
         self.timer.setInterval(10)
         self.timer.timeout.connect(self.tick)
         self.timer.start()
 
     def tick(self) -> None:
-        now = (time.thread_time(), time.perf_counter())
-        self.gaps.append((now[0] - self.last[0]) * 1000.0)
-        self.walls.append((now[1] - self.last[1]) * 1000.0)
+        now = time.thread_time()
+        self.gaps.append((now - self.last) * 1000.0)
         self.last = now
 
     def stop(self) -> float:
@@ -61,10 +69,36 @@ class Probe:
         self.tick()
         return max(self.gaps)
 
-    def describe(self) -> str:
-        worst = self.gaps.index(max(self.gaps))
-        return (f"the GUI thread stalled {self.gaps[worst]:.0f} ms (turn {worst} of {len(self.gaps)}; "
-                f"{self.walls[worst]:.0f} ms of wall time; longest wall turn {max(self.walls):.0f} ms)")
+    def assert_no_freeze(self) -> None:
+        """Stop ticking; fail if one turn took :data:`FREEZE_MS` or more of the GUI thread's CPU."""
+        longest = self.stop()
+        worst = self.gaps.index(longest)
+        assert longest < FREEZE_MS, (f"the GUI thread froze: {longest:.0f} ms of CPU in one turn "
+                                     f"(turn {worst} of {len(self.gaps)}; guard {FREEZE_MS:.0f} ms)")
+
+
+def assert_answers(qtbot, within_ms: float = FREEZE_MS) -> None:
+    """Freeze guard, no clock read: a zero-delay timer posted now fires before a watchdog thread
+    (``threading.Timer``) of ``within_ms`` wall time goes off (default 10x the 100 ms aim)."""
+    fired, late = threading.Event(), threading.Event()
+    watchdog = threading.Timer(within_ms / 1000.0, lambda: None if fired.is_set() else late.set())
+    watchdog.start()
+    QTimer.singleShot(0, fired.set)
+    try:
+        qtbot.waitUntil(lambda: fired.is_set() or late.is_set(), timeout=int(within_ms * 10))
+    finally:
+        watchdog.cancel()
+    assert fired.is_set() and not late.is_set(), f"the window did not answer within {within_ms:.0f} ms"
+
+
+def keep_shot(path) -> None:
+    """A screenshot a test saved (under its own ``tmp_path``) is also copied, for a person to
+    look at, into the folder ``READSIM_SHOTS`` names, when that variable is set; tests never
+    write anywhere else."""
+    folder = os.environ.get("READSIM_SHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        shutil.copyfile(path, os.path.join(folder, os.path.basename(path)))
 
 
 WORDS = "the page rank algorithm computes a probability distribution used to represent likelihood &amp; surfer".split()

@@ -34,6 +34,7 @@ def test_print_the_derived_assessments(files):
     code, out, err = run(files / "q.qrels", "--collection", files / "articles", "--elements")
     assert code == 0 and err == ""
     assert out.splitlines() == [
+        "#topic\tarticle\txpath\tsize\trsize\te\ts",  # the header row naming the columns
         "T1\tA1\t/article[1]\t35\t10\t3\t1",
         "T1\tA1\t/article[1]/bdy[1]\t30\t10\t3\t1",
         "T1\tA1\t/article[1]/bdy[1]/p[1]\t7\t7\t3\t3",

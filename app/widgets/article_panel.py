@@ -16,7 +16,6 @@ GUI thread, with progress in the status line and a Cancel button (and Esc) in th
 
 from __future__ import annotations
 
-import html
 from collections import OrderedDict
 
 import numpy as np
@@ -31,6 +30,7 @@ from readsim.engine.reading import window as read_window
 
 from .. import marks as mk
 from ..background import activity
+from ..plain import amount, esc, plain_label, rich_label
 from ..playback import jumps
 from ..session import ARTICLE_CACHE_SIZE, ArticleState, Session
 from .article_view import ArticleView, DocumentBuilder
@@ -63,7 +63,7 @@ class ChainBar(QWidget):
         self.view = view
         outer = QHBoxLayout(self)
         outer.setContentsMargins(4, 0, 4, 0)
-        self.label = QLabel("Matching chain:")
+        self.label = plain_label("Matching chain:")
         outer.addWidget(self.label)
         self.area = QScrollArea()
         self.area.setWidgetResizable(True)
@@ -79,10 +79,10 @@ class ChainBar(QWidget):
         outer.addWidget(self.area, 1)
         #: the shown passage buttons, in chain order (the pool's first ``len(chain)``)
         self.buttons: list[QToolButton] = []
-        self.note = QLabel()  # first in the row, hidden without a note
+        self.note = rich_label()  # first in the row, hidden without a note
         self.note.hide()
         self.row.addWidget(self.note)
-        self.more = QLabel()  # "… N passages" after the last button, when the chain is longer
+        self.more = plain_label()  # "… N passages" after the last button, when the chain is longer
         self.more.hide()
         self.row.addWidget(self.more)
         self.row.addStretch(1)
@@ -93,7 +93,7 @@ class ChainBar(QWidget):
     def _button(self, i: int) -> tuple[QLabel, QToolButton]:
         while len(self._pool) <= i:
             k = len(self._pool)
-            arrow, btn = QLabel("→"), QToolButton()
+            arrow, btn = plain_label("→"), QToolButton()
             btn.clicked.connect(lambda _=False, k=k: self.view.jump_to_passage(self._numbers[k]))
             at = self.row.indexOf(self.more)
             self.row.insertWidget(at, arrow)
@@ -109,7 +109,7 @@ class ChainBar(QWidget):
         if key == self._shown:
             return
         self._shown = key
-        text = f"<i>{html.escape(note)}</i>" if note else ""
+        text = f"<i>{esc(note)}</i>" if note else ""
         if self.note.text() != text:
             self.note.setText(text)
         self.note.setVisible(bool(note))
@@ -144,9 +144,8 @@ class ArticlePanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(4)
-        self.header = QLabel()
+        self.header = rich_label()
         self.header.setWordWrap(True)
-        self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setContentsMargins(4, 2, 4, 2)
         self.view = ArticleView()
         self.chain = ChainBar(self.view)
@@ -157,7 +156,7 @@ class ArticlePanel(QWidget):
         self.first_btn = QPushButton("First")
         self.prev_btn = QPushButton("◀ Prev")
         self.next_btn = QPushButton("Next ▶")
-        self.position = QLabel()
+        self.position = plain_label()
         self.position.setMinimumWidth(110)
         self.position.setAlignment(Qt.AlignmentFlag.AlignCenter)
         for b, tip in ((self.first_btn, "First screen (Alt+Home)"), (self.prev_btn, "Previous screen (Alt+Left)"),
@@ -167,7 +166,7 @@ class ArticlePanel(QWidget):
         self.first_btn.clicked.connect(lambda: session.set_step(0))
         self.prev_btn.clicked.connect(lambda: session.step_by(-1))
         self.next_btn.clicked.connect(lambda: session.step_by(1))
-        self.reading_label = QLabel()
+        self.reading_label = plain_label()
         self.reading_label.setStyleSheet("color:#555;")
         self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         nav.addWidget(self.first_btn)
@@ -274,21 +273,21 @@ class ArticlePanel(QWidget):
             return
         ev = cur.evaluation
         title = cur.article.title if cur.article is not None else (cur.row.title if cur.row else cur.name)
-        bits = [f"article {html.escape(cur.name)}"]
+        bits = [f"article {esc(cur.name)}"]
         if cur.row is not None:
             bits.append(f"rank {cur.row.rank}")
         else:
             bits.append("not ranked by the run")
         if self.session.qrels is not None:
-            bits.append(f'<span style="color:#1a7f37"><b>relevant</b></span> ({ev.nrc:,} {self.session.unit})'
+            bits.append(f'<span style="color:#1a7f37"><b>relevant</b></span> ({amount(ev.nrc, self.session.unit)})'
                         if ev.is_relevant else "not relevant")
         if cur.article is None:
             bits.append('<span style="color:#a33"><b>no text</b>: '
                         + ("not in the collection" if self.session.collection is not None else "no collection open")
                         + "</span>")
         topic = self.session.topic or ""
-        self.header.setText(f'<span style="font-size:13pt"><b>{html.escape(title)}</b></span>'
-                            f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {html.escape(topic)}</span>')
+        self.header.setText(f'<span style="font-size:13pt"><b>{esc(title)}</b></span>'
+                            f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {esc(topic)}</span>')
         self._keep_shown_document(unless=cur.layout)
         if cur.layout is not None:
             prepared, self._prepared = self._prepared, None
@@ -331,7 +330,7 @@ class ArticlePanel(QWidget):
         entry = self.session.entry_of_current() if cur.evaluation.mode is Mode.ENTRY else None
         if entry is not None:
             whose = {"you": "set by you", "run": "the run's", "start": "the article's start"}[entry[1]]
-            note = f"entry mode: from {entry[0]:,} {self.session.unit} ({whose}) to the end, then from the start"
+            note = f"entry mode: from {amount(entry[0], self.session.unit)} ({whose}) to the end, then from the start"
         if cur.layout is not None:
             self.view.set_entry(cur.layout.to_display(int(entry[0]), "start") if entry is not None else None)
         if cur.layout is not None:
@@ -355,7 +354,7 @@ class ArticlePanel(QWidget):
                 b.setEnabled(False)
             return
         k, n_screens = s.step, s.screens()
-        fit_text(self.position, f"screen {k + 1} of {n_screens}")  # fixed size: no window re-layout
+        fit_text(self.position, f"screen {k + 1:,} of {n_screens:,}")  # fixed size: no window re-layout
         self.first_btn.setEnabled(k > 0)
         self.prev_btn.setEnabled(k > 0)
         self.next_btn.setEnabled(k + 1 < n_screens)

@@ -22,14 +22,12 @@ Ctrl+Shift+B) and a Navigate ▸ "Next run" action (Ctrl+Shift+R).
 from __future__ import annotations
 
 import dataclasses
-import html
 from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QLabel,
-                               QSplitter, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QSplitter, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
 from readsim.engine import intervals as iv
 from readsim.engine.batch import document
@@ -42,6 +40,7 @@ from readsim.engine.measure import DocMeasure, ListMeasure, panel_measures
 from .. import marks as mk
 from ..background import run_in_background
 from ..files import app_settings
+from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import MODES, Session
 from .article_view import ArticleView
 from .legend import Legend
@@ -237,8 +236,7 @@ class SideView(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header = rich_label()
         self.header.setWordWrap(True)
         self.header.setContentsMargins(6, 4, 6, 4)
         colour = self.COLOURS[letter]
@@ -253,21 +251,21 @@ class SideView(QWidget):
         if side is None:
             self.header.setText(f"{badge}&nbsp; <i>no run</i>")
             return
-        name = html.escape(run_label(side.run))
+        name = esc(run_label(side.run))
         if side.ranked:
             ev = side.evaluation
             bits = [f"rank <b>{side.entry.rank}</b>",
-                    f"{len(ev.retrieved_spans)} passage(s)" if side.entry.passages is not None or side.entry.xpaths
+                    amount(len(ev.retrieved_spans), "passages") if side.entry.passages is not None or side.entry.xpaths
                     else "whole article",
-                    f"{ev.retrieved_size:,} {unit} retrieved"]
+                    f"{amount(ev.retrieved_size, unit)} retrieved"]
             if ev.is_relevant:
                 bits.append(f"{ev.relevant_retrieved:,} of {ev.nrc:,} relevant")
             detail = " · ".join(bits)
         else:
-            detail = f'<span style="color:#b3261e"><i>{html.escape(side.note)}</i></span>'
-        extra = (f'<br><span style="color:#b3261e">{html.escape(side.note)}</span>' if side.ranked and side.note else "")
+            detail = f'<span style="color:#b3261e"><i>{esc(side.note)}</i></span>'
+        extra = (f'<br><span style="color:#b3261e">{esc(side.note)}</span>' if side.ranked and side.note else "")
         self.header.setText(f'{badge}&nbsp; <b>{name}</b><br><span style="color:#444">{detail}</span>{extra}')
-        self.header.setToolTip(side.run.path)
+        self.header.setToolTip(plain_tip(side.run.path))
 
 
 class ComparePanel(QWidget):
@@ -300,7 +298,7 @@ class ComparePanel(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(24)
             combo.setToolTip(f"Run {letter}")
-            label = QLabel(f'<b style="color:{SideView.COLOURS[letter]}">Run {letter}</b>')
+            label = rich_label(f'<b style="color:{SideView.COLOURS[letter]}">Run {letter}</b>')
             bar.addWidget(label)
             bar.addWidget(combo)
             if letter == "A":
@@ -310,7 +308,7 @@ class ComparePanel(QWidget):
                 self.swap.clicked.connect(self.swap_runs)
                 bar.addWidget(self.swap)
         bar.addSpacing(16)
-        bar.addWidget(QLabel("Reading"))
+        bar.addWidget(plain_label("Reading"))
         self.mode = QComboBox()
         for m in MODES:
             self.mode.addItem(m.value, m.value)
@@ -323,8 +321,7 @@ class ComparePanel(QWidget):
         bar.addStretch(1)
         lay.addLayout(bar)
 
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title = rich_label()
         self.title.setWordWrap(True)
         lay.addWidget(self.title)
 
@@ -334,13 +331,12 @@ class ComparePanel(QWidget):
         rl.setContentsMargins(0, 0, 0, 0)
         self.table = ScoreTable()
         self.table.setMinimumWidth(360)
-        self.note = QLabel("Green: the better run of the row (LE, ES and rank: lower is better). "
-                           "B − A is green when B is better, red when it is worse.")
+        self.note = plain_label("Green: the better run of the row (LE, ES and rank: lower is better). "
+                                "B − A is green when B is better, red when it is worse.")
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color:#555;")
-        self.summary = QLabel()
+        self.summary = rich_label()
         self.summary.setWordWrap(True)
-        self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setStyleSheet("QLabel { background:#fff8e1; border:1px solid #f0d98c; padding:6px; font-size:11pt; }")
         rl.addWidget(self.table, 1)
         rl.addWidget(self.summary)
@@ -378,7 +374,7 @@ class ComparePanel(QWidget):
             c.clear()
             for run in runs:
                 c.addItem(run_label(run), run.path)
-                c.setItemData(c.count() - 1, run.path, Qt.ItemDataRole.ToolTipRole)
+                c.setItemData(c.count() - 1, plain_tip(run.path), Qt.ItemDataRole.ToolTipRole)
         paths = [r.path for r in runs]
         cur = runs.index(self.session.run) if self.session.run in runs else 0
         a = paths.index(keep[self.combo_a]) if keep[self.combo_a] in paths else cur
@@ -448,12 +444,12 @@ class ComparePanel(QWidget):
         title = cur.article.title if cur.article is not None else cur.name
         rel = ""
         if s.qrels is not None:
-            rel = (f' · <span style="color:#1a7f37"><b>relevant</b></span> ({cur.evaluation.nrc:,} {s.unit})'
+            rel = (f' · <span style="color:#1a7f37"><b>relevant</b></span> ({amount(cur.evaluation.nrc, s.unit)})'
                    if cur.evaluation.is_relevant else " · not relevant")
         st = s.settings
         self.title.setText(
-            f'<span style="font-size:14pt"><b>{html.escape(title)}</b></span>&nbsp;&nbsp;'
-            f'<span style="color:#555">article {html.escape(cur.name)} · topic {html.escape(s.topic or "")}{rel} · '
+            f'<span style="font-size:14pt"><b>{esc(title)}</b></span>&nbsp;&nbsp;'
+            f'<span style="color:#555">article {esc(cur.name)} · topic {esc(s.topic or "")}{rel} · '
             f'{st.mode.value} reading · screen {st.screen} · tolerance {st.tolerance} · β {st.beta:g}</span>')
 
     def _show_marks(self, view: ArticleView, side: Side | None, rebuild: bool) -> None:

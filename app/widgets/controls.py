@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLay
 
 from readsim.engine.document import Settings
 
+from ..plain import plain_label
 from ..session import MODES, Session
 
 PRESETS = ((300, "Mobile 300"), (2000, "Laptop 2000"))
@@ -30,6 +31,26 @@ ENTRY_TIP = ("Entry point of the open article for the entry reading mode, in {un
              "Reader ▸ Start reading here (Ctrl+Alt+E). Setting it switches to the entry mode.")
 
 
+class CountSpinBox(QSpinBox):
+    """A spin box of an amount in ``plural`` (the unit: ``bytes``, ``characters``) whose suffix
+    agrees with its value: ``1 byte``, ``300 bytes``."""
+
+    def __init__(self, plural: str, parent=None) -> None:
+        super().__init__(parent)
+        self._plural = plural
+        self.valueChanged.connect(self._follow)
+        self._follow(self.value())
+
+    def setValue(self, value: int) -> None:  # noqa: N802 (also when its signals are blocked)
+        super().setValue(value)
+        self._follow(self.value())
+
+    def _follow(self, value: int) -> None:
+        suffix = f" {self._plural[:-1] if value == 1 else self._plural}"
+        if self.suffix() != suffix:
+            self.setSuffix(suffix)
+
+
 class Controls(QGroupBox):
     """Screen size, mode, tolerance and beta, bound to a :class:`Session`."""
 
@@ -39,11 +60,10 @@ class Controls(QGroupBox):
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
 
-        self.screen = QSpinBox()
+        self.screen = CountSpinBox(session.unit)
         self.screen.setRange(1, 10_000_000)
         self.screen.setSingleStep(100)
         unit = session.unit
-        self.screen.setSuffix(f" {unit}")
         self.screen.setToolTip(f"Screen size in {unit}, the qrels' unit (UTF-8 bytes for INEX 2009/2010; "
                                f"readsim --unit switches it)")
         row = QHBoxLayout()
@@ -59,42 +79,40 @@ class Controls(QGroupBox):
             self.preset_buttons[size] = b
             row.addWidget(b)
         self.presets.setExclusive(False)
-        form.addRow("Screen", _wrap(row))
+        form.addRow(plain_label("Screen"), _wrap(row))
 
         self.mode = QComboBox()
         for m in MODES:
             self.mode.addItem(m.value, m.value)
             self.mode.setItemData(self.mode.count() - 1, MODE_HELP[m.value], 3)  # ToolTipRole
         self.mode.setToolTip("Reading mode: what the reader does after the matching chain (Ctrl+M cycles)")
-        form.addRow("Reading", self.mode)
+        form.addRow(plain_label("Reading"), self.mode)
 
-        self.tolerance = QSpinBox()
+        self.tolerance = CountSpinBox(session.unit)
         self.tolerance.setRange(1, 10_000_000)
         self.tolerance.setSingleStep(50)
-        self.tolerance.setSuffix(f" {unit}")
         self.tolerance.setToolTip(f"T2I tolerance to irrelevance: the reader stops after this many non-relevant {unit}")
-        form.addRow("T2I tolerance", self.tolerance)
+        form.addRow(plain_label("T2I tolerance"), self.tolerance)
 
         self.beta = QDoubleSpinBox()
         self.beta.setRange(0.01, 10.0)
         self.beta.setDecimals(2)
         self.beta.setSingleStep(0.05)
         self.beta.setToolTip("Beta of the set-based F (0.25: INEX 2008-2010 official)")
-        form.addRow("F beta", self.beta)
+        form.addRow(plain_label("F beta"), self.beta)
 
-        self.entry = QSpinBox()
+        self.entry = CountSpinBox(session.unit)
         self.entry.setRange(0, 2**31 - 1)
         self.entry.setSingleStep(100)
         self.entry.setGroupSeparatorShown(True)
         self.entry.setKeyboardTracking(False)  # one rescoring when typing ends, not per digit
-        self.entry.setSuffix(f" {unit}")
         self.entry.setToolTip(ENTRY_TIP.format(unit=unit))
         self.entry_reset = QPushButton("Run's")
         self.entry_reset.setToolTip("Back to the run's entry point for this article")
         row = QHBoxLayout()
         row.addWidget(self.entry, 1)
         row.addWidget(self.entry_reset)
-        form.addRow("Entry point", _wrap(row))
+        form.addRow(plain_label("Entry point"), _wrap(row))
 
         self.show_settings(session.settings)
         self.screen.valueChanged.connect(lambda v: session.set_settings(screen=int(v)))

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import shiboken6
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from ..plain import plain_label
 
 #: after the first frame the plots wait for the loading that runs then, at most this long (ms)
 IDLE_WAIT_LIMIT_MS = 1500
@@ -38,7 +39,7 @@ class Deferred(QWidget):
         self._hooks: list[Callable[[QWidget], None]] = []
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self._placeholder: QLabel | None = QLabel("plot follows…")
+        self._placeholder: QLabel | None = plain_label("plot follows…")
         self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._placeholder.setStyleSheet("color:#999; background:white;")
         lay.addWidget(self._placeholder)

@@ -34,7 +34,6 @@ articles in the collection) show a plain message instead.
 
 from __future__ import annotations
 
-import html
 import math
 from collections import OrderedDict
 from pathlib import Path
@@ -43,8 +42,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QRect, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
-                               QProgressBar, QPushButton, QSizePolicy, QSplitter, QStackedWidget, QToolTip,
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView, QProgressBar, QPushButton, QSizePolicy, QSplitter, QStackedWidget, QToolTip,
                                QVBoxLayout, QWidget)
 
 from readsim.engine import intervals as iv
@@ -57,6 +55,7 @@ from .. import elements_model as em
 from ..background import input_error_text, run_in_background
 from ..files import app_settings
 from ..marks import Marks
+from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from .article_view import GUTTER, RELEVANT, ArticleView
 from .list_plot import cache_axes
@@ -175,10 +174,11 @@ class ElementTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and self.view is not None:
             r = self.view.entries[k]
             v = self.view.values
-            return (f"{r.article} {r.xpath}\nrank {r.rank} · rsv {r.rsv:g}" + (f" · line {r.line}" if r.line else "")
-                    + f"\ne {int(v.e[k])}, s {int(v.s[k])} · f strict {_fmt_f(v.f('strict')[k])}, "
-                      f"f gen {_fmt_f(v.f('gen')[k])}\nsize {int(v.size[k]):,} {self.unit}, unseen "
-                      f"{int(v.unseen[k]):,}, already shown {int(v.seen[k]):,}")
+            line = f" · line {r.line}" if r.line else ""
+            return plain_tip(f"{r.article} {r.xpath}\nrank {r.rank} · rsv {r.rsv:g}{line}\n"
+                             f"e {int(v.e[k])}, s {int(v.s[k])} · f strict {_fmt_f(v.f('strict')[k])}, "
+                             f"f gen {_fmt_f(v.f('gen')[k])}\nsize {amount(int(v.size[k]), self.unit)}, unseen "
+                             f"{int(v.unseen[k]):,}, already shown {int(v.seen[k]):,}")
         return None
 
 
@@ -439,13 +439,13 @@ class ApGrid(QWidget):
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(4)
         for c, q in enumerate(quantise.QUANTISATIONS, 1):
-            head = QLabel(f"<b>{q}</b>")
+            head = rich_label(f"<b>{q}</b>")
             head.setAlignment(Qt.AlignmentFlag.AlignCenter)
             head.setToolTip({"strict": "only (3, 3) counts (eqs 2, 3, 8)", "gen": "e/3, s/3 and eq. 9's f_gen"}[q])
             grid.addWidget(head, 0, c)
         self.cells: dict[tuple[str, str], QPushButton] = {}
         for r, m in enumerate(("2002", "2003s", "2003o"), 1):
-            label = QLabel(em.METRIC_NAMES[m])
+            label = plain_label(em.METRIC_NAMES[m])
             label.setToolTip({"2002": "precall with expected search length (eqs 6-9)",
                               "2003s": "recall_s / precision_s: exh and spec weighted by size (eqs 12-13)",
                               "2003o": "recall_o / precision_o: only text not seen before counts (eqs 14-19)"}[m])
@@ -530,7 +530,7 @@ class PrecisionRecall(QWidget):
 
     def show_curves(self, title: str, main, main_name: str, ref, ref_name: str, dot) -> None:
         item = self.plot.getPlotItem()
-        item.setTitle(html.escape(title), size="9pt")
+        item.setTitle(esc(title), size="9pt")
         self._data = {}
         if main is None:
             self.main.setData([], [])
@@ -543,9 +543,9 @@ class PrecisionRecall(QWidget):
             self.ref.setData(RECALL_POINTS, ref.precision)
             self._data["reference"] = (RECALL_POINTS, ref.precision)
         self.legend.clear()
-        self.legend.addItem(self.main, html.escape(main_name))
+        self.legend.addItem(self.main, esc(main_name))
         if ref is not None:
-            self.legend.addItem(self.ref, html.escape(ref_name))
+            self.legend.addItem(self.ref, esc(ref_name))
         self.set_dot(dot)
 
     def set_dot(self, dot) -> None:
@@ -613,23 +613,23 @@ class ElementsPanel(QWidget):
         self.busy.setMaximumWidth(90)
         self.busy.hide()
         for text, w in (("Topic", self.topic_combo), ("Run", self.run_combo)):
-            bar.addWidget(QLabel(text))
+            bar.addWidget(plain_label(text))
             bar.addWidget(w)
         bar.addWidget(self.open_btn)
         bar.addSpacing(12)
-        bar.addWidget(QLabel("Article"))
+        bar.addWidget(plain_label("Article"))
         bar.addWidget(self.article_combo)
         bar.addStretch(1)
         bar.addWidget(self.busy)
         lay.addLayout(bar)
-        self.status = QLabel()
+        self.status = plain_label()
         self.status.setWordWrap(True)
         self.status.setStyleSheet("color:#444;")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         lay.addWidget(self.status)
 
         self.stack = QStackedWidget()
-        self.message = QLabel()
+        self.message = plain_label()
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.message.setStyleSheet("QLabel { color:#555; font-size:12pt; font-style:italic; padding:24px; }")
@@ -652,11 +652,10 @@ class ElementsPanel(QWidget):
         cl = QVBoxLayout(centre)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(3)
-        self.header = QLabel()
+        self.header = rich_label()
         self.header.setWordWrap(True)
-        self.header.setTextFormat(Qt.TextFormat.RichText)
         self.view = ElementArticleView()
-        self.legend = QLabel(
+        self.legend = rich_label(
             f'<span style="color:{REL_BRACKET.name()}"><b>[</b></span> a retrieved element (relevant: f gen &gt; 0), '
             f'<span style="color:{NONREL_BRACKET.name()}"><b>[</b></span> not relevant, '
             f'<span style="color:{SELECTED.name()}"><b>[</b></span> the selected one, faded: ranked after it; '
@@ -673,10 +672,10 @@ class ElementsPanel(QWidget):
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
-        self.scores_title = QLabel()
+        self.scores_title = rich_label()
         self.scores_title.setWordWrap(True)
         self.grid = ApGrid()
-        self.totals = QLabel()
+        self.totals = plain_label()
         self.totals.setWordWrap(True)
         self.totals.setStyleSheet("color:#555; font-size:9pt;")
         self.plot = PrecisionRecall()
@@ -851,7 +850,7 @@ class ElementsPanel(QWidget):
         for r in tv.runs:
             label = f"{r.name} (simulated)" if r.simulated else r.name
             self.run_combo.addItem(f"{label} — {len(r.entries):,} elements", r.path or r.name)
-            self.run_combo.setItemData(self.run_combo.count() - 1, r.path or r.name, Qt.ItemDataRole.ToolTipRole)
+            self.run_combo.setItemData(self.run_combo.count() - 1, plain_tip(r.path or r.name), Qt.ItemDataRole.ToolTipRole)
         i = self.run_combo.findData(keep) if keep is not None else -1
         self.run_combo.setCurrentIndex(max(i, 0))
         self.run_combo.blockSignals(False)
@@ -897,7 +896,7 @@ class ElementsPanel(QWidget):
         self.status.setStyleSheet("color:#a33;" if tv.note or view.note else "color:#444;")
         perfect = tv.run("perfect")
         self.grid.set_values(view, perfect)
-        self.scores_title.setText(f"<b>AP, topic {html.escape(tv.topic)}</b> — {html.escape(view.name)}"
+        self.scores_title.setText(f"<b>AP, topic {esc(tv.topic)}</b> — {esc(view.name)}"
                                   + ("" if view is perfect
                                      else " <span style='color:#555'>(Δ: minus the perfect run's AP)</span>"))
         self._totals(view)
@@ -1042,7 +1041,7 @@ class ElementsPanel(QWidget):
             return
         self._article_gen += 1
         gen = self._article_gen
-        self.header.setText(f"<i>Reading article {html.escape(name)}…</i>")
+        self.header.setText(f"<i>Reading article {esc(name)}…</i>")
 
         def op():
             article = coll.article(name)
@@ -1091,7 +1090,7 @@ class ElementsPanel(QWidget):
         unit = self.model.unit
         return (f"#{k + 1} · rank {b.rank} · level {b.level}\n{b.xpath}\ne {int(v.e[k])}, s {int(v.s[k])} · "
                 f"f strict {_fmt_f(v.f('strict')[k])}, f gen {_fmt_f(v.f('gen')[k])}\n"
-                f"size {int(v.size[k]):,} {unit}, unseen {int(v.unseen[k]):,}")
+                f"size {amount(int(v.size[k]), unit)}, unseen {int(v.unseen[k]):,}")
 
     def _header(self, name: str, article, view: em.RunView, position: int) -> None:
         v = view.values
@@ -1099,16 +1098,16 @@ class ElementsPanel(QWidget):
         items = self.view.brackets()
         depth = 1 + max((b.level for b in items), default=0)
         a = self.topic_view.assessments.get(name) if self.topic_view is not None else None
-        rel = (f'<span style="color:#1a7f37"><b>relevant</b></span> ({a.relevant_size:,} {self.model.unit} highlighted)'
+        rel = (f'<span style="color:#1a7f37"><b>relevant</b></span> ({amount(a.relevant_size, self.model.unit)} highlighted)'
                if a is not None else "not relevant")
         seen = int(v.seen[position])
         self.header.setText(
-            f'<span style="font-size:13pt"><b>{html.escape(article.title)}</b></span>&nbsp; '
-            f'<span style="color:#555">article {html.escape(name)} · {rel} · {len(items)} retrieved elements, '
+            f'<span style="font-size:13pt"><b>{esc(article.title)}</b></span>&nbsp; '
+            f'<span style="color:#555">article {esc(name)} · {rel} · {len(items)} retrieved elements, '
             f'{depth} nesting level{"s" if depth != 1 else ""}</span><br>'
             f'<span style="color:{SELECTED.name()}"><b>#{position + 1}</b></span> rank {r.rank} '
-            f'<code>{html.escape(r.xpath)}</code> · e {int(v.e[position])}, s {int(v.s[position])} · '
-            f'f gen {_fmt_f(v.f("gen")[position])} · {int(v.size[position]):,} {self.model.unit}, '
+            f'<code>{esc(r.xpath)}</code> · e {int(v.e[position])}, s {int(v.s[position])} · '
+            f'f gen {_fmt_f(v.f("gen")[position])} · {amount(int(v.size[position]), self.model.unit)}, '
             + (f"{seen:,} already shown by earlier elements" if seen else "none of it shown before"))
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
+from ..plain import rich_label
 from .article_view import BOTH, RELEVANT, RETRIEVED, SCREEN
 
 
 def _swatch(style: str, text: str, tip: str) -> QLabel:
-    label = QLabel(f'<span style="{style}">&nbsp;{text}&nbsp;</span>')
+    label = rich_label(f'<span style="{style}">&nbsp;{text}&nbsp;</span>')
     label.setToolTip(tip)
     return label
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSizeF, Qt
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
+
+from ..plain import esc
 
 from ..topic_scores import TopicScores
 
@@ -17,6 +20,10 @@ GR_PEN = pg.mkPen("#d9822b", width=1.5, style=Qt.PenStyle.DashLine)
 NCE_PEN = pg.mkPen("#7a3db8", width=2)
 ANCE_PEN = pg.mkPen("#7a3db8", width=1.5, style=Qt.PenStyle.DashLine)
 MARK_PEN = pg.mkPen("#b3261e", width=1.5, style=Qt.PenStyle.DashLine)
+LABEL_FILL = pg.mkBrush(255, 255, 255, 235)  # a marker label's box: the curves pass behind it
+TITLE_SIZE = "9pt"
+TITLE_MARGIN = 16  # pixels a title line leaves free (the plot's margins)
+TITLE_ITEM_MARGIN = 4  # QGraphicsTextItem's document margin (pixels)
 
 
 def cache_axes(item: pg.PlotItem) -> None:
@@ -41,16 +48,66 @@ def _plot(left: str) -> pg.PlotWidget:
     return w
 
 
+def boxed_label(line: pg.InfiniteLine, position: float = 0.98) -> pg.InfiniteLine:
+    """Draw a vertical line's label in a white box hanging from ``position`` (0 bottom, 1 top
+    of the view; default: the top), above the curves: a curve passes behind the label, never
+    through its text. Returns ``line``."""
+    line.label.fill = LABEL_FILL
+    line.setZValue(20)
+    line.label.setPosition(position)
+    line.label.anchors = [(0.0, 0.0), (0.0, 0.0)]
+    line.label.updatePosition()
+    return line
+
+
+def set_label(line: pg.InfiniteLine, text: str) -> None:
+    """Show ``text`` literally on ``line`` (pyqtgraph formats a label with ``str.format``:
+    braces in an article id are doubled; the label is plain text)."""
+    fmt = text.replace("{", "{{").replace("}", "}}")
+    if line.label.format != fmt:
+        line.label.setFormat(fmt)
+
+
 def _marker() -> pg.InfiniteLine:
-    return pg.InfiniteLine(angle=90, pen=MARK_PEN, label="", labelOpts={"position": 0.9, "color": "#b3261e",
-                                                                       "anchors": [(0, 0), (0, 0)]})
+    return boxed_label(pg.InfiniteLine(angle=90, pen=MARK_PEN, label="", labelOpts={"color": "#b3261e"}))
 
 
-def _set_title(item: pg.PlotItem, html: str) -> None:
-    """Set a plot's title unless it already shows ``html`` (a new title re-lays the plot out)."""
+def _set_title(item: pg.PlotItem, parts: list[str], width: float | None = None) -> None:
+    """Set a plot's title, which doubles as its legend: the HTML ``parts`` (our words, values
+    through ``esc``) on as few lines as fit the plot's ``width`` (pixels; default: its view
+    box's width now), a part never split, so that no part is cut at the plot's edge. Unchanged titles
+    are left alone (a new title re-lays the plot out)."""
+    item._readsim_parts = parts
+    width = item.getViewBox().width() if width is None else width  # the title spans the view box
+    lines: list[list[str]] = []
+    for part in parts:
+        if lines and _html_size(" &nbsp; ".join(lines[-1] + [part])).width() + TITLE_MARGIN <= width:
+            lines[-1].append(part)
+        else:
+            lines.append([part])
+    html = "<br>".join(" &nbsp; ".join(line) for line in lines)
     if getattr(item, "_readsim_title", None) != html:
         item._readsim_title = html
-        item.setTitle(html, size="9pt")
+        item.setTitle(html, size=TITLE_SIZE)
+        # pyqtgraph fixes the title's row at 30 pixels (one line); the text item adds its
+        # document's margins (4 pixels a side) to the text's height
+        height = max(30, int(_html_size(html).height()) + 2 * TITLE_ITEM_MARGIN + 2)
+        item.titleLabel.setMaximumHeight(height)
+        item.layout.setRowFixedHeight(0, height)
+
+
+def _refit_title(item: pg.PlotItem, width: float) -> None:
+    parts = getattr(item, "_readsim_parts", None)
+    if parts:
+        _set_title(item, parts, width)
+
+
+def _html_size(html: str) -> QSizeF:
+    """The size (pixels) of a title as it draws (HTML at :data:`TITLE_SIZE`, lines at ``<br>``)."""
+    doc = QTextDocument()
+    doc.setDocumentMargin(0)
+    doc.setHtml(f"<span style='font-size:{TITLE_SIZE}'>{html}</span>")
+    return QSizeF(doc.idealWidth(), doc.size().height())
 
 
 class RankCurves(QWidget):
@@ -106,13 +163,15 @@ class RankCurves(QWidget):
             self.gp.setData(ranks[:0] if effort else ranks, ts.gp[:0] if effort else ts.gp)
             self.gr.setData(ranks, ts.gr)
             self.relevant.setData(ranks[rel], (ts.gr if effort else ts.gp)[rel])
-            doc = ts.doc.name
+            doc = esc(ts.doc.name)
             # the titles double as legends (a legend box would hide the curves)
-            head = "" if effort else f"<span style='color:#1f5fbf'>&#9473; gP[r] / {doc}</span> &nbsp; "
-            tail = " &nbsp; <span style='color:#777'>(no gP for an effort score)</span>" if effort else ""
+            parts = [] if effort else [f"<span style='color:#1f5fbf'>&#9473; gP[r] / {doc}</span>"]
+            parts += ["<span style='color:#d9822b'>&#9476; gR[r]</span>",
+                      "<span style='color:#1a7f37'>&#9679; relevant rank</span>"]
+            if effort:
+                parts.append("<span style='color:#777'>(no gP for an effort score)</span>")
             item = self.gp_plot.getPlotItem()
-            _set_title(item, f"{head}<span style='color:#d9822b'>&#9476; gR[r]</span> &nbsp; "
-                             f"<span style='color:#1a7f37'>&#9679; relevant rank</span>{tail}")
+            _set_title(item, parts)
             left = "gR[r]" if effort else "gP[r], gR[r]"
             if item.getAxis("left").labelText != left:
                 item.setLabel("left", left)
@@ -125,8 +184,9 @@ class RankCurves(QWidget):
             self.nce.setData(ranks, ts.nce)
             self.ance.setData(ranks, ance)
             item = self.nce_plot.getPlotItem()
-            _set_title(item, f"<span style='color:#7a3db8'>&#9473; NCE[r] &nbsp; &#9476; ANCE[r]</span> / "
-                             f"{ts.effort.name} <span style='color:#777'>(lower is better)</span>")
+            _set_title(item, ["<span style='color:#7a3db8'>&#9473; NCE[r]</span>",
+                              f"<span style='color:#7a3db8'>&#9476; ANCE[r]</span> / {esc(ts.effort.name)}",
+                              "<span style='color:#777'>(lower is better)</span>"])
             if len(ts.nce):
                 self._fit_nce(item, ts, float(max(np.max(ts.nce), np.max(ance))))
 
@@ -153,8 +213,15 @@ class RankCurves(QWidget):
             mark.setVisible(rank is not None and self._n > 0)
             if rank is not None:
                 mark.setValue(rank)
-                mark.label.setFormat(label)
+                set_label(mark, label)
                 keep_label_inside(mark, self._n)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        """Re-fit the titles (legends) to the plots' new widths: one line or one part a line."""
+        super().resizeEvent(event)
+        for plot in (self.gp_plot, self.nce_plot):  # the title spans the plot less its left axis
+            item = plot.getPlotItem()
+            _refit_title(item, plot.width() - item.getAxis("left").width())
 
     def marked_rank(self) -> int | None:
         """The marked rank, or None when no mark is shown (tests)."""
@@ -166,7 +233,7 @@ def keep_label_inside(line: pg.InfiniteLine, n: float) -> None:
     of the x range ``[0, n]`` (else "T2I(300) stop" or "23724 (rank 90)" is cut at the plot's right
     edge), right of it elsewhere."""
     left = n > 0 and line.value() > 0.66 * n
-    anchor = (1.0, 0.5) if left else (0.0, 0.5)
+    anchor = (1.0 if left else 0.0, line.label.anchors[0][1])
     if line.label.anchors[0] != anchor:
         line.label.anchors = [anchor, anchor]
         line.label.updatePosition()

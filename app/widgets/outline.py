@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTreeView, QVBoxLayout, QWidget
 
 from readsim.engine import intervals as iv
 from readsim.engine.elements import derive_article
@@ -35,6 +35,7 @@ from readsim.engine.elements.tree import element_tree
 from readsim.engine.text import Article, Element
 
 from ..background import run_in_background
+from ..plain import plain_label, plain_tip
 from ..session import Session
 
 #: an article with more characters than this gets its element index built in a worker
@@ -194,7 +195,7 @@ class OutlineModel(QAbstractItemModel):
             if self._assessed is not None:
                 r, e, s = (int(a[i]) for a in self._assessed)
                 tip += f"\nsize {el.length:,}, rsize {r:,}, e {e}, s {s} (derived from the highlighting)"
-            return tip
+            return plain_tip(tip)
         if role == Qt.ItemDataRole.TextAlignmentRole and c != NAME:
             if c in (E, S):
                 return int(Qt.AlignmentFlag.AlignCenter)
@@ -222,7 +223,7 @@ class Outline(QWidget):
         self.session = session
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
-        self.summary = QLabel()
+        self.summary = plain_label()
         self.summary.setStyleSheet("color:#555;")
         self.model = OutlineModel(self)
         self.tree = QTreeView()

@@ -25,7 +25,6 @@ the dock is visible.
 from __future__ import annotations
 
 import csv
-import html
 import io
 import os
 from collections.abc import Callable
@@ -33,7 +32,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QTextCursor
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QVBoxLayout,
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QHeaderView, QPushButton, QVBoxLayout,
                                QWidget)
 
 from readsim.engine.atomic import write_text
@@ -41,6 +40,7 @@ from readsim.engine.formats import RunArticle
 from readsim.engine.passages import PassageTable, RunLine, passage_table, screen_of
 from readsim.engine.reading import Mode
 
+from ..plain import amount, esc, plain_tip, rich_label
 from ..session import Session
 from .tables import row_table
 
@@ -104,7 +104,7 @@ def _line_ref(ln: RunLine, name: str, first: bool) -> str:
 
 def _line_tip(ln: RunLine, name: str, unit: str) -> str:
     what = {"whole": "whole article", "xpath": ln.xpath}.get(ln.kind, "")
-    span = f"[{ln.start:,}, {ln.end:,}) {ln.length:,} {unit}" if ln.start >= 0 else "no span"
+    span = f"[{ln.start:,}, {ln.end:,}) {amount(ln.length, unit)}" if ln.start >= 0 else "no span"
     bits = [f"{name}:{ln.number}", span]
     if what:
         bits.append(what)
@@ -242,9 +242,9 @@ class PassagesModel(QAbstractTableModel):
             return (r.start, r.end)
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == LINES and r.lines_tip:
-                return r.lines_tip
+                return plain_tip(r.lines_tip)
             if col == FOUND and r.found:
-                return r.found
+                return plain_tip(r.found)
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and col not in (PASSAGE, FOUND, LINES):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -325,8 +325,7 @@ class PassagesPanel(QWidget):
         lay.setContentsMargins(6, 2, 6, 2)
         lay.setSpacing(2)
         top = QHBoxLayout()
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header = rich_label()
         self.header.setWordWrap(True)
         self.export_btn = QPushButton("Export CSV…")
         self.export_btn.setToolTip("Write the table, as sorted, to a CSV file")
@@ -432,7 +431,7 @@ class PassagesPanel(QWidget):
         ret = t.retrieved
         rel = t.relevant
         lines = sum(len(p.lines) for p in ret) + len(t.unused)
-        parts = [f"Article <b>{html.escape(cur.name)}</b> · topic {html.escape(s.topic or '')}"]
+        parts = [f"Article <b>{esc(cur.name)}</b> · topic {esc(s.topic or '')}"]
         if entry is None:
             parts.append("not ranked by the run")
         else:
@@ -440,7 +439,7 @@ class PassagesPanel(QWidget):
                    f"({sum(p.length for p in ret):,} {u}, {sum(p.relevant for p in ret):,} relevant)"
             if entry.lines:
                 what += f" from {len(entry.lines)} line{'s' if len(entry.lines) != 1 else ''} of " \
-                        f"{html.escape(self.run_name())}"
+                        f"{esc(self.run_name())}"
                 if lines < len(entry.lines) and not t.unused:
                     what += " (lines not mapped to passages)"
             parts.append(what)

@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QStyle, QToolButton, QVBoxLayout,
                                QWidget)
 
+from ..plain import amount, plain_label, rich_label
 from ..playback import SPEED_RANGE, Playback, SoFar
 
 SPEED_STEP = 1.5  # factor of one "faster" / "slower"
@@ -45,7 +46,7 @@ class PlaybackBar(QWidget):
             row.addWidget(b)
             return b
 
-        row.addWidget(QLabel("Reader:"))
+        row.addWidget(plain_label("Reader:"))
         self.start_btn = button(SP.SP_MediaSkipBackward, "To the start (Alt+Shift+Home)", pb.to_start)
         self.back_btn = button(SP.SP_MediaSeekBackward, "One line back (, or Alt+Shift+Left)", pb.step_back)
         self.play_btn = button(SP.SP_MediaPlay, "Play / pause (Space in the article, Ctrl+Space)", pb.toggle)
@@ -59,11 +60,11 @@ class PlaybackBar(QWidget):
         self.speed.setRange(*SPEED_RANGE)
         self.speed.setSingleStep(100)
         unit = s.unit
-        self.speed.setSuffix(f" {unit}/s")
+        self.speed.setSuffix(f" {unit}/s")  # at least 10 (SPEED_RANGE): always plural
         self.speed.setValue(pb.speed)
         self.speed.setToolTip(f"Reading speed in {unit} per second (] faster, [ slower in the article)")
         self.speed.valueChanged.connect(pb.set_speed)
-        row.addWidget(QLabel("Speed"))
+        row.addWidget(plain_label("Speed"))
         row.addWidget(self.speed)
         outer.addLayout(row)
 
@@ -79,8 +80,8 @@ class PlaybackBar(QWidget):
         self._pairs: list[tuple[QLabel, QLabel]] = []
         for key, title in (("read", "read"), ("relevant", "relevant read"), ("t2i", "T2I stop"),
                            ("precision", "P so far"), ("recall", "R so far"), ("first", "first relevant")):
-            name = QLabel(f"<span style='color:#666'>{title}</span>")
-            value = QLabel()
+            name = rich_label(f"<span style='color:#666'>{title}</span>")
+            value = plain_label()
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             for w in (name, value):
                 w.setToolTip(tips[key])
@@ -191,7 +192,7 @@ class PlaybackBar(QWidget):
         unit = self.playback.session.unit
         t2i = f"{'✓' if f.t2i_reached else '·'} at {f.t2i_stop:,}"
         first = "none" if f.first_relevant is None else f"{'✓' if f.first_reached else '·'} at {f.first_relevant:,}"
-        return {"read": f"{f.read:,} of {f.n:,} {unit}", "relevant": f"{f.relevant:,} of {f.nrc:,}",
+        return {"read": f"{f.read:,} of {amount(f.n, unit)}", "relevant": f"{f.relevant:,} of {f.nrc:,}",
                 "precision": f"{f.precision:.4f}", "recall": f"{f.recall:.4f}", "t2i": t2i, "first": first}
 
     def shown(self) -> dict[str, str]:

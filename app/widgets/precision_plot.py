@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ..session import Session
-from .list_plot import cache_axes, keep_label_inside
+from .list_plot import boxed_label, cache_axes, keep_label_inside
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#333")
 MAX_GRID = 200
@@ -44,12 +44,15 @@ class PrecisionPlot(QWidget):
         self.band = pg.LinearRegionItem((0, 1), movable=False, brush=pg.mkBrush(70, 110, 200, 40),
                                         pen=pg.mkPen(None))
         item.addItem(self.band)
-        self.t2i = pg.InfiniteLine(angle=90, pen=pg.mkPen("#b3261e", width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                   label="T2I stop", labelOpts={"position": 0.93, "color": "#b3261e"})
-        self.first = pg.InfiniteLine(angle=90, pen=pg.mkPen("#1a7f37", width=1.5, style=pg.QtCore.Qt.PenStyle.DashLine),
-                                     label="first relevant (LE)", labelOpts={"position": 0.12, "color": "#1a7f37"})
-        self.cursor = pg.InfiniteLine(angle=90, pen=pg.mkPen("#3b4a6b", width=2),
-                                      label="reader", labelOpts={"position": 0.55, "color": "#3b4a6b"})
+        # the labels in white boxes, above the curves: T2I at the top, the reader below it,
+        # first relevant near the bottom (three lines may stand close together)
+        dash = pg.QtCore.Qt.PenStyle.DashLine
+        self.t2i = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#b3261e", width=1.5, style=dash),
+                                               label="T2I stop", labelOpts={"color": "#b3261e"}), 0.99)
+        self.first = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#1a7f37", width=1.5, style=dash),
+                                                 label="first relevant (LE)", labelOpts={"color": "#1a7f37"}), 0.2)
+        self.cursor = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#3b4a6b", width=2),
+                                                  label="reader", labelOpts={"color": "#3b4a6b"}), 0.6)
         item.addItem(self.t2i)
         item.addItem(self.first)
         item.addItem(self.cursor)

@@ -20,6 +20,7 @@ from readsim.engine.document import Settings
 from readsim.engine.measure import DocMeasure
 
 from ..files import app_settings
+from ..plain import plain_tip
 from ..session import RankedRow
 
 RANK, ARTICLE, TITLE, RELEVANT, AVECHP, T2IF, LE, F, CHP, T2IP, ES, P_SET, R_SET = range(13)
@@ -280,9 +281,9 @@ class RankedListModel(QAbstractTableModel):
             return r.article
         if role == _TOOLTIP:
             if r.in_collection:
-                return f"{r.article}: {r.title}"
-            return (f"{r.article}: not in the collection, so there is no text to show; its scores come from "
-                    f"the qrels (passages, doc_length) and the run's passages alone")
+                return plain_tip(f"{r.article}: {r.title}")
+            return plain_tip(f"{r.article}: not in the collection, so there is no text to show; its scores come "
+                             f"from the qrels (passages, doc_length) and the run's passages alone")
         return None
 
 

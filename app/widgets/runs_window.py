@@ -34,7 +34,6 @@ written) are shown in the window's message line and, interactively, in a non-mod
 
 from __future__ import annotations
 
-import html
 import math
 from pathlib import Path
 
@@ -56,6 +55,7 @@ from .. import runs_model as rm
 from ..background import input_error_text, run_in_background
 from ..export import PICTURES, export_plot, export_widget, safe_name
 from ..files import app_settings
+from ..plain import esc, message_box, plain_label, plain_tip, rich_label
 from .list_plot import cache_axes
 
 SIGNIFICANT_MARK = "≫"
@@ -125,7 +125,7 @@ def _item(text: str, tip: str = "", align=Qt.AlignmentFlag.AlignRight, font: QFo
     it.setTextAlignment(align | Qt.AlignmentFlag.AlignVCenter)
     it.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
     if tip:
-        it.setToolTip(tip)
+        it.setToolTip(plain_tip(tip))
     if font is not None:
         it.setFont(font)
     return it
@@ -140,10 +140,10 @@ def _table() -> QTableWidget:
     return t
 
 
-def _note(text: str = "", colour: str = "#555") -> QLabel:
-    label = QLabel(text)
+def _note(text: str = "", colour: str = "#555", rich: bool = True) -> QLabel:
+    """A word-wrapped note: rich text (our words, values through ``esc``) or, ``rich=False``, plain."""
+    label = rich_label(text) if rich else plain_label(text)
     label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.RichText)
     label.setStyleSheet(f"color:{colour};")
     return label
 
@@ -196,8 +196,7 @@ class RunsWindow(QMainWindow):
         self.setCentralWidget(central)
         self._make_menu()
 
-        self.status = QLabel("")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)  # run ids and paths from files: plain text
+        self.status = plain_label("")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.statusBar().addWidget(self.status, 1)
         self.progress = QProgressBar()
@@ -299,12 +298,12 @@ class RunsWindow(QMainWindow):
         self.baseline.setChecked(True)
         self.baseline.setToolTip("Evaluate every run once more with its articles retrieved whole: the "
                                  "“against documents” correlations (Arvola et al. 2010's doc baseline)")
-        form.addRow("Test", self.test)
-        form.addRow("α", self.alpha)
-        form.addRow("Resamples", self.resamples)
-        form.addRow("Seed", self.seed)
-        form.addRow("Correction", self.correction)
-        form.addRow("Reading", self.mode)
+        form.addRow(plain_label("Test"), self.test)
+        form.addRow(plain_label("α"), self.alpha)
+        form.addRow(plain_label("Resamples"), self.resamples)
+        form.addRow(plain_label("Seed"), self.seed)
+        form.addRow(plain_label("Correction"), self.correction)
+        form.addRow(plain_label("Reading"), self.mode)
         form.addRow(self.complete)
         form.addRow(self.baseline)
         for w in (self.test, self.correction, self.mode):
@@ -326,8 +325,7 @@ class RunsWindow(QMainWindow):
         row.addWidget(self.compare_button, 1)
         row.addWidget(self.cancel_button)
         lay.addLayout(row)
-        self.message = _note("", "#b3261e")
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message = _note("", "#b3261e", rich=False)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.message)
         return panel
@@ -337,7 +335,7 @@ class RunsWindow(QMainWindow):
         lay = QVBoxLayout(panel)
         lay.setContentsMargins(4, 0, 0, 0)
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("<b>Measure</b>"))
+        bar.addWidget(rich_label("<b>Measure</b>"))
         self.measure = QComboBox()
         self.measure.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.measure.setToolTip("The measure that orders the runs, and whose pairs the Significance and Fidelity "
@@ -398,7 +396,7 @@ class RunsWindow(QMainWindow):
         bar = QHBoxLayout()
         self.x_measure, self.y_measure = QComboBox(), QComboBox()
         for label, combo in (("x", self.x_measure), ("y", self.y_measure)):
-            bar.addWidget(QLabel(f"<b>{label}</b>"))
+            bar.addWidget(rich_label(f"<b>{label}</b>"))
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.currentIndexChanged.connect(lambda _: self._show_scatter())
             bar.addWidget(combo)
@@ -535,7 +533,7 @@ class RunsWindow(QMainWindow):
             it.setData(Qt.ItemDataRole.UserRole, run.path)
             it.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsUserCheckable)
             it.setCheckState(Qt.CheckState.Unchecked if run.path in self._unchecked else Qt.CheckState.Checked)
-            it.setToolTip(f"{run.path}\nrun id {run.run_id}, {len(run.topics)} topics")
+            it.setToolTip(plain_tip(f"{run.path}\nrun id {run.run_id}, {len(run.topics)} topics"))
             if run.path not in session_paths:
                 f = it.font()
                 f.setItalic(True)
@@ -786,8 +784,7 @@ class RunsWindow(QMainWindow):
         if box is not None and box.isVisible():
             box.setText(box.text() + "\n\n" + text)
             return
-        box = QMessageBox(QMessageBox.Icon.Warning, "readsim: compare all runs", text, QMessageBox.StandardButton.Ok,
-                          self)
+        box = message_box(QMessageBox.Icon.Warning, "readsim: compare all runs", text, self)
         box.setWindowModality(Qt.WindowModality.NonModal)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.finished.connect(lambda _=0, b=box: setattr(self, "error_box", None) if self.error_box is b else None)
@@ -827,8 +824,9 @@ class RunsWindow(QMainWindow):
         self.y_measure.setCurrentIndex(c.measures.index(ky) if ky in c.measures and ky != kx else default_y)
         for combo in (self.measure, self.x_measure, self.y_measure):
             combo.blockSignals(False)
-        self.setting.setText(html.escape(rm.setting_text(c, self.result.with_collection, self.result.options)))
-        self.setting.setToolTip(self.setting.text())
+        setting = rm.setting_text(c, self.result.with_collection, self.result.options)
+        self.setting.setText(esc(setting))
+        self.setting.setToolTip(plain_tip(setting))
         self._show_all()
         self._enable_exports()
         self._say(f"Compared {len(c.runs)} runs on {len(c.topics)} topics under {len(c.measures)} measures"
@@ -958,14 +956,14 @@ class RunsWindow(QMainWindow):
         if c.left_out:
             lo = c.left_out
             left_out = (f" · <span style='color:#9a6700'>{len(lo)} judged topic{'s' if len(lo) > 1 else ''} not in "
-                        f"every run left out ({html.escape(', '.join(lo[:3]))}{', …' if len(lo) > 3 else ''}; tick "
+                        f"every run left out ({esc(', '.join(lo[:3]))}{', …' if len(lo) > 3 else ''}; tick "
                         f"“every judged topic” to keep {'them' if len(lo) > 1 else 'it'})</span>")
-        self.runs_title.setText(f"<b>{len(c.runs)} runs</b> ordered by <b>{html.escape(c.measures[k])}</b> "
+        self.runs_title.setText(f"<b>{len(c.runs)} runs</b> ordered by <b>{esc(c.measures[k])}</b> "
                                 f"({'lower' if c.lower_is_better[k] else 'higher'} is better) · "
                                 f"{sig} of {total} pairs significant over {len(c.topics)} topics{left_out}")
         self.runs_legend.setText(
             f"<b style='color:#1a7f37'>{SIGNIFICANT_MARK}</b> in “vs next”: the run is significantly better than "
-            f"the run on the next row under {html.escape(c.measures[k])} ({html.escape(rm.TEST_NAMES[c.test])}, "
+            f"the run on the next row under {esc(c.measures[k])} ({esc(rm.TEST_NAMES[c.test])}, "
             f"one-tailed, α {c.alpha:g}{', ' + c.correction + ' correction' if c.correction != 'none' else ''}); "
             f"{NOT_SIGNIFICANT_MARK}: not significant. Means over the {len(c.topics)} paired topics; "
             f"<b>bold</b>: the best mean of a measure (every run tied for it); equal means are ordered by run "
@@ -1003,7 +1001,7 @@ class RunsWindow(QMainWindow):
             rank = int(c.rank[k, i])
             t.setVerticalHeaderItem(a, QTableWidgetItem(f"{rank}  {c.runs[i]}   {rm.fmt(c.means[k, i])}"))
             head = QTableWidgetItem(f"{rank}\n{wrap_label(c.runs[i])}")
-            head.setToolTip(f"{c.runs[i]}: rank {rank}, mean {rm.fmt(c.means[k, i])}")
+            head.setToolTip(plain_tip(f"{c.runs[i]}: rank {rank}, mean {rm.fmt(c.means[k, i])}"))
             t.setHorizontalHeaderItem(a, head)
         for a, i in enumerate(order):
             for b, j in enumerate(order):
@@ -1038,8 +1036,8 @@ class RunsWindow(QMainWindow):
         t.verticalHeader().setDefaultSectionSize(max(34, t.fontMetrics().height() * 2))
         sig, total = c.significant_count(k)
         pname = f"{c.correction}-adjusted p" if c.correction != "none" else "p"
-        self.heat_title.setText(f"<b>{html.escape(c.measures[k])}</b>: <b>{sig} of {total}</b> pairs significant "
-                                f"({html.escape(rm.TEST_NAMES[c.test])} test, one-tailed, α {c.alpha:g}); runs "
+        self.heat_title.setText(f"<b>{esc(c.measures[k])}</b>: <b>{sig} of {total}</b> pairs significant "
+                                f"({esc(rm.TEST_NAMES[c.test])} test, one-tailed, α {c.alpha:g}); runs "
                                 f"ordered by their mean, best first")
         self.heat_legend.setText(
             f"Row run ranked above column run; a cell is the one-tailed {pname} of “the row's run is better than the "
@@ -1100,8 +1098,8 @@ class RunsWindow(QMainWindow):
         c = self.result.comparison
         i = int(data)
         kx, ky = self.x_measure.currentIndex(), self.y_measure.currentIndex()
-        return (f"{c.runs[i]}\n{c.measures[kx]}: {rm.fmt(c.means[kx, i])}\n"
-                f"{c.measures[ky]}: {rm.fmt(c.means[ky, i])}")
+        return plain_tip(f"{c.runs[i]}\n{c.measures[kx]}: {rm.fmt(c.means[kx, i])}\n"
+                         f"{c.measures[ky]}: {rm.fmt(c.means[ky, i])}")
 
     def _place_labels(self, *_) -> None:
         """Put each point's name beside it where it overlaps no other name, no other point and
@@ -1162,8 +1160,8 @@ class RunsWindow(QMainWindow):
         vb = item.getViewBox()
         vb.invertX(lower_x)
         vb.invertY(lower_y)
-        item.setLabel("bottom", c.measures[kx] + (" (lower is better, axis reversed)" if lower_x else ""))
-        item.setLabel("left", c.measures[ky] + (" (lower is better, axis reversed)" if lower_y else ""))
+        item.setLabel("bottom", esc(c.measures[kx]) + (" (lower is better, axis reversed)" if lower_x else ""))
+        item.setLabel("left", esc(c.measures[ky]) + (" (lower is better, axis reversed)" if lower_y else ""))
         pad = lambda v: max((np.ptp(v) if len(v) else 0) * 0.15, 1e-3 * max(1.0, float(np.max(np.abs(v)))))  # noqa: E731
         item.setXRange(float(x.min()) - pad(x) * 1.5, float(x.max()) + pad(x) * 1.5, padding=0)
         item.setYRange(float(y.min()) - pad(y), float(y.max()) + pad(y), padding=0)
@@ -1178,11 +1176,11 @@ class RunsWindow(QMainWindow):
         tau = "" if same else (f"Kendall's τ = {rm.fmt(c.tau[kx, ky], 3)} (p {rm.fmt_p(c.tau_p[kx, ky])}) · "
                                f"Pearson's r = {rm.fmt(c.r[kx, ky], 3)} (p {rm.fmt_p(c.r_p[kx, ky])}) · ")
         self.scatter_title = f"{tau}{len(c.runs)} runs"
-        item.setTitle(html.escape(self.scatter_title), size="11pt", color="#222")
+        item.setTitle(esc(self.scatter_title), size="11pt", color="#222")
         notes = []
         for k in dict.fromkeys((kx, ky)):
             if not math.isnan(c.doc_tau[k]) or not np.isnan(c.doc_means[k]).any():
-                notes.append(f"<b>{html.escape(c.measures[k])}</b> τ {rm.fmt(c.doc_tau[k], 3)}, r "
+                notes.append(f"<b>{esc(c.measures[k])}</b> τ {rm.fmt(c.doc_tau[k], 3)}, r "
                              f"{rm.fmt(c.doc_r[k], 3)} ({c.doc_gains[k]} of {len(c.runs)} runs better than their "
                              f"baseline)")
         text = "Each point a run (hover: its name and both scores)."
@@ -1207,7 +1205,7 @@ class RunsWindow(QMainWindow):
         and score them with the measures (background)."""
         missing = self._fidelity_missing()
         if missing is not None:
-            self.fidelity_status.setText(f"<span style='color:#b3261e'>{html.escape(missing)}</span>")
+            self.fidelity_status.setText(f"<span style='color:#b3261e'>{esc(missing)}</span>")
             return
         try:
             options = self.options()
@@ -1244,7 +1242,7 @@ class RunsWindow(QMainWindow):
             if not isinstance(exc, rm.Cancelled):
                 text = input_error_text(exc) or (str(exc) if isinstance(exc, (ValueError, KeyError)) else None)
                 if text is not None:
-                    self.fidelity_status.setText(f"<span style='color:#b3261e'>{html.escape(text)}</span>")
+                    self.fidelity_status.setText(f"<span style='color:#b3261e'>{esc(text)}</span>")
             self._failed(exc)
 
         run_in_background(self, lambda: rm.fidelity_job(qrels, collection, options, job), success, failed)
@@ -1261,7 +1259,7 @@ class RunsWindow(QMainWindow):
             if self._fid_job is None:
                 missing = self._fidelity_missing()
                 self.fidelity_status.setText(
-                    f"<span style='color:#b3261e'>{html.escape(missing)}</span>" if missing is not None else
+                    f"<span style='color:#b3261e'>{esc(missing)}</span>" if missing is not None else
                     "Kamps et al.'s fidelity test of the measures: do they order the 20 simulated runs as expected? "
                     "On the topics whose relevant articles the collection all holds.")
             self.fidelity_button.setEnabled(self._fidelity_missing() is None)
@@ -1271,20 +1269,20 @@ class RunsWindow(QMainWindow):
         self.fidelity_button.setEnabled(True)
         topics = ", ".join(f.topics) if len(f.topics) <= 8 else f"{', '.join(f.topics[:8])}, …"
         self.fidelity_status.setText(f"The 20 simulated runs on the <b>{len(f.topics)}</b> complete "
-                                     f"topic{'s' if len(f.topics) != 1 else ''} ({html.escape(topics)})")
+                                     f"topic{'s' if len(f.topics) != 1 else ''} ({esc(topics)})")
         chosen = self.measure.currentText()
         k = f.measures.index(chosen) if chosen in f.measures else 0
         self.fidelity_k = k
-        self.verdict.setText(html.escape(rm.verdict_text(f, k)))
+        self.verdict.setText(esc(rm.verdict_text(f, k)))
         self.verdict.show()
         percent = rm.in_percent(f, k)
         unit = "Diff (%)" if percent else "Diff"
         self.table2_title.setText(
-            f"<b>Table 2</b>: <b>{html.escape(f.measures[k])}</b> on each expected ordering “first ≥ second”: "
+            f"<b>Table 2</b>: <b>{esc(f.measures[k])}</b> on each expected ordering “first ≥ second”: "
             f"mean of first − second{' in percentage points' if percent else ' (lower is better: negated)'}, topics "
             f"where the first is better (&gt;), equal (=), worse (&lt;), paired t-test p (two-sided); • the paper's "
             f"AgP confirms it on every topic" + ("" if chosen in f.measures or not chosen else
-                                                   f" <span style='color:#b3261e'>({html.escape(chosen)} was not "
+                                                   f" <span style='color:#b3261e'>({esc(chosen)} was not "
                                                    f"computed: compute the tables again)</span>"))
         cols = ("Expected ordering", unit, ">", "=", "<", "p", "Verdict", "Paper AgP\nDiff (%) > = <")
         t = self.table2

@@ -19,6 +19,7 @@ from readsim.engine.document import DocumentEvaluation, evaluate_document
 from readsim.engine.measure import panel_measures
 from readsim.engine.reading import Mode
 
+from ..plain import amount, plain_label
 from ..session import Session
 from .ranked_list import format_score
 
@@ -67,7 +68,7 @@ class ScoresPanel(QGroupBox):
         self.grid = QGridLayout(self)
         self.grid.setHorizontalSpacing(14)
         self.grid.setVerticalSpacing(3)
-        self.banner = QLabel(NOT_RETRIEVED)
+        self.banner = plain_label(NOT_RETRIEVED)
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet("color: #8a4b00; font-weight: bold;")
         self.banner.setToolTip("The run does not rank this article for the topic: it adds nothing to the list "
@@ -83,7 +84,7 @@ class ScoresPanel(QGroupBox):
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
         for i, _ in enumerate(panel_measures(session.settings)):
-            name, value = QLabel(), QLabel("–")
+            name, value = plain_label(), plain_label("–")
             value.setFont(mono)
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -93,7 +94,7 @@ class ScoresPanel(QGroupBox):
             self._names.append(name)
             self._values.append(value)
             self._shown.append((None, None, None, None, False))
-        self.facts = QLabel()
+        self.facts = plain_label()
         self.facts.setWordWrap(True)
         self.facts.setStyleSheet("color: #555;")
         self.grid.addWidget(self.facts, 1 + ROWS, 0, 1, 4)
@@ -152,11 +153,11 @@ class ScoresPanel(QGroupBox):
         ev = cur.evaluation
         unit = self.session.unit
         retrieved = ("not retrieved by this run" if whole else
-                     f"retrieved {ev.retrieved_size:,} in {len(ev.retrieved_spans)} passage(s)")
-        facts = f"relevant {ev.nrc:,} of {ev.n:,} {unit} · {retrieved} · {len(shown.pieces)} reading piece(s)"
+                     f"retrieved {ev.retrieved_size:,} in {amount(len(ev.retrieved_spans), 'passages')}")
+        facts = f"relevant {ev.nrc:,} of {amount(ev.n, unit)} · {retrieved} · {amount(len(shown.pieces), 'reading pieces')}"
         entry = self.session.entry_of_current() if ev.mode is Mode.ENTRY else None
         if entry is not None:
-            facts += f" · entry point {entry[0]:,} {unit} ({ENTRY_SOURCE[entry[1]]})"
+            facts += f" · entry point {amount(entry[0], unit)} ({ENTRY_SOURCE[entry[1]]})"
         self.facts.setText(facts)
 
     def hypothetical(self) -> bool:

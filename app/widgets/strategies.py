@@ -20,12 +20,11 @@ article to other features (the passage editor's "Apply").
 
 from __future__ import annotations
 
-import html
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHeaderView, QLabel, QSizePolicy, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHeaderView, QSizePolicy, QVBoxLayout, QWidget)
 
 from readsim.engine import intervals as iv
 from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
@@ -33,6 +32,7 @@ from readsim.engine.measure import DocMeasure
 from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
 
 from .. import marks as mk
+from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from .ranked_list import format_score
 from .tables import row_table
@@ -191,7 +191,7 @@ class StrategyModel(QAbstractTableModel):
             return self.values[index.row()][col - 3]
         if role == Qt.ItemDataRole.ToolTipRole:
             if row.note:
-                return row.note
+                return plain_tip(row.note)
             if col == NAME:
                 return STRATEGY_HELP.get(row.name, "the run's own retrieved passages (as the scores panel)")
             return None
@@ -249,8 +249,7 @@ class StrategiesPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 2, 6, 2)
         lay.setSpacing(2)
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header = rich_label()
         self.header.setWordWrap(True)
         self.model = StrategyModel(self)
         self.table = row_table(self.model)
@@ -262,7 +261,7 @@ class StrategiesPanel(QWidget):
         self.table.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
         self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
-        self.note = QLabel()
+        self.note = plain_label()
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color:#555;")
         lay.addWidget(self.header)
@@ -334,10 +333,10 @@ class StrategiesPanel(QWidget):
             self.note.setText("")
             return
         relevant, doc_length = relevant_of(s)
-        rel = (f"<b>relevant</b> {iv.total(relevant):,} {s.unit} in {len(relevant)} passage(s)"
+        rel = (f"<b>relevant</b> {amount(iv.total(relevant), s.unit)} in {amount(len(relevant), 'passages')}"
                if len(relevant) else "<b>not relevant</b> (no highlighted passage: S, SL, SS and SST retrieve nothing)")
         self.header.setText(
-            f"Article <b>{html.escape(cur.name)}</b> · topic {html.escape(s.topic or '')} · {rel} · "
+            f"Article <b>{esc(cur.name)}</b> · topic {esc(s.topic or '')} · {rel} · "
             f"doc_length {doc_length:,} · reading <b>{s.settings.mode.value}</b>, screen {s.settings.screen}")
         what = (f"Previewing <b>{self.previewing}</b> in the article view (select <i>run</i> to go back)."
                 if self.previewing else "Select a strategy to preview its passages in the article view.")

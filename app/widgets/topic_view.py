@@ -23,11 +23,10 @@ View ▸ Topic scores).
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QGridLayout, QHBoxLayout,
                                QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -36,6 +35,7 @@ from readsim.engine.loss import LossSplit
 from readsim.engine.measure import ListMeasure
 
 from ..files import app_settings
+from ..plain import esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
 from .deferred import Deferred
@@ -82,9 +82,9 @@ class _Card(QFrame):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 3, 8, 4)
         lay.setSpacing(0)
-        self.name = QLabel()
+        self.name = plain_label()
         self.name.setStyleSheet("color:#555; font-size:7pt; border:none; background:transparent;")
-        self.value = QLabel("–")
+        self.value = plain_label("–")
         f = self.value.font()
         f.setPointSizeF(f.pointSizeF() * 1.35)
         f.setBold(True)
@@ -251,7 +251,7 @@ class LossModel(QAbstractTableModel):
             if share > 0:
                 return QBrush(QColor(179, 38, 30, int(20 + 90 * share)))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{loss.articles[k]}: {self._titles[k]}"
+            return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")
         return None
 
 
@@ -275,8 +275,7 @@ class LossPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(3)
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title = rich_label()
         lay.addWidget(self.title)
 
         self.square = QFrame()
@@ -289,26 +288,24 @@ class LossPanel(QWidget):
         grid.setVerticalSpacing(0)
         grey = "color:#555; font-size:8pt;"
         for col, text in ((1, "run ranking"), (2, "ideal ranking")):
-            head = QLabel(text)
+            head = plain_label(text)
             head.setStyleSheet(grey)
             grid.addWidget(head, 0, col)
         for row, text in ((1, "run passages"), (2, "ideal passages")):
-            head = QLabel(text)
+            head = plain_label(text)
             head.setStyleSheet(grey)
             grid.addWidget(head, row, 0)
         self._labels: dict[str, QLabel] = {}
         self._shown: dict[str, str] = {}
         for key, row, col in (("actual", 1, 1), ("ideal_ranking", 1, 2), ("ideal_passages", 2, 1), ("ideal", 2, 2)):
-            cell = QLabel("–")
-            cell.setTextFormat(Qt.TextFormat.RichText)
+            cell = rich_label("–")
             cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             grid.addWidget(cell, row, col)
             self._labels[key] = cell
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(2, 1)
         lay.addWidget(self.square)
-        self.split_line = QLabel()
-        self.split_line.setTextFormat(Qt.TextFormat.RichText)
+        self.split_line = rich_label()
         self.split_line.setWordWrap(True)
         lay.addWidget(self.split_line)
 
@@ -327,6 +324,19 @@ class LossPanel(QWidget):
         for col, width in ((L_RANK, 40), (L_REL, 32), (L_IDEAL_RANK, 72), (L_SCORE, 62), (L_IDEAL, 58), (L_LOSS, 98)):
             self.table.setColumnWidth(col, width)
         lay.addWidget(self.table, 1)
+        # the table's height changes after a row is selected (the split line wraps, the dock
+        # settles): keep the selected row whole in view, not cut at the bottom
+        self.table.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self._keep_selected_in_view()
+        return super().eventFilter(watched, event)
+
+    def _keep_selected_in_view(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            self.table.scrollTo(rows[0], QAbstractItemView.ScrollHint.EnsureVisible)
 
     def text(self, key: str) -> str:
         """The shown number of ``key`` (see the class docstring); KeyError if not shown."""
@@ -357,10 +367,10 @@ class LossPanel(QWidget):
                 label.setText("–")
             self.square.setToolTip("")
         if loss is None:
-            self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({html.escape(why)})</span>")
+            self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({esc(why)})</span>")
             _set_wrapped(self.split_line, "", LOSS_WIDTH)
             return
-        name = html.escape(loss.measure.name)
+        name = esc(loss.measure.name)
         if loss.effort:
             self.square.hide()
             self.title.setText(f"<b>Where the run loses</b> · {name} per article")
@@ -422,14 +432,13 @@ class TopicView(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.setSpacing(5)
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header = rich_label()
         self.header.setWordWrap(True)
         ll.addWidget(self.header)
 
         pick = QHBoxLayout()
         pick.setSpacing(6)
-        pick.addWidget(QLabel("Document measure S"))
+        pick.addWidget(plain_label("Document measure S"))
         self.doc_combo = QComboBox()
         for kind in DOC_KINDS:
             self.doc_combo.addItem(kind, kind)
@@ -462,8 +471,7 @@ class TopicView(QWidget):
         body.addWidget(self.table, 1)
         ll.addLayout(body, 1)
 
-        self.article_line = QLabel()
-        self.article_line.setTextFormat(Qt.TextFormat.RichText)
+        self.article_line = rich_label()
         self.article_line.setWordWrap(True)
         ll.addWidget(self.article_line)
         outer.addWidget(left)
@@ -523,7 +531,7 @@ class TopicView(QWidget):
 
     def _topic_changed(self, _topic: str) -> None:
         self._stale = True  # rows still belong to the previous topic until rows_changed
-        _set_wrapped(self.header, f"<b>Topic {html.escape(_topic)}</b> <span style='color:#777'>evaluating…</span>", LEFT_WIDTH)
+        _set_wrapped(self.header, f"<b>Topic {esc(_topic)}</b> <span style='color:#777'>evaluating…</span>", LEFT_WIDTH)
         if self.loss_panel.loss is None:
             self.loss_panel.set_loss(None, [], "evaluating…")
 
@@ -595,11 +603,11 @@ class TopicView(QWidget):
             return
         title = s.topic_title(ts.topic)
         run = s.run
-        run_text = f"{html.escape(run.run_id)} ({html.escape(Path(run.path).name)})" if run is not None else ""
+        run_text = f"{esc(run.run_id)} ({esc(Path(run.path).name)})" if run is not None else ""
         facts = (f"{ts.n} ranked · Nrel {ts.nrel} · {ts.relevant_ranked} relevant ranked · "
-                 f"{html.escape(str(s.settings.mode))} reading")
+                 f"{esc(str(s.settings.mode))} reading")
         _set_wrapped(self.header,
-            f"<b>Topic {html.escape(ts.topic)}</b> {html.escape(title)}<br>run {run_text}<br>"
+            f"<b>Topic {esc(ts.topic)}</b> {esc(title)}<br>run {run_text}<br>"
             f"<span style='color:#555'>{facts}</span>", LEFT_WIDTH)
 
     def _fill(self) -> None:
@@ -707,7 +715,7 @@ class TopicView(QWidget):
         row = s.row_of(cur.name)
         k = ts.ranking.articles.index(cur.name) if row is not None and cur.name in ts.ranking.articles else -1
         if k < 0:
-            _set_wrapped(self.article_line, f"Open article <b>{html.escape(cur.name)}</b>: "
+            _set_wrapped(self.article_line, f"Open article <b>{esc(cur.name)}</b>: "
                                       f"<span style='color:#b3261e'>not in this run</span>", LEFT_WIDTH)
             self.curves_slot.call("mark_rank", None)
             return
@@ -715,7 +723,7 @@ class TopicView(QWidget):
         rel = "relevant" if ts.ranking.relevant[k] else "not relevant"
         text = f"{score:.0f}" if ts.doc.kind in EFFORT_KINDS else f"{score:.4f}"
         _set_wrapped(self.article_line,
-            f"Open article <b>{html.escape(cur.name)}</b>: rank {row.rank}, {rel}, "
+            f"Open article <b>{esc(cur.name)}</b>: rank {row.rank}, {rel}, "
             f"S = {ts.doc.name} = {text}", LEFT_WIDTH)
         self.curves_slot.call("mark_rank", k + 1, f"{cur.name} (rank {row.rank})")
 

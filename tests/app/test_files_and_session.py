@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-import pytest
 from PySide6.QtCore import Qt
 
 from readsim.app.background import activity, input_error_text, run_in_background

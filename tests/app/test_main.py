@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gui_fixtures import keep_shot  # tests/ is on sys.path
 from PySide6.QtGui import QImage
 
 from readsim.app.main import main
 from readsim.engine.samples import sample
-
-SHOTS = Path("/tmp/shots")
 
 
 def real_args(inex):
@@ -27,23 +26,22 @@ def assert_png(path: Path) -> None:
 
 
 def test_screenshot_of_real_data(inex, tmp_path, capsys):
-    out = tmp_path / "real.png"
+    out = tmp_path / "test-real-worst.png"
     code = main([*real_args(inex), "--topic", "2009074", "--article", "23724", "--reading", "worst",
                  "--screen", "2000", "--tolerance", "300", "--beta", "0.25", "--step", "2", "--screenshot", str(out)])
     assert code == 0, capsys.readouterr().err
     assert_png(out)
-    SHOTS.mkdir(exist_ok=True)
-    (SHOTS / "test-real-worst.png").write_bytes(out.read_bytes())
+    keep_shot(out)
 
 
 def test_screenshot_of_the_sample(tmp_path, capsys):
     s = sample()
     if not (s.qrels.is_file() and s.runs):
         pytest.skip("the sample is not there yet")
-    out = tmp_path / "sample.png"
+    out = tmp_path / "test-sample.png"
     assert main(["--screenshot", str(out)]) == 0, capsys.readouterr().err
     assert_png(out)
-    (SHOTS / "test-sample.png").write_bytes(out.read_bytes())
+    keep_shot(out)
 
 
 def test_bad_path_is_a_clear_error(tmp_path, capsys):

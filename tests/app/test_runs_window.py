@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import time
 from pathlib import Path
 
 import numpy as np
@@ -85,15 +84,14 @@ def open_window(qtbot, real, runs, collection=True) -> MainWindow:
 
 
 def open_runs(qtbot, window) -> rw.RunsWindow:
-    """View ▸ Compare all runs, as a user: the window opens at once, the work goes on behind."""
+    """View ▸ Compare all runs, as a user: the window is shown when the action returns; with two
+    runs or more the comparison is still going on behind (``busy``: it runs in the background,
+    test_compare_the_five_real_runs), without reading a clock."""
     view = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "View")
     action = next(a for a in view.actions() if a.text() == "Compare all runs")
-    start = time.perf_counter()
     action.trigger()
-    opened = time.perf_counter() - start
     w = window.runs_window
     assert w is not None and w.isVisible()
-    assert opened < 1.0, f"opening the window took {opened:.2f} s: the comparison must run in the background"
     return w
 
 

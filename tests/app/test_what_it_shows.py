@@ -1,4 +1,4 @@
-"""What the window shows (issue 8, items 4, 5 and 7), acting as a user on the real data.
+"""What the window shows, acting as a user on the real data.
 
 - Opened without a topic or an article, the window shows a topic whose ranked articles the
   collection has, and the best-ranked relevant one of them; the topic chooser says how many of
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gui_fixtures import keep_shot  # tests/ is on sys.path
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QTextCursor
 
@@ -39,6 +40,12 @@ PAGERANK = "23724"
 UNRANKED = "195196"  # judged relevant for 2009074 ([5148, 5389)), not ranked by the run
 DOC_LENGTH = 27562
 RELEVANT = [(159, 1326), (4996, 5005), (5008, 5869), (5913, 7778), (8138, 8400)]
+
+
+def shot(w, path) -> None:
+    """The window as it is, saved under the test's own folder (``keep_shot``: for a person)."""
+    assert w.grab().save(str(path))
+    keep_shot(path)
 
 
 def wait_loaded(qtbot, session, article: str | None = None) -> None:
@@ -124,7 +131,7 @@ def test_topic_chooser_counts_the_articles_the_collection_holds(qtbot, real):
     assert "ranked articles in the collection" in w.topic_label.text()
 
 
-def test_an_article_without_text_says_why(qtbot, real):
+def test_an_article_without_text_says_why(qtbot, real, tmp_path):
     w = window(qtbot)
     s = w.session
     missing = next(e.article for e in real["run"].topics[TOPIC] if not present(real, e.article))
@@ -134,7 +141,7 @@ def test_an_article_without_text_says_why(qtbot, real):
             "Its scores come from the qrels and the run.") in text
     assert "articles the run ranks for topic 2009074" in text
     assert "no text" in w.article.header.text() and "not in the collection" in w.article.header.text()
-    w.grab().save("/tmp/what-no-text.png")
+    shot(w, tmp_path / "what-no-text.png")
 
 
 # -- item 5: an article the run does not rank ---------------------------------------------------
@@ -193,7 +200,7 @@ def assert_entry_scores(w, entry: int) -> None:
         assert shown[name] == shown_as(name, want[name]), name
 
 
-def test_entry_mode_reads_from_the_runs_entry_point(qtbot, real, bic):
+def test_entry_mode_reads_from_the_runs_entry_point(qtbot, real, bic, tmp_path):
     w = window(qtbot)
     s = w.session
     load(qtbot, s, real, [bic], TOPIC, PAGERANK)
@@ -213,7 +220,7 @@ def test_entry_mode_reads_from_the_runs_entry_point(qtbot, real, bic):
     assert "entry mode: from 5,200 bytes (the run&#x27;s)" in w.article.chain.row.itemAt(0).widget().text()
     # the ranked list reads it the same way
     assert s.row_of(PAGERANK).evaluation.ave_chp() == pytest.approx(want["aveChP"], abs=1e-12)
-    w.grab().save("/tmp/what-entry.png")  # looked at by a person
+    shot(w, tmp_path / "what-entry.png")  # looked at by a person
 
     # Alt+click at 5,913 (the start of a relevant passage): the entry point and the scores move
     click_at_offset(qtbot, view, 5913)
@@ -222,7 +229,7 @@ def test_entry_mode_reads_from_the_runs_entry_point(qtbot, real, bic):
     assert s.row_of(PAGERANK).evaluation.entry == 5913
     assert "(set by you" in w.scores.facts.text() and w.controls.entry.value() == 5913
     assert view.entry() == s.current.layout.to_display(5913)
-    w.grab().save("/tmp/what-entry-clicked.png")
+    shot(w, tmp_path / "what-entry-clicked.png")
     # a plain click only moves the text cursor; Ctrl+Alt+E starts reading there
     click_at_offset(qtbot, view, 159, Qt.KeyboardModifier.NoModifier)
     assert s.current.evaluation.entry == 5913

@@ -25,7 +25,6 @@ from readsim.engine import text as text_mod
 from readsim.engine.batch import retrieved_passages
 from readsim.engine.cli import main as eval_main
 from readsim.engine.collection import Collection
-from readsim.engine.errors import InputError
 from readsim.engine.formats import read_any_run
 from readsim.engine.text import Article, _ElementIndex, normalize_xpath
 

