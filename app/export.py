@@ -9,7 +9,7 @@ the suffix is not one it writes.
   screen): PNG via ``QWidget.grab``, SVG via ``QSvgGenerator`` (vector text and marks).
 - :func:`export_plot` — a pyqtgraph plot (the precision plot, or any plot on screen:
   :func:`plots`) via ``pyqtgraph.exporters.ImageExporter`` / ``SVGExporter``.
-- :func:`export_scores` — the open article's scores (``DocumentEvaluation.scores(settings)``)
+- :func:`export_scores` — the open article's scores (:func:`readsim.engine.panel.panel_scores`)
   with their context: measure, value, topic, article, run, mode, screen, tolerance, beta.
 - :func:`export_ranked_list` — the topic's ranked list with each article's document scores.
 - :func:`export_compare` — the A/B table (when the compare view is installed).
@@ -44,7 +44,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from readsim.engine.atomic import write_bytes, write_text
-from readsim.engine.measure import panel_measures
+from readsim.engine.panel import panel_measures, panel_scores
 
 from .plain import menu_text
 
@@ -227,7 +227,7 @@ def score_values(window) -> dict[str, float]:
     cur = window.session.current
     if cur is None:
         raise ValueError("no article is open")
-    return cur.evaluation.scores(window.session.settings)
+    return panel_scores(cur.evaluation, window.session.settings)
 
 
 CONTEXT_COLUMNS = ("topic", "article", "run", "mode", "screen", "tolerance", "beta", "run_file")
@@ -261,7 +261,7 @@ def ranked_rows(window) -> list[dict]:
     names = [m.name for m in panel_measures(st)]
     out = []
     for row in s.rows:
-        scores = row.evaluation.scores(st)
+        scores = panel_scores(row.evaluation, st)
         out.append({"rank": row.rank, "article": row.article, "title": row.title, "relevant": row.relevant,
                     **{n: scores[n] for n in names}})
     return out

@@ -4,7 +4,7 @@ comparing them (:func:`readsim.engine.compare.compare_evaluations`), the fidelit
 (:func:`readsim.engine.fidelity.fidelity_tables`), and the CSV texts of what it shows.
 
 No statistic is computed here: every number is the engine's, as ``readsim-eval compare`` and
-``readsim-eval fidelity`` (:mod:`readsim.engine.cli_compare`) print it. This module only pairs
+``readsim-eval fidelity`` (:mod:`readsim.engine.cli`) print it. This module only pairs
 the runs with labels, caches evaluations and lays the results out as rows.
 
 Threading contract: :func:`compare_job`, :func:`fidelity_job` and :func:`read_runs` run in a
@@ -121,7 +121,7 @@ def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
     """Read run files (worker thread). A folder stands for every file in it not starting with
     ``.``, by name (as ``readsim-eval compare --runs``). Returns the runs read and one
     ``path: reason`` per file (or folder) that could not be read; never raises for bad input."""
-    from readsim.engine.cli_compare import run_paths
+    from readsim.engine.coverage import run_paths
 
     from .background import input_error_text
     from .session import _refuse_other_kind

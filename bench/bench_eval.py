@@ -5,7 +5,7 @@ Floors (what no Python evaluator can beat):
 - **plain read**: a plain Python read of the same run file, ``for line in f: line.split()``;
 - **numpy start-up**: ``python -c "import numpy"``, for the command line on the real run.
 
-What is measured (issue 9's targets in brackets):
+What is measured (the targets in brackets):
 
 1. the real run ``bert-passages.run`` in one process: reading the qrels and the run and
    evaluating ``AgP/F(0.25)`` alone, then the four measures of the README in one call, against
@@ -150,12 +150,13 @@ def process_time(cmd: list[str], repeat: int) -> float:
 _MEMORY = """
 import os, sys
 import readsim.engine.cli as cli
+import readsim.engine.cli.evaluate as evaluate
 
 def peak():  # this process's own peak resident memory, kB (ru_maxrss would count its parent's)
     with open("/proc/self/status") as f:
         return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
 
-evaluate_file = cli._evaluate_file
+evaluate_file = evaluate._evaluate_file
 
 def measured(path):  # in a worker: note its peak after each run
     result = evaluate_file(path)
@@ -163,7 +164,7 @@ def measured(path):  # in a worker: note its peak after each run
         f.write(f"{peak()}\\n")
     return result
 
-cli._evaluate_file = measured
+evaluate._evaluate_file = measured
 with open(os.devnull, "w") as out, open(os.devnull, "w") as err:
     cli.main(sys.argv[2:], out, err)
 print(peak())

@@ -20,7 +20,7 @@ Measured (wall time, ``time.perf_counter``), each repeated:
 - a playback step (one line forward) with its repaint.
 
 Prints median and max per kind in ms, the machine's load average (``os.getloadavg``) before
-and after (the machine is shared: a figure means little without it), and the aims of issue 8:
+and after (the machine is shared: a figure means little without it), and the aims:
 every update within 16 ms (one frame), opening an article within 100 ms.
 Usage: ``QT_QPA_PLATFORM=offscreen python bench/bench_gui.py [--repeat 20]``
 """

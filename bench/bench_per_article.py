@@ -1,11 +1,11 @@
 """Benchmark of ``readsim-eval --per-article --collection`` on the real INEX data, as a ratio to
-its floor measured in this run (issue 9, item 3: at most 1.5x).
+its floor measured in this run (the aim: at most 1.5x).
 
 - **command**: ``readsim-eval QRELS bert-passages.run --per-article --collection articles -m F(0.25)``,
   a process of its own, output to /dev/null, bytecode cached in a temporary folder
   (``PYTHONPYCACHEPREFIX``: this project's environment sets ``PYTHONDONTWRITEBYTECODE``);
 - **floor**: a ``python`` process that parses articles with lxml (their DTD loaded, no network)
-  and joins ``root.itertext()``: (a) the run's articles the collection holds (the job issue 9
+  and joins ``root.itertext()``: (a) the run's articles the collection holds (the job the aim
   measures against: 858 on the real run); (b) every article of the folder; (c) for the record,
   the judged ones among (a), the only ones readsim reads (an unjudged article is non-relevant
   whatever its text: policy 7; readsim parses them in threads).

@@ -1,6 +1,6 @@
 """Benchmark of the window's start-up on real data against a bare PySide6 window.
 
-Issue 9, item 4: the window started on real data (``readsim --collection --qrels --run --topics
+The window started on real data (``readsim --collection --qrels --run --topics
 --topic 2009074 --article 23724``, a process of its own, offscreen) against its floor, a bare
 PySide6 process that shows a window holding an image of the same size and writes its
 screenshot. Each process is timed from its start until its image is written (it prints a line

@@ -11,7 +11,8 @@ relevant article; excluded from the mean``).
 
 :func:`check_input_path` is the check to make before opening a file the user named: it turns
 a missing file, a folder, a FIFO or a device into an :class:`~readsim.engine.errors.InputError`
-(``path: reason``) without opening it, so a reader never blocks on a named pipe.
+(``path: reason``) without opening it, so a reader never blocks on a named pipe;
+:func:`run_paths` lists a folder of runs (``readsim-eval compare --runs DIR``, the Runs window).
 
 Pure Python; no Qt.
 """
@@ -181,3 +182,19 @@ def check_input_path(path: str | os.PathLike, kind: str, pipes: bool = False) ->
     if not os.access(p, wanted):
         raise InputError(path, None, "cannot read: permission denied")
     return p
+
+
+def run_paths(files: list[str], folder: str | None) -> list[str]:
+    """The run files: ``files``, then every file of ``folder`` not starting with ``.``, by name.
+    Raises :class:`InputError` for a folder that is missing, not a folder, or holds no file."""
+    paths = [str(f) for f in files]
+    if folder is not None:
+        d = Path(folder)
+        if not d.is_dir():
+            raise InputError(folder, None, "not a folder (--runs takes a folder of run files)" if d.exists()
+                             else "run folder not found")
+        found = sorted(str(p) for p in d.iterdir() if not p.name.startswith(".") and p.is_file())
+        if not found:
+            raise InputError(folder, None, "no run file in the folder")
+        paths += found
+    return paths

@@ -130,12 +130,6 @@ class DocumentEvaluation:
     def curve(self, samples: int = 400) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return dm.precision_curve(self.pieces, self.nrc, samples)
 
-    def scores(self, s: Settings) -> dict[str, float]:
-        """The window's score panel: canonical measure name -> value, for settings ``s``."""
-        from .measure import panel_measures
-
-        return {m.name: m.value(self, s.levels) for m in panel_measures(s)}
-
 
 def evaluate_document(
     relevant: np.ndarray,

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .document import DocumentEvaluation, Settings
+from .document import DocumentEvaluation
 
 
 class UnknownMeasure(ValueError):
@@ -238,23 +238,6 @@ def parse_measure(text: str) -> DocMeasure:
         return DocMeasure("F", 0, values[0])
     weight = values[1] if len(values) > 1 else 1.0
     return DocMeasure(kind, values[0], weight, lower_is_better=kind in ("LE", "ES"))
-
-
-def panel_measures(s: Settings) -> list[DocMeasure]:
-    """The measures the window shows for settings ``s``, in display order."""
-    return [
-        DocMeasure("aveChP"),
-        DocMeasure("ChP", s.screen),
-        DocMeasure("ChR", s.screen),
-        DocMeasure("T2IP", s.tolerance),
-        DocMeasure("T2IR", s.tolerance),
-        DocMeasure("T2IF", s.tolerance, s.alpha),
-        DocMeasure("LE", s.screen, lower_is_better=True),
-        DocMeasure("ES", s.screen, lower_is_better=True),
-        DocMeasure("P_set"),
-        DocMeasure("R_set"),
-        DocMeasure("F", 0, s.beta),
-    ]
 
 
 # -- list measures ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""One article's passages, one by one: why a run's passage won or lost points (issue 8, item 9).
+"""One article's passages, one by one: why a run's passage won or lost points (docs/reference.md sections 3 and 4).
 
 :func:`passage_table` lays out, for one (topic, article), every retrieved passage in chain order
 with the run lines it came from, and every relevant passage of the qrels with the retrieved

@@ -1,4 +1,5 @@
-"""The house rule: engine/ never imports Qt or app/ (checked on the source and at run time)."""
+"""The house rules: engine/ never imports Qt or app/ (checked on the source and at run time); no
+import circle among engine/'s modules, and the command line's modules never import their package."""
 
 from __future__ import annotations
 
@@ -39,3 +40,104 @@ def test_importing_the_whole_engine_loads_no_qt():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# -- no module imports back up, no import circle ----------------------------------------------------
+
+
+def _module_name(path: Path) -> str:
+    """The dotted name a file of engine/ is imported as (engine/api is the ``readsim`` package)."""
+    rel = path.relative_to(ENGINE).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    if parts[:1] == ["api"]:
+        return ".".join(["readsim", *parts[1:]])
+    return ".".join(["readsim.engine", *parts])
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in ENGINE.rglob("*.py")}
+
+
+def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The modules of ``known`` that ``path`` imports anywhere (at the top or inside a
+    function: an import on demand closes a circle as well); ``from P import x`` counts ``P.x``
+    where ``x`` is a submodule, else ``P`` (whose ``__init__`` gives ``x``)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            base = base[:len(base) - node.level + 1] if node.level else []
+            module = ".".join([*base, *(node.module.split(".") if node.module else [])]) if node.level else node.module
+            targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in known else module for a in node.names]
+        else:
+            continue
+        found |= {t for t in targets if t in known and t != name}
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    known = _modules()
+    return {name: _imports(name, path, known) for name, path in known.items()}
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_graph_sees_relative_and_on_demand_imports():
+    graph = _graph()
+    assert "readsim.engine.cli.common" in graph["readsim.engine.cli.evaluate"]  # from .common import ...
+    assert "readsim.engine.streams" in graph["readsim.engine.cli"]  # from .. import streams
+    assert "readsim.engine.cli.compare" in graph["readsim.engine.cli"]  # from .compare import main, in a function
+    assert "readsim._evaluate" in graph["readsim.engine.cli.evaluate"]  # the API's core, imported on demand
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_circle_in_the_engine():
+    assert _circles(_graph()) == []
+
+
+def test_command_line_modules_never_import_their_package():
+    graph = _graph()
+    subcommands = [n for n in graph if n.startswith("readsim.engine.cli.") and n != "readsim.engine.cli.__main__"]
+    assert {"readsim.engine.cli.common", "readsim.engine.cli.evaluate", "readsim.engine.cli.compare",
+            "readsim.engine.cli.fidelity", "readsim.engine.cli.elements"} <= set(subcommands)
+    assert {n: "readsim.engine.cli" for n in subcommands if "readsim.engine.cli" in graph[n]} == {}
+    # and the shared module imports none of the subcommands
+    assert {m for m in graph["readsim.engine.cli.common"] if m.startswith("readsim.engine.cli.")} == set()

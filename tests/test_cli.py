@@ -258,7 +258,7 @@ def test_real_per_article_with_the_collection(inex):
     assert all(0.0 <= float(r[3]) <= 1.0 for r in lines)
 
 
-# -- issue 7: no traceback, OS errors as path: reason, bad parameters as usage errors -------------
+# -- reference section 9.3: no traceback, OS errors as path: reason, bad parameters as usage errors -------------
 
 
 class Failing(io.StringIO):
@@ -297,7 +297,7 @@ def test_failing_stderr_is_not_a_traceback(files, tmp_path):
 
 
 def test_interrupt_exits_130_without_traceback(files, monkeypatch):
-    import readsim.engine.cli as cli
+    import readsim.engine.cli.evaluate as cli
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -1,4 +1,4 @@
-"""The project's own reference, docs/reference.md (issue 7), and the window's help that points to it.
+"""The project's own reference, docs/reference.md, and the window's help that points to it.
 
 Users have the package, not the project's internal notes: the reference must document every
 measure the engine knows with its equation and its source, say what bad input gets, agree with
@@ -214,7 +214,7 @@ def test_exit_statuses_are_what_the_reference_says(args, status, row):
 
 
 # -- what bad input gets --------------------------------------------------------------------------
-ISSUE_ROWS = {  # the inputs issue 7 names -> a pattern of the row's input cell
+HOSTILE_ROWS = {  # the hostile inputs section 10 must name -> a pattern of the row's input cell
     "BOM": r"byte-order mark", "CRLF": r"CRLF", "control characters": r"control character",
     "huge offsets": r"2\^40", "negative lengths": r"negative offset or length",
     "duplicate qrels lines": r"same \(topic, article\) twice", "interleaved articles": r"interleaved",
@@ -234,10 +234,10 @@ def table_rows(body: str) -> list[tuple[str, str]]:
     return rows
 
 
-@pytest.mark.parametrize("what", sorted(ISSUE_ROWS))
+@pytest.mark.parametrize("what", sorted(HOSTILE_ROWS))
 def test_bad_input_table_covers_the_issue(what):
     rows = table_rows(section(text(), "10"))
-    matching = [(i, o) for i, o in rows if re.search(ISSUE_ROWS[what], i)]
+    matching = [(i, o) for i, o in rows if re.search(HOSTILE_ROWS[what], i)]
     assert matching, f"no row for {what}"
     for _, outcome in matching:
         assert OUTCOME.search(outcome), (what, outcome)

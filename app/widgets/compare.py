@@ -4,7 +4,7 @@
 passages in two read-only :class:`~readsim.app.widgets.article_view.ArticleView` s (the window's
 marks: yellow relevant, blue-underlined retrieved, green both, numbered matching chain; their
 scrolling linked), and a table with columns A, B and B−A for every panel measure
-(:func:`readsim.engine.measure.panel_measures`), the article's rank in each run, and the topic's
+(:func:`readsim.engine.panel.panel_measures`), the article's rank in each run, and the topic's
 list scores AgP/DOC for the panel's main document measures. The better value of each row is
 shaded green (for LE, ES and the rank, lower is better).
 
@@ -35,7 +35,8 @@ from readsim.engine.document import DocumentEvaluation, Settings, evaluate_docum
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.listmeasures import rank_topics
-from readsim.engine.measure import DocMeasure, ListMeasure, panel_measures
+from readsim.engine.measure import DocMeasure, ListMeasure
+from readsim.engine.panel import panel_measures, panel_scores
 
 from .. import marks as mk
 from ..background import run_in_background
@@ -483,8 +484,8 @@ class ComparePanel(QWidget):
     def _fill_table(self) -> None:
         st = self.session.settings
         a, b = self.sides["A"], self.sides["B"]
-        sa = a.evaluation.scores(st) if a is not None and a.ranked else None
-        sb = b.evaluation.scores(st) if b is not None and b.ranked else None
+        sa = panel_scores(a.evaluation, st) if a is not None and a.ranked else None
+        sb = panel_scores(b.evaluation, st) if b is not None and b.ranked else None
         from .scores import HELP
 
         doc_rows = [Row(m.name, sa[m.name] if sa else None, sb[m.name] if sb else None, m.lower_is_better,

@@ -1,4 +1,4 @@
-"""Live scores of the open article: ``DocumentEvaluation.scores(settings)`` under the measures'
+"""Live scores of the open article: :func:`readsim.engine.panel.panel_scores` under the measures'
 canonical names (aveChP, ChP@s, ChR@s, T2IP(t), T2IR(t), T2IF(t), LE(s), ES(s), P_set, R_set,
 F(b)), plus the article's sizes (and its entry point in the ``entry`` mode). Recomputed from the
 cached evaluation on every change.
@@ -16,7 +16,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel
 
 from readsim.engine.document import DocumentEvaluation, evaluate_document
-from readsim.engine.measure import panel_measures
+from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.reading import Mode
 
 from ..plain import amount, plain_label
@@ -117,7 +117,7 @@ class ScoresPanel(QGroupBox):
         measures = panel_measures(s)
         whole = cur is not None and cur.row is None  # not ranked by the run: what it would score whole
         shown = if_retrieved_whole(cur.evaluation) if whole else (cur.evaluation if cur is not None else None)
-        values = shown.scores(s) if shown is not None else {}
+        values = panel_scores(shown, s) if shown is not None else {}
         if whole != self._whole:
             self.banner.setVisible(whole)
             self.setTitle(WHOLE_TITLE if whole else TITLE)

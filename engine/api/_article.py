@@ -24,6 +24,7 @@ from readsim.engine.document import DocumentEvaluation, Settings, evaluate_docum
 from readsim.engine.errors import InputError
 from readsim.engine.layout import layout
 from readsim.engine.reading import Mode
+from readsim.engine.panel import panel_scores
 
 from ._evaluate import _check, _collection
 from ._inputs import as_qrels, as_run, warn
@@ -47,7 +48,7 @@ class ArticleEvaluation:
         self.article = article
         self.run_id = run_id
         self.reading = evaluation.mode.value
-        self.scores = evaluation.scores(settings)
+        self.scores = panel_scores(evaluation, settings)
         self.relevant = evaluation.relevant
         self.retrieved = evaluation.retrieved
         self._text = article_text  # readsim.engine.text.Article, when the collection has it

@@ -8,7 +8,7 @@ engine calls (:func:`readsim.engine.listmeasures.evaluate` and ``per_article``) 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from readsim.engine.batch import Join
 from readsim.engine.collection import Collection
@@ -74,11 +74,14 @@ def _new(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagnost
 
 
 def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = "natural", collection=None,
-                unit: str = "bytes", all_topics: bool = False, as_documents: bool = False,
-                levels: int = 4) -> Iterator[tuple[str, Evaluation]]:
-    """``(label, Evaluation)`` per run, in order, without pandas: :func:`evaluate`'s work. The
-    qrels are read (or converted) once; warnings are issued as :class:`readsim.InputWarning`,
-    the coverage check's first (``readsim.engine.coverage.check_coverage``)."""
+                unit: str = "bytes", all_topics: bool = False, as_documents: bool = False, levels: int = 4,
+                progress: Callable[[str], Callable[[int, int], None] | None] | None = None
+                ) -> Iterator[tuple[str, Evaluation]]:
+    """``(label, Evaluation)`` per run, in order, without pandas: :func:`evaluate`'s work and
+    ``readsim-eval``'s. The qrels are read (or converted) once; warnings are issued as
+    :class:`readsim.InputWarning`, the coverage check's first
+    (``readsim.engine.coverage.check_coverage``), then each run's as it is evaluated.
+    ``progress(label)``, when given, is a run's progress callback ``(done, total)`` (or None)."""
     judged = as_qrels(qrels)
     engine_runs = as_runs(runs)
     labels = run_label(engine_runs)
@@ -87,7 +90,8 @@ def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = 
     warn(said)
     for label, run in zip(labels, engine_runs):
         join = Join()
-        result = _evaluate_run(judged, run, measures, reading, found, as_documents, all_topics, levels, join)
+        result = _evaluate_run(judged, run, measures, reading, found, as_documents, all_topics, levels, join,
+                               progress(label) if progress is not None else None)
         result.run_id = label
         warn(_new(result.diagnostics, said) + join.diagnostics)
         yield label, result
@@ -150,22 +154,36 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
                          for k, v in cols.items()}).astype({"value": "float64"})
 
 
-def _per_article(qrels, runs, measures: list[DocMeasure], reading: str, collection: Collection | None,
-                 cols: dict[str, list]) -> None:
-    """``readsim-eval --per-article``'s rows into ``cols``, measure by measure within an article."""
+def article_scores(qrels, runs, measures: Sequence[DocMeasure], *, reading: str = "natural", collection=None,
+                   unit: str = "bytes", as_documents: bool = False, levels: int = 4,
+                   progress: Callable[[str], Callable[[int, int], None] | None] | None = None
+                   ) -> Iterator[tuple[str, str, str, list[float]]]:
+    """``(label, topic, article, values)`` for every ranked article of every run, in run order,
+    ``values[i]`` being ``measures[i]``'s document score, without pandas: ``evaluate(...,
+    per="article")``'s work and ``readsim-eval --per-article``'s. Warnings as
+    :func:`evaluations`: the coverage check's first, then each run's after its last article."""
     judged = as_qrels(qrels)
     engine_runs = as_runs(runs)
     labels = run_label(engine_runs)
-    warn(check_coverage(judged, engine_runs, collection))
-    names = [m.name for m in measures]
-    k = len(names)
+    found = _collection(collection, unit)
+    warn(check_coverage(judged, engine_runs, found))
     for label, run in zip(labels, engine_runs):
         join = Join()
-        for topic, article, values in per_article(judged, run, measures, reading, collection, False, join):
-            cols["run"] += [label] * k
-            cols["measure"] += names
-            cols["topic"] += [topic] * k
-            cols["article"] += [article] * k
-            cols["value"] += values
+        for topic, article, values in per_article(judged, run, measures, reading, found, as_documents, join,
+                                                  progress(label) if progress is not None else None, levels):
+            yield label, topic, article, values
         warn(join.diagnostics)
 
+
+def _per_article(qrels, runs, measures: list[DocMeasure], reading: str, collection: Collection | None,
+                 cols: dict[str, list]) -> None:
+    """``readsim-eval --per-article``'s rows into ``cols``, measure by measure within an article."""
+    names = [m.name for m in measures]
+    k = len(names)
+    for label, topic, article, values in article_scores(qrels, runs, measures, reading=reading,
+                                                        collection=collection):
+        cols["run"] += [label] * k
+        cols["measure"] += names
+        cols["topic"] += [topic] * k
+        cols["article"] += [article] * k
+        cols["value"] += values

@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import numpy as np
@@ -41,12 +43,32 @@ def _caller_level() -> int:
     return level
 
 
+_SINK: ContextVar[Callable[[list[Diagnostic]], None] | None] = ContextVar("readsim_diagnostics", default=None)
+
+
+@contextmanager
+def diagnostics_to(sink: Callable[[list[Diagnostic]], None]) -> Iterator[None]:
+    """Inside the ``with``, each batch of diagnostics :func:`warn` would issue (one input's, the
+    coverage check's, one run's evaluation's) goes to ``sink`` as a list instead, every time
+    and in full: how ``readsim-eval`` prints the API's warnings in its own words."""
+    token = _SINK.set(sink)
+    try:
+        yield
+    finally:
+        _SINK.reset(token)
+
+
 def warn(diagnostics: Iterable[Diagnostic]) -> None:
     """Issue each diagnostic as an :class:`InputWarning` (``"file:line: warning: ..."``), once
     per cause in the process: a message already issued (the same qrels read again) is not
     repeated, as Python's default filter intends (readsim keeps its own record because pandas
     resets :mod:`warnings`' registries whenever it changes a filter). Past
-    :data:`MAX_WARNINGS` new messages of one batch, one warning gives the count."""
+    :data:`MAX_WARNINGS` new messages of one batch, one warning gives the count. Inside
+    :func:`diagnostics_to`, the batch goes to its sink instead."""
+    sink = _SINK.get()
+    if sink is not None:
+        sink(list(diagnostics))
+        return
     said = [t for t in dict.fromkeys(str(d) for d in diagnostics) if t not in _SAID]
     _SAID.update(said)
     stacklevel = _caller_level()

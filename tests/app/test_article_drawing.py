@@ -1,4 +1,4 @@
-"""The article view draws every article whole (issue 8): on every reading screen and after every
+"""The article view draws every article whole: on every reading screen and after every
 chain jump, each text block in the viewport is laid out and the pane has no blank band between
 text lines; the "next passage" chips sit in the gutter, never over the text.
 

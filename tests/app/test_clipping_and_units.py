@@ -1,4 +1,4 @@
-"""Issue 8, items 2 and 6 on real data: nothing clipped or overlapping (ranked list headers,
+"""On real data: nothing clipped or overlapping (ranked list headers,
 the plot's marker labels, the playback counters when the article pane narrows) and one unit
 everywhere (the qrels' unit on every size: screen, tolerance, speed, positions, plot axis)."""
 

@@ -19,7 +19,7 @@ from readsim.engine.batch import document
 from readsim.engine.collection import Collection
 from readsim.engine.document import Settings
 from readsim.engine.formats import Run, read_run
-from readsim.engine.measure import panel_measures
+from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.reading import Mode
 
 TOPIC = "2009074"
@@ -53,7 +53,7 @@ def open_compare(qtbot, window) -> None:
 def engine_scores(real, run, article, settings):
     entry = run.article(TOPIC, article)
     coll = Collection(real["collection"])
-    return document(real["qrels"], run, TOPIC, entry, settings.mode, coll).scores(settings)
+    return panel_scores(document(real["qrels"], run, TOPIC, entry, settings.mode, coll), settings)
 
 
 def assert_table(window, real, run_a, run_b, article=ARTICLE):

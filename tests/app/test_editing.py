@@ -27,7 +27,7 @@ from readsim.engine import intervals as iv
 from readsim.engine.document import Settings, evaluate_document
 from readsim.engine.formats import read_run
 from readsim.engine.layout import layout
-from readsim.engine.measure import panel_measures
+from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.text import Article
 
 
@@ -120,7 +120,7 @@ def drag_select(qtbot, view, a: int, b: int) -> None:
 def expected(real, article, retrieved, settings=Settings()):
     j = real["qrels"].judgement(TOPIC, article)
     ev = evaluate_document(j.passages, retrieved, j.doc_length, settings.mode)
-    values = ev.scores(settings)
+    values = panel_scores(ev, settings)
     return ev, {m.name: str(int(values[m.name])) if m.kind in ("LE", "ES") else f"{values[m.name]:.4f}"
                 for m in panel_measures(settings)}
 
@@ -255,7 +255,7 @@ def test_unranked_article_joins_the_ranking(real_window, real, qtbot):
     assert s.run.article(TOPIC, UNRANKED).rank == rows + 1
     w.editing.act_undo.trigger()
     assert w.model.rowCount() == rows and s.current.row is None and s.run.article(TOPIC, UNRANKED) is None
-    # not ranked again: labelled so, with what it would score if retrieved whole (issue 8, item 5)
+    # not ranked again: labelled so, with what it would score if retrieved whole
     assert w.scores.shown() == expected(real, UNRANKED, None)[1]
     assert "not retrieved by this run" in w.scores.facts.text()
 
@@ -365,5 +365,5 @@ def test_edit_in_the_entry_mode_keeps_the_entry_point(real_window, real, qtbot):
     assert np.array_equal(ev.retrieved, cut) and ev.entry == 159
     want = evaluate_document(j.passages, cut, j.doc_length, "entry", 159)
     assert list(ev.pieces) == list(want.pieces) and ev.pieces[0].start == 159
-    values = want.scores(Settings(mode="entry"))
+    values = panel_scores(want, Settings(mode="entry"))
     assert w.scores.shown()["aveChP"] == f"{values['aveChP']:.4f}"

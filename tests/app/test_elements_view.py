@@ -1,4 +1,4 @@
-"""The element mode (issue 11 item 8) on the real INEX data, acting as a user: open it from the
+"""The element mode (reference section 13) on the real INEX data, acting as a user: open it from the
 View menu, switch between the simulated perfect and ancestors runs, click ranked elements and
 brackets, open element runs from files, read the outline's element assessments.
 

@@ -83,7 +83,7 @@ def test_dropped_files_open_and_errors_show(qtbot, inex):
     qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None, timeout=20_000)
     assert session.qrels is not None and session.collection is not None and session.topics
     # the first topic of the run with a relevant ranked article the collection holds, opened on
-    # its best-ranked such article (issue 8, item 4: never an empty pane)
+    # its best-ranked such article (never an empty pane)
     held = {p.stem for p in (inex / "articles").glob("*.xml")}
     first = next(t for t, entries in session.run.topics.items()
                  if any(e.article in held and session.qrels.judgement(t, e.article) is not None

@@ -1,5 +1,5 @@
-"""Saving and exporting in the window, acting as a user (issue 7 "Nothing lost", issue 8 items 3
-and 8): a save that fails half-way leaves the previous file byte for byte, says so in a message
+"""Saving and exporting in the window, acting as a user (nothing lost: reference section
+2.9): a save that fails half-way leaves the previous file byte for byte, says so in a message
 box and keeps the edits; saving over the run's own file keeps copying its lines; exports made
 after editing say so; the Export menu and the proposed file names are plain and safe.
 """

@@ -1,4 +1,4 @@
-"""The fast paths of issue 8 item 11, on the real data: re-opening an article lately shown takes
+"""The window's fast paths, on the real data: re-opening an article lately shown takes
 its parse, layout and view document from caches (and shows the same scores), a screen-size
 change does not re-lay out the scores panel's labels, and a mode change does not rebuild the
 matching chain's buttons. The timings themselves are measured by ``bench/bench_gui.py``."""
@@ -12,7 +12,7 @@ from readsim.app.background import activity
 
 from readsim.app.session import ARTICLE_CACHE_SIZE
 from readsim.app.widgets.ranked_list import format_score
-from readsim.engine.measure import panel_measures
+from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.reading import Mode
 
 
@@ -20,7 +20,7 @@ from readsim.engine.reading import Mode
 def engine_scores(session) -> dict[str, str]:
     """The panel's texts as the engine computes them for the open (ranked) article."""
     s = session.settings
-    values = session.current.evaluation.scores(s)
+    values = panel_scores(session.current.evaluation, s)
     return {m.name: format_score(m, values[m.name]) for m in panel_measures(s)}
 
 

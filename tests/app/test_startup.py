@@ -1,4 +1,4 @@
-"""Start-up (issue 9, item 4): the article shows first, the rows and plots follow.
+"""Start-up: the article shows first, the rows and plots follow.
 
 - The window's modules do not import pyqtgraph: the plots (:class:`Deferred`) are built once
   the loading is done, or when asked for; calls made before are replayed.
@@ -25,6 +25,7 @@ from readsim.app.main import main
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
 from readsim.app.widgets.deferred import Deferred
+from readsim.engine.panel import panel_scores
 
 TOPIC = "2009074"
 ARTICLE = "23724"  # rank 10 of topic 2009074 in the real run, relevant
@@ -140,7 +141,7 @@ def test_the_article_shows_before_the_rows_and_then_agrees_with_them(qtbot, real
     assert s.rows_ready() and s.topic == TOPIC and len(counted_rows) == 1 + len(s.rows) == 101
     row = s.row_of(ARTICLE)
     assert early_row.rank == row.rank == 10 and early_row.relevant and row.relevant
-    assert early_row.evaluation.scores(s.settings) == row.evaluation.scores(s.settings)
+    assert panel_scores(early_row.evaluation, s.settings) == panel_scores(row.evaluation, s.settings)
     assert s.current.row is row  # the rows' own object once they came
     assert w.table.selected_article() == ARTICLE
     assert w.topic_view.curves.marked_rank() == 10
@@ -229,7 +230,7 @@ def test_a_mode_change_while_the_rows_come(qtbot, real):
     assert s.current.row.evaluation.mode.value == "worst" == s.current.evaluation.mode.value
     row = s.row_of(ARTICLE)
     assert row.evaluation.mode.value == "worst" and s.current.row is row
-    assert s.current.evaluation.scores(s.settings) == row.evaluation.scores(s.settings)
+    assert panel_scores(s.current.evaluation, s.settings) == panel_scores(row.evaluation, s.settings)
     assert w.table.proxy.rowCount() == 100
 
 
@@ -243,7 +244,7 @@ def test_an_entry_point_set_while_the_rows_come(qtbot, real):
     assert s.entry_of_current() == (1000, "you")
     row = s.row_of(ARTICLE)
     assert (row.natural or row.evaluation).entry == 1000  # the rows took it over
-    assert s.current.evaluation.scores(s.settings) == row.evaluation.scores(s.settings)
+    assert panel_scores(s.current.evaluation, s.settings) == panel_scores(row.evaluation, s.settings)
 
 
 def test_an_edit_while_the_rows_come_is_in_the_rows(qtbot, real):
@@ -257,7 +258,7 @@ def test_an_edit_while_the_rows_come_is_in_the_rows(qtbot, real):
     row = s.row_of(ARTICLE)
     assert row.evaluation.retrieved.tolist() == [[0, 500]]  # evaluated again with the edit
     assert s.current.name == ARTICLE and s.current.evaluation.retrieved.tolist() == [[0, 500]]
-    assert s.current.evaluation.scores(s.settings) == row.evaluation.scores(s.settings)
+    assert panel_scores(s.current.evaluation, s.settings) == panel_scores(row.evaluation, s.settings)
 
 
 def test_the_export_menu_builds_the_plots_it_lists(qtbot, real):

@@ -32,7 +32,7 @@ from readsim.app.widgets.scores import NOT_RETRIEVED, WHOLE_TITLE
 from readsim.engine.collection import Collection
 from readsim.engine.document import Settings, evaluate_document
 from readsim.engine.formats import read_run
-from readsim.engine.measure import panel_measures
+from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.reading import Mode
 
 TOPIC = "2009074"
@@ -162,7 +162,7 @@ def test_unranked_article_is_labelled_and_scored_as_if_whole(qtbot, real):
     assert (j.passages.tolist(), shown["R_set"]) == ([[5148, 5389]], "1.0000")
     assert shown["P_set"] == f"{241 / j.doc_length:.4f}"
     whole = evaluate_document(j.passages, None, j.doc_length)
-    assert shown == {m.name: format_score(m, whole.scores(s.settings)[m.name]) for m in panel_measures(s.settings)}
+    assert shown == {m.name: format_score(m, panel_scores(whole, s.settings)[m.name]) for m in panel_measures(s.settings)}
     value = panel._values[[m.name for m in panel_measures(s.settings)].index("aveChP")]
     assert "italic" in value.styleSheet() and "if retrieved whole" in value.toolTip()
     assert "not retrieved by this run" in panel.facts.text()
@@ -267,7 +267,7 @@ def test_entry_point_in_the_shortcuts_help_and_on_the_command_line(qtbot):
 
 
 def test_whole_article_line_reads_as_the_passage_0_to_doc_length(qtbot, real, tmp_path):
-    """Issue 7's fidelity case in the window: a 6-field line and the FOL line [0, doc_length)."""
+    """Whole-article lines in the window (reference section 2.5): a 6-field line and the FOL line [0, doc_length)."""
     (tmp_path / "whole.run").write_text(f"{TOPIC} Q0 {PAGERANK} 1 1.0 whole\n")
     (tmp_path / "fol.run").write_text(f"{TOPIC} Q0 {PAGERANK} 1 1.0 fol 0 {DOC_LENGTH}\n")
     runs = [read_run(tmp_path / "whole.run"), read_run(tmp_path / "fol.run")]
@@ -284,4 +284,4 @@ def test_whole_article_line_reads_as_the_passage_0_to_doc_length(qtbot, real, tm
             shown.append(w.scores.shown())
         assert shown[0] == shown[1], mode
         ev = evaluate_document(real["qrels"].judgement(TOPIC, PAGERANK).passages, [(0, DOC_LENGTH)], DOC_LENGTH, mode)
-        assert shown[0] == {m.name: format_score(m, ev.scores(s.settings)[m.name]) for m in panel_measures(s.settings)}
+        assert shown[0] == {m.name: format_score(m, panel_scores(ev, s.settings)[m.name]) for m in panel_measures(s.settings)}

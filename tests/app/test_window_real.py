@@ -13,7 +13,7 @@ from readsim.app.widgets.article_view import build_document
 from readsim.app.widgets.ranked_list import ARTICLE, RANK, RELEVANT, TITLE
 from readsim.engine.document import Settings, evaluate_document
 from readsim.engine.layout import layout
-from readsim.engine.measure import panel_measures
+from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.reading import Mode, window as read_window
 
 TOPIC = "2009074"
@@ -27,7 +27,7 @@ def expected(real, settings: Settings) -> dict[str, str]:
     ev = evaluate_document(j.passages, e.passages, j.doc_length, settings.mode)
     out = {}
     for m in panel_measures(settings):
-        v = ev.scores(settings)[m.name]
+        v = panel_scores(ev, settings)[m.name]
         out[m.name] = str(int(v)) if m.kind in ("LE", "ES") else f"{v:.4f}"
     return out
 

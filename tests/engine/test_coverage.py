@@ -1,4 +1,4 @@
-"""Inputs that do not fit together (issue 7): engine.coverage's warnings, counts and first ids."""
+"""Inputs that do not fit together (reference section 10): engine.coverage's warnings, counts and first ids."""
 
 from __future__ import annotations
 

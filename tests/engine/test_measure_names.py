@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readsim.engine.document import Settings
-from readsim.engine.measure import (MAX_WEIGHT, BadParameter, DocMeasure, UnknownMeasure, panel_measures, parse_count,
+from readsim.engine.measure import (MAX_WEIGHT, BadParameter, DocMeasure, UnknownMeasure, parse_count,
                                    parse_measure, parse_real)
+from readsim.engine.panel import panel_measures
 
 CANONICAL = ["aveChP", "ChP@600", "ChR@600", "T2IP(300)", "T2IR(300)", "T2IF(300)", "T2IF(300,0.5)",
              "LE(300)", "ES(300)", "P_set", "R_set", "F(0.25)"]
@@ -61,7 +62,7 @@ def test_generated_measures_round_trip(kind, k, w):
     assert parse_measure(m.name).name == m.name
 
 
-# -- issue 7: parameters out of range are errors naming the parameter ----------------------------
+# -- reference section 6: parameters out of range are errors naming the parameter ----------------------------
 
 BAD_PARAMETERS = [
     ("F(nan)", "beta"), ("F(inf)", "beta"), ("F(-inf)", "beta"), ("F(1e400)", "beta"), ("F(-0.25)", "beta"),

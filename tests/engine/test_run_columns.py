@@ -1,4 +1,4 @@
-"""Column-wise reading of runs and qrels (issue 9): the same runs, judgements, warnings and
+"""Column-wise reading of runs and qrels (reference sections 2.2-2.3): the same runs, judgements, warnings and
 ``file:line`` errors as reading line by line.
 
 The reference readers below are the line-by-line readers the project had before (one dict

@@ -1,4 +1,4 @@
-"""A FOL run whose 8th column holds end offsets instead of lengths is flagged (issue 3)."""
+"""A FOL run whose 8th column holds end offsets instead of lengths is flagged (reference section 2.3)."""
 
 from __future__ import annotations
 

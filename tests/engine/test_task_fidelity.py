@@ -1,4 +1,4 @@
-"""Issue 7's wrong numbers, worked by hand from the official tool's definitions (SPEC section 7):
+"""Task fidelity (reference section 7), worked by hand from the official tool's definitions (SPEC section 7):
 Best in Context runs (entry point = the line's offset, length 0 legal) and whole-article runs
 (6 fields = the passage [0, doc_length) for every measure, the Focused task's included)."""
 

@@ -1,4 +1,4 @@
-"""Safe, linear, bounded article parsing (issues 7 and 9): the built-in entity table against the
+"""Safe, linear, bounded article parsing (reference sections 2.8 and 10): the built-in entity table against the
 real DTD, the lazy element index, memory on a deep article, the DTD search path, the read-only
 Element. The hostile inputs themselves are rows of tests/hostile/test_articles.py."""
 

@@ -1,4 +1,4 @@
-"""The hostile-input suite's table format (issue 7): one row per input a user might hand over.
+"""The hostile-input suite's table format (reference section 10): one row per input a user might hand over.
 
 Every ``tests/hostile/test_*.py`` module holds a module-level ``CASES`` list of :class:`Case` rows
 and a test parametrized over it (``@pytest.mark.parametrize("case", CASES, ids=Case.name)``). A

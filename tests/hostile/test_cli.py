@@ -1,4 +1,4 @@
-"""Hostile command lines (issue 7): both commands, ``readsim-eval`` and ``readsim``, never print
+"""Hostile command lines (reference sections 9.3 and 10): both commands, ``readsim-eval`` and ``readsim``, never print
 a traceback. A measure parameter or an option value that is not a finite number in its range is
 a usage error (exit 2) naming the parameter; a missing file, a directory given as a file, a file
 given as a folder, a full output device, a screenshot folder that cannot be created is

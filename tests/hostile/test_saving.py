@@ -1,4 +1,4 @@
-"""Hostile saves: nothing the user saves is ever lost or surprising (issue 7, "Nothing lost").
+"""Hostile saves: nothing the user saves is ever lost or surprising (reference section 2.9).
 
 Each row acts as the user in a window on the real data (topic 2009074, article PageRank, run
 ``bert-passages.run``): File ▸ Save run or File ▸ Export while the system fails in one way

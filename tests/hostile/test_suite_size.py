@@ -1,5 +1,5 @@
 """The hostile suite keeps its promise: at least 80 rows, across every kind of input, each
-with a stated outcome and a unique id (issue 7, "Proof")."""
+with a stated outcome and a unique id."""
 
 from __future__ import annotations
 

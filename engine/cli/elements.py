@@ -20,7 +20,7 @@ runs, the element measures (``AP_2002/gen`` ...; default the six AP measures) as
 without ``--elements``. Simulated runs use the topics whose relevant articles are all in the
 collection (run topics too when RUNs are given); ``-c`` averages over every assessed topic.
 
-Exit status as ``readsim-eval``: 1 bad input (``file:line: reason``), 2 bad usage (an unknown or
+Exit status as ``readsim-eval`` (:mod:`.common`): 1 bad input (``file:line: reason``), 2 bad usage (an unknown or
 mixed measure, a missing ``--collection``, bad cut points).
 """
 
@@ -32,7 +32,8 @@ import os
 import re
 from typing import TextIO
 
-EXIT_INPUT, EXIT_USAGE = 1, 2
+from .common import EXIT_USAGE, check_paths, warn, write_evaluation
+
 _LOOKS = re.compile(r"\s*(?:AP|iP)_20")
 
 
@@ -46,7 +47,7 @@ def wants_elements(args) -> bool:
 
 def cuts_type(text: str):
     """argparse ``type=`` of ``--e-cuts``/``--s-cuts``: ``1/3,2/3`` -> two fractions."""
-    from .elements.assessments import parse_cuts
+    from ..elements.assessments import parse_cuts
 
     try:
         return parse_cuts(text, "cut points")
@@ -54,25 +55,12 @@ def cuts_type(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _warn(diagnostics, err: TextIO) -> None:
-    from .cli import _warn as warn
-
-    warn(diagnostics, err)
-
-
-def _write_evaluation(result, per_topic: bool, fmt: str, out: TextIO) -> None:
-    from .cli import write_evaluation
-
-    write_evaluation(result, per_topic, fmt, out)
-
-
 def run_elements(args, out: TextIO, err: TextIO) -> int:
-    from .collection import Collection
-    from .coverage import check_input_path
-    from .elements import (DEFAULT_MEASURES, Cuts, derive_assessments, evaluate_elements, parse_element_measure,
+    from ..collection import Collection
+    from ..elements import (DEFAULT_MEASURES, Cuts, derive_assessments, evaluate_elements, parse_element_measure,
                            read_assessments, read_element_run, simulated_element_run, write_assessments)
-    from .elements.assessments import complete_topics, is_assessments_xml
-    from .measure import UnknownMeasure
+    from ..elements.assessments import complete_topics, is_assessments_xml
+    from ..measure import UnknownMeasure
 
     def usage(message: str) -> int:
         print(f"readsim-eval: {message}", file=err)
@@ -100,24 +88,23 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
     cuts = Cuts(getattr(args, "e_cuts", None) or Cuts().exh, getattr(args, "s_cuts", None) or Cuts().spec)
     simulated = list(dict.fromkeys(getattr(args, "simulated", None) or ()))
     inputs = [("qrels", args.qrels), *(("run", r) for r in args.runs), ("collection", args.collection)]
-    for kind, path in inputs:
-        check_input_path(path, kind, pipes=True)
+    check_paths(inputs)
     if args.write_assessments and args.write_assessments != "-":
-        from .atomic import check_output
+        from ..atomic import check_output
 
         check_output(args.write_assessments, inputs)  # before any work; atomic_write checks again
     collection = Collection(args.collection, args.unit)
     runs = []
     for path in args.runs:
         run = read_element_run(path, collection, strict=args.strict)
-        _warn(run.diagnostics, err)
+        warn(run.diagnostics, err)
         runs.append(run)
     data = _head(args.qrels)
     if is_assessments_xml(data):
         assessments = read_assessments(args.qrels, collection, cuts, None if os.path.isfile(args.qrels) else data)
     else:
         qrels = _qrels(args.qrels, data)
-        _warn(qrels.diagnostics, err)
+        warn(qrels.diagnostics, err)
         if (not runs and not simulated) or args.complete:
             topics = list(qrels.topics)
         else:
@@ -126,10 +113,10 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
                 wanted.update(run.topics)
             topics = [t for t in qrels.topics if t in wanted]
         assessments = derive_assessments(qrels, collection, topics, cuts)
-    _warn(assessments.diagnostics, err)
+    warn(assessments.diagnostics, err)
     if args.write_assessments:
         if args.write_assessments == "-":
-            from .elements.assessments import assessments_xml
+            from ..elements.assessments import assessments_xml
 
             out.write_binary(assessments_xml(assessments, collection))
             where = "standard output"
@@ -146,22 +133,22 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
     if simulated:
         complete = assessments.complete_topics()
         if not complete:
-            from .errors import InputError
+            from ..errors import InputError
 
             raise InputError(args.collection, None, "no topic has all its relevant articles in the collection: "
                                                     "the simulated runs need complete topics")
         runs += [simulated_element_run(name, assessments, complete) for name in simulated]
     for run in runs:
         result = evaluate_elements(assessments, run, measures, args.complete)
-        _warn(result.diagnostics, err)
-        _write_evaluation(result, args.per_topic, args.format, out)
+        warn(result.diagnostics, err)
+        write_evaluation(result, args.per_topic, args.format, out)
     return 0
 
 
 def _head(path) -> bytes:
     """The first 512 bytes of a regular file (enough to tell XML from FOL), or the whole of
     anything else (a pipe can be read only once)."""
-    from .formats.lines import read_bytes
+    from ..formats.lines import read_bytes
 
     if os.path.isfile(path):
         try:
@@ -174,7 +161,7 @@ def _head(path) -> bytes:
 
 def _qrels(path, data: bytes):
     """FOL qrels from ``path``, or from ``data`` when that is the whole of a pipe."""
-    from .formats import qrels as fol
+    from ..formats import qrels as fol
 
     if os.path.isfile(path):
         return fol.read_qrels(path)

@@ -1,0 +1,56 @@
+"""``readsim-eval``: evaluate INEX runs from the command line (docs/reference.md section 9).
+
+One module per subcommand over one shared module, none importing this one:
+
+- :mod:`.evaluate`  ``readsim-eval QRELS RUN ...``: list measures like trec_eval, ``--per-article``
+  document scores, ``--check``;
+- :mod:`.elements`  ``readsim-eval QRELS [RUN ...] --collection DIR --elements``: element
+  assessments and the INEX 2002/2003 element metrics;
+- :mod:`.compare`   ``readsim-eval compare``: significance, effect sizes, correlations of measures;
+- :mod:`.fidelity`  ``readsim-eval fidelity``: the simulated runs' orderings;
+- :mod:`.common`    exit statuses, argument types, the parser, output formats, the error guard.
+
+The numbers come from the Python API's pandas-free core (``readsim._evaluate``), its warnings
+printed in the command's words. Exit status: 0 done, 1 bad input or an OS error, 2 bad usage,
+130 interrupted; never a traceback (:func:`.common.guarded`). Closed standard streams and
+Ctrl+C at any moment are :mod:`engine.streams`'s: the Ctrl+C guard is installed on this
+module's first lines, before numpy is imported.
+"""
+
+from __future__ import annotations
+
+from .. import streams  # first: Ctrl+C during the imports below is one line, exit 130
+
+streams.guard_start("readsim-eval")
+
+import sys  # noqa: E402 (this and every import below: after the start-up guard)
+from collections.abc import Sequence  # noqa: E402
+from typing import TextIO  # noqa: E402
+
+from .common import EXIT_INTERRUPTED, describe_os_error, guarded, option, silence  # noqa: E402
+from . import evaluate  # noqa: E402
+
+__all__ = ["main", "EXIT_INTERRUPTED", "describe_os_error", "option", "silence"]
+
+SUBCOMMANDS = ("compare", "fidelity")
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run ``readsim-eval``; returns the exit status: 0 ok (or the reader of the output went
+    away), 1 bad input or an OS error, 2 bad usage, 130 interrupted. Never raises for those:
+    every message is one line on ``err``, no traceback. ``out`` and ``err`` default to the
+    standard streams (:func:`engine.streams.output` and :func:`~engine.streams.errors` when the
+    caller closed them)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    return guarded(lambda out, err: _dispatch(argv, out, err), out, err)
+
+
+def _dispatch(argv: list[str], out: TextIO, err: TextIO) -> int:
+    if argv and argv[0] in SUBCOMMANDS:
+        # imported on demand: scipy is not needed (nor paid for at start-up) by a plain evaluation
+        if argv[0] == "compare":
+            from .compare import main as subcommand
+        else:
+            from .fidelity import main as subcommand
+        return subcommand(argv[1:], out, err)
+    return evaluate.main(argv, out, err)

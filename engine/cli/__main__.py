@@ -1,0 +1,8 @@
+"""``python -m readsim.engine.cli``: ``readsim-eval``."""
+
+if __name__ == "__main__":
+    import sys
+
+    from . import main
+
+    sys.exit(main())

@@ -1,0 +1,431 @@
+"""What the subcommands of ``readsim-eval`` share: exit statuses, argument types, the parser,
+the output formats and the error guard (docs/reference.md section 9).
+
+Exit status: 0 done (also when the reader of standard output goes away, as in ``| head``: the
+rest is dropped quietly); 1 bad input (``file:line: reason``) or an operating-system error
+(``path: reason``: a missing or unreadable file, a directory given as a file,
+``<stdout>: No space left on device``); 2 bad usage: an unknown measure, a measure parameter or
+an option value out of range (the message names it; ranges in
+:data:`engine.measure.PARAMETER_RANGES`); 130 interrupted (Ctrl+C). None of them prints a
+traceback (:func:`guarded`). Closed standard streams and Ctrl+C at any moment are
+:mod:`engine.streams`'s.
+
+This module imports none of the subcommands' modules, and none of them imports the package's
+``__init__``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TextIO
+
+import numpy as np
+
+from .. import streams
+from ..errors import Diagnostic, InputError
+from ..measure import (MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
+                       parse_count, parse_list_measure, parse_measure)
+from ..reading import Mode
+from ..text import UNITS
+
+DEFAULT_MEASURES = ("F(0.25)",)  # --per-article
+DEFAULT_LIST_MEASURES = ("AgP/F(0.25)",)  # MAgP, the official Relevant in Context measure
+MAX_WARNINGS = 20
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, streams.EXIT_INTERRUPTED
+EXIT_STATUS_HELP = ("Exit status: 0 ok (also when the reader of the output goes away, as with | head); 1 bad "
+                    "input (file:line: reason) or an OS error (path: reason: a missing or unreadable file, a directory "
+                    "given as a file, a full device, a closed standard output, an output file that is not a regular file or is "
+                    "an input); 2 bad usage: an unknown measure, or a measure parameter or option "
+                    "value out of range (named in the message); 130 interrupted. No traceback in any case.")
+
+
+# -- argument types --------------------------------------------------------------------------------
+
+
+def option(parse):
+    """An argparse ``type=`` from a parser raising :class:`~engine.measure.BadParameter`:
+    argparse then prints ``argument --levels: value must be ...`` and exits 2."""
+
+    def convert(text: str):
+        try:
+            return parse(text)
+        except BadParameter as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = getattr(parse, "__name__", "value")
+    return convert
+
+
+def levels(text: str) -> int:
+    """``--levels``: LE's levels L, 1 .. :data:`engine.measure.MAX_LEVELS`."""
+    return parse_count(text, "L", 1, MAX_LEVELS)
+
+
+def _measure(text: str, parse, other, wrong) -> DocMeasure | ListMeasure:
+    """``parse(text)``; when ``text`` is unknown to it but ``other`` knows it, the message
+    ``wrong(parsed by other)`` says which kind of measure to give instead."""
+    try:
+        return parse(text)
+    except BadParameter:
+        raise
+    except UnknownMeasure as exc:
+        try:
+            found = other(text)
+        except BadParameter:
+            raise
+        except UnknownMeasure:
+            raise exc from None
+        raise UnknownMeasure(wrong(found)) from None
+
+
+def doc_measure(text: str) -> DocMeasure:
+    """A document measure for ``--per-article``; a list measure is a usage error naming its document measure."""
+    return _measure(text, parse_measure, parse_list_measure,
+                    lambda _: f"{text.strip()} is a list measure; --per-article prints document measures "
+                              f"such as {text.partition('/')[2] or 'F(0.25)'}")
+
+
+def list_measure(text: str) -> ListMeasure:
+    """A list measure; a document measure is a usage error suggesting ``AgP/`` it or ``--per-article``."""
+    return _measure(text, parse_list_measure, parse_measure,
+                    lambda doc: f"{doc.name} is a document measure: give a list measure such as AgP/{doc.name}, "
+                                f"or use --per-article")
+
+
+def list_measures(names: Sequence[str] | None, plain_gp: bool) -> list[ListMeasure]:
+    """The ``-m`` list measures (default MAgP), gP's plain form with ``--plain-gp``. Raises
+    :class:`~engine.measure.UnknownMeasure` (exit 2)."""
+    measures = [list_measure(m) for m in (names or DEFAULT_LIST_MEASURES)]
+    return [replace(m, plain=True) if plain_gp and m.kind == "gP" else m for m in measures]
+
+
+# -- the parser ------------------------------------------------------------------------------------
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, finding the terminal's width without ``shutil`` (which
+    argparse imports for it, with ``bz2`` and ``lzma``: 2 ms of every call, help or not)."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            try:
+                width = int(os.environ.get("COLUMNS", "0")) or os.get_terminal_size(sys.__stdout__.fileno()).columns
+            except (AttributeError, ValueError, OSError):
+                width = 80
+            width -= 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` writing help to ``out`` and errors to ``err`` (``main``'s streams)."""
+
+    streams: tuple[TextIO, TextIO] | None = None
+
+    def __init__(self, prog: str, description: str, epilog: str):
+        super().__init__(prog=prog, formatter_class=_Formatter, description=description, epilog=epilog)
+
+    def _print_message(self, message: str, file=None) -> None:
+        if message and self.streams is not None:
+            out, err = self.streams
+            file = err if file is sys.stderr else out
+        super()._print_message(message, file)
+
+    def parse(self, argv: Sequence[str], out: TextIO, err: TextIO) -> argparse.Namespace | int:
+        """The parsed arguments, or the exit status when argparse printed the help (0) or a usage error (2)."""
+        self.streams = (out, err)
+        try:
+            return self.parse_args(argv)
+        except SystemExit as exc:
+            return int(exc.code or 0)
+
+
+SUBCOMMAND_FORMATS = ("text", "tsv", "jsonl")
+
+
+def add_subcommand_options(p: argparse.ArgumentParser) -> None:
+    """QRELS, ``-m``, ``--format``, ``--reading``, ``--unit``, ``--levels`` and ``--plain-gp``:
+    the options ``compare`` and ``fidelity`` share, in this order (their help)."""
+    p.add_argument("qrels", metavar="QRELS", help="FOL qrels file")
+    p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+                   help=f"list measure (repeatable; default {DEFAULT_LIST_MEASURES[0]})")
+    p.add_argument("--format", default="text", choices=SUBCOMMAND_FORMATS,
+                   help="a readable report (text, the default), or rows: tsv (a #kind header row before each "
+                   "kind of row) or jsonl (one object per row with a \"kind\" key)")
+    p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
+                   help="reading order after the matching chain (default natural)")
+    p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
+    p.add_argument("--levels", type=option(levels), default=4, metavar="L",
+                   help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
+    p.add_argument("--plain-gp", action="store_true", help="gP@r past the end of a short run is sum/r")
+
+
+def parse_subcommand(parser: Parser, argv: Sequence[str], out: TextIO, err: TextIO):
+    """``(args, measures)`` of ``compare`` or ``fidelity`` (the ``-m`` list measures, each
+    once), or the exit status: 0 after the help, 2 after a usage error or an unknown measure."""
+    args = parser.parse(argv, out, err)
+    if isinstance(args, int):
+        return args
+    try:
+        measures = list_measures(args.measures, args.plain_gp)
+    except UnknownMeasure as exc:
+        print(f"readsim-eval: {exc}", file=err)
+        return EXIT_USAGE
+    return args, list(dict.fromkeys(measures))
+
+
+# -- inputs -----------------------------------------------------------------------------------------
+
+
+def check_paths(inputs) -> None:
+    """Fail before any work on an input path (``(kind, path)`` pairs; None skipped) that is
+    missing, of the wrong kind or unreadable: :func:`engine.coverage.check_input_path` (opens
+    nothing; a pipe such as ``<(grep ...)`` is welcome)."""
+    from ..coverage import check_input_path
+
+    for kind, path in inputs:
+        if path:
+            check_input_path(path, kind, pipes=True)
+
+
+def read_inputs(args, err: TextIO):
+    """``(qrels, collection, runs)`` from ``args.qrels``, ``args.collection`` (None without it)
+    and ``args.runs``, each input's warnings printed as it is read; each run's ``run_id`` is
+    its label (:func:`engine.compare.run_labels`: its run id, or its file name when runs share
+    the id, as the three real BERT runs share ``TREC2INEX``; one warning per shared id)."""
+    from ..collection import Collection
+    from ..compare import run_labels
+    from ..formats import read_any_run, read_qrels
+
+    qrels = read_qrels(args.qrels)
+    warn(qrels.diagnostics, err)
+    collection = Collection(args.collection, args.unit) if args.collection else None
+    runs = []
+    for path in args.runs:
+        run = read_any_run(path, strict=args.strict)
+        warn(run.diagnostics, err)
+        runs.append(run)
+    labels, warnings = run_labels(runs)
+    for message in warnings:
+        print(f"readsim-eval: warning: {message}", file=err)
+    for run, label in zip(runs, labels):
+        run.run_id = label
+    return qrels, collection, runs
+
+
+# -- output -----------------------------------------------------------------------------------------
+
+
+def warn(diagnostics: Sequence[Diagnostic], err: TextIO) -> None:
+    """Print ``file:line: warning: ...`` lines, the first :data:`MAX_WARNINGS`, then their count."""
+    for d in diagnostics[:MAX_WARNINGS]:
+        print(d, file=err)
+    if len(diagnostics) > MAX_WARNINGS:
+        print(f"readsim-eval: warning: {len(diagnostics) - MAX_WARNINGS} more warnings not shown", file=err)
+
+
+def progress(err: TextIO, label: str):
+    """A progress callback ``(done, total)`` that writes to a terminal, or None when ``err`` is not one."""
+    if not err.isatty():
+        return None
+
+    def report(done: int, total: int) -> None:
+        end = "\n" if done >= total else ""
+        print(f"\r{label}: {done}/{total}", end=end, file=err, flush=True)
+
+    return report
+
+
+def fmt(measure: DocMeasure | ListMeasure, value: float) -> str:
+    """A value as trec_eval prints it: six decimals, a whole number for counts and efforts
+    (LE, ES), ``n/a`` for a mean over no topic."""
+    if value != value:  # a mean over no topic (every topic left out of an element measure)
+        return "n/a"
+    whole = measure.is_count if isinstance(measure, ListMeasure) else measure.kind in ("LE", "ES")
+    return str(int(value)) if whole else f"{value:.6f}"
+
+
+def write_evaluation(result, per_topic: bool, format: str, out: TextIO) -> None:
+    """Print one run's rows (an :class:`engine.listmeasures.Evaluation` or an element
+    evaluation): trec_eval-like text (``runid`` row first) or JSON Lines."""
+    rows = [(m, t, result.values[m.name][t]) for t in result.topics for m in result.measures
+            if t in result.values[m.name]] if per_topic else []
+    rows += [(m, "all", result.means[m.name]) for m in result.measures]
+    if format == "jsonl":  # a mean over no topic (NaN) has no row: JSON has no NaN
+        for m, topic, value in rows:
+            if value == value:
+                print(json.dumps({"run": result.run_id, "measure": m.name, "topic": topic, "value": value}), file=out)
+        return
+    print(f"runid\tall\t{result.run_id}", file=out)
+    for m, topic, value in rows:
+        print(f"{m.name}\t{topic}\t{fmt(m, value)}", file=out)
+
+
+def _cell(value) -> str:
+    """A tsv cell of :class:`Rows`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+        return f"{value:.6g}" if abs(value) < 1e-4 and value != 0 else f"{value:.6f}"
+    return str(value)
+
+
+def _json_value(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, np.generic):
+        return _json_value(value.item())
+    return value
+
+
+class Rows:
+    """The rows of ``compare`` and ``fidelity``: tsv with a ``#kind`` header row before the
+    first row of each kind, or jsonl objects with a ``"kind"`` key."""
+
+    def __init__(self, format: str, out: TextIO):
+        self.format = format
+        self.out = out
+        self.headed: set[str] = set()
+        self.lines: list[str] = []
+
+    def add(self, kind: str, **fields) -> None:
+        fields = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in fields.items()}
+        if self.format == "jsonl":
+            self.lines.append(json.dumps({"kind": kind, **{k: _json_value(v) for k, v in fields.items()}}) + "\n")
+            return
+        if kind not in self.headed:
+            self.headed.add(kind)
+            self.lines.append("\t".join([f"#{kind}", *fields]) + "\n")
+        self.lines.append("\t".join([kind, *(_cell(v) for v in fields.values())]) + "\n")
+
+    def flush(self) -> None:
+        self.out.write("".join(self.lines))
+        self.lines.clear()
+
+
+# -- the error guard --------------------------------------------------------------------------------
+
+
+def describe_os_error(exc: OSError, path: object = None) -> str:
+    """``"path: reason"`` for an OS error (``"missing.run: No such file or directory"``); ``path``
+    stands in when the error names no file."""
+    where = exc.filename if exc.filename is not None else path
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename2 is not None:
+        where = f"{where} -> {exc.filename2}"
+    return f"{os.fsdecode(where) if isinstance(where, bytes) else where}: {reason}" if where is not None else reason
+
+
+class OutputError(Exception):
+    """Writing to an output stream failed (a full device, an I/O error): ``"<stdout>: reason"``."""
+
+    def __init__(self, name: str, exc: OSError):
+        super().__init__(f"{name}: {exc.strerror or exc}")
+
+
+class Guarded:
+    """A text stream whose write errors become :class:`OutputError` naming it (``<stdout>``);
+    a closed pipe stays a ``BrokenPipeError`` (quiet exit)."""
+
+    def __init__(self, stream: TextIO, name: str):
+        self.stream = stream
+        self.name = name
+
+    def _call(self, method: str, *args):
+        try:
+            return getattr(self.stream, method)(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
+    def write(self, text: str) -> int:
+        return self._call("write", text)
+
+    def flush(self) -> None:
+        self._call("flush")
+
+    def write_binary(self, data: bytes) -> None:
+        """Write UTF-8 bytes as they are (``--write-assessments -``): to the stream's binary
+        buffer, or decoded where it has none (a ``StringIO``)."""
+        self.flush()
+        buffer = getattr(self.stream, "buffer", None)
+        if buffer is None:
+            self.write(data.decode("utf-8"))
+            return
+        try:
+            buffer.write(data)
+            buffer.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+
+def _say(err: TextIO, text: str) -> None:
+    """Print an error on ``err``, saying nothing if standard error itself is what fails."""
+    try:
+        print(text, file=err, flush=True)
+    except (OSError, OutputError, ValueError):
+        pass
+
+
+def silence(stream: TextIO | None) -> None:
+    """After a write error on the real standard output, point it at /dev/null so the
+    interpreter's final flush does not fail again (and print a traceback-like report)."""
+    if stream is None or stream is not sys.__stdout__:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def guarded(work: Callable[[TextIO, TextIO], int], out: TextIO | None, err: TextIO | None) -> int:
+    """Run ``work(out, err)`` on guarded streams (the standard ones by default,
+    :func:`engine.streams.output` and :func:`~engine.streams.errors` when the caller closed
+    them) and return its exit status; every error becomes one line on ``err`` and its status
+    (module docstring), never a traceback."""
+    streams.started()
+    raw_out = streams.output(out)
+    raw_err = streams.errors(err)
+    out = Guarded(raw_out, "<stdout>")
+    err = Guarded(raw_err, "<stderr>")
+    try:
+        code = work(out, err)
+        out.flush()
+        return code
+    except BrokenPipeError:  # e.g. piped into head: stop quietly, as Unix tools do
+        silence(raw_out)
+        return EXIT_OK
+    except KeyboardInterrupt:
+        _say(err, "readsim-eval: interrupted")
+        return EXIT_INTERRUPTED
+    except OutputError as exc:
+        silence(raw_out)
+        _say(err, f"readsim-eval: {exc}")
+        return EXIT_INPUT
+    except InputError as exc:
+        _say(err, f"readsim-eval: {exc}")
+        return EXIT_INPUT
+    except OSError as exc:
+        _say(err, f"readsim-eval: {describe_os_error(exc)}")
+        return EXIT_INPUT
+    finally:
+        streams.finished()
