@@ -131,7 +131,23 @@ class Pair:
 
 
 @dataclass
-class Comparison:
+class RunScores:
+    """Runs scored under measures on topics, what :class:`Comparison` and
+    :class:`engine.fidelity.Fidelity` share: ``runs`` (``n`` labels), ``measures`` (``m``
+    canonical names), ``lower_is_better`` ``(m,)`` bool (effort measures), ``topics`` (``t``
+    ids), ``scores`` ``(m, n, t)`` per-topic values in the measure's direction, ``means``
+    ``(m, n)``."""
+
+    runs: list[str]
+    measures: list[str]
+    lower_is_better: np.ndarray
+    topics: list[str]
+    scores: np.ndarray
+    means: np.ndarray
+
+
+@dataclass
+class Comparison(RunScores):
     """The comparison of ``n`` runs under ``m`` measures over ``t`` paired topics.
 
     Arrays (runs by their index in :attr:`runs`, measures in :attr:`measures`):
@@ -152,12 +168,6 @@ class Comparison:
       runs gain some improvement"); NaN (gains -1) where no baseline was given.
     """
 
-    runs: list[str]
-    measures: list[str]
-    lower_is_better: np.ndarray
-    topics: list[str]
-    scores: np.ndarray
-    means: np.ndarray
     ci: np.ndarray
     order: np.ndarray
     rank: np.ndarray

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .collection import Collection
-from .compare import settle
+from .compare import RunScores, settle
 from .errors import InputError
 from .formats import Qrels
 from .listmeasures import evaluate
@@ -133,7 +133,7 @@ PAPER_TABLE1: dict[str, tuple[float, float, float]] = {
 
 
 @dataclass
-class Fidelity:
+class Fidelity(RunScores):
     """Fidelity tables of ``m`` measures over the 20 simulated runs and ``t`` topics.
 
     - ``runs``: the 20 run names (:func:`engine.simulated.run_names` order); ``topics``;
@@ -146,12 +146,6 @@ class Fidelity:
       ``verdict`` (:data:`VERDICTS`; a list of lists of strings).
     """
 
-    runs: list[str]
-    measures: list[str]
-    lower_is_better: np.ndarray
-    topics: list[str]
-    scores: np.ndarray
-    means: np.ndarray
     orderings: list[tuple[str, str]]
     diff: np.ndarray
     better: np.ndarray

@@ -89,22 +89,9 @@ def intersect(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def subtract(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Positions in normalized ``a`` and not in normalized ``b``, normalized."""
-    out: list[tuple[int, int]] = []
-    j = 0
-    for start, end in a.tolist():
-        cur = start
-        while j < len(b) and b[j, 1] <= cur:
-            j += 1
-        k = j
-        while k < len(b) and b[k, 0] < end:
-            if b[k, 0] > cur:
-                out.append((cur, int(b[k, 0])))
-            cur = max(cur, int(b[k, 1]))
-            k += 1
-        if cur < end:
-            out.append((cur, end))
-    return as_array(out)
+    """Positions in normalized ``a`` and not in normalized ``b``, normalized: the pieces of
+    :func:`split` that lie outside ``b`` (two of them never touch)."""
+    return as_array([(start, end) for start, end, inside in split(a, b) if not inside])
 
 
 def complement(spans: np.ndarray, lo: int, hi: int) -> np.ndarray:

@@ -166,9 +166,10 @@ def add_subcommand_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plain-gp", action="store_true", help="gP@r past the end of a short run is sum/r")
 
 
-def parse_subcommand(parser: Parser, argv: Sequence[str], out: TextIO, err: TextIO):
-    """``(args, measures)`` of ``compare`` or ``fidelity`` (the ``-m`` list measures, each
-    once), or the exit status: 0 after the help, 2 after a usage error or an unknown measure."""
+def run_subcommand(parser: Parser, run, argv: Sequence[str], out: TextIO, err: TextIO) -> int:
+    """Parse ``compare``'s or ``fidelity``'s ``argv`` and ``run(args, measures, out, err)`` with
+    the ``-m`` list measures, each once; or the exit status: 0 after the help, 2 after a usage
+    error or an unknown measure."""
     args = parser.parse(argv, out, err)
     if isinstance(args, int):
         return args
@@ -177,7 +178,7 @@ def parse_subcommand(parser: Parser, argv: Sequence[str], out: TextIO, err: Text
     except UnknownMeasure as exc:
         print(f"readsim-eval: {exc}", file=err)
         return EXIT_USAGE
-    return args, list(dict.fromkeys(measures))
+    return run(args, list(dict.fromkeys(measures)), out, err)
 
 
 # -- inputs -----------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from ..coverage import run_paths
 from ..listmeasures import Evaluation, evaluate
 from ..measure import PARAMETER_RANGES, BadParameter, ListMeasure, parse_count, parse_real
 from .common import (EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,
-                     option, parse_subcommand, progress, read_inputs, warn)
+                     option, progress, read_inputs, run_subcommand, warn)
 
 
 # -- options -------------------------------------------------------------------------------------
@@ -104,10 +104,7 @@ def build_parser() -> Parser:
 def main(argv: list[str], out: TextIO, err: TextIO) -> int:
     """``readsim-eval compare`` with ``argv`` (after ``compare``); returns the exit status.
     Raises :class:`InputError` and ``OSError`` for the error guard to print as one line."""
-    parsed = parse_subcommand(build_parser(), argv, out, err)
-    if isinstance(parsed, int):
-        return parsed
-    return run_compare(*parsed, out, err)
+    return run_subcommand(build_parser(), run_compare, argv, out, err)
 
 
 # -- compare --------------------------------------------------------------------------------------

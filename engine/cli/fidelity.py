@@ -23,8 +23,8 @@ from ..compare import format_signed as _signed
 from ..coverage import check_input_path
 from ..formats import read_qrels
 from ..measure import PARAMETER_RANGES, BadParameter, ListMeasure
-from .common import (EXIT_STATUS_HELP, Parser, Rows, add_subcommand_options, option, parse_subcommand,
-                     progress, warn)
+from .common import (EXIT_STATUS_HELP, Parser, Rows, add_subcommand_options, option, progress, run_subcommand,
+                     warn)
 
 
 def _topics(text: str) -> str | list[str]:
@@ -60,10 +60,7 @@ def build_parser() -> Parser:
 def main(argv: list[str], out: TextIO, err: TextIO) -> int:
     """``readsim-eval fidelity`` with ``argv`` (after ``fidelity``); returns the exit status.
     Raises :class:`InputError` and ``OSError`` for the error guard to print as one line."""
-    parsed = parse_subcommand(build_parser(), argv, out, err)
-    if isinstance(parsed, int):
-        return parsed
-    return run_fidelity(*parsed, out, err)
+    return run_subcommand(build_parser(), run_fidelity, argv, out, err)
 
 
 def run_fidelity(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
