@@ -18,8 +18,9 @@ Modules, one place for each thing:
 - :mod:`.samples`      the sample shipped in ``resources/sample``
 - ``api/``             not a module of the engine: the public ``readsim`` package (pyproject maps it),
   imported as ``readsim`` only (``docs/api.md``)
-- :mod:`.cli`          the ``readsim-eval`` command (``cli_compare``: its ``compare`` and
-  ``fidelity`` subcommands; ``cli_elements``: ``--elements``)
+- :mod:`.panel`        the window's score panel: its measures for the reader's settings
+- :mod:`.cli`          the ``readsim-eval`` command: one module per subcommand (``evaluate``,
+  ``compare``, ``fidelity``, ``elements``) over ``common``, built on the ``readsim`` API
 """
 
 __version__ = "0.1.0"
