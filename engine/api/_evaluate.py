@@ -68,7 +68,8 @@ def _check(per: str, reading: str) -> None:
     Mode(reading)  # ValueError naming the value
 
 
-def _new(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagnostic]:
+def unsaid(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` less those already said (the coverage check says some of them first)."""
     seen = {str(d) for d in said}
     return [d for d in diagnostics if str(d) not in seen]
 
@@ -89,12 +90,24 @@ def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = 
     said = check_coverage(judged, engine_runs, found)
     warn(said)
     for label, run in zip(labels, engine_runs):
-        join = Join()
-        result = _evaluate_run(judged, run, measures, reading, found, as_documents, all_topics, levels, join,
-                               progress(label) if progress is not None else None)
+        result, checks = evaluate_run(judged, run, measures, reading=reading, collection=found,
+                                      all_topics=all_topics, as_documents=as_documents, levels=levels,
+                                      progress=progress(label) if progress is not None else None)
         result.run_id = label
-        warn(_new(result.diagnostics, said) + join.diagnostics)
+        warn(unsaid(result.diagnostics, said) + checks)
         yield label, result
+
+
+def evaluate_run(judged, run, measures: Sequence[ListMeasure], *, reading: str, collection: Collection | None,
+                 all_topics: bool, as_documents: bool, levels: int,
+                 progress: Callable[[int, int], None] | None = None) -> tuple[Evaluation, list[Diagnostic]]:
+    """One engine run against the engine's qrels (:func:`evaluations`' step; ``readsim-eval``'s
+    worker processes take it too): its :class:`~readsim.engine.listmeasures.Evaluation` and the
+    doc_length checks' warnings. Issues no warning itself."""
+    join = Join()
+    result = _evaluate_run(judged, run, measures, reading, collection, as_documents, all_topics, levels, join,
+                           progress)
+    return result, join.diagnostics
 
 
 def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "natural", collection=None,

@@ -29,12 +29,12 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TextIO
 
-from ..batch import Join, check_lengths
+from ..batch import check_lengths
 from ..collection import Collection
 from ..coverage import check_coverage
 from ..errors import Diagnostic, InputError
 from ..formats import Run, read_any_run, read_qrels
-from ..listmeasures import Evaluation, evaluate
+from ..listmeasures import Evaluation
 from ..measure import MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, UnknownMeasure, parse_count
 from ..reading import Mode
 from ..text import UNITS
@@ -257,23 +257,18 @@ def _init_worker(state: SimpleNamespace) -> None:
 
 
 def _evaluate_file(path: str) -> _RunResult:
-    """In a worker: read and evaluate one run."""
+    """In a worker: read and evaluate one run (the API's :func:`readsim._evaluate.evaluate_run`)."""
+    from readsim._evaluate import evaluate_run
+
     st = _WORKER
     try:
         run = read_any_run(path, strict=st.strict)
-        join = Join()
-        result = evaluate(st.qrels, run, st.measures, st.reading, st.collection, st.as_documents, st.complete,
-                          st.levels, join)
+        result, checks = evaluate_run(st.qrels, run, st.measures, reading=st.reading, collection=st.collection,
+                                      all_topics=st.complete, as_documents=st.as_documents, levels=st.levels)
     except InputError as exc:  # sent back as data: the parent raises it in command-line order
         return _RunResult(str(path), error=(exc.path, exc.line, exc.reason))
     topics = {t: ([e.article for e in es] if st.collection is not None else len(es)) for t, es in run.topics.items()}
-    return _RunResult(run.path, run.run_id, run.diagnostics, topics, result, join.diagnostics)
-
-
-def _new(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagnostic]:
-    """``diagnostics`` less those already printed (the coverage check says some of them first)."""
-    seen = {str(d) for d in said}
-    return [d for d in diagnostics if str(d) not in seen]
+    return _RunResult(run.path, run.run_id, run.diagnostics, topics, result, checks)
 
 
 def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextIO, err: TextIO) -> int:
@@ -282,6 +277,8 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
+
+    from readsim._evaluate import unsaid
 
     from ..compare import run_labels
 
@@ -322,6 +319,6 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
     said = check_coverage(qrels, stand_ins, collection)
     warn(said, err)
     for r in results:
-        warn(_new(r.evaluation.diagnostics, said) + r.join, err)
+        warn(unsaid(r.evaluation.diagnostics, said) + r.join, err)
         write_evaluation(r.evaluation, args.per_topic, args.format, out)
     return 0
