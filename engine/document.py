@@ -168,7 +168,7 @@ def evaluate_document(
 
 # -- many articles at once -----------------------------------------------------------------------
 
-BATCH_MODES = (Mode.NATURAL, Mode.DOCUMENT)
+BATCH_MODES = tuple(Mode)
 
 
 def _segment_sums(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
@@ -301,18 +301,23 @@ def evaluate_documents(
     retrieved: np.ndarray,
     whole: np.ndarray,
     mode: Mode | str = Mode.NATURAL,
+    entry: np.ndarray | None = None,
 ) -> DocumentBatch:
     """Evaluate A articles at once: :func:`evaluate_document` (without ``text_length``) for
-    each, in the ``natural`` or ``document`` mode.
+    each, in any reading mode (SPEC section 4).
 
     ``doc_length`` (A,); the relevant passages of article ``a`` are ``relevant[rel_ptr[a]:
     rel_ptr[a + 1]]`` and its retrieved ones ``retrieved[ret_ptr[a]:ret_ptr[a + 1]]`` (each
-    normalized, ``(k, 2)`` int64); ``whole[a]``: a whole-article result (its retrieved rows
-    are ignored). Raises ``ValueError`` for another mode.
+    normalized, ``(k, 2)`` int64, in the unit); ``whole[a]``: a whole-article result (its
+    retrieved rows are ignored); ``entry[a]``: the entry point of the ``entry`` mode (0 when
+    not given; clamped to ``[0, doc_length]``). Every article is cut into elementary intervals
+    at all the boundaries of R, T (and the entry point); one stable sort by (article, place in
+    the reading order) puts them in reading order: the matching chain T first in the
+    ``natural``, ``worst`` and ``best`` modes, then the rest (``worst``: its non-relevant part
+    first, ``best``: its relevant part first), or ``[e, n)`` then ``[0, e)`` in the ``entry``
+    mode (Arvola et al. 2010, section 2). Raises ``ValueError`` on an unknown mode.
     """
     mode = Mode(mode)
-    if mode not in BATCH_MODES:
-        raise ValueError(f"evaluate_documents reads in the natural and document modes, not {mode}")
     A = len(doc_length)
     dl = np.asarray(doc_length, dtype=np.int64)
     whole = np.asarray(whole, dtype=bool)
@@ -333,17 +338,23 @@ def evaluate_documents(
         ta, ts, te = ta[o], ts[o], te[o]
     size = np.bincount(ta, weights=te - ts, minlength=A).astype(np.int64) if len(ta) else np.zeros(A, np.int64)
     n = dl.copy()
-    if mode is Mode.NATURAL and len(ta):
+    chained = mode not in (Mode.DOCUMENT, Mode.ENTRY)
+    if chained and len(ta):
         last = np.zeros(A, dtype=np.int64)
         np.maximum.at(last, ta, te)
         n = np.maximum(n, last)
-    # elementary intervals: cut [0, n) at every boundary of R and T
+    # elementary intervals: cut [0, n) at every boundary of R and T (and the entry point)
     arts = np.arange(A)
-    pos = np.concatenate([np.zeros(A, np.int64), n, rs, re_, ts, te])
-    art = np.concatenate([arts, arts, ra, ra, ta, ta])
-    d_rel = np.concatenate([np.zeros(2 * A, np.int8), np.ones(len(ra), np.int8), -np.ones(len(ra), np.int8),
+    e_at = np.zeros(A, np.int64)
+    if mode is Mode.ENTRY and entry is not None:
+        e_at = np.minimum(np.maximum(np.asarray(entry, dtype=np.int64), 0), n)
+    cuts = A if mode is Mode.ENTRY else 0  # the entry point is one more boundary
+    pos = np.concatenate([np.zeros(A, np.int64), n, e_at[:cuts], rs, re_, ts, te])
+    art = np.concatenate([arts, arts, arts[:cuts], ra, ra, ta, ta])
+    fixed = 2 * A + cuts
+    d_rel = np.concatenate([np.zeros(fixed, np.int8), np.ones(len(ra), np.int8), -np.ones(len(ra), np.int8),
                             np.zeros(2 * len(ta), np.int8)])
-    d_ret = np.concatenate([np.zeros(2 * A + 2 * len(ra), np.int8), np.ones(len(ta), np.int8), -np.ones(len(ta), np.int8)])
+    d_ret = np.concatenate([np.zeros(fixed + 2 * len(ra), np.int8), np.ones(len(ta), np.int8), -np.ones(len(ta), np.int8)])
     o = np.argsort((art << iv.SHIFT) + pos, kind="stable")
     pos, art = pos[o], art[o]
     in_rel = np.cumsum(d_rel[o], dtype=np.int64) > 0
@@ -353,9 +364,14 @@ def evaluate_documents(
     idx = np.flatnonzero(ok)
     a, s, e, r, t = art[idx], start[idx], end[idx], in_rel[idx], in_ret[idx]
     relret = np.bincount(a[r & t], weights=(e - s)[r & t], minlength=A).astype(np.int64) if len(a) else np.zeros(A, np.int64)
-    # reading order: the chain (T, document order), then the rest (document order)
-    chain = t if mode is Mode.NATURAL else np.zeros(len(a), dtype=bool)
-    o = np.argsort(a * 2 + ~chain, kind="stable")
+    # reading order: each interval's place (0, 1, 2), document order within a place
+    if mode is Mode.ENTRY:
+        place = (s < e_at[a]).astype(np.int64)  # [e, n), then [0, e)
+    elif mode is Mode.DOCUMENT:
+        place = np.zeros(len(a), np.int64)
+    else:  # the chain (T) first, then the rest
+        place = np.where(t, 0, 1 if mode is Mode.NATURAL else np.where(r == (mode is Mode.WORST), 2, 1))
+    o = np.argsort(a * 3 + place, kind="stable")
     a, s, e, r = a[o], s[o], e[o], r[o]
     # neighbours that continue each other are one piece, as reading.reading_order makes them
     head = np.ones(len(a), dtype=bool)

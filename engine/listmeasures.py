@@ -60,9 +60,9 @@ Policies, all in one place (each has a test in ``tests/engine/test_listmeasures.
 Raises :class:`~engine.errors.InputError` (from the readers and :mod:`engine.batch`) on bad
 input; diagnostics (warnings) are collected in :attr:`Evaluation.diagnostics`.
 
-**Column-wise evaluation.** For a run and qrels read from files (their topics not edited), in
-the ``natural`` and ``document`` modes, without a collection and with document measures among
-:data:`BATCH_KINDS`, :func:`rank_topics` joins the run's ranked articles with the qrels for all
+**Column-wise evaluation.** For a run and qrels read from files (their topics not edited,
+no element XPath), in every reading mode, with or without the collection and with document
+measures among :data:`BATCH_KINDS`, :func:`rank_topics` joins the run's ranked articles with the qrels for all
 topics at once (keys compared as arrays) and scores every judged relevant article in one
 :func:`engine.document.evaluate_documents` call, building no :class:`RunArticle` or
 :class:`Judgement` object; any other topic goes article by article through
@@ -661,10 +661,11 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
         if limit is not None:
             ret_ptr, ret_rows = _clip_rows(ret_ptr, ret_rows, limit)
         whole = np.ones(len(at), dtype=bool) if as_document else rc.whole[g_rel]
-        batch = evaluate_documents(qc.doc_length[j_rel], rel_ptr, rel_rows, ret_ptr, ret_rows, whole, mode)
+        # the result's entry point (RunArticle.entry_point): its smallest offset, 0 for a whole article
+        entry = np.zeros(len(at), dtype=np.int64) if as_document else np.maximum(rc.entry[g_rel], 0)
+        batch = evaluate_documents(qc.doc_length[j_rel], rel_ptr, rel_rows, ret_ptr, ret_rows, whole, mode, entry)
         for i, m in enumerate(doc_measures):
             if m.kind == "BEP":
-                entry = np.zeros(len(at), dtype=np.int64) if as_document else np.maximum(rc.entry[g_rel], 0)
                 distance = np.abs(qc.bep[j_rel] - entry)
                 ok = qc.has_bep[j_rel] & (distance <= m.k)
                 table[i, at] = np.where(ok, (m.k - distance) / m.k, 0.0)
