@@ -80,7 +80,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import intervals as iv
-from .batch import Join, _facts, document, element_span, retrieved_passages
+from .batch import Join, document, element_span, retrieved_passages
+from .columnwise import clip_rows, collection_limits, focused_rows, gather, joined
 from .document import BATCH_MODES, DocumentBatch, evaluate_documents
 from .errors import Diagnostic
 from .formats import Judgement, Qrels, Run, RunArticle
@@ -512,100 +513,6 @@ def batch_scores(measure: DocMeasure, batch: DocumentBatch, levels: int = 4) -> 
     return measure.compute(batch, levels)
 
 
-def _gather(ptr: np.ndarray, rows: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The segments ``ids`` of a CSR layout (``rows[ptr[i]:ptr[i + 1]]``) as a new CSR layout."""
-    lengths = ptr[ids + 1] - ptr[ids]
-    new = np.zeros(len(ids) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=new[1:])
-    index = np.repeat(ptr[ids] - new[:-1], lengths) + np.arange(new[-1])
-    return new, rows[index]
-
-
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-_TOPIC_MIX = np.uint64(0xD6E8FEB86659FD93)
-
-
-def _hash(keys: np.ndarray, topics: np.ndarray, bits: int) -> np.ndarray:
-    """A ``bits``-bit multiplicative hash of (topic, key) pairs (uint64 arithmetic wraps)."""
-    return ((keys.astype(np.uint64) ^ (topics.astype(np.uint64) * _TOPIC_MIX)) * _MIX) >> np.uint64(64 - bits)
-
-
-def _join(keys: np.ndarray, topics: np.ndarray, judged: list[np.ndarray], judged_keys: np.ndarray) -> np.ndarray:
-    """For each ranked article (article ``keys``, ``topics`` numbered 0..), the judgement of the
-    same article in ``judged[topic]`` (judgement ids; their keys in ``judged_keys``), or -1.
-
-    The judgements are few: a hash table of them (64 slots per judgement) lets through the
-    ranked articles that may be judged, and one sort of those candidates with the judgements
-    pairs them exactly."""
-    out = np.full(len(keys), -1, dtype=np.int64)
-    j = np.concatenate(judged) if judged else np.zeros(0, dtype=np.int64)
-    if not len(j) or not len(keys):
-        return out
-    jt = np.repeat(np.arange(len(judged)), [len(x) for x in judged])
-    jk = judged_keys[j]
-    bits = int(min(max(16, np.ceil(np.log2(len(j) * 64))), 26))
-    table = np.zeros(1 << bits, dtype=bool)
-    table[_hash(jk, jt, bits)] = True
-    maybe = np.flatnonzero(table[_hash(keys, topics, bits)])
-    pair_keys = np.concatenate([keys[maybe], jk])
-    pair_topics = np.concatenate([topics[maybe], jt])
-    o = np.lexsort((pair_keys, pair_topics))  # stable: a ranked article before its judgement
-    k, t = pair_keys[o], pair_topics[o]
-    hit = np.flatnonzero((k[1:] == k[:-1]) & (t[1:] == t[:-1]))
-    out[maybe[o[hit]]] = j[o[hit + 1] - len(maybe)]
-    return out
-
-
-PARSE_THREADS = 4
-"""Threads parsing the collection's articles at once (lxml parses without holding the GIL)."""
-
-
-def _collection_limits(collection: Collection, names: list[str], judgements: np.ndarray, qc, qrels: Qrels,
-                       join: Join | None) -> np.ndarray:
-    """For judged ranked articles (``names``, their judgement ids ``judgements`` in the qrels
-    columns ``qc``): the end to which their retrieved passages are clipped, ``max(text length,
-    doc_length)`` in the qrels' unit, or ``2**62`` (no clipping) for an article the collection
-    lacks; as :func:`engine.batch.document` does, one article at a time. A doc_length computed
-    from the article that differs from the qrels' is reported once per article on ``join``, in
-    run order. Each article is parsed once, in :data:`PARSE_THREADS` threads. Raises
-    :class:`InputError` for an unreadable article."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    memo: dict = {}
-    unique = list(dict.fromkeys(names))
-    if len(unique) > 1:
-        with ThreadPoolExecutor(PARSE_THREADS) as pool:
-            found = list(pool.map(lambda name: _facts(collection, name, None), unique))
-    else:
-        found = [_facts(collection, name, None) for name in unique]
-    memo.update(zip(unique, found))
-    out = np.full(len(names), 1 << 62, dtype=np.int64)
-    dl = qc.doc_length[judgements]
-    for i, name in enumerate(names):
-        f = memo[name]
-        if f is None:
-            continue
-        length, computed, path = f
-        out[i] = max(length, int(dl[i]))
-        if computed != dl[i] and join is not None and name not in join.checked:
-            join.checked.add(name)
-            join.diagnostics.append(Diagnostic(
-                qrels.path, int(qc.line[judgements[i]]),
-                f"article {name}: doc_length {int(dl[i])} in the qrels, {computed} computed from {path}"))
-    return out
-
-
-def _clip_rows(ptr: np.ndarray, rows: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Clip the normalized passages of segment ``a`` (``rows[ptr[a]:ptr[a + 1]]``) to ``[0,
-    limit[a])``, dropping those left empty (as :func:`engine.intervals.clip` does per article)."""
-    owner = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
-    ends = np.minimum(rows[:, 1], limit[owner])
-    keep = ends > rows[:, 0]
-    new = np.zeros(len(ptr), dtype=np.int64)
-    np.cumsum(np.bincount(owner[keep], minlength=len(ptr) - 1), out=new[1:])
-    return new, np.column_stack([rows[keep, 0], ends[keep]])
-
-
 def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[DocMeasure], mode: Mode | str,
                   collection: Collection | None, as_document: bool, levels: int,
                   join: Join | None = None) -> dict[str, Ranking]:
@@ -614,34 +521,10 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     articles are read (their length clips the passages; their doc_length is checked)."""
     if Mode(mode) not in BATCH_MODES or any(m.kind not in BATCH_KINDS for m in doc_measures):
         return {}
-    picked: list[tuple[str, int, int]] = []
-    rc = qc = None
-    for topic in topics:
-        r, q = run.columns(topic), qrels.columns(topic)
-        if r is None or q is None:
-            continue
-        if rc is None:
-            rc, qc = r[0], q[0]
-            if not (rc.article_names.packed and qc.names.packed):
-                return {}  # article keys are not comparable: article by article
-        if r[0] is not rc or q[0] is not qc:
-            continue
-        g0, g1 = int(rc.topic_ptr[r[1]]), int(rc.topic_ptr[r[1] + 1])
-        if rc.has_xpath[g0:g1].any():
-            continue  # XPaths need resolving (and naming when they cannot be)
-        picked.append((topic, r[1], q[1]))
-    if not picked:
+    jt = joined(qrels, run, topics)
+    if jt is None:
         return {}
-    # the judgement of every ranked article (or -1), all topics at once
-    sizes = [int(rc.topic_ptr[rt + 1] - rc.topic_ptr[rt]) for _, rt, _ in picked]
-    bounds = np.cumsum([0] + sizes)
-    if [rt for _, rt, _ in picked] == list(range(len(rc.topics))):  # every topic, in order
-        G = np.arange(len(rc))
-        keys = rc.key
-    else:
-        G = np.concatenate([np.arange(rc.topic_ptr[rt], rc.topic_ptr[rt + 1]) for _, rt, _ in picked])
-        keys = rc.key[G]
-    J = _join(keys, np.repeat(np.arange(len(picked)), sizes), [qc.by_topic[qt] for _, _, qt in picked], qc.key)
+    rc, qc, picked, G, J, bounds = jt.run, jt.qrels, jt.picked, jt.groups, jt.judgement, jt.bounds
     relevant = J >= 0
     relevant[relevant] = qc.rel_size[J[relevant]] > 0
     rsize = np.where(relevant, qc.rel_size[np.maximum(J, 0)], 0)
@@ -652,14 +535,14 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     limit = None
     if collection is not None:
         judged = np.flatnonzero(J >= 0)
-        limit = _collection_limits(collection, rc.names(G[judged]), J[judged], qc, qrels, join)[
+        limit = collection_limits(collection, rc.names(G[judged]), J[judged], qc, qrels, join)[
             np.searchsorted(judged, at)] if len(at) else np.zeros(0, dtype=np.int64)
     if len(at) and doc_measures:
-        rel_ptr, rel_rows = _gather(qc.pass_ptr, qc.passages, j_rel)
-        ret_ptr, ret_start = _gather(rc.pass_ptr, rc.pass_start, g_rel)
-        ret_rows = np.column_stack([ret_start, _gather(rc.pass_ptr, rc.pass_end, g_rel)[1]])
+        rel_ptr, rel_rows = gather(qc.pass_ptr, qc.passages, j_rel)
+        ret_ptr, ret_start = gather(rc.pass_ptr, rc.pass_start, g_rel)
+        ret_rows = np.column_stack([ret_start, gather(rc.pass_ptr, rc.pass_end, g_rel)[1]])
         if limit is not None:
-            ret_ptr, ret_rows = _clip_rows(ret_ptr, ret_rows, limit)
+            ret_ptr, ret_rows = clip_rows(ret_ptr, ret_rows, limit)
         whole = np.ones(len(at), dtype=bool) if as_document else rc.whole[g_rel]
         # the result's entry point (RunArticle.entry_point): its smallest offset, 0 for a whole article
         entry = np.zeros(len(at), dtype=np.int64) if as_document else np.maximum(rc.entry[g_rel], 0)
@@ -818,9 +701,15 @@ def evaluate(
                          [t for t in topics if t in run.topics])
     if any(m.focused for m in measures):
         unknown: list[str] = []
+        jt = joined(qrels, run, list(ranked))
+        columns = dict(zip([t for t, _, _ in jt.picked], focused_rows(jt, collection, as_document))) if jt else {}
         for topic, ranking in ranked.items():
-            lines = result_lines(qrels, run, topic, collection, as_document, unknown)
-            ranking.line_rel, ranking.line_size = focused_lines(qrels, topic, lines)
+            if topic in columns:
+                ranking.line_rel, ranking.line_size, count, first = columns[topic]
+                unknown += [first] * count
+            else:  # edited topics, element XPaths: line by line
+                lines = result_lines(qrels, run, topic, collection, as_document, unknown)
+                ranking.line_rel, ranking.line_size = focused_lines(qrels, topic, lines)
         if unknown:
             diagnostics.append(Diagnostic(run.path, None, (
                 f"{len(unknown)} whole-article results of unjudged articles (first: {unknown[0]}) have no known "

@@ -88,7 +88,7 @@ def test_batched_scores_of_the_papers_mini_article():
 LIST_MEASURES = ["AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "AgP/T2IP(30)", "ANCE@20/LE(30)", "MAP",
                  "gP@3/F(0.25)", "AgP'/aveChP", "gP@2/ChP@60", "AgP/ChR@60", "AgP/T2IR(30)", "CE@5/ES(50)",
                  "NCE@5/LE(30)", "AgP/P_set", "AgP/R_set", "AgP/F(1)", "AgP/BEP(50)", "ircl_prn.0.50/F(0.25)",
-                 "num_ret", "num_rel_ret", "gR@2", "gP(plain)@9/T2IF(30,0.5)"]
+                 "num_ret", "num_rel_ret", "gR@2", "gP(plain)@9/T2IF(30,0.5)", "MAiP", "iP[0.10]", "iP[0.00]"]
 
 
 def article_by_article(run: Run, qrels: Qrels) -> tuple[Run, Qrels]:
