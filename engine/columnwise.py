@@ -35,41 +35,6 @@ def gather(ptr: np.ndarray, rows: np.ndarray, ids: np.ndarray) -> tuple[np.ndarr
     return new, rows[index]
 
 
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-_TOPIC_MIX = np.uint64(0xD6E8FEB86659FD93)
-
-
-def _hash(keys: np.ndarray, topics: np.ndarray, bits: int) -> np.ndarray:
-    """A ``bits``-bit multiplicative hash of (topic, key) pairs (uint64 arithmetic wraps)."""
-    return ((keys.astype(np.uint64) ^ (topics.astype(np.uint64) * _TOPIC_MIX)) * _MIX) >> np.uint64(64 - bits)
-
-
-def join_judgements(keys: np.ndarray, topics: np.ndarray, judged: list[np.ndarray], judged_keys: np.ndarray) -> np.ndarray:
-    """For each ranked article (article ``keys``, ``topics`` numbered 0..), the judgement of the
-    same article in ``judged[topic]`` (judgement ids; their keys in ``judged_keys``), or -1.
-
-    The judgements are few: a hash table of them (64 slots per judgement) lets through the
-    ranked articles that may be judged, and one sort of those candidates with the judgements
-    pairs them exactly."""
-    out = np.full(len(keys), -1, dtype=np.int64)
-    j = np.concatenate(judged) if judged else np.zeros(0, dtype=np.int64)
-    if not len(j) or not len(keys):
-        return out
-    jt = np.repeat(np.arange(len(judged)), [len(x) for x in judged])
-    jk = judged_keys[j]
-    bits = int(min(max(16, np.ceil(np.log2(len(j) * 64))), 26))
-    table = np.zeros(1 << bits, dtype=bool)
-    table[_hash(jk, jt, bits)] = True
-    maybe = np.flatnonzero(table[_hash(keys, topics, bits)])
-    pair_keys = np.concatenate([keys[maybe], jk])
-    pair_topics = np.concatenate([topics[maybe], jt])
-    o = np.lexsort((pair_keys, pair_topics))  # stable: a ranked article before its judgement
-    k, t = pair_keys[o], pair_topics[o]
-    hit = np.flatnonzero((k[1:] == k[:-1]) & (t[1:] == t[:-1]))
-    out[maybe[o[hit]]] = j[o[hit + 1] - len(maybe)]
-    return out
-
-
 PARSE_THREADS = 4
 """Threads parsing the collection's articles at once (lxml parses without holding the GIL)."""
 
@@ -173,8 +138,7 @@ def joined(qrels: Qrels, run: Run, topics: list[str]) -> Joined | None:
     else:
         groups = np.concatenate([np.arange(rc.topic_ptr[rt], rc.topic_ptr[rt + 1]) for _, rt, _ in picked])
         keys = rc.key[groups]
-    judgement = join_judgements(keys, np.repeat(np.arange(len(picked)), sizes),
-                                [qc.by_topic[qt] for _, _, qt in picked], qc.key)
+    judgement = qc.find(np.repeat([qt for _, _, qt in picked], sizes), keys)
     return Joined(rc, qc, picked, groups, bounds, judgement)
 
 
