@@ -487,12 +487,16 @@ def per_article(
     judged = [t for t in run.topics if t in qrels.topics]
     columnar = _rank_columns(qrels, run, judged, unique, mode, collection, as_document, levels, join)
     total = len(run.topics)
+    null = [m.null_value(levels) for m in doc_measures]
     for done, (topic, entries) in enumerate(run.topics.items(), 1):
         ranking = columnar.get(topic)
         if ranking is not None:
             columns = [ranking.scores[m].tolist() for m in doc_measures]
             for k, name in enumerate(ranking.articles):
                 yield topic, name, [c[k] for c in columns]
+        elif topic not in qrels.topics and _plain_topic(run, topic):  # nothing judged: null values (policy 7)
+            for name in run.article_names(topic):
+                yield topic, name, list(null)
         else:
             for entry in entries:
                 doc = document(qrels, run, topic, entry, mode, collection, as_document, join)
@@ -501,6 +505,15 @@ def per_article(
                 yield topic, entry.article, [article_score(m, doc, judgement, levels, point) for m in doc_measures]
         if progress is not None:
             progress(done, total)
+
+
+def _plain_topic(run: Run, topic: str) -> bool:
+    """True when ``topic`` is still what the run file said and names no element XPath."""
+    cols = run.columns(topic)
+    if cols is None:
+        return False
+    rc, t = cols
+    return not rc.has_xpath[rc.topic_ptr[t]:rc.topic_ptr[t + 1]].any()
 
 
 BATCH_KINDS = frozenset({"aveChP", "ChP", "ChR", "T2IP", "T2IR", "T2IF", "LE", "ES", "P_set", "R_set", "F", "BEP"})
