@@ -568,12 +568,12 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
             else:
                 table[i, at] = batch_scores(m, batch, levels)
     out = {}
-    for k, (topic, rt, _) in enumerate(picked):
-        a, b = int(bounds[k]), int(bounds[k + 1])
-        nrel, trel = qrels.totals(topic)
-        out[topic] = Ranking(topic, ArticleNames(rc, int(rc.topic_ptr[rt]), int(rc.topic_ptr[rt + 1])),
-                             relevant[a:b], rsize[a:b], {m: table[i, a:b] for i, m in enumerate(doc_measures)},
-                             nrel, trel)
+    nrel, trel = (x.tolist() for x in qc.totals)
+    cuts, ptr = bounds.tolist(), rc.topic_ptr.tolist()
+    for k, (topic, rt, qt) in enumerate(picked):
+        a, b = cuts[k], cuts[k + 1]
+        out[topic] = Ranking(topic, ArticleNames(rc, ptr[rt], ptr[rt + 1]), relevant[a:b], rsize[a:b],
+                             {m: table[i, a:b] for i, m in enumerate(doc_measures)}, nrel[qt], trel[qt])
     return out
 
 
@@ -739,9 +739,10 @@ def evaluate(
         values[m.name] = dict(zip(topics, map(float, column)))
     means = {}
     for m in measures:
-        column = [values[m.name][t] for t in topics]
+        name = m.name
+        column = [values[name][t] for t in topics]
         if m.is_count:
-            means[m.name] = float(sum(column))
+            means[name] = float(sum(column))
         else:
-            means[m.name] = math.fsum(column) / len(column) if column else 0.0
+            means[name] = math.fsum(column) / len(column) if column else 0.0
     return Evaluation(run.run_id, measures, topics, values, means, diagnostics)
