@@ -19,7 +19,7 @@ import numpy as np
 
 from . import docmeasures as dm
 from . import intervals as iv
-from .reading import Mode, Pieces, reading_order
+from .reading import Mode, Piece, Pieces, reading_order
 
 
 @dataclass(frozen=True)
@@ -166,6 +166,31 @@ def evaluate_document(
     return DocumentEvaluation(rel, ret, n, mode, reading_order(n, rel, ret, mode, entry), entry, doc_length)
 
 
+def in_mode_many(evaluations: list[DocumentEvaluation], mode: Mode | str) -> list[DocumentEvaluation]:
+    """:meth:`DocumentEvaluation.in_mode` of each of ``evaluations``, the reading orders of all
+    built at once by :func:`evaluate_documents` (the window's ranked list when the reading mode
+    changes: one batch, not one reading order per article)."""
+    mode = Mode(mode)
+    todo = [ev for ev in evaluations if ev.mode is not mode]
+    if not todo:
+        return list(evaluations)
+    rel = [ev.relevant for ev in todo]
+    ret = [iv.EMPTY if ev.retrieved is None else ev.retrieved for ev in todo]
+    doc_length = np.array([ev.n if ev.doc_length is None else ev.doc_length for ev in todo], dtype=np.int64)
+    batch = evaluate_documents(doc_length, _ptr(rel), np.concatenate(rel + [iv.EMPTY]), _ptr(ret),
+                               np.concatenate(ret + [iv.EMPTY]), np.array([ev.retrieved is None for ev in todo]),
+                               mode, np.array([ev.entry for ev in todo], dtype=np.int64))
+    built = iter(DocumentEvaluation(ev.relevant, ev.retrieved, n, mode, pieces, ev.entry, dl)
+                 for ev, n, pieces, dl in zip(todo, batch.n.tolist(), batch.pieces(), doc_length.tolist()))
+    return [ev if ev.mode is mode else next(built) for ev in evaluations]
+
+
+def _ptr(rows: list[np.ndarray]) -> np.ndarray:
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(r) for r in rows], out=ptr[1:])
+    return ptr
+
+
 # -- many articles at once -----------------------------------------------------------------------
 
 BATCH_MODES = tuple(Mode)
@@ -190,7 +215,8 @@ class DocumentBatch:
     Per article: ``nrc`` (|R|), ``n`` (extent read), ``retrieved_size`` (|T|),
     ``relevant_retrieved`` (|R n T|), ``ptr`` (its pieces are ``ptr[a] .. ptr[a + 1] - 1``).
     Per piece, in reading order: ``article``, ``length``, ``relevant``, ``before`` (positions read
-    before it in its article) and ``rel_before`` (relevant ones among them). Every method
+    before it in its article), ``rel_before`` (relevant ones among them) and ``start`` (its first
+    position in the article). Every method
     returns one float per article, as the :class:`DocumentEvaluation` method of the same name.
     """
 
@@ -204,9 +230,16 @@ class DocumentBatch:
     relevant: np.ndarray
     before: np.ndarray
     rel_before: np.ndarray
+    start: np.ndarray
 
     def __len__(self) -> int:
         return len(self.nrc)
+
+    def pieces(self) -> list[Pieces]:
+        """Each article's reading order as :class:`~engine.reading.Piece` s (the window's rows)."""
+        flat = [Piece(*p) for p in zip(self.start.tolist(), (self.start + self.length).tolist(), self.relevant.tolist())]
+        bounds = self.ptr.tolist()
+        return [tuple(flat[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
 
     def _first_reaching(self, counted: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per article, the first piece whose running total ``counted`` (non-decreasing within
@@ -378,7 +411,7 @@ def evaluate_documents(
     head[1:] = (a[1:] != a[:-1]) | (s[1:] != e[:-1]) | (r[1:] != r[:-1])
     heads = np.flatnonzero(head)
     length = np.add.reduceat(e - s, heads) if len(heads) else np.zeros(0, np.int64)
-    a, r = a[heads], r[heads]
+    a, r, s = a[heads], r[heads], s[heads]
     ptr = np.zeros(A + 1, dtype=np.int64)
     np.cumsum(np.bincount(a, minlength=A), out=ptr[1:])
     read = np.cumsum(length)
@@ -387,4 +420,4 @@ def evaluate_documents(
     rel_base = np.concatenate([[0], rel_read])[ptr[:-1]]
     before = read - length - base[a]
     rel_before = rel_read - np.where(r, length, 0) - rel_base[a]
-    return DocumentBatch(nrc, n, size, relret, ptr, a, length, r, before, rel_before)
+    return DocumentBatch(nrc, n, size, relret, ptr, a, length, r, before, rel_before, s)

@@ -91,7 +91,7 @@ class QrelsColumns:
         lets through the few ranked articles that may be judged; ``keys`` the distinct article
         keys sorted; ``pairs`` the judgements' ``tid * len(keys) + key index`` sorted and
         ``rows`` the judgement of each pair."""
-        keys = np.unique(self.key)
+        keys = iv.distinct(self.key)
         pairs = self.tid.astype(np.int64) * max(len(keys), 1) + np.searchsorted(keys, self.key)
         rows = np.argsort(pairs)
         table = np.zeros(1 << _bits(len(self.key)), dtype=bool)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from readsim.engine import intervals as iv
 from readsim.engine import listmeasures as lm
 from readsim.engine.columnwise import focused_rows, joined
-from readsim.engine.document import evaluate_documents
+from readsim.engine.document import evaluate_document, evaluate_documents, in_mode_many
 from readsim.engine.formats import read_qrels, read_run
 from readsim.engine.measure import DocMeasure, parse_list_measure
 
@@ -78,3 +78,26 @@ def test_per_article_scores_of_a_topic_the_qrels_do_not_judge_are_the_null_value
     rows = list(lm.per_article(qrels, run, measures, "entry"))
     # topic 1: a read from its entry point 10: the relevant [10, 30) first: F = 1, LE = 1, aveChP = 1
     assert rows == [("1", "a", [1.0, 1.0, 1.0]), ("9", "a", [0.0, 5.0, 0.0]), ("9", "b", [0.0, 5.0, 0.0])]
+
+
+@settings(max_examples=300, deadline=None)
+@given(many=st.lists(cases(max_length=200), max_size=6), mode=st.sampled_from(MODES))
+def test_many_articles_change_mode_in_one_batch_as_one_by_one(many, mode):
+    evs = [evaluate_document(c["relevant"], c["retrieved"], c["doc_length"], c["mode"], c["entry"]) for c in many]
+    got = in_mode_many(evs, mode)
+    for ev, g in zip(evs, got):
+        want = ev.in_mode(mode)
+        assert (g.pieces, g.n, g.mode, g.entry, g.doc_length) == (want.pieces, want.n, want.mode, want.entry, want.doc_length)
+        assert np.array_equal(g.relevant, want.relevant)
+        ref = ReferenceDoc(ev.doc_length, ev.relevant.tolist(), None if ev.retrieved is None else ev.retrieved.tolist(),
+                           mode, ev.entry)
+        assert abs(g.ave_chp() - ref.ave_chp()) <= TOL
+
+
+def test_a_mode_change_in_one_batch_by_hand():
+    # SPEC section 10's mini article: relevant 1..27 of 55, retrieved 24..45; worst reads the chain,
+    # then the rest's non-relevant 46..55, then its relevant 1..23
+    ev = evaluate_document([(0, 27)], [(23, 45)], 55)
+    (worst,) = in_mode_many([ev], "worst")
+    # (27..45 and 46..55 continue each other: one piece)
+    assert [(p.start, p.end, p.relevant) for p in worst.pieces] == [(23, 27, True), (27, 55, False), (0, 23, True)]
