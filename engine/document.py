@@ -193,9 +193,6 @@ def _ptr(rows: list[np.ndarray]) -> np.ndarray:
 
 # -- many articles at once -----------------------------------------------------------------------
 
-BATCH_MODES = tuple(Mode)
-
-
 def _segment_sums(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     """Exact int64 sums of ``values[ptr[i]:ptr[i + 1]]``."""
     total = np.zeros(len(values) + 1, dtype=np.int64)

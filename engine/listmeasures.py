@@ -82,7 +82,7 @@ import numpy as np
 from . import intervals as iv
 from .batch import Join, document, element_span, retrieved_passages
 from .columnwise import clip_rows, collection_limits, focused_rows, gather, joined
-from .document import BATCH_MODES, DocumentBatch, evaluate_documents
+from .document import DocumentBatch, evaluate_documents
 from .errors import Diagnostic
 from .formats import Judgement, Qrels, Run, RunArticle
 from .formats.run import WHOLE_LINE, XPATH_LINE, RunColumns
@@ -477,7 +477,7 @@ def per_article(
     """Yield ``(topic, article, values)`` for every ranked article of ``run`` in run order,
     ``values[i]`` being ``doc_measures[i]``'s score (``readsim-eval --per-article``).
 
-    The same numbers as :func:`engine.batch.documents` with :func:`article_score` row by row;
+    The same numbers as :func:`engine.batch.document` with :func:`article_score` row by row;
     topics the column-wise path takes (see :func:`rank_topics`) are scored all at once, and
     there, as in the list evaluation, an article the qrels do not judge is non-relevant and
     takes the null values without being read (policy 7). Raises :class:`InputError`.
@@ -532,7 +532,7 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     """The rankings :func:`rank_topics` can compute column-wise (see the module docstring),
     all topics at once; the other topics are left out. With ``collection``, only the judged
     articles are read (their length clips the passages; their doc_length is checked)."""
-    if Mode(mode) not in BATCH_MODES or any(m.kind not in BATCH_KINDS for m in doc_measures):
+    if any(m.kind not in BATCH_KINDS for m in doc_measures):
         return {}
     jt = joined(qrels, run, topics)
     if jt is None:

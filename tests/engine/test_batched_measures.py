@@ -205,12 +205,15 @@ PER_ARTICLE = ["F(0.25)", "aveChP", "LE(300)", "ES(2000)", "T2IF(300)", "BEP(500
 
 
 def row_by_row(qrels, run, measures, collection=None, **kw):
-    """The reference: :func:`engine.batch.documents` and ``article_score``, one article at a time."""
-    from readsim.engine.batch import Join, documents
+    """The reference: :func:`engine.batch.document` and ``article_score``, one article at a time."""
+    from readsim.engine.batch import Join, document
 
     join = Join()
     rows = []
-    for topic, entry, doc in documents(qrels, run, collection=collection, join=join, **kw):
+    facts: dict = {}  # each article of the collection read once
+    for topic, entry in ((t, e) for t, entries in run.topics.items() for e in entries):
+        doc = document(qrels, run, topic, entry, kw.get("mode", "natural"), collection, kw.get("as_document", False),
+                       join, facts)
         j = qrels.judgement(topic, entry.article)
         point = None if kw.get("as_document") else entry.entry_point
         rows.append((topic, entry.article, [lm.article_score(m, doc, j, 4, point) for m in measures]))
@@ -261,7 +264,7 @@ def test_real_runs_per_article_with_the_collection_are_row_by_row(inex, name):
     measures = [parse_measure(m) for m in PER_ARTICLE]
     from readsim.engine.batch import Join
 
-    for kw in ({}, {"as_document": True}):
+    for kw in ({}, {"as_document": True}, {"mode": "entry"}, {"mode": "worst"}):
         join = Join()
         fast = list(lm.per_article(qrels, run, measures, collection=coll, join=join, **kw))
         slow, said = row_by_row(qrels, article_by_article(run, qrels)[0], measures, coll, **kw)
