@@ -106,7 +106,7 @@ def document(
     retrieved = None if as_document else retrieved_passages(run, topic, entry, collection)
     text_length = None
     doc_length = judgement.doc_length if judgement is not None else None
-    found = _facts(collection, entry.article, facts) if collection is not None else None
+    found = article_facts(collection, entry.article, facts) if collection is not None else None
     if found is not None:
         text_length, computed, path = found
         if doc_length is None:
@@ -130,7 +130,7 @@ def document(
 _LISTING = "\0listing"  # the memo's entry for Collection.listing() (no article has this name)
 
 
-def _facts(collection: Collection, name: str, memo: dict | None) -> tuple[int, int, str] | None:
+def article_facts(collection: Collection, name: str, memo: dict | None) -> tuple[int, int, str] | None:
     """``(length, doc_length, path)`` of article ``name`` of ``collection`` (None if absent),
     through ``memo`` when given. Raises :class:`InputError` for an unreadable article."""
     if memo is not None:

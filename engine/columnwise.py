@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import intervals as iv
-from .batch import Join, _facts as facts
+from .batch import Join, article_facts
 from .errors import Diagnostic
 from .formats import Qrels, Run
 from .formats.qrels import QrelsColumns
@@ -54,9 +54,9 @@ def collection_limits(collection: Collection, names: list[str], judgements: np.n
     unique = list(dict.fromkeys(names))
     if len(unique) > 1:
         with ThreadPoolExecutor(PARSE_THREADS) as pool:
-            found = list(pool.map(lambda name: facts(collection, name, None), unique))
+            found = list(pool.map(lambda name: article_facts(collection, name, None), unique))
     else:
-        found = [facts(collection, name, None) for name in unique]
+        found = [article_facts(collection, name, None) for name in unique]
     memo.update(zip(unique, found))
     out = np.full(len(names), 1 << 62, dtype=np.int64)
     dl = qc.doc_length[judgements]
@@ -178,7 +178,7 @@ def focused_rows(jt: Joined, collection: Collection | None,
     if collection is not None and np.any(known < 0):  # unjudged: the collection's doc_length, if it has the article
         wanted = np.flatnonzero(known < 0)
         names = rc.names(groups[row_g[whole_row[wanted]]])
-        found = {name: facts(collection, name, None) for name in dict.fromkeys(names)}
+        found = {name: article_facts(collection, name, None) for name in dict.fromkeys(names)}
         known[wanted] = [-1 if found[n] is None else found[n][1] for n in names]
     unknown_row = np.zeros(len(row_g), dtype=bool)
     unknown_row[whole_row] = known < 0
