@@ -18,11 +18,14 @@ Values are written at full precision (``repr`` of the float), not as shown (4 de
 The numbers' context names the run file; a run with edits is recorded as ``edited from FILE,
 N edits`` (:func:`run_source`).
 
+:func:`export_with_dialog` is the one dialog-and-errors path every exporting view uses (the
+main window's File ▸ Export, the Runs window's Export button, the passages table's CSV).
+
 Every file is written atomically (:func:`readsim.engine.atomic.atomic_write`): pictures are
 rendered to bytes in memory (``QBuffer``) first, so a failure half-way (a full disk, a crash)
 leaves the previous file byte for byte and raises ``OSError`` naming the path. Menu entries are
 plain text (:func:`plain`: plot titles are HTML) and proposed file names are safe
-(:func:`safe_name`: letters, digits, ``.``, ``_``, ``-``).
+(:func:`safe_name`: letters, digits, ``.``, ``_``, ``-``). See docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -315,29 +318,33 @@ def export_compare(window, path: str | Path) -> Path:
 
 
 # -- menu --------------------------------------------------------------------------------------
-def _ask(window, title: str, filters: str, stem: str) -> str | None:
-    path, chosen = QFileDialog.getSaveFileName(window, title, stem, filters)
+def export_with_dialog(parent: QWidget, title: str, filters: str, stem: str, write: Callable[[str], Path],
+                       show_error: Callable[[str], None], say: Callable[[str], None]) -> Path | None:
+    """The one way every view exports: ask for a path (a save dialog over ``parent`` proposing
+    ``stem``; a name without suffix takes the chosen filter's), then ``write(path)``. An
+    ``OSError`` or ``ValueError`` goes to ``show_error`` naming the path (an ``OSError`` adds
+    that nothing was written: every export is atomic); success to ``say("Exported PATH")``.
+    Returns the path written, None when cancelled or failed."""
+    path, chosen = QFileDialog.getSaveFileName(parent, title, stem, filters)
     if not path:
         return None
     if not Path(path).suffix:  # take the suffix of the chosen filter
         path += "." + chosen.split("*.")[1].split(")")[0] if "*." in chosen else ""
-    return path
+    try:
+        out = write(path)
+    except OSError as err:  # written atomically: whatever was at path is as it was
+        show_error(f"Cannot export to {err.filename or path}: {err.strerror or err}.\n"
+                   f"Nothing was written; a file already there is unchanged.")
+        return None
+    except ValueError as err:
+        show_error(f"Cannot export to {path}: {err}")
+        return None
+    say(f"Exported {out}")
+    return out
 
 
 def _run(window, title: str, filters: str, stem: str, fn: Callable[[str], Path]) -> None:
-    path = _ask(window, title, filters, stem)
-    if path is None:
-        return
-    try:
-        out = fn(path)
-    except OSError as err:  # written atomically: whatever was at path is as it was
-        window.show_error(f"Cannot export to {err.filename or path}: {err.strerror or err}.\n"
-                          f"Nothing was written; a file already there is unchanged.")
-        return
-    except ValueError as err:
-        window.show_error(f"Cannot export to {path}: {err}")
-        return
-    window.status.setText(f"Exported {out}")
+    export_with_dialog(window, title, filters, stem, fn, window.show_error, window.status.setText)
 
 
 def _stem(window, what: str) -> str:
