@@ -43,21 +43,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QMainWindow, QMenu, QMessageBox, QProgressBar,
-                               QSizePolicy, QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QMainWindow, QProgressBar, QSizePolicy, QSplitter,
+                               QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
 from readsim.engine.formats import Run
 from readsim.engine.measure import UnknownMeasure
 
 from .. import runs_model as rm
 from ..background import input_error_text, run_in_background
-from ..export import PICTURES, export_plot, export_widget, export_with_dialog, safe_name
 from ..files import app_settings
-from ..plain import esc, message_box, plain_label, plain_tip, rich_label
+from ..plain import esc, plain_label, plain_tip, rich_label
 from .runs.cells import NOT_SIGNIFICANT_MARK, SIGNIFICANT_MARK, note, texts
 from .runs.correlation import CorrelationTab
-from .runs.fidelity import FidelityTab
+from .error_box import ErrorBox
+from .runs.fidelity import FidelityTab, missing_inputs
+from .runs.exports import CSV_KINDS, TABS, RunsExports
+from .runs.jobs import LatestJob
 from .runs.options import OptionsPanel
 from .runs.runs_tab import RunsTab
 from .runs.significance import SignificanceTab
@@ -66,14 +67,6 @@ __all__ = ["CSV_KINDS", "NOT_SIGNIFICANT_MARK", "SIGNIFICANT_MARK", "TABS", "Run
 
 POLL_MS = 100
 
-CSV_KINDS = {
-    "runs": ("Runs and their means", rm.runs_csv),
-    "pairs": ("Significance of every pair", rm.pairs_csv),
-    "correlations": ("Correlations between measures", rm.correlations_csv),
-    "fidelity1": ("Fidelity Table 1 (means of the simulated runs)", rm.fidelity_table1_csv),
-    "fidelity2": ("Fidelity Table 2 (expected orderings)", rm.fidelity_table2_csv),
-}
-TABS = ("Runs", "Significance", "Correlation", "Fidelity")
 
 
 class RunsWindow(QMainWindow):
@@ -98,13 +91,11 @@ class RunsWindow(QMainWindow):
         self.result: rm.Compared | None = None
         self.fidelity = None
         self.errors_shown: list[str] = []
-        self.error_box: QMessageBox | None = None
+        self.errors = ErrorBox(self, "readsim: compare all runs")
         self._unchecked: set[str] = set()  # run paths the user left out
         self._cache: list[rm.Cached] = []
-        self._gen = 0
-        self._job: rm.Progress | None = None
-        self._fid_gen = 0
-        self._fid_job: rm.Progress | None = None
+        self.compare_job = LatestJob(self, self._busy_changed)
+        self.fidelity_job = LatestJob(self, self._busy_changed)
         self._fid_key: tuple | None = None
         self._reading = 0  # run files being read
         self._stale = False
@@ -123,7 +114,9 @@ class RunsWindow(QMainWindow):
         self.splitter.setChildrenCollapsible(False)
         outer.addWidget(self.splitter)
         self.setCentralWidget(central)
-        self._make_menu()
+        self.exports = RunsExports(self)
+        self.export_menu, self.csv_actions = self.exports.menu, self.exports.csv_actions
+        self.act_export_picture = self.exports.act_picture
 
         self.status = plain_label("")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -201,6 +194,9 @@ class RunsWindow(QMainWindow):
         lay.addWidget(self.tabs, 1)
         return panel
 
+    export_picture = property(lambda self: self.exports.export_picture)
+    export_csv = property(lambda self: self.exports.export_csv)
+    error_box = property(lambda self: self.errors.box)
     # what the tabs computed last, under the names the window had
     measure_columns = property(lambda self: self.runs_tab.model.measure_columns)
     mark_column = property(lambda self: self.runs_tab.model.mark_column)
@@ -211,33 +207,6 @@ class RunsWindow(QMainWindow):
     _labels = property(lambda self: self.correlation_tab.labels)
     scatter_title = property(lambda self: self.correlation_tab.scatter_title)
     fidelity_k = property(lambda self: self.fidelity_tab.k)
-
-    def _make_menu(self) -> None:
-        menu = QMenu("&Export", self)
-        self.act_export_picture = QAction("Current tab as PNG/SVG…", self)
-        self.act_export_picture.triggered.connect(self.ask_export_picture)
-        menu.addAction(self.act_export_picture)
-        menu.addSeparator()
-        self.csv_actions: dict[str, QAction] = {}
-        for kind, (text, _) in CSV_KINDS.items():
-            a = QAction(f"{text} as CSV…", self)
-            a.triggered.connect(lambda _=False, k=kind: self.ask_export_csv(k))
-            menu.addAction(a)
-            self.csv_actions[kind] = a
-        self.export_menu = menu
-        self.export_button.setMenu(menu)
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addMenu(menu)
-        file_menu.addSeparator()
-        file_menu.addAction("Close", self.close)
-        self._enable_exports()
-
-    def _enable_exports(self) -> None:
-        have = self.result is not None
-        for kind in ("runs", "pairs", "correlations"):
-            self.csv_actions[kind].setEnabled(have)
-        for kind in ("fidelity1", "fidelity2"):
-            self.csv_actions[kind].setEnabled(self.fidelity is not None)
 
     # -- runs -----------------------------------------------------------------------------------
     def all_runs(self) -> list[Run]:
@@ -268,7 +237,7 @@ class RunsWindow(QMainWindow):
         self.fidelity = None
         self._fid_key = None
         self._show_fidelity()
-        self._enable_exports()
+        self.exports.enable()
         self._inputs_changed()
 
     def _inputs_changed(self) -> None:
@@ -370,7 +339,7 @@ class RunsWindow(QMainWindow):
     # -- comparing ------------------------------------------------------------------------------
     def busy(self) -> bool:
         """True while runs are read, compared or the fidelity tables computed."""
-        return self._job is not None or self._fid_job is not None or self._reading > 0 or self._pending
+        return self.compare_job.busy() or self.fidelity_job.busy() or self._reading > 0 or self._pending
 
     def compare(self) -> None:
         """Compare the ticked runs with the options set, in the background (a comparison still
@@ -390,45 +359,26 @@ class RunsWindow(QMainWindow):
         except UnknownMeasure as exc:
             self.show_error(f"Measures: {exc}")
             return
-        if self._job is not None:
-            self._job.cancelled = True
-        self._gen += 1
-        gen = self._gen
-        job = self._job = rm.Progress()
         key = self._key()
         qrels, collection, cache = s.qrels, s.collection, list(self._cache)
-        self._busy_changed()
 
         def success(result: rm.Compared) -> None:
-            if gen != self._gen:
-                return
-            self._job = None
-            self._busy_changed()
             self._last_key = key
             self._cache = result.cached
             self.result = result
             self._show_result()
 
         def failed(exc: BaseException) -> None:
-            if gen != self._gen:
-                return
-            self._job = None
-            self._busy_changed()
             self._last_key = key
             self._failed(exc)
 
-        run_in_background(self, lambda: rm.compare_job(qrels, runs, collection, options, cache, job), success,
-                          failed)
+        self.compare_job.start(lambda job: rm.compare_job(qrels, runs, collection, options, cache, job), success,
+                               failed)
 
     def cancel(self) -> None:
         """Stop the comparison and the fidelity tables being computed."""
-        for attr in ("_job", "_fid_job"):
-            job = getattr(self, attr)
-            if job is not None:
-                job.cancelled = True
-                setattr(self, attr, None)
-        self._gen += 1
-        self._fid_gen += 1
+        self.compare_job.cancel()
+        self.fidelity_job.cancel()
         self._busy_changed()
         self._say("Cancelled")
 
@@ -437,7 +387,7 @@ class RunsWindow(QMainWindow):
         self._say(text)
 
     def _busy_changed(self) -> None:
-        busy = self._job is not None or self._fid_job is not None
+        busy = self.compare_job.busy() or self.fidelity_job.busy()
         self.cancel_button.setEnabled(busy)
         self.progress.setVisible(busy)
         if busy:
@@ -448,7 +398,7 @@ class RunsWindow(QMainWindow):
             self._say("")
 
     def _poll(self) -> None:
-        job = self._job or self._fid_job
+        job = self.compare_job.progress or self.fidelity_job.progress
         if job is None:
             return
         self.progress.setValue(int(job.fraction * 1000))
@@ -475,18 +425,8 @@ class RunsWindow(QMainWindow):
         self.errors_shown.append(text)
         self.message.setText(text)
         self._say(f"Error: {text}")
-        if not self.show_dialogs:
-            return
-        box = self.error_box
-        if box is not None and box.isVisible():
-            box.setText(box.text() + "\n\n" + text)
-            return
-        box = message_box(QMessageBox.Icon.Warning, "readsim: compare all runs", text, self)
-        box.setWindowModality(Qt.WindowModality.NonModal)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.finished.connect(lambda _=0, b=box: setattr(self, "error_box", None) if self.error_box is b else None)
-        self.error_box = box
-        box.show()
+        if self.show_dialogs:
+            self.errors.tell(text)
 
     def _say(self, text: str) -> None:
         self.status.setText(text)
@@ -515,7 +455,7 @@ class RunsWindow(QMainWindow):
         self.setting.setText(esc(setting))
         self.setting.setToolTip(plain_tip(setting))
         self._show_all()
-        self._enable_exports()
+        self.exports.enable()
         self._say(f"Compared {len(c.runs)} runs on {len(c.topics)} topics under {len(c.measures)} measures"
                   + "".join(f" · {w}" for w in self.result.label_warnings))
 
@@ -529,19 +469,10 @@ class RunsWindow(QMainWindow):
         self._show_fidelity()
 
     # -- fidelity -------------------------------------------------------------------------------
-    def _fidelity_missing(self) -> str | None:
-        s = self.session
-        missing = [what for what, have in (("a qrels file", s.qrels), ("a collection folder", s.collection))
-                   if have is None]
-        if missing:
-            return (f"Open {' and '.join(missing)} (File menu of the main window): the simulated runs are built from "
-                    f"the qrels' highlighted passages and the articles' XML.")
-        return None
-
     def compute_fidelity(self) -> None:
         """Build the 20 simulated runs of the loaded qrels and collection on the complete topics
         and score them with the measures (background)."""
-        missing = self._fidelity_missing()
+        missing = missing_inputs(self.session)
         if missing is not None:
             self.fidelity_tab.tell(missing, error=True)
             return
@@ -551,86 +482,31 @@ class RunsWindow(QMainWindow):
             self.show_error(f"Measures: {exc}")
             return
         s = self.session
-        if self._fid_job is not None:
-            self._fid_job.cancelled = True
-        self._fid_gen += 1
-        gen = self._fid_gen
-        job = self._fid_job = rm.Progress()
         key = (id(s.qrels), id(s.collection), options.measures, options.mode, options.levels)
         qrels, collection = s.qrels, s.collection
         self.fidelity_tab.tell("Building the simulated runs…")
-        self._busy_changed()
 
         def success(f) -> None:
-            if gen != self._fid_gen:
-                return
-            self._fid_job = None
-            self._busy_changed()
             self.fidelity = f
             self._fid_key = key
             self._show_fidelity()
-            self._enable_exports()
+            self.exports.enable()
             self._say(f"Fidelity tables of {len(f.measures)} measures on {len(f.topics)} complete topics")
 
         def failed(exc: BaseException) -> None:
-            if gen != self._fid_gen:
-                return
-            self._fid_job = None
-            self._busy_changed()
             if not isinstance(exc, rm.Cancelled):
                 text = input_error_text(exc) or (str(exc) if isinstance(exc, (ValueError, KeyError)) else None)
                 if text is not None:
                     self.fidelity_tab.tell(text, error=True)
             self._failed(exc)
 
-        run_in_background(self, lambda: rm.fidelity_job(qrels, collection, options, job), success, failed)
+        self.fidelity_job.start(lambda job: rm.fidelity_job(qrels, collection, options, job), success, failed)
 
     def _show_fidelity(self) -> None:
         if self.fidelity is None:
-            self.fidelity_tab.show_nothing(self._fidelity_missing(), computing=self._fid_job is not None)
+            self.fidelity_tab.show_nothing(missing_inputs(self.session), computing=self.fidelity_job.busy())
         else:
             self.fidelity_tab.show_tables(self.fidelity, self.measure.currentText())
-
-    # -- export ---------------------------------------------------------------------------------
-    def export_picture(self, path: str | Path) -> Path:
-        """The current tab as ``.png`` or ``.svg``: the scatter plot through pyqtgraph's exporters,
-        the other tabs as on screen. Raises ``OSError`` (nothing written), ``ValueError``."""
-        page = self.tabs.currentWidget()
-        if self.tabs.currentIndex() == TABS.index("Correlation"):
-            if self.result is None:
-                raise ValueError("nothing compared yet")
-            return export_plot(self.plot, path)
-        return export_widget(page, path, f"readsim: {self.tabs.tabText(self.tabs.currentIndex())}")
-
-    def export_csv(self, kind: str, path: str | Path) -> Path:
-        """Write the table ``kind`` (:data:`CSV_KINDS`) as CSV, atomically. Raises ``ValueError``
-        when there is nothing to write yet, ``OSError`` when the file cannot be written."""
-        from readsim.engine.atomic import write_text
-
-        if kind not in CSV_KINDS:
-            raise ValueError(f"unknown table {kind!r}")
-        source = self.fidelity if kind.startswith("fidelity") else self.result
-        if source is None:
-            raise ValueError("the fidelity tables are not computed yet" if kind.startswith("fidelity")
-                             else "nothing compared yet")
-        path = Path(path)
-        if path.suffix.lower() != ".csv":
-            raise ValueError(f"{path}: a table is written as .csv")
-        write_text(path, CSV_KINDS[kind][1](source), newline="")
-        return path
-
-    def _stem(self, what: str) -> str:
-        measure = self.measure.currentText()
-        return safe_name(f"runs-{what}-{measure}" if measure else f"runs-{what}")
-
-    def ask_export_picture(self) -> None:
-        tab = self.tabs.tabText(self.tabs.currentIndex()).lower()
-        export_with_dialog(self, f"Export the {tab} tab", PICTURES, self._stem(tab) + ".png", self.export_picture,
-                           self.show_error, self._say)
-
-    def ask_export_csv(self, kind: str) -> None:
-        export_with_dialog(self, f"Export: {CSV_KINDS[kind][0]}", "CSV table (*.csv)", self._stem(kind) + ".csv",
-                           lambda p: self.export_csv(kind, p), self.show_error, self._say)
 
     # -- geometry -------------------------------------------------------------------------------
     def _restore(self) -> None:
@@ -643,7 +519,7 @@ class RunsWindow(QMainWindow):
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
-        if self._stale or (self.result is None and self._job is None):
+        if self._stale or (self.result is None and not self.compare_job.busy()):
             self._stale = False
             self._schedule()
 

@@ -20,6 +20,17 @@ from .cells import (AMBER_TEXT, CHOSEN, GREEN_TEXT, LEFT, MUTED, RED_TEXT, Cell,
 ORDERING, DIFF, BETTER, EQUAL, WORSE, P, VERDICT, PAPER = range(8)
 
 
+def missing_inputs(session) -> str | None:
+    """What the fidelity tables still need from ``session`` (a qrels file, a collection folder),
+    as a sentence; None when it has both."""
+    missing = [what for what, have in (("a qrels file", session.qrels), ("a collection folder", session.collection))
+               if have is None]
+    if missing:
+        return (f"Open {' and '.join(missing)} (File menu of the main window): the simulated runs are built from "
+                f"the qrels' highlighted passages and the articles' XML.")
+    return None
+
+
 class Table2Model(CellsModel):
     """Kamps et al. 2008's Table 2 for measure ``k``: each expected ordering "first ≥ second",
     the mean difference (percentage points, or negated for a lower-is-better measure), the topics
