@@ -318,18 +318,22 @@ def export_compare(window, path: str | Path) -> Path:
 
 
 # -- menu --------------------------------------------------------------------------------------
-def export_with_dialog(parent: QWidget, title: str, filters: str, stem: str, write: Callable[[str], Path],
-                       show_error: Callable[[str], None], say: Callable[[str], None]) -> Path | None:
-    """The one way every view exports: ask for a path (a save dialog over ``parent`` proposing
-    ``stem``; a name without suffix takes the chosen filter's), then ``write(path)``. An
-    ``OSError`` or ``ValueError`` goes to ``show_error`` naming the path (an ``OSError`` adds
-    that nothing was written: every export is atomic); success to ``say("Exported PATH")``.
-    Returns the path written, None when cancelled or failed."""
+def ask_save_path(parent: QWidget, title: str, filters: str, stem: str) -> str | None:
+    """A save dialog over ``parent`` proposing ``stem``: the path chosen (a name without suffix
+    takes the chosen filter's), None when cancelled."""
     path, chosen = QFileDialog.getSaveFileName(parent, title, stem, filters)
     if not path:
         return None
     if not Path(path).suffix:  # take the suffix of the chosen filter
         path += "." + chosen.split("*.")[1].split(")")[0] if "*." in chosen else ""
+    return path
+
+
+def write_export(path: str, write: Callable[[str], Path], show_error: Callable[[str], None],
+                 say: Callable[[str], None]) -> Path | None:
+    """``write(path)``; an ``OSError`` or ``ValueError`` goes to ``show_error`` naming the path
+    (an ``OSError`` adds that nothing was written: every export is atomic), success to
+    ``say("Exported PATH")``. Returns the path written, None when it failed."""
     try:
         out = write(path)
     except OSError as err:  # written atomically: whatever was at path is as it was
@@ -341,6 +345,14 @@ def export_with_dialog(parent: QWidget, title: str, filters: str, stem: str, wri
         return None
     say(f"Exported {out}")
     return out
+
+
+def export_with_dialog(parent: QWidget, title: str, filters: str, stem: str, write: Callable[[str], Path],
+                       show_error: Callable[[str], None], say: Callable[[str], None]) -> Path | None:
+    """The one way every view exports: :func:`ask_save_path`, then :func:`write_export`.
+    Returns the path written, None when cancelled or failed."""
+    path = ask_save_path(parent, title, filters, stem)
+    return None if path is None else write_export(path, write, show_error, say)
 
 
 def _run(window, title: str, filters: str, stem: str, fn: Callable[[str], Path]) -> None:
