@@ -320,6 +320,14 @@ class RunsWindow(QMainWindow):
         """The options as set. Raises :class:`UnknownMeasure` for a measure that does not parse."""
         return self.options_panel.options(self.session.settings.levels)
 
+    def _options_or_tell(self) -> rm.Options | None:
+        """The options, or None after telling the measure that does not parse."""
+        try:
+            return self.options()
+        except UnknownMeasure as exc:
+            self.show_error(f"Measures: {exc}")
+            return None
+
     def set_options(self, **values) -> None:
         """Set options by name as a user would (:meth:`OptionsPanel.set_options`)."""
         self.options_panel.set_options(**values)
@@ -354,10 +362,8 @@ class RunsWindow(QMainWindow):
             self._refuse(f"Load at least 2 runs to compare ({len(runs)} ticked): File ▸ Open run… in the main "
                          f"window, or Add runs… here.")
             return
-        try:
-            options = self.options()
-        except UnknownMeasure as exc:
-            self.show_error(f"Measures: {exc}")
+        options = self._options_or_tell()
+        if options is None:
             return
         key = self._key()
         qrels, collection, cache = s.qrels, s.collection, list(self._cache)
@@ -476,10 +482,8 @@ class RunsWindow(QMainWindow):
         if missing is not None:
             self.fidelity_tab.tell(missing, error=True)
             return
-        try:
-            options = self.options()
-        except UnknownMeasure as exc:
-            self.show_error(f"Measures: {exc}")
+        options = self._options_or_tell()
+        if options is None:
             return
         s = self.session
         key = (id(s.qrels), id(s.collection), options.measures, options.mode, options.levels)
