@@ -18,7 +18,8 @@ shows for one topic, built in a worker thread from :mod:`readsim.engine.elements
 - The text already seen before rank position k is the engine's
   :func:`~readsim.engine.elements.seen_before`.
 
-Threading: every function here is plain Python on engine data and may run in a worker.
+Threading: every function here is plain Python on engine data and may run in a worker. See
+docs/architecture.md.
 """
 
 from __future__ import annotations

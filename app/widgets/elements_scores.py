@@ -185,8 +185,8 @@ class ElementScores(QWidget):
         """The AP of ``view`` on ``tv``'s topic, each beside its difference to the perfect run."""
         perfect = tv.run("perfect")
         self.grid.set_values(view, perfect)
-        self.title.setText(f"<b>AP, topic {esc(tv.topic)}</b> — {esc(view.name)}"
-                           + ("" if view is perfect else " <span style='color:#555'>(Δ: minus the perfect run's AP)</span>"))
+        delta = "" if view is perfect else " <span style='color:#555'>(Δ: minus the perfect run's AP)</span>"
+        self.title.setText(f"<b>AP, topic {esc(tv.topic)}</b> — {esc(view.name)}{delta}")
         self._totals(view)
         self._plot_key = None
 

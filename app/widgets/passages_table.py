@@ -19,7 +19,8 @@ and scrolls to it. :meth:`PassagesPanel.export_csv` writes the rows as shown (or
 with :func:`readsim.engine.atomic.write_text`.
 
 Everything here runs in the GUI thread; the table is rebuilt (O(passages x pieces)) only while
-the dock is visible.
+the dock is visible (:class:`~readsim.app.widgets.tables.FollowingPanel`); the CSV goes through
+the app's one export path (:mod:`readsim.app.export`). See docs/architecture.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Simulated passage strategies on the open article (SPEC section 8): a dock with one row per
+"""Simulated passage strategies on the open article (docs/reference.md section 8; Kamps et al. 2008): a dock with one row per
 strategy of :mod:`readsim.engine.simulated` (S, SL, SLD, SS, SST) and one for the run's own
 passages, scored with aveChP, T2IF(t), LE(s), F(b) for the current settings and reading mode.
 
@@ -15,7 +15,8 @@ another article ends the preview. :func:`strategy_spans` gives a strategy's span
 article to other features (the passage editor's "Apply").
 
 :func:`install_strategies` adds the dock to a main window: View ▸ Simulated strategies
-(Ctrl+Alt+S).
+(Ctrl+Alt+S). The panel is a :class:`~readsim.app.widgets.tables.FollowingPanel`. See
+docs/architecture.md.
 """
 
 from __future__ import annotations
