@@ -5,7 +5,8 @@ computed: the arrays are written down, as the engine would hand them over).
 Runs A, B, C over 2 topics, two measures: M1 (higher is better; means A 0.5, B 0.3, C 0.4, so
 A, C, B) and M2 (lower is better; means A 10, B 20, C 30, so A, B, C). One-tailed p of the
 pairs, row run ranked above column run: M1 A>C 0.01, A>B 0.002, C>B 0.2 (α 0.05: the first two
-significant); M2 A>B 0.3, A>C 0.04, B>C 0.5 (A>C significant)."""
+significant); M2 A>B 0.3, A>C 0.04, B>C 0.5 (A>C significant). The fidelity tables' models
+likewise on three simulated runs (:func:`fidelity`)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ import numpy as np
 from PySide6.QtCore import Qt
 
 from readsim.app.runs_model import Compared
-from readsim.app.widgets.runs.cells import (CHOSEN, MEASURE_ROLE, NOT_SIGNIFICANT_MARK, SIGNIFICANT_MARK,
-                                            CellsTable)
+from readsim.app.widgets.runs.cells import (CHOSEN, GREEN_TEXT, MEASURE_ROLE, NOT_SIGNIFICANT_MARK, RED_TEXT,
+                                            SIGNIFICANT_MARK, CellsTable)
 from readsim.app.widgets.runs.correlation import CorrelationModel
+from readsim.app.widgets.runs.fidelity import Table1Model, Table2Model
 from readsim.app.widgets.runs.runs_tab import RunsTableModel
 from readsim.app.widgets.runs.significance import PairsModel
 from readsim.engine.compare import Comparison
+from readsim.engine.fidelity import ON_AVERAGE, RESPECTED, REVERSED, Fidelity
 
 NAN = float("nan")
 
@@ -118,3 +121,44 @@ def test_cells_table_reads_back_what_it_shows(qapp):
     assert table.verticalHeaderItem(1).text() == "2  B   20.0000"
     model.clear()
     assert (table.rowCount(), table.columnCount()) == (0, 0)
+
+
+def fidelity() -> Fidelity:
+    """Three simulated runs, two expected orderings of Kamps et al. 2008's Table 2 (SR ≥ SLR,
+    which the paper's AgP confirms on every topic, and SLR ≥ SLRS), two measures: M1 (higher is
+    better) and M2 (lower is better), on 4 topics."""
+    return Fidelity(
+        runs=["SR", "SLR", "SSR"], measures=["M1", "M2"], lower_is_better=np.array([False, True]), topics=list("1234"),
+        scores=np.zeros((2, 3, 4)), means=np.array([[1.0, 0.7, 0.9], [0.0, 2.0, 0.0]]),
+        orderings=[("SR", "SLR"), ("SLR", "SLRS")], diff=np.array([[0.3, -0.02], [-2.0, 0.0]]),
+        better=np.array([[4, 1], [0, 0]]), equal=np.array([[0, 0], [4, 4]]), worse=np.array([[0, 3], [0, 0]]),
+        p=np.array([[0.004, 0.0004], [NAN, NAN]]), verdict=[[RESPECTED, REVERSED], [RESPECTED, ON_AVERAGE]])
+
+
+def test_table2_model_in_percentage_points_and_as_is(qapp):
+    model = Table2Model()
+    model.set_rows(fidelity(), 0)
+    assert model.headerData(1, Qt.Orientation.Horizontal) == "Diff (%)"
+    assert model.texts() == [
+        ["• SR ≥ SLR", "+30.00", "4", "0", "0", "0.0040", RESPECTED, "+20  112 2 0"],  # the paper's AgP row
+        ["SLR ≥ SLRS", "−2.00", "1", "0", "3", "4.0e-04", REVERSED, "+0.07  52 13 49"]]
+    verdict = model.index(1, 6)
+    assert model.data(verdict, Qt.ItemDataRole.ForegroundRole).color() == RED_TEXT
+    assert model.data(verdict, Qt.ItemDataRole.FontRole).bold()
+    model.set_rows(fidelity(), 1)  # lower is better: the engine's difference as is, 4 decimals
+    assert model.headerData(1, Qt.Orientation.Horizontal) == "Diff"
+    assert [row[1] for row in model.texts()] == ["−2.0000", "+0.0000"] and model.texts()[0][5] == "–"
+
+
+def test_table1_model_best_and_worst_runs(qapp):
+    model = Table1Model()
+    model.set_rows(fidelity(), 0)
+    assert [model.headerData(j, Qt.Orientation.Horizontal) for j in range(4)] == ["Run", "M1", "M2", "Paper\nMAgP"]
+    assert model.texts() == [["SR", "1.0000", "0.0000", "1.0000"], ["SLR", "0.7000", "2.0000", "0.7976"],
+                             ["SSR", "0.9000", "0.0000", "0.8687"]]
+    colour = lambda r, c: model.data(model.index(r, c), Qt.ItemDataRole.ForegroundRole)  # noqa: E731
+    assert colour(0, 1).color() == GREEN_TEXT and colour(1, 1).color() == RED_TEXT and colour(2, 1) is None
+    # M2 is lower-is-better: SR and SSR tie for the best (0), SLR is the worst
+    assert colour(0, 2).color() == colour(2, 2).color() == GREEN_TEXT and colour(1, 2).color() == RED_TEXT
+    assert model.data(model.index(0, 1), Qt.ItemDataRole.BackgroundRole).color() == CHOSEN
+    assert model.data(model.index(0, 2), Qt.ItemDataRole.BackgroundRole) is None
