@@ -329,6 +329,9 @@ def ask_save_path(parent: QWidget, title: str, filters: str, stem: str) -> str |
     return path
 
 
+_ask = ask_save_path  # the dialog every export asks through (tests replace it)
+
+
 def write_export(path: str, write: Callable[[str], Path], show_error: Callable[[str], None],
                  say: Callable[[str], None]) -> Path | None:
     """``write(path)``; an ``OSError`` or ``ValueError`` goes to ``show_error`` naming the path
@@ -351,7 +354,7 @@ def export_with_dialog(parent: QWidget, title: str, filters: str, stem: str, wri
                        show_error: Callable[[str], None], say: Callable[[str], None]) -> Path | None:
     """The one way every view exports: :func:`ask_save_path`, then :func:`write_export`.
     Returns the path written, None when cancelled or failed."""
-    path = ask_save_path(parent, title, filters, stem)
+    path = _ask(parent, title, filters, stem)
     return None if path is None else write_export(path, write, show_error, say)
 
 
