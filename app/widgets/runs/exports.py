@@ -90,8 +90,7 @@ class RunsExports:
     def ask_export_picture(self) -> None:
         tab = self.window.tabs.tabText(self.window.tabs.currentIndex()).lower()
         export_with_dialog(self.window, f"Export the {tab} tab", PICTURES, self._stem(tab) + ".png",
-                           self.export_picture,
-                           self.window.show_error, self.window._say)
+                           self.export_picture, self.window.show_error, self.window._say)
 
     def ask_export_csv(self, kind: str) -> None:
         export_with_dialog(self.window, f"Export: {CSV_KINDS[kind][0]}", "CSV table (*.csv)", self._stem(kind) + ".csv",
