@@ -39,7 +39,7 @@ from readsim.engine import intervals as iv
 from readsim.engine.batch import Join, document
 from readsim.engine.collection import Collection
 from readsim.engine.coverage import check_coverage, check_input_path
-from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
+from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document, in_mode_many
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle, Topic, read_any_run, read_qrels, read_topics
 from readsim.engine.layout import Layout, layout
@@ -811,7 +811,8 @@ class Session(QObject):
             memo[old] = self.rows
         rows = memo.get(new)
         if rows is None:
-            rows = memo[new] = [r.in_mode(new) for r in self.rows]
+            evs = in_mode_many([r.natural or r.evaluation for r in self.rows], new)  # one batch
+            rows = memo[new] = [dataclasses.replace(r, evaluation=ev) for r, ev in zip(self.rows, evs)]
         return rows
 
     def cycle_mode(self) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from test_import_circles import cycles  # the app's check: one Tarjan for both halves
+
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 FORBIDDEN = ("PySide6", "PyQt5", "PyQt6", "shiboken6", "pyqtgraph", "readsim.app", "app")
 
@@ -85,52 +87,17 @@ def _graph() -> dict[str, set[str]]:
     return {name: _imports(name, path, known) for name, path in known.items()}
 
 
-def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan's algorithm)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                out.append(sorted(component))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return out
-
-
 def test_the_graph_sees_relative_and_on_demand_imports():
     graph = _graph()
     assert "readsim.engine.cli.common" in graph["readsim.engine.cli.evaluate"]  # from .common import ...
     assert "readsim.engine.streams" in graph["readsim.engine.cli"]  # from .. import streams
     assert "readsim.engine.cli.compare" in graph["readsim.engine.cli"]  # from .compare import main, in a function
     assert "readsim._evaluate" in graph["readsim.engine.cli.evaluate"]  # the API's core, imported on demand
-    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
 def test_no_import_circle_in_the_engine():
-    assert _circles(_graph()) == []
+    assert cycles(_graph()) == []
 
 
 def test_command_line_modules_never_import_their_package():

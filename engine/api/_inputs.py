@@ -14,7 +14,6 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from pathlib import Path
 
 import numpy as np
 
