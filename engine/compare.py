@@ -11,18 +11,18 @@ Sources:
 
 - **Significance matrix** over all run pairs, runs ordered by their score, with the count of
   significant pairs: Kamps, Lalmas, Pehcevski, *Evaluating Relevant in Context: Document
-  Retrieval with a Twist*, SIGIR 2007 (seed 000), Tables 1-2 ("no less than 112 of the 190
+  Retrieval with a Twist*, SIGIR 2007 ([Kamps 2007a]), Tables 1-2 ("no less than 112 of the 190
   pairwise comparisons are significant"), with the **bootstrap**, "one-tailed at significance
   level 0.05 over 1,000 resamples" (the defaults here).
 - **Paired t-test**: Kamps, Pehcevski, Kazai, Lalmas, Robertson, *INEX 2007 evaluation
-  measures* (seed 001), Table 2; Arvola, Kekäläinen, Junkkari, *Expected reading effort in
-  focused retrieval evaluation*, Information Retrieval 13(5), 2010 (seed 003), section 5.2.
+  measures* ([Kamps 2007b]), Table 2; Arvola, Kekäläinen, Junkkari, *Expected reading effort in
+  focused retrieval evaluation*, Information Retrieval 13(5), 2010 ([Arvola 2010]), section 5.2.
 - **Paired randomization test** (Fisher's sign-flipping test; Smucker, Allan, Carterette,
   CIKM 2007, recommend it for IR): SPEC section 11.
-- **Kendall's tau** between measures over the runs' scores: seed 000 (MAP vs MAgP, 0.674 over
-  20 runs), seed 003 Table 2 (with each measure against its full-document baseline, the "doc"
+- **Kendall's tau** between measures over the runs' scores: [Kamps 2007a] (MAP vs MAgP, 0.674 over
+  20 runs), [Arvola 2010] Table 2 (with each measure against its full-document baseline, the "doc"
   columns); **Pearson's r**: Gövert, Fuhr, Lalmas, Kazai, Information Retrieval 9, 2006
-  (seed 004), Tables 2-5.
+  ([Gövert 2006]), Tables 2-5.
 
 Policies, all in one place (each has a test in ``tests/engine/test_compare.py``):
 
@@ -35,7 +35,7 @@ Policies, all in one place (each has a test in ``tests/engine/test_compare.py``)
    ``readsim-eval``'s per-run means (each over the run's own topics).
 2. **Orientation.** Effort measures (CE, NCE, ANCE: ``ListMeasure.lower_is_better``) are
    negated inside every test and correlation, so "better", the ranking of runs, a positive
-   difference and a positive tau always mean the same thing (seed 003 reports the correlations
+   difference and a positive tau always mean the same thing ([Arvola 2010] reports the correlations
    of MANCE with MAgP "as their opposite values" for the same reason). Means and confidence
    intervals are printed in the measure's own direction.
 3. **Ties and floating-point noise.** Per-topic values are rounded to :data:`DECIMALS` (12)
@@ -164,7 +164,7 @@ class Comparison(RunScores):
       (diagonal 1);
     - ``doc_means`` ``(m, n)``: the runs' means evaluated as documents, ``doc_tau``,
       ``doc_tau_p``, ``doc_r``, ``doc_r_p`` ``(m,)``: each measure against its baseline;
-      ``doc_gains`` ``(m,)``: runs better than their own baseline (seed 003: "19 out of 25
+      ``doc_gains`` ``(m,)``: runs better than their own baseline ([Arvola 2010]: "19 out of 25
       runs gain some improvement"); NaN (gains -1) where no baseline was given.
     """
 
@@ -225,7 +225,7 @@ class Comparison(RunScores):
         return [int(i) for i in self.order[k] if y[i] == y.max()]
 
     def significant_count(self, k: int) -> tuple[int, int]:
-        """``(significant pairs, pairs)`` of measure ``k``, e.g. seed 000's (112, 190)."""
+        """``(significant pairs, pairs)`` of measure ``k``, e.g. [Kamps 2007a]'s (112, 190)."""
         n = len(self.runs)
         return int(np.count_nonzero(self.significant[k])), n * (n - 1) // 2
 

@@ -1,7 +1,7 @@
 """Fidelity tables: does a measure order the simulated runs of the S-R space as expected?
 
 Kamps, Pehcevski, Kazai, Lalmas, Robertson, *INEX 2007 evaluation measures*, LNCS 4862 (2008)
-(seed 001), section 4: the 20 simulated runs of SPEC section 8 (:mod:`engine.simulated`: passage
+([Kamps 2007b]), section 4: the 20 simulated runs of SPEC section 8 (:mod:`engine.simulated`: passage
 sets S, SL, SLD, SS, SST x rankings R, RS, RI, RSI) are built from the qrels and the articles'
 XML, scored by every measure, and shown as
 
@@ -70,7 +70,7 @@ def _row(text: str) -> tuple[str, str, PaperRow, PaperRow]:
 
 
 # Kamps et al. 2008, Table 2 (114 INEX 2006 topics): first, second, then AgP's Diff (%), >, ==,
-# <, p and AgP''s. Transcribed from seed 001; "-" is the paper's "—".
+# <, p and AgP''s. Transcribed from [Kamps 2007b]; "-" is the paper's "—".
 _TABLE2 = """
 SR SLR +20 112 2 0 2.2e-16 +17 112 2 0 2.2e-16
 SR SSR +13 112 2 0 2.2e-16 +8 112 2 0 2.2e-16

@@ -3,10 +3,10 @@ section 12.1).
 
 ``readsim-eval compare QRELS RUN RUN [RUN ...] [--runs DIR] -m MEASURE ...`` reads every run
 once, evaluates it with every measure in one pass (the Python API's
-``readsim._evaluate.evaluations``; and once more as whole documents, the baseline of Arvola et
-al.'s "doc" columns, unless ``--no-doc``), then prints per measure the runs ranked by their
+``readsim._evaluate.evaluations``; and once more as whole documents, the baseline of [Arvola
+2010]'s "doc" columns, Table 2, unless ``--no-doc``), then prints per measure the runs ranked by their
 mean with a confidence interval, the significance matrix over all run pairs with the count of
-significant pairs (Sakai's "112 of 190" style), the neighbouring pairs' effect sizes, and
+significant pairs (as [Kamps 2007a]'s "112 of the 190 pairwise comparisons"), the neighbouring pairs' effect sizes, and
 Kendall's tau and Pearson's r between every two measures and against the baseline. The
 statistics and their policies (pairing by topic, orientation, ties, tests, correction, effect
 size) are :mod:`engine.compare`'s.

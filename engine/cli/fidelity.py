@@ -3,8 +3,7 @@ sections 8 and 12.2).
 
 ``readsim-eval fidelity QRELS --collection DIR [-m MEASURE ...] [--topics complete|T,T]``
 builds the 20 simulated runs (:mod:`engine.simulated`) on the topics whose relevant articles
-the collection holds and prints Kamps et al.'s Table 1 and Table 2 (*INEX 2007 evaluation
-measures*, 2008) with a verdict per measure (:mod:`engine.fidelity`): a readable report
+the collection holds and prints [Kamps 2007b]'s Table 1 and Table 2 (section 4) with a verdict per measure (:mod:`engine.fidelity`): a readable report
 (``--format text``, the default) or rows (``tsv`` with ``#kind`` header rows, ``jsonl`` with
 a ``"kind"`` key).
 

@@ -1,4 +1,4 @@
-"""Element retrieval evaluation of INEX 2002-2005 (seed 004: Gövert, Fuhr, Lalmas, Kazai 2006).
+"""Element retrieval evaluation of INEX 2002-2005 ([Gövert 2006]: Gövert, Fuhr, Lalmas, Kazai).
 
 The engine of ``readsim-eval --elements`` and of the window's element mode. Offsets, sizes and
 rsizes are in the unit of the collection and the qrels (UTF-8 bytes by default, Unicode

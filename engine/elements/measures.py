@@ -1,4 +1,4 @@
-"""Names of the element measures (seed 004; SPEC section 9), parsed here, apart from
+"""Names of the element measures ([Gövert 2006]; SPEC section 9), parsed here, apart from
 :mod:`engine.measure` (whose list measures rank articles, not elements).
 
 =============================  ===============================================================

@@ -1,4 +1,4 @@
-"""The INEX 2002 and INEX 2003 element metrics (seed 004, Gövert et al. 2006, section 4).
+"""The INEX 2002 and INEX 2003 element metrics ([Gövert 2006], section 4).
 
 Notation: a topic's ranked elements c_1 .. c_K (an :class:`~.runs.ElementRun`'s list), each with
 its assessed ``(e, s)`` (0..3; (0, 0) when not assessed) and its text span; sizes |c^T| in the
@@ -37,7 +37,7 @@ decides which element sees a text first.
 
 **Recall points and AP.** Precision at the 101 recall points x = 0.00, 0.01, ..., 1.00
 (:data:`RECALL_POINTS`): INEX 2002, eq. 7 at x itself (precall interpolates by construction);
-INEX 2003, Salton's interpolation (seed 004 cites Salton and McGill 1983, p. 167f): the highest
+INEX 2003, Salton's interpolation ([Gövert 2006] cites Salton and McGill 1983, p. 167f): the highest
 precision at any point of the run whose recall is at least x (0 when none). **AP** (average
 precision) is the mean over the 100 points 0.01 .. 1.00 (x = 0 is left out: a limit, not a
 measurement); the mean over topics is printed at ``all``. A topic whose denominator is 0 (n, the

@@ -1,4 +1,4 @@
-"""Quantisation functions of the element metrics (seed 004, Gövert et al. 2006, section 3.2 and 4.1).
+"""Quantisation functions of the element metrics ([Gövert 2006], section 3.2 and 4.1).
 
 Exhaustiveness ``e`` and specificity ``s`` are assessed on 0..3 scales (0 not, 1 marginally,
 2 fairly, 3 highly). A quantisation maps them to numbers in ``[0, 1]``:
@@ -16,7 +16,7 @@ value of (0,0). The paper's reason, section 3.2 (Figure 2): "A component that is
 at all cannot be specific with respect to the topic. Vice versa, if a document component is
 not specific at all, then it is also not exhaustive." Such a pair is not a possible assessment;
 an element with either dimension 0 is an element without relevant content, i.e. (0, 0). The
-INEX 2003 assessments had no such pairs either (seed 004, Table 1 lists exactly the ten of
+INEX 2003 assessments had no such pairs either ([Gövert 2006], Table 1 lists exactly the ten of
 equation 9). Readsim's derived assessments never produce them (e = 0 exactly when s = 0:
 both mean rsize = 0); an assessments file may, and they then score 0 under f_gen and f_strict
 (under the 2003 metric each dimension is quantised alone, so no gap arises there).

@@ -1,4 +1,4 @@
-"""Element runs: ranked lists of elements, overlap kept (seed 004, sections 4.1-4.2).
+"""Element runs: ranked lists of elements, overlap kept ([Gövert 2006], sections 4.1-4.2).
 
 Unlike the passage tasks (:mod:`engine.formats.run` merges an article's results into one
 ranked article with united passages), an element run keeps **every result line as one ranked
@@ -28,7 +28,7 @@ element**, in line order, nested and repeated text included: that overlap is wha
 - An XPath an article of the collection does not have, a bad rsv: an :class:`InputError` naming
   the line.
 
-**Simulated runs** (seed 004 end of section 4.1), per topic from its assessments:
+**Simulated runs** ([Gövert 2006] end of section 4.1), per topic from its assessments:
 :func:`perfect_run` holds only the elements with specificity 3 (and e > 0), ranked by their
 exhaustiveness: one rank per e value (3, 2, 1; rsv = e), each rank in article order (as the
 assessments list them) then document order. :func:`ancestors_run` is the perfect run followed by
@@ -357,12 +357,12 @@ def simulated_element_run(name: str, assessments: ElementAssessments, topics: It
 
 
 def perfect_run(assessments: ElementAssessments, topics: Iterable[str] | None = None) -> ElementRun:
-    """The "perfect" run of seed 004 section 4.1 (module docstring)."""
+    """The "perfect" run of [Gövert 2006] section 4.1 (module docstring)."""
     return simulated_element_run("perfect", assessments, topics)
 
 
 def ancestors_run(assessments: ElementAssessments, topics: Iterable[str] | None = None) -> ElementRun:
-    """The "ancestors" run of seed 004 section 4.1 (module docstring)."""
+    """The "ancestors" run of [Gövert 2006] section 4.1 (module docstring)."""
     return simulated_element_run("ancestors", assessments, topics)
 
 

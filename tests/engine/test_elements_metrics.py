@@ -1,4 +1,4 @@
-"""The INEX 2002 and 2003 element metrics on hand-worked examples (seed 004, section 4).
+"""The INEX 2002 and 2003 element metrics on hand-worked examples ([Gövert 2006], section 4).
 
 Every expected number below is worked out by hand in the comments (from the paper's equations),
 never copied from the code's output.

@@ -1,4 +1,4 @@
-"""recall_o/precision_o (seed 004, eqs 14-19) against a slow per-character reference.
+"""recall_o/precision_o ([Gövert 2006], eqs 14-19) against a slow per-character reference.
 
 The reference below follows the paper's words literally: each component's text is a Python set
 of character positions, the text not seen before is a set difference, rel^U is the recursion of
