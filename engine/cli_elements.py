@@ -65,7 +65,7 @@ def _write_evaluation(result, per_topic: bool, fmt: str, out: TextIO) -> None:
 
 
 def run_elements(args, out: TextIO, err: TextIO) -> int:
-    from .collection import Collection
+    from .cli import open_collection
     from .coverage import check_input_path
     from .elements import (DEFAULT_MEASURES, Cuts, derive_assessments, evaluate_elements, parse_element_measure,
                            read_assessments, read_element_run, simulated_element_run, write_assessments)
@@ -99,7 +99,7 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
     simulated = list(dict.fromkeys(getattr(args, "simulated", None) or ()))
     for kind, path in (("qrels", args.qrels), *(("run", r) for r in args.runs), ("collection", args.collection)):
         check_input_path(path, kind, pipes=True)
-    collection = Collection(args.collection, args.unit)
+    collection = open_collection(args.collection, args.unit, err)
     runs = []
     for path in args.runs:
         run = read_element_run(path, collection, strict=args.strict)
