@@ -224,6 +224,8 @@ class TarArchive(Archive):
         except Exception as err:  # noqa: BLE001 - tarfile, indexed_gzip, xz, sqlite: a bad archive
             if raised:
                 raise raised[0] from None
+            if "could not be opened as a TAR" in str(err):  # ratarmountcore's words, with a repr
+                raise InputError(self.path, None, "not a tar archive (or not compressed with gzip, bzip2 or xz)") from None
             raise InputError(self.path, None, f"not a readable tar archive: {err}") from None
 
     def _reader(self):

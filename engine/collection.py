@@ -73,8 +73,8 @@ class Collection:
             if why is not None:
                 self.notes.append(f"{self.root}: rebuilding the article index: {why}")
             if not self._nested():
-                self._flat = frozenset(e.name[:-4] for e in os.scandir(self.root)
-                                       if e.name.endswith(".xml") and e.is_file())
+                # every entry named *.xml: a FIFO or a folder of that name is reported when read
+                self._flat = frozenset(e.name[:-4] for e in os.scandir(self.root) if e.name.endswith(".xml"))
                 return
             ai.build(where, "folder", lambda _tmp: self._walk(progress))
             conn, why = ai.load(where, "folder", self._unchanged)
@@ -148,9 +148,8 @@ class Collection:
     def _where(self, name: str) -> tuple[Archive | None, object] | None:
         """``(None, path)`` for a file, ``(archive, index row)`` for a member, None if absent."""
         flat = self.root / f"{name}.xml"
-        if self._flat is not None or self._index is not None:
-            if flat.is_file():
-                return None, flat
+        if (self._flat is not None or self._index is not None) and os.path.lexists(flat):
+            return None, flat  # read_file reports a folder, a FIFO, a broken link by that name
         if self._index is not None:
             with self._lock:
                 row = ai.lookup(self._folder_db(), name)
