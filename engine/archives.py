@@ -181,6 +181,11 @@ class ZipArchive(Archive):
 logging.getLogger("ratarmountcore").setLevel(logging.ERROR)  # it prints its progress to stdout
 
 
+#: decompressed bytes between two seek points of a .tar.gz: an article read inflates at most about
+#: this much (and ratarmountcore's first read 3 times it); the index keeps a 32 KiB window per point
+GZIP_SPACING = 4 * 1024 * 1024
+
+
 class TarArchive(Archive):
     """A tar archive, plain or compressed (ratarmountcore's ``SQLiteIndexedTar``)."""
 
@@ -193,6 +198,9 @@ class TarArchive(Archive):
             files = tar.index.get_connection().execute("SELECT path, name, mode FROM files").fetchall()
         finally:
             tar.index.close()
+        with sqlite3.connect(tmp) as conn:  # ratarmountcore asks for the last member at every open:
+            conn.execute("CREATE INDEX IF NOT EXISTS readsim_files_offset ON files (offset)")  # no full scan
+        conn.close()
         rows = []
         for folder, base, mode in files:
             name = _article_name(base)
@@ -220,7 +228,7 @@ class TarArchive(Archive):
 
         try:
             return Indexed(os.fspath(self.path), indexFilePath=index_file, writeIndex=True,
-                           prioritizedBackends=["indexed_gzip", "indexed_bzip2", "xz"])
+                           gzipSeekPointSpacing=GZIP_SPACING, prioritizedBackends=["indexed_gzip", "xz"])
         except Exception as err:  # noqa: BLE001 - tarfile, indexed_gzip, xz, sqlite: a bad archive
             if raised:
                 raise raised[0] from None
