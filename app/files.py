@@ -24,7 +24,7 @@ def app_settings() -> QSettings:
 
 def guess_kind(path: str | os.PathLike) -> str:
     """The kind of a dropped path: a folder or an archive (``.zip``, ``.tar``, ``.tar.gz``, ...,
-    reference 2.9) is a collection; ``*.qrels``, or text whose first
+    reference 2.10) is a collection; ``*.qrels``, or text whose first
     line carries ``offset:length`` passages or 5 fields, is qrels; ``<inex-submission>`` XML is
     a run; other XML with topics is topics; anything else is a run. Only a regular file is
     opened (a FIFO would block the GUI thread); anything else is called a run and the loader

@@ -288,7 +288,7 @@ class MainWindow(QMainWindow):
             self._index_timer.start()
 
     def _show_indexing(self) -> None:
-        """The collection index build's progress (reference 2.9), polled from the GUI thread:
+        """The collection index build's progress (reference 2.10), polled from the GUI thread:
         the busy bar's value and the status line; an indeterminate bar when it is over."""
         job = self.session.indexing
         self.cancel_indexing.setVisible(job is not None)

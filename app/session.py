@@ -116,7 +116,7 @@ class Loaded:
 
 def index_collection(path: str | os.PathLike, unit: str, progress: Progress | None, out: Loaded) -> Collection | None:
     """Open the collection at ``path`` (worker thread), its index built with ``progress``
-    (reference 2.9); why an index was rebuilt goes to ``out.diagnostics``. None when cancelled
+    (reference 2.10); why an index was rebuilt goes to ``out.diagnostics``. None when cancelled
     (said in ``out.diagnostics``)."""
     def report(done: int, total: int, what: str) -> None:
         progress.step(done / total if total else 0.0, f"{what}: {done * 100 // total}%" if total else f"{what}: {done:,}")
@@ -710,7 +710,7 @@ class Session(QObject):
         return True
 
     def cancel_indexing(self) -> bool:
-        """Stop the collection index build in progress (False if none, reference 2.9): the
+        """Stop the collection index build in progress (False if none, reference 2.10): the
         worker stops at its next progress report, nothing is saved, the collection is not opened."""
         if self.indexing is None:
             return False

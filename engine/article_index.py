@@ -1,4 +1,4 @@
-"""The saved article index of a collection: article name -> where its XML is (reference 2.9).
+"""The saved article index of a collection: article name -> where its XML is (reference 2.10).
 
 An index is one SQLite file. readsim's tables are
 

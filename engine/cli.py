@@ -210,7 +210,7 @@ def _progress(err: TextIO, label: str):
 
 
 def open_collection(path: str, unit: str, err: TextIO) -> Collection:
-    """The collection at ``path`` (reference 2.9), its index built with progress on ``err`` when
+    """The collection at ``path`` (reference 2.10), its index built with progress on ``err`` when
     it is a terminal; why an index was rebuilt is printed on ``err`` in any case."""
     progress = None
     if err.isatty():

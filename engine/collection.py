@@ -1,6 +1,6 @@
 """A collection: the articles of a folder (flat or nested), of an archive, or of a folder of archives.
 
-``Collection(PATH)`` takes what users hold (reference section 2.9): a folder with
+``Collection(PATH)`` takes what users hold (reference section 2.10): a folder with
 ``<name>.xml`` files directly in it (flat) or anywhere below it (nested), ``.zip``/``.tar``/
 ``.tar.gz``/``.tgz``/``.tar.bz2``/``.tar.xz`` archives, or a folder holding such archives (and
 files). An article's name is its file stem. Opening a collection indexes it: an archive's index

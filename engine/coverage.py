@@ -160,7 +160,7 @@ def check_input_path(path: str | os.PathLike, kind: str, pipes: bool = False) ->
     except OSError as err:
         raise InputError(path, None, f"cannot read: {err.strerror or err}") from None
     if kind == "collection":
-        if stat.S_ISREG(mode) and is_archive(p):  # reference 2.9: a .zip or .tar[.gz|.bz2|.xz] archive
+        if stat.S_ISREG(mode) and is_archive(p):  # reference 2.10: a .zip or .tar[.gz|.bz2|.xz] archive
             wanted = os.R_OK
         elif not stat.S_ISDIR(mode):
             raise InputError(path, None, "not a folder nor an archive (a collection is a folder of article XML "

@@ -1,4 +1,4 @@
-"""The window opens a collection kept as an archive (reference section 2.9): File menu and drag
+"""The window opens a collection kept as an archive (reference section 2.10): File menu and drag
 and drop take it, its index is built in the background with the progress bar and Cancel (Esc),
 and the articles are those of the flat folder."""
 

@@ -1,4 +1,4 @@
-"""Collections as users hold them (reference section 2.9): a nested folder, zip and tar archives
+"""Collections as users hold them (reference section 2.10): a nested folder, zip and tar archives
 (plain, gzip, bzip2, xz), a folder of several archives; the saved article index, its reuse and
 its rebuild; the collection's article.dtd inside an archive (reference section 2.8).
 

@@ -1,4 +1,4 @@
-"""Hostile collections kept as archives (reference section 2.9): corrupt, truncated, empty, not
+"""Hostile collections kept as archives (reference section 2.10): corrupt, truncated, empty, not
 an archive at all. Each is ``readsim-eval QRELS RUN --collection ARCHIVE`` in a subprocess (a
 hang guard of 120 s: an article read takes milliseconds) that must end with exit 1 and
 ``ARCHIVE: reason`` (``ARCHIVE: MEMBER: reason`` when a member is damaged), never a traceback."""
