@@ -70,12 +70,12 @@ class Collection:
         where = ai.index_path(self.root, beside=False)
         conn, why = ai.load(where, "folder", self._unchanged)
         if conn is None:
-            if why is not None:
-                self.notes.append(f"{self.root}: rebuilding the article index: {why}")
             if not self._nested():
                 # every entry named *.xml: a FIFO or a folder of that name is reported when read
                 self._flat = frozenset(e.name[:-4] for e in os.scandir(self.root) if e.name.endswith(".xml"))
                 return
+            if why is not None:
+                self.notes.append(f"{self.root}: rebuilding the article index: {why}")
             ai.build(where, "folder", lambda _tmp: self._walk(progress))
             conn, why = ai.load(where, "folder", self._unchanged)
             if conn is None:
