@@ -123,6 +123,7 @@ def index_collection(path: str | os.PathLike, unit: str, progress: Progress | No
 
     try:
         collection = Collection(path, unit, progress=report if progress is not None else None)
+        collection.listing()  # a folder is listed or indexed here, with the progress
     except Cancelled:
         out.diagnostics.append(f"{path}: indexing cancelled; the collection was not opened")
         return None

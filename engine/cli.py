@@ -224,6 +224,7 @@ def open_collection(path: str, unit: str, err: TextIO) -> Collection:
                 print(f"\r{what}: {count}\033[K", end="", file=err, flush=True)
 
     collection = Collection(path, unit, progress=progress)
+    collection.listing()  # a folder is listed or indexed now, with the progress (the coverage check needs it)
     if progress is not None and last[0]:
         print("\r\033[K", end="", file=err, flush=True)
     for note in collection.notes:

@@ -6,8 +6,10 @@
 files). An article's name is its file stem. Opening a collection indexes it: an archive's index
 (:mod:`readsim.engine.archives`) and a nested folder's (name -> relative path, validated by every
 folder's modification time) are built once, with ``progress``, and saved
-(:mod:`readsim.engine.article_index`); a flat folder is listed, not saved. Why an index was rebuilt
-is in :attr:`Collection.notes`.
+(:mod:`readsim.engine.article_index`); a flat folder is listed, not saved. An archive is indexed
+when opened; a folder without a valid saved index at the first article not found as
+``ROOT/NAME.xml``, or at :meth:`Collection.listing`. Why an index was rebuilt is in
+:attr:`Collection.notes`.
 
 Articles are parsed on first use and kept in a small cache. Thread-safe for reading: the GUI
 loads articles in a worker thread.
@@ -58,31 +60,47 @@ class Collection:
         self._flat: frozenset[str] | None = None  # a flat folder's names
         self._index: sqlite3.Connection | None = None  # a nested folder's saved index
         self._names: frozenset[str] | None = None  # listing()'s snapshot
+        self._progress = progress  # for a folder's listing, deferred to the first miss (or listing())
+        self._listed = False
+        self._list_lock = threading.Lock()
         if self.root.is_dir():
-            self._open_folder(progress)
+            self._listed = self._load_folder_index()
         elif self.root.is_file() and is_archive(self.root):
             self._archives[""] = open_archive(self.root, progress, self.notes)
+            self._listed = True
         else:
             raise InputError(root, None, f"not a collection ({KINDS_TEXT})")
 
     # -- indexing -----------------------------------------------------------------------------
-    def _open_folder(self, progress: ai.Progress | None) -> None:
+    def _load_folder_index(self, rebuild: bool = False) -> bool:
+        """Take the folder's saved index if it is valid (True); with ``rebuild``, else build it:
+        a flat folder is listed (no saved index), a nested one walked and its index saved."""
         where = ai.index_path(self.root, beside=False)
         conn, why = ai.load(where, "folder", self._unchanged)
         if conn is None:
+            if not rebuild:
+                return False
             if not self._nested():
                 # every entry named *.xml: a FIFO or a folder of that name is reported when read
                 self._flat = frozenset(e.name[:-4] for e in os.scandir(self.root) if e.name.endswith(".xml"))
-                return
+                return True
             if why is not None:
                 self.notes.append(f"{self.root}: rebuilding the article index: {why}")
-            ai.build(where, "folder", lambda _tmp: self._walk(progress))
+            ai.build(where, "folder", lambda _tmp: self._walk(self._progress))
             conn, why = ai.load(where, "folder", self._unchanged)
             if conn is None:
                 raise InputError(where, None, f"the article index just built cannot be read: {why}")
         self._index, self._pid = conn, os.getpid()
         for (rel,) in conn.execute("SELECT DISTINCT archive FROM readsim_articles WHERE archive != ''"):
-            self._archives[rel] = open_archive(self.root / rel, progress, self.notes)
+            self._archives[rel] = open_archive(self.root / rel, self._progress, self.notes)
+        return True
+
+    def _ensure_listed(self) -> None:
+        """List (flat) or index (nested) the folder now if that is not done: at the first article
+        not found directly as ``ROOT/NAME.xml``, or when the names are asked for."""
+        with self._list_lock:
+            if not self._listed:
+                self._listed = self._load_folder_index(rebuild=True)
 
     def _folder_db(self) -> sqlite3.Connection:
         """The nested folder's index connection; reopened in a forked worker (never shared)."""
@@ -148,8 +166,10 @@ class Collection:
     def _where(self, name: str) -> tuple[Archive | None, object] | None:
         """``(None, path)`` for a file, ``(archive, index row)`` for a member, None if absent."""
         flat = self.root / f"{name}.xml"
-        if (self._flat is not None or self._index is not None) and os.path.lexists(flat):
-            return None, flat  # read_file reports a folder, a FIFO, a broken link by that name
+        if "" not in self._archives:  # a folder
+            if os.path.lexists(flat):
+                return None, flat  # read_file reports a folder, a FIFO, a broken link by that name
+            self._ensure_listed()
         if self._index is not None:
             with self._lock:
                 row = ai.lookup(self._folder_db(), name)
@@ -189,6 +209,7 @@ class Collection:
 
     def names(self) -> list[str]:
         """All article names of the collection, sorted."""
+        self._ensure_listed()
         if self._flat is not None:
             return sorted(self._flat)
         if self._index is not None:

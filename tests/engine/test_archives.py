@@ -174,14 +174,20 @@ def test_read_only_folder_puts_the_index_in_the_user_cache(tmp_path, collections
 def test_nested_folder_index_is_saved_and_rebuilt_when_a_folder_changes(tmp_path, collections, cache_home):
     nested = tmp_path / "nested"
     shutil.copytree(collections["nested"], nested)
-    Collection(nested)
+    first = Collection(nested)
+    assert not (cache_home / "readsim" / "indexes").exists()  # indexed at the first need, not before
+    assert len(first.names()) == SUBSET
     saved = list((cache_home / "readsim" / "indexes").iterdir())
-    assert len(saved) == 1 and Collection(nested).notes == []
-    moved = next((nested / "pages" / "001").iterdir())
+    assert len(saved) == 1
+    reused = Collection(nested)
+    assert reused.notes == [] and len(reused.names()) == SUBSET
+    stamp = saved[0].stat().st_mtime_ns
+    assert Collection(nested).path(first.names()[0]) is not None and saved[0].stat().st_mtime_ns == stamp
+    moved = next(p for p in (nested / "pages" / "001").iterdir() if p.suffix == ".xml")
     moved.rename(nested / "pages" / "000" / moved.name)  # both folders' mtimes change
     again = Collection(nested)
-    assert len(again.notes) == 1 and "changed" in again.notes[0]
     assert again.path(moved.stem) == nested / "pages" / "000" / moved.name
+    assert len(again.notes) == 1 and "changed" in again.notes[0]
 
 
 def test_progress_is_reported_and_can_cancel_the_build(tmp_path, collections):
