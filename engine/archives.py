@@ -25,6 +25,7 @@ import sqlite3
 import struct
 import threading
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from . import article_index as ai
@@ -90,7 +91,9 @@ class Archive:
     def _build(self, where: Path, print_: str, progress: ai.Progress | None) -> None:
         ai.build(where, self.KIND, lambda tmp: (self._index_members(tmp, progress), print_))
 
-    def _index_members(self, tmp: str, progress: ai.Progress | None) -> list[tuple]:
+    def _index_members(self, tmp: str, progress: ai.Progress | None) -> Iterable[tuple]:
+        """The article rows (:data:`article_index.COLUMNS`) of the archive; may write its own
+        tables into the index being built, ``tmp``."""
         raise NotImplementedError
 
     def _error(self, member: str, reason: object) -> InputError:
@@ -127,7 +130,7 @@ class ZipArchive(Archive):
 
     KIND = "zip"
 
-    def _index_members(self, tmp: str, progress: ai.Progress | None) -> list[tuple]:
+    def _index_members(self, tmp: str, progress: ai.Progress | None) -> Iterable[tuple]:
         if progress is not None:
             progress(0, 0, f"reading the member list of {self.label}")
         try:
@@ -135,16 +138,18 @@ class ZipArchive(Archive):
                 infos = zf.infolist()
         except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
             raise InputError(self.path, None, f"not a readable zip archive: {err}") from None
-        rows = []
+        return self._rows(infos, progress)
+
+    def _rows(self, infos: list[zipfile.ZipInfo], progress: ai.Progress | None):
+        """The index rows of the members, one at a time (no second list of millions)."""
         for i, info in enumerate(infos):
             name = None if info.is_dir() else _article_name(info.filename)
             if name is not None or info.filename.rsplit("/", 1)[-1] == "article.dtd":
-                rows.append((name if name is not None else "\0" + info.filename, "", info.filename,
-                             info.header_offset, info.compress_type, info.compress_size, info.file_size,
-                             info.CRC, info.flag_bits))
+                yield (name if name is not None else "\0" + info.filename, "", info.filename,
+                       info.header_offset, info.compress_type, info.compress_size, info.file_size,
+                       info.CRC, info.flag_bits)
             if progress is not None and i % 10000 == 0:
                 progress(i, len(infos), f"indexing {self.label}")
-        return rows
 
     def read(self, row: tuple, max_bytes: int = MAX_ARTICLE_BYTES) -> bytes:
         _name, _archive, member, offset, method, packed, size, crc, flags = row
@@ -192,21 +197,18 @@ class TarArchive(Archive):
     KIND = "tar"
     _tar = None  # the SQLiteIndexedTar, opened at the first read
 
-    def _index_members(self, tmp: str, progress: ai.Progress | None) -> list[tuple]:
-        tar = self._open_tar(tmp, progress)
-        try:
-            files = tar.index.get_connection().execute("SELECT path, name, mode FROM files").fetchall()
-        finally:
-            tar.index.close()
-        with sqlite3.connect(tmp) as conn:  # ratarmountcore asks for the last member at every open:
-            conn.execute("CREATE INDEX IF NOT EXISTS readsim_files_offset ON files (offset)")  # no full scan
+    def _index_members(self, tmp: str, progress: ai.Progress | None) -> Iterable[tuple]:
+        self._open_tar(tmp, progress).index.close()
+        with sqlite3.connect(tmp) as conn:  # the articles straight from ratarmountcore's table, in archive order
+            conn.executescript(ai.SCHEMA)
+            conn.execute(f"""INSERT OR IGNORE INTO readsim_articles ({ai.COLUMNS})
+                SELECT substr(name, 1, length(name) - 4), '', ltrim(path || '/' || name, '/'),
+                       NULL, NULL, NULL, NULL, NULL, NULL
+                FROM files WHERE (mode & 61440) = 32768 AND name LIKE '_%.xml' ORDER BY offsetheader""")
+            # ratarmountcore asks for the last member at every open: an index, not a full scan
+            conn.execute("CREATE INDEX IF NOT EXISTS readsim_files_offset ON files (offset)")
         conn.close()
-        rows = []
-        for folder, base, mode in files:
-            name = _article_name(base)
-            if name is not None and (mode & 0o170000) == 0o100000:
-                rows.append((name, "", f"{folder}/{base}".lstrip("/"), None, None, None, None, None, None))
-        return rows
+        return []
 
     def _open_tar(self, index_file: str, progress: ai.Progress | None = None):
         from ratarmountcore.mountsource.formats.tar import SQLiteIndexedTar
