@@ -195,18 +195,45 @@ def check_paths(inputs) -> None:
             check_input_path(path, kind, pipes=True)
 
 
+def open_collection(path: str, unit: str, err: TextIO):
+    """The collection at ``path`` (reference 2.10: a folder, flat or nested, a zip or tar archive,
+    or a folder of archives), its index built with progress on ``err`` when it is a terminal;
+    why an index was rebuilt is printed on ``err`` in any case."""
+    import time
+
+    from ..collection import Collection
+
+    progress = None
+    if err.isatty():
+        last = [0.0]
+
+        def progress(done: int, total: int, what: str) -> None:
+            now = time.monotonic()
+            if now - last[0] >= 0.2:
+                last[0] = now
+                count = f"{done * 100 // total}%" if total else f"{done:,} articles"
+                print(f"\r{what}: {count}\033[K", end="", file=err, flush=True)
+
+    collection = Collection(path, unit, progress=progress)
+    collection.listing()  # a folder is listed or indexed now, with the progress (the coverage check needs it)
+    if progress is not None and last[0]:
+        print("\r\033[K", end="", file=err, flush=True)
+    for note in collection.notes:
+        print(f"readsim-eval: {note}", file=err)
+    return collection
+
+
 def read_inputs(args, err: TextIO):
     """``(qrels, collection, runs)`` from ``args.qrels``, ``args.collection`` (None without it)
     and ``args.runs``, each input's warnings printed as it is read; each run's ``run_id`` is
     its label (:func:`engine.compare.run_labels`: its run id, or its file name when runs share
     the id, as the three real BERT runs share ``TREC2INEX``; one warning per shared id)."""
-    from ..collection import Collection
     from ..compare import run_labels
     from ..formats import read_any_run, read_qrels
 
     qrels = read_qrels(args.qrels)
     warn(qrels.diagnostics, err)
-    collection = Collection(args.collection, args.unit) if args.collection else None
+    collection = open_collection(args.collection, args.unit, err) if args.collection else None
     runs = []
     for path in args.runs:
         run = read_any_run(path, strict=args.strict)

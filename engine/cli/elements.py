@@ -32,7 +32,7 @@ import os
 import re
 from typing import TextIO
 
-from .common import EXIT_USAGE, check_paths, warn, write_evaluation
+from .common import EXIT_USAGE, check_paths, open_collection, warn, write_evaluation
 
 _LOOKS = re.compile(r"\s*(?:AP|iP)_20")
 
@@ -56,7 +56,6 @@ def cuts_type(text: str):
 
 
 def run_elements(args, out: TextIO, err: TextIO) -> int:
-    from ..collection import Collection
     from ..elements import (DEFAULT_MEASURES, Cuts, derive_assessments, evaluate_elements, parse_element_measure,
                            read_assessments, read_element_run, simulated_element_run, write_assessments)
     from ..elements.assessments import complete_topics, is_assessments_xml
@@ -93,7 +92,7 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
         from ..atomic import check_output
 
         check_output(args.write_assessments, inputs)  # before any work; atomic_write checks again
-    collection = Collection(args.collection, args.unit)
+    collection = open_collection(args.collection, args.unit, err)
     runs = []
     for path in args.runs:
         run = read_element_run(path, collection, strict=args.strict)

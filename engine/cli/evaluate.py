@@ -30,7 +30,6 @@ from types import SimpleNamespace
 from typing import TextIO
 
 from ..batch import check_lengths
-from ..collection import Collection
 from ..coverage import check_coverage
 from ..errors import Diagnostic, InputError
 from ..formats import Run, read_any_run, read_qrels
@@ -39,8 +38,8 @@ from ..measure import MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, Unk
 from ..reading import Mode
 from ..text import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser,
-                     check_paths, doc_measure, fmt, levels, list_measures, option, progress, read_inputs, warn,
-                     write_evaluation)
+                     check_paths, doc_measure, fmt, levels, list_measures, open_collection, option, progress,
+                     read_inputs, warn, write_evaluation)
 from .elements import cuts_type, wants_elements
 
 MAX_JOBS = 256
@@ -84,7 +83,8 @@ def build_parser() -> Parser:
                    help="reading order after the matching chain (default natural); 'entry' starts at each "
                    "result's entry point (a Best in Context line's offset, else its first passage) and wraps around")
     p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
-    p.add_argument("--collection", metavar="DIR", help="folder of the articles (<name>.xml): clips passages, "
+    p.add_argument("--collection", metavar="DIR", help="the articles (<name>.xml): a folder (flat or nested), a .zip, "
+                   ".tar, .tar.gz, .tar.bz2 or .tar.xz archive, or a folder of archives; clips passages, "
                    "resolves XPaths, checks doc_length")
     p.add_argument("--check", action="store_true", help="compare the qrels' doc_length with every judged article in --collection")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects (interleaved articles, split topics)")
@@ -149,7 +149,7 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
     """``--check``: every judged article of the collection whose doc_length the qrels get wrong, then the count."""
     qrels = read_qrels(args.qrels)
     warn(qrels.diagnostics, err)
-    checks = check_lengths(qrels, Collection(args.collection, args.unit), progress(err, "checking"))
+    checks = check_lengths(qrels, open_collection(args.collection, args.unit, err), progress(err, "checking"))
     for c in checks:
         if not c.agrees:
             print(f"{c.topic}\t{c.article}\tqrels {c.qrels_length}\tcomputed {c.computed_length}", file=out)
@@ -284,7 +284,7 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
 
     qrels = read_qrels(args.qrels)
     warn(qrels.diagnostics, err)
-    collection = Collection(args.collection, args.unit) if args.collection else None
+    collection = open_collection(args.collection, args.unit, err) if args.collection else None
     state = SimpleNamespace(qrels=qrels, collection=collection, measures=measures, strict=args.strict,
                             reading=args.reading, as_documents=args.as_documents, complete=args.complete,
                             levels=args.levels)

@@ -16,14 +16,13 @@ from __future__ import annotations
 import math
 from typing import TextIO
 
-from ..collection import Collection
 from ..compare import format_number as _num
 from ..compare import format_signed as _signed
 from ..coverage import check_input_path
 from ..formats import read_qrels
 from ..measure import PARAMETER_RANGES, BadParameter, ListMeasure
-from .common import (EXIT_STATUS_HELP, Parser, Rows, add_subcommand_options, option, progress, run_subcommand,
-                     warn)
+from .common import (EXIT_STATUS_HELP, Parser, Rows, add_subcommand_options, open_collection, option, progress,
+                     run_subcommand, warn)
 
 
 def _topics(text: str) -> str | list[str]:
@@ -69,7 +68,7 @@ def run_fidelity(args, measures: list[ListMeasure], out: TextIO, err: TextIO) ->
     check_input_path(args.collection, "collection")
     qrels = read_qrels(args.qrels)
     warn(qrels.diagnostics, err)
-    collection = Collection(args.collection, args.unit)
+    collection = open_collection(args.collection, args.unit, err)
     result = fidelity_tables(qrels, collection, measures, args.topics, mode=args.reading, levels=args.levels,
                              progress=progress(err, "simulated runs"))
     if args.format == "text":
