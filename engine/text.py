@@ -24,7 +24,8 @@ the parent of the collection folder (where the INEX articles' ``../article.dtd``
 :data:`BUILTIN_DTD`, the packaged copy of the collection's DTD: the real ``article.dtd``
 declares exactly the XHTML 1.0 entity sets, the 253 entities of :mod:`html.entities` (checked
 by a test), so ``&nbsp;`` decodes the same with or without it, and in an article with no
-DOCTYPE at all (parsed again with the built-in table, lines unchanged).
+DOCTYPE at all (parsed again with the built-in table, lines unchanged). This holds for articles
+parsed in threads too (see :func:`_pin_loader`).
 
 **Cost.** Building an :class:`Article` costs the parse and one C-level pass for the text and
 doc_length. The element index (spans, depths, parents) is built on first use of
