@@ -202,7 +202,7 @@ class _DTDResolver(etree.Resolver):
 
 
 class _Gate(etree.Resolver):
-    """A resolver that holds its parse inside libxml2 until :meth:`release` (for :func:`_pin_loader`)."""
+    """A resolver that holds its parse inside libxml2 until :attr:`leave` is set (for :func:`_pin_loader`)."""
 
     def __init__(self):
         super().__init__()
@@ -215,13 +215,14 @@ class _Gate(etree.Resolver):
         return self.resolve_string("", context)
 
     def parse_in_thread(self) -> threading.Thread:
+        """Start a parse of a few bytes in a new thread; return once it is held here (or ended)."""
         def run():
             try:
                 parser = etree.XMLParser(no_network=True, resolve_entities="internal", load_dtd=True)
                 parser.resolvers.add(self)
                 etree.fromstring(b'<!DOCTYPE a SYSTEM "readsim:pin"><a/>', parser)
             except etree.LxmlError:
-                pass  # the pin is then not made; parsing stays correct single-threaded
+                pass  # not expected; the pin is then not made (single-threaded parsing is unaffected)
             finally:
                 self.inside.set()
         thread = threading.Thread(target=run, name="readsim-pin-loader", daemon=True)
