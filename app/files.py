@@ -18,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 
 from readsim.engine.archives import SUFFIXES, is_archive
+from readsim.engine.errors import InputError
 
 KINDS = ("collection", "qrels", "run", "topics")
 #: byte-order marks of XML in UTF-16 or UTF-32 (NUL bytes there are text, not binary data);
@@ -138,3 +139,22 @@ def add_recent(kind: str, path: str | os.PathLike) -> None:
     entry = f"{kind}|{os.path.abspath(path)}"
     items = [f"{k}|{p}" for k, p in recent_files() if f"{k}|{p}" != entry]
     app_settings().setValue("recent", [entry, *items][:MAX_RECENT])
+
+
+_LOOKS_LIKE = {
+    "qrels": "a qrels file (topic Q0 file rel_size doc_length bep offset:length ...)",
+    "run": "a run (topic Q0 file rank rsv run_id offset length)",
+    "topics": "a topics file",
+}
+
+
+def refuse_other_kind(path: str | os.PathLike, kind: str) -> None:
+    """Raise :class:`InputError` if the file plainly holds something else than ``kind``:
+    binary data (a NUL byte in its first 4 KiB), or (by its first line) a qrels file opened as
+    a run, a run opened as qrels, ... (:func:`sniff_kind`). Unsure: no error,
+    the reader decides."""
+    seen, line = sniff_kind(path)
+    if seen == "binary":
+        raise InputError(path, line, f"binary data (a NUL byte), not a {kind} file")
+    if seen is not None and seen != kind:
+        raise InputError(path, line, f"this looks like {_LOOKS_LIKE[seen]}, not a {kind} file")

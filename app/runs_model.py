@@ -124,7 +124,7 @@ def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
     from readsim.engine.coverage import run_paths
 
     from .background import input_error_text
-    from .session import _refuse_other_kind
+    from .files import refuse_other_kind
 
     runs: list[Run] = []
     errors: list[str] = []
@@ -137,7 +137,7 @@ def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
         for f in files:
             try:
                 check_input_path(f, "run")
-                _refuse_other_kind(f, "run")
+                refuse_other_kind(f, "run")
                 runs.append(read_any_run(f))
             except (InputError, OSError, UnicodeDecodeError, ValueError) as err:
                 text = input_error_text(err)

@@ -8,7 +8,7 @@ through :func:`~readsim.app.background.run_in_background`; results of work that 
 request made stale are dropped (generation counters).
 
 Bad input never ends in a traceback: each file of a load is checked (:func:`check_input_path`:
-missing, a folder, a FIFO; :func:`_refuse_other_kind`: binary data, a qrels file opened as a
+missing, a folder, a FIFO; :func:`readsim.app.files.refuse_other_kind`: binary data, a qrels file opened as a
 run and the reverse) and read on its own; a file that fails is reported as ``path: reason`` on
 ``error`` (the window's message box) while the others are taken over. After every load the
 inputs are checked against each other (:func:`readsim.engine.coverage.check_coverage`: an
@@ -49,7 +49,7 @@ from readsim.engine.text import Article
 from .plain import amount
 from . import marks as mk
 from .background import hold, input_error_text, run_in_background
-from .files import add_recent, sniff_kind
+from .files import add_recent, refuse_other_kind
 from .runs_model import Cancelled, Progress
 
 MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)
@@ -130,25 +130,6 @@ def index_collection(path: str | os.PathLike, unit: str, progress: Progress | No
         return None
     out.diagnostics += collection.notes
     return collection
-
-
-_LOOKS_LIKE = {
-    "qrels": "a qrels file (topic Q0 file rel_size doc_length bep offset:length ...)",
-    "run": "a run (topic Q0 file rank rsv run_id offset length)",
-    "topics": "a topics file",
-}
-
-
-def _refuse_other_kind(path: str | os.PathLike, kind: str) -> None:
-    """Raise :class:`InputError` if the file plainly holds something else than ``kind``:
-    binary data (a NUL byte in its first 4 KiB), or (by its first line) a qrels file opened as
-    a run, a run opened as qrels, ... (:func:`readsim.app.files.sniff_kind`). Unsure: no error,
-    the reader decides."""
-    seen, line = sniff_kind(path)
-    if seen == "binary":
-        raise InputError(path, line, f"binary data (a NUL byte), not a {kind} file")
-    if seen is not None and seen != kind:
-        raise InputError(path, line, f"this looks like {_LOOKS_LIKE[seen]}, not a {kind} file")
 
 
 class Session(QObject):
@@ -237,7 +218,7 @@ class Session(QObject):
                 try:
                     check_input_path(path, kind)
                     if kind != "collection":
-                        _refuse_other_kind(path, kind)
+                        refuse_other_kind(path, kind)
                     return read(path)
                 except (InputError, OSError) as err:
                     out.errors.append(input_error_text(err) or str(err))
