@@ -1,0 +1,61 @@
+"""readsim-eval is built on the Python API: its list measures and per-article scores come from
+readsim._evaluate (evaluations, article_scores), and the API's warnings reach standard error in
+the command's words (``file:line: warning: ...``), never as Python warnings."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import readsim._evaluate as core
+from readsim.engine.cli import main
+from readsim.engine.samples import sample
+
+S = sample()
+GOOD = next(p for p in S.runs if p.name == "good-passages.run")
+
+
+def spied(monkeypatch, name: str) -> list[str]:
+    calls: list[str] = []
+    real = getattr(core, name)
+
+    def spy(*args, **kwargs):
+        calls.append(name)
+        yield from real(*args, **kwargs)
+
+    monkeypatch.setattr(core, name, spy)
+    return calls
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an InputWarning escaping the command would fail here
+        code = main([str(a) for a in args], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_list_measures_come_from_the_api_core(monkeypatch):
+    calls = spied(monkeypatch, "evaluations")
+    code, out, _ = run(S.qrels, GOOD, "-j", "1", "-m", "num_rel_ret")
+    # good-passages.run retrieves 3 of the sample's relevant articles on its one topic
+    assert (code, calls, out) == (0, ["evaluations"], "runid\tall\tgood-passages\nnum_rel_ret\tall\t3\n")
+
+
+def test_per_article_scores_come_from_the_api_core(monkeypatch):
+    calls = spied(monkeypatch, "article_scores")
+    code, out, _ = run(S.qrels, GOOD, "--per-article", "-m", "P_set")
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert code == 0 and calls == ["article_scores"]
+    # P_set = retrieved relevant / retrieved (reference section 4.6), worked from the files:
+    # 900001 1489/1520, 900003 440/443, 900002 189/446, 900004 judged non-relevant
+    assert [(r[2], r[3]) for r in rows] == [("900001", f"{1489 / 1520:.6f}"), ("900003", f"{440 / 443:.6f}"),
+                                            ("900002", f"{189 / 446:.6f}"), ("900004", "0.000000")]
+
+
+def test_the_apis_warnings_are_printed_by_the_command(tmp_path):
+    unjudged = tmp_path / "unjudged.run"
+    unjudged.write_text("9999 Q0 900001 1 1.0 mine 0 10\n")
+    code, out, err = run(S.qrels, unjudged, "-j", "1")
+    assert code == 0 and out.startswith("runid\tall\tmine\n")
+    assert f"{unjudged}: warning: topic 9999 of the run is not in the qrels; ignored\n" in err
