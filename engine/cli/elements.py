@@ -56,8 +56,11 @@ def cuts_type(text: str):
 
 
 def run_elements(args, out: TextIO, err: TextIO) -> int:
-    from ..elements import (DEFAULT_MEASURES, Cuts, derive_assessments, evaluate_elements, parse_element_measure,
-                           read_assessments, read_element_run, simulated_element_run, write_assessments)
+    from readsim._inputs import diagnostics_to
+    from readsim.elements import derive_assessments
+
+    from ..elements import (DEFAULT_MEASURES, Cuts, evaluate_elements, parse_element_measure, read_assessments,
+                            read_element_run, simulated_element_run, write_assessments)
     from ..elements.assessments import complete_topics, is_assessments_xml
     from ..measure import UnknownMeasure
 
@@ -101,6 +104,7 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
     data = _head(args.qrels)
     if is_assessments_xml(data):
         assessments = read_assessments(args.qrels, collection, cuts, None if os.path.isfile(args.qrels) else data)
+        warn(assessments.diagnostics, err)
     else:
         qrels = _qrels(args.qrels, data)
         warn(qrels.diagnostics, err)
@@ -111,8 +115,8 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
             for run in runs:
                 wanted.update(run.topics)
             topics = [t for t in qrels.topics if t in wanted]
-        assessments = derive_assessments(qrels, collection, topics, cuts)
-    warn(assessments.diagnostics, err)
+        with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
+            assessments = derive_assessments(qrels, collection, topics, cuts)  # the API's, its warnings here
     if args.write_assessments:
         if args.write_assessments == "-":
             from ..elements.assessments import assessments_xml
