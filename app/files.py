@@ -17,6 +17,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
+from readsim.engine.coverage import check_input_path
+from readsim.engine.errors import InputError
+
 KINDS = ("collection", "qrels", "run", "topics")
 #: byte-order marks of XML in UTF-16 or UTF-32 (NUL bytes there are text, not binary data);
 #: UTF-32 LE first, its mark starts with UTF-16 LE's
@@ -111,6 +114,35 @@ def sniff_kind(path: str | os.PathLike) -> tuple[str | None, int | None]:
             return "run", number
         return None, None
     return None, None
+
+
+_LOOKS_LIKE = {
+    "qrels": "a qrels file (topic Q0 file rel_size doc_length bep offset:length ...)",
+    "run": "a run (topic Q0 file rank rsv run_id offset length)",
+    "topics": "a topics file",
+}
+
+
+def refuse_other_kind(path: str | os.PathLike, kind: str) -> None:
+    """Raise :class:`InputError` if the file plainly holds something else than ``kind``:
+    binary data (a NUL byte in its first 4 KiB), or (by its first line) a qrels file opened as
+    a run, a run opened as qrels, ... (:func:`sniff_kind`). Unsure: no error, the reader
+    decides."""
+    seen, line = sniff_kind(path)
+    if seen == "binary":
+        raise InputError(path, line, f"binary data (a NUL byte), not a {kind} file")
+    if seen is not None and seen != kind:
+        raise InputError(path, line, f"this looks like {_LOOKS_LIKE[seen]}, not a {kind} file")
+
+
+def check_input(path: str | os.PathLike, kind: str) -> None:
+    """Raise :class:`InputError` (or ``OSError``) before ``path`` is read as ``kind`` if it is
+    missing, a folder where a file is wanted, a FIFO
+    (:func:`readsim.engine.coverage.check_input_path`), or a file of another kind
+    (:func:`refuse_other_kind`; not asked of a collection)."""
+    check_input_path(path, kind)
+    if kind != "collection":
+        refuse_other_kind(path, kind)
 
 
 def recent_files() -> list[tuple[str, str]]:

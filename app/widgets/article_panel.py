@@ -29,10 +29,11 @@ from readsim.engine.reading import Mode
 from readsim.engine.reading import window as read_window
 
 from .. import marks as mk
+from ..articles import ARTICLE_CACHE_SIZE, ArticleState
 from ..background import activity
 from ..plain import amount, esc, plain_label, rich_label
 from ..playback import jumps
-from ..session import ARTICLE_CACHE_SIZE, ArticleState, Session
+from ..session import Session
 from .article_view import ArticleView, DocumentBuilder
 from .legend import Legend
 from .scores import fit_text
