@@ -116,6 +116,26 @@ def sniff_kind(path: str | os.PathLike) -> tuple[str | None, int | None]:
     return None, None
 
 
+def recent_files() -> list[tuple[str, str]]:
+    """Recent ``(kind, path)`` pairs, newest first."""
+    raw = app_settings().value("recent", [])
+    if isinstance(raw, str):
+        raw = [raw]
+    out = []
+    for item in raw or []:
+        kind, _, path = str(item).partition("|")
+        if kind in KINDS and path:
+            out.append((kind, path))
+    return out
+
+
+def add_recent(kind: str, path: str | os.PathLike) -> None:
+    """Put ``(kind, path)`` first in the recent files (at most :data:`MAX_RECENT`)."""
+    entry = f"{kind}|{os.path.abspath(path)}"
+    items = [f"{k}|{p}" for k, p in recent_files() if f"{k}|{p}" != entry]
+    app_settings().setValue("recent", [entry, *items][:MAX_RECENT])
+
+
 _LOOKS_LIKE = {
     "qrels": "a qrels file (topic Q0 file rel_size doc_length bep offset:length ...)",
     "run": "a run (topic Q0 file rank rsv run_id offset length)",
@@ -143,23 +163,3 @@ def check_input(path: str | os.PathLike, kind: str) -> None:
     check_input_path(path, kind)
     if kind != "collection":
         refuse_other_kind(path, kind)
-
-
-def recent_files() -> list[tuple[str, str]]:
-    """Recent ``(kind, path)`` pairs, newest first."""
-    raw = app_settings().value("recent", [])
-    if isinstance(raw, str):
-        raw = [raw]
-    out = []
-    for item in raw or []:
-        kind, _, path = str(item).partition("|")
-        if kind in KINDS and path:
-            out.append((kind, path))
-    return out
-
-
-def add_recent(kind: str, path: str | os.PathLike) -> None:
-    """Put ``(kind, path)`` first in the recent files (at most :data:`MAX_RECENT`)."""
-    entry = f"{kind}|{os.path.abspath(path)}"
-    items = [f"{k}|{p}" for k, p in recent_files() if f"{k}|{p}" != entry]
-    app_settings().setValue("recent", [entry, *items][:MAX_RECENT])

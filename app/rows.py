@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from readsim.engine.batch import Join, document
 from readsim.engine.collection import Collection
-from readsim.engine.document import DocumentEvaluation
+from readsim.engine.document import DocumentEvaluation, evaluate_document
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.reading import Mode
@@ -69,6 +69,28 @@ def with_user_entry(row: RankedRow, point: int | None) -> RankedRow:
     if point is None or point == base.entry:
         return row
     return dataclasses.replace(row, natural=dataclasses.replace(base, entry=point))
+
+
+def run_entry_point(entry: RunArticle | None, row: RankedRow | None) -> int:
+    """The run's entry point of a ranked article (units): ``entry``'s (its line in the run: a
+    Best in Context line's offset), else its ``row``'s first retrieved passage (XPaths or
+    XPointers only), else 0; 0 when the run does not rank the article (``entry`` None)."""
+    if entry is not None and entry.entry_point is None and row is not None:
+        return with_entry(row.natural or row.evaluation, entry).entry
+    return int(entry.entry_point or 0) if entry is not None else 0
+
+
+def moved_entry(row: RankedRow | None, ev: DocumentEvaluation, point: int,
+                mode: Mode) -> tuple[RankedRow | None, DocumentEvaluation]:
+    """``(row, evaluation)`` of an article whose entry point moved to ``point`` (units), read in
+    ``mode``: its ranked ``row`` (None when the run does not rank it; then ``ev``, its
+    evaluation with nothing retrieved, is read again)."""
+    if row is not None:
+        row = with_user_entry(row, point).in_mode(mode)
+        return row, row.evaluation
+    if mode is Mode.ENTRY:
+        return None, evaluate_document(ev.relevant, ev.retrieved, ev.n, mode, point)
+    return None, dataclasses.replace(ev, entry=point)
 
 
 def ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Collection | None,

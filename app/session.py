@@ -32,7 +32,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from readsim.engine.collection import Collection
-from readsim.engine.document import Settings, evaluate_document
+from readsim.engine.document import Settings
 from readsim.engine.formats import Qrels, Run, Topic
 from readsim.engine.reading import Mode
 
@@ -433,14 +433,7 @@ class Session(QObject):
         line's offset, else the first retrieved passage's start, 0 for a whole article); 0 when
         the run does not rank it."""
         entry = self.run.article(self.topic, name) if self.run is not None and self.topic is not None else None
-        if entry is None:
-            return 0
-        point = entry.entry_point
-        if point is None:  # XPaths or XPointers only: the first resolved passage
-            row = self.row_of(name)
-            ret = (row.natural or row.evaluation).retrieved if row is not None else None
-            point = int(ret[0, 0]) if ret is not None and len(ret) else 0
-        return int(point)
+        return rw.run_entry_point(entry, self.row_of(name))
 
     def entry_of_current(self) -> tuple[int, str] | None:
         """The open article's entry point and where it comes from: ``"you"`` (set in the
@@ -470,15 +463,9 @@ class Session(QObject):
             self.entries[key] = point
         mode = self.settings.mode
         row = self.row_of(cur.name) if self.rows_ready() else cur.row  # its own while the rows come
+        row, ev = rw.moved_entry(row, cur.evaluation, point, mode)
         if row is not None:
-            base = row.natural or row.evaluation
-            row = dataclasses.replace(row, natural=dataclasses.replace(base, entry=point)).in_mode(mode)
             self.rows = [row if r.article == cur.name else r for r in self.rows]
-            ev = row.evaluation
-        else:
-            ev = cur.evaluation
-            ev = (evaluate_document(ev.relevant, ev.retrieved, ev.n, mode, point) if mode is Mode.ENTRY
-                  else dataclasses.replace(ev, entry=point))
         self.current = dataclasses.replace(cur, row=row, evaluation=ev)
         if mode is Mode.ENTRY:
             if row is not None and self.rows_ready():

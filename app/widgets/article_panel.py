@@ -57,7 +57,7 @@ class ChainBar(QWidget):
     The row's widgets are made once and reused: a new chain (a mode change, an edit) only
     changes the texts of the buttons it needs and shows or hides the others, and the same
     chain again changes nothing (making the buttons anew, each with its style sheet, cost a
-    mode change a style polish and a re-layout per button; issue 8 item 11)."""
+    mode change a style polish and a re-layout per button)."""
 
     def __init__(self, view: ArticleView, parent=None) -> None:
         super().__init__(parent)
