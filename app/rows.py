@@ -6,7 +6,7 @@ computed once per topic in the natural mode and re-derived for another mode from
 inputs (:func:`with_mode`, :class:`RowsByMode`), so a control change never re-reads or re-lays
 out anything. The ``entry`` mode reads each article from its entry point, which the natural
 evaluation carries (``DocumentEvaluation.entry``): the run's (``RunArticle.entry_point``: a Best
-in Context line's offset, else the first passage's start, docs/reference.md section 1.3), or
+in Context line's offset, else the first passage's start, docs/reference.md section 3), or
 one the user set for the (topic, article) (:func:`with_user_entry`).
 
 No Qt. Threading contract: :func:`evaluate_rows`, :func:`ranked_row`, :func:`first_article`
