@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from readsim.engine.batch import Join, document
 from readsim.engine.collection import Collection
-from readsim.engine.document import DocumentEvaluation, evaluate_document
+from readsim.engine.document import DocumentEvaluation, evaluate_document, in_mode_many
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.reading import Mode
@@ -183,5 +183,6 @@ class RowsByMode:
             memo[old] = rows
         out = memo.get(new)
         if out is None:
-            out = memo[new] = [r.in_mode(new) for r in rows]
+            evs = in_mode_many([r.natural or r.evaluation for r in rows], new)  # one batch
+            out = memo[new] = [dataclasses.replace(r, evaluation=ev) for r, ev in zip(rows, evs)]
         return out

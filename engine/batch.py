@@ -1,8 +1,10 @@
 """Per-article evaluation of whole runs: each (topic, article) of a run with its qrels.
 
-:func:`documents` joins a :class:`~engine.formats.Run` with its
-:class:`~engine.formats.Qrels` (and, when given, the collection) and yields one
-:class:`~engine.document.DocumentEvaluation` per ranked article. Offsets are in the unit
+:func:`document` evaluates one ranked article of a :class:`~engine.formats.Run` with its
+:class:`~engine.formats.Qrels` (and, when given, the collection), as a
+:class:`~engine.document.DocumentEvaluation`: the window's open article and rows, and the
+evaluation of topics edited in memory or with element XPaths (whole runs read from files are
+evaluated column-wise, :mod:`engine.columnwise`). Offsets are in the unit
 of the qrels and the run (UTF-8 bytes for INEX 2009/2010); the collection, if any, is read
 in that unit.
 
@@ -16,7 +18,7 @@ in that unit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -112,13 +114,13 @@ def document(
     with ``as_document``) and wraps around. Raises :class:`InputError` (see
     :func:`retrieved_passages`). ``facts``: a memo of the collection's articles (name ->
     ``(length, doc_length, path)``, None when absent) shared by the calls of one pass, so an
-    article ranked for many topics is looked up and parsed once (see :func:`documents`).
+    article ranked for many topics is looked up and parsed once.
     """
     judgement = qrels.judgement(topic, entry.article)
     retrieved = None if as_document else retrieved_passages(run, topic, entry, collection)
     text_length = None
     doc_length = judgement.doc_length if judgement is not None else None
-    found = _facts(collection, entry.article, facts) if collection is not None else None
+    found = article_facts(collection, entry.article, facts) if collection is not None else None
     if found is not None:
         text_length, computed, path = found
         if doc_length is None:
@@ -142,7 +144,7 @@ def document(
 _LISTING = "\0listing"  # the memo's entry for Collection.listing() (no article has this name)
 
 
-def _facts(collection: Collection, name: str, memo: dict | None) -> tuple[int, int, str] | None:
+def article_facts(collection: Collection, name: str, memo: dict | None) -> tuple[int, int, str] | None:
     """``(length, doc_length, path)`` of article ``name`` of ``collection`` (None if absent),
     through ``memo`` when given. Raises :class:`InputError` for an unreadable article."""
     if memo is not None:
@@ -163,26 +165,6 @@ def _facts(collection: Collection, name: str, memo: dict | None) -> tuple[int, i
     if memo is not None:
         memo[name] = found
     return found
-
-
-def documents(
-    qrels: Qrels,
-    run: Run,
-    mode: Mode | str = Mode.NATURAL,
-    collection: Collection | None = None,
-    as_document: bool = False,
-    join: Join | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> Iterator[tuple[str, RunArticle, DocumentEvaluation]]:
-    """Yield ``(topic, ranked article, evaluation)`` for every article of every topic of ``run``,
-    in run order. ``progress(done, total)`` is called after each topic."""
-    total = len(run.topics)
-    facts: dict[str, tuple[int, int, str] | None] = {}  # each article looked up (and parsed) once
-    for done, (topic, entries) in enumerate(run.topics.items(), 1):
-        for entry in entries:
-            yield topic, entry, document(qrels, run, topic, entry, mode, collection, as_document, join, facts)
-        if progress is not None:
-            progress(done, total)
 
 
 @dataclass(frozen=True)

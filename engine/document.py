@@ -19,7 +19,7 @@ import numpy as np
 
 from . import docmeasures as dm
 from . import intervals as iv
-from .reading import Mode, Pieces, reading_order
+from .reading import Mode, Piece, Pieces, reading_order
 
 
 @dataclass(frozen=True)
@@ -166,10 +166,32 @@ def evaluate_document(
     return DocumentEvaluation(rel, ret, n, mode, reading_order(n, rel, ret, mode, entry), entry, doc_length)
 
 
+def in_mode_many(evaluations: list[DocumentEvaluation], mode: Mode | str) -> list[DocumentEvaluation]:
+    """:meth:`DocumentEvaluation.in_mode` of each of ``evaluations``, the reading orders of all
+    built at once by :func:`evaluate_documents` (the window's ranked list when the reading mode
+    changes: one batch, not one reading order per article)."""
+    mode = Mode(mode)
+    todo = [ev for ev in evaluations if ev.mode is not mode]
+    if not todo:
+        return list(evaluations)
+    rel = [ev.relevant for ev in todo]
+    ret = [iv.EMPTY if ev.retrieved is None else ev.retrieved for ev in todo]
+    doc_length = np.array([ev.n if ev.doc_length is None else ev.doc_length for ev in todo], dtype=np.int64)
+    batch = evaluate_documents(doc_length, _ptr(rel), np.concatenate(rel + [iv.EMPTY]), _ptr(ret),
+                               np.concatenate(ret + [iv.EMPTY]), np.array([ev.retrieved is None for ev in todo]),
+                               mode, np.array([ev.entry for ev in todo], dtype=np.int64))
+    built = iter(DocumentEvaluation(ev.relevant, ev.retrieved, n, mode, pieces, ev.entry, dl)
+                 for ev, n, pieces, dl in zip(todo, batch.n.tolist(), batch.pieces(), doc_length.tolist()))
+    return [ev if ev.mode is mode else next(built) for ev in evaluations]
+
+
+def _ptr(rows: list[np.ndarray]) -> np.ndarray:
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(r) for r in rows], out=ptr[1:])
+    return ptr
+
+
 # -- many articles at once -----------------------------------------------------------------------
-
-BATCH_MODES = (Mode.NATURAL, Mode.DOCUMENT)
-
 
 def _segment_sums(values: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     """Exact int64 sums of ``values[ptr[i]:ptr[i + 1]]``."""
@@ -190,7 +212,8 @@ class DocumentBatch:
     Per article: ``nrc`` (|R|), ``n`` (extent read), ``retrieved_size`` (|T|),
     ``relevant_retrieved`` (|R n T|), ``ptr`` (its pieces are ``ptr[a] .. ptr[a + 1] - 1``).
     Per piece, in reading order: ``article``, ``length``, ``relevant``, ``before`` (positions read
-    before it in its article) and ``rel_before`` (relevant ones among them). Every method
+    before it in its article), ``rel_before`` (relevant ones among them) and ``start`` (its first
+    position in the article). Every method
     returns one float per article, as the :class:`DocumentEvaluation` method of the same name.
     """
 
@@ -204,9 +227,16 @@ class DocumentBatch:
     relevant: np.ndarray
     before: np.ndarray
     rel_before: np.ndarray
+    start: np.ndarray
 
     def __len__(self) -> int:
         return len(self.nrc)
+
+    def pieces(self) -> list[Pieces]:
+        """Each article's reading order as :class:`~engine.reading.Piece` s (the window's rows)."""
+        flat = [Piece(*p) for p in zip(self.start.tolist(), (self.start + self.length).tolist(), self.relevant.tolist())]
+        bounds = self.ptr.tolist()
+        return [tuple(flat[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
 
     def _first_reaching(self, counted: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per article, the first piece whose running total ``counted`` (non-decreasing within
@@ -301,18 +331,23 @@ def evaluate_documents(
     retrieved: np.ndarray,
     whole: np.ndarray,
     mode: Mode | str = Mode.NATURAL,
+    entry: np.ndarray | None = None,
 ) -> DocumentBatch:
     """Evaluate A articles at once: :func:`evaluate_document` (without ``text_length``) for
-    each, in the ``natural`` or ``document`` mode.
+    each, in any reading mode (SPEC section 4).
 
     ``doc_length`` (A,); the relevant passages of article ``a`` are ``relevant[rel_ptr[a]:
     rel_ptr[a + 1]]`` and its retrieved ones ``retrieved[ret_ptr[a]:ret_ptr[a + 1]]`` (each
-    normalized, ``(k, 2)`` int64); ``whole[a]``: a whole-article result (its retrieved rows
-    are ignored). Raises ``ValueError`` for another mode.
+    normalized, ``(k, 2)`` int64, in the unit); ``whole[a]``: a whole-article result (its
+    retrieved rows are ignored); ``entry[a]``: the entry point of the ``entry`` mode (0 when
+    not given; clamped to ``[0, doc_length]``). Every article is cut into elementary intervals
+    at all the boundaries of R, T (and the entry point); one stable sort by (article, place in
+    the reading order) puts them in reading order: the matching chain T first in the
+    ``natural``, ``worst`` and ``best`` modes, then the rest (``worst``: its non-relevant part
+    first, ``best``: its relevant part first), or ``[e, n)`` then ``[0, e)`` in the ``entry``
+    mode (Arvola et al. 2010, section 2). Raises ``ValueError`` on an unknown mode.
     """
     mode = Mode(mode)
-    if mode not in BATCH_MODES:
-        raise ValueError(f"evaluate_documents reads in the natural and document modes, not {mode}")
     A = len(doc_length)
     dl = np.asarray(doc_length, dtype=np.int64)
     whole = np.asarray(whole, dtype=bool)
@@ -333,17 +368,23 @@ def evaluate_documents(
         ta, ts, te = ta[o], ts[o], te[o]
     size = np.bincount(ta, weights=te - ts, minlength=A).astype(np.int64) if len(ta) else np.zeros(A, np.int64)
     n = dl.copy()
-    if mode is Mode.NATURAL and len(ta):
+    chained = mode not in (Mode.DOCUMENT, Mode.ENTRY)
+    if chained and len(ta):
         last = np.zeros(A, dtype=np.int64)
         np.maximum.at(last, ta, te)
         n = np.maximum(n, last)
-    # elementary intervals: cut [0, n) at every boundary of R and T
+    # elementary intervals: cut [0, n) at every boundary of R and T (and the entry point)
     arts = np.arange(A)
-    pos = np.concatenate([np.zeros(A, np.int64), n, rs, re_, ts, te])
-    art = np.concatenate([arts, arts, ra, ra, ta, ta])
-    d_rel = np.concatenate([np.zeros(2 * A, np.int8), np.ones(len(ra), np.int8), -np.ones(len(ra), np.int8),
+    e_at = np.zeros(A, np.int64)
+    if mode is Mode.ENTRY and entry is not None:
+        e_at = np.minimum(np.maximum(np.asarray(entry, dtype=np.int64), 0), n)
+    cuts = A if mode is Mode.ENTRY else 0  # the entry point is one more boundary
+    pos = np.concatenate([np.zeros(A, np.int64), n, e_at[:cuts], rs, re_, ts, te])
+    art = np.concatenate([arts, arts, arts[:cuts], ra, ra, ta, ta])
+    fixed = 2 * A + cuts
+    d_rel = np.concatenate([np.zeros(fixed, np.int8), np.ones(len(ra), np.int8), -np.ones(len(ra), np.int8),
                             np.zeros(2 * len(ta), np.int8)])
-    d_ret = np.concatenate([np.zeros(2 * A + 2 * len(ra), np.int8), np.ones(len(ta), np.int8), -np.ones(len(ta), np.int8)])
+    d_ret = np.concatenate([np.zeros(fixed + 2 * len(ra), np.int8), np.ones(len(ta), np.int8), -np.ones(len(ta), np.int8)])
     o = np.argsort((art << iv.SHIFT) + pos, kind="stable")
     pos, art = pos[o], art[o]
     in_rel = np.cumsum(d_rel[o], dtype=np.int64) > 0
@@ -353,16 +394,21 @@ def evaluate_documents(
     idx = np.flatnonzero(ok)
     a, s, e, r, t = art[idx], start[idx], end[idx], in_rel[idx], in_ret[idx]
     relret = np.bincount(a[r & t], weights=(e - s)[r & t], minlength=A).astype(np.int64) if len(a) else np.zeros(A, np.int64)
-    # reading order: the chain (T, document order), then the rest (document order)
-    chain = t if mode is Mode.NATURAL else np.zeros(len(a), dtype=bool)
-    o = np.argsort(a * 2 + ~chain, kind="stable")
+    # reading order: each interval's place (0, 1, 2), document order within a place
+    if mode is Mode.ENTRY:
+        place = (s < e_at[a]).astype(np.int64)  # [e, n), then [0, e)
+    elif mode is Mode.DOCUMENT:
+        place = np.zeros(len(a), np.int64)
+    else:  # the chain (T) first, then the rest
+        place = np.where(t, 0, 1 if mode is Mode.NATURAL else np.where(r == (mode is Mode.WORST), 2, 1))
+    o = np.argsort(a * 3 + place, kind="stable")
     a, s, e, r = a[o], s[o], e[o], r[o]
     # neighbours that continue each other are one piece, as reading.reading_order makes them
     head = np.ones(len(a), dtype=bool)
     head[1:] = (a[1:] != a[:-1]) | (s[1:] != e[:-1]) | (r[1:] != r[:-1])
     heads = np.flatnonzero(head)
     length = np.add.reduceat(e - s, heads) if len(heads) else np.zeros(0, np.int64)
-    a, r = a[heads], r[heads]
+    a, r, s = a[heads], r[heads], s[heads]
     ptr = np.zeros(A + 1, dtype=np.int64)
     np.cumsum(np.bincount(a, minlength=A), out=ptr[1:])
     read = np.cumsum(length)
@@ -371,4 +417,4 @@ def evaluate_documents(
     rel_base = np.concatenate([[0], rel_read])[ptr[:-1]]
     before = read - length - base[a]
     rel_before = rel_read - np.where(r, length, 0) - rel_base[a]
-    return DocumentBatch(nrc, n, size, relret, ptr, a, length, r, before, rel_before)
+    return DocumentBatch(nrc, n, size, relret, ptr, a, length, r, before, rel_before, s)

@@ -60,9 +60,9 @@ Policies, all in one place (each has a test in ``tests/engine/test_listmeasures.
 Raises :class:`~engine.errors.InputError` (from the readers and :mod:`engine.batch`) on bad
 input; diagnostics (warnings) are collected in :attr:`Evaluation.diagnostics`.
 
-**Column-wise evaluation.** For a run and qrels read from files (their topics not edited), in
-the ``natural`` and ``document`` modes, without a collection and with document measures among
-:data:`BATCH_KINDS`, :func:`rank_topics` joins the run's ranked articles with the qrels for all
+**Column-wise evaluation.** For a run and qrels read from files (their topics not edited,
+no element XPath), in every reading mode, with or without the collection and with document
+measures among :data:`BATCH_KINDS`, :func:`rank_topics` joins the run's ranked articles with the qrels for all
 topics at once (keys compared as arrays) and scores every judged relevant article in one
 :func:`engine.document.evaluate_documents` call, building no :class:`RunArticle` or
 :class:`Judgement` object; any other topic goes article by article through
@@ -80,8 +80,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import intervals as iv
-from .batch import Join, _facts, document, element_span, retrieved_passages
-from .document import BATCH_MODES, DocumentBatch, evaluate_documents
+from .batch import Join, document, element_span, retrieved_passages
+from .columnwise import clip_rows, collection_limits, focused_rows, gather, joined
+from .document import DocumentBatch, evaluate_documents
 from .errors import Diagnostic
 from .formats import Judgement, Qrels, Run, RunArticle
 from .formats.run import WHOLE_LINE, XPATH_LINE, RunColumns
@@ -476,7 +477,7 @@ def per_article(
     """Yield ``(topic, article, values)`` for every ranked article of ``run`` in run order,
     ``values[i]`` being ``doc_measures[i]``'s score (``readsim-eval --per-article``).
 
-    The same numbers as :func:`engine.batch.documents` with :func:`article_score` row by row;
+    The same numbers as :func:`engine.batch.document` with :func:`article_score` row by row;
     topics the column-wise path takes (see :func:`rank_topics`) are scored all at once, and
     there, as in the list evaluation, an article the qrels do not judge is non-relevant and
     takes the null values without being read (policy 7). Raises :class:`InputError`.
@@ -486,12 +487,16 @@ def per_article(
     judged = [t for t in run.topics if t in qrels.topics]
     columnar = _rank_columns(qrels, run, judged, unique, mode, collection, as_document, levels, join)
     total = len(run.topics)
+    null = [m.null_value(levels) for m in doc_measures]
     for done, (topic, entries) in enumerate(run.topics.items(), 1):
         ranking = columnar.get(topic)
         if ranking is not None:
             columns = [ranking.scores[m].tolist() for m in doc_measures]
             for k, name in enumerate(ranking.articles):
                 yield topic, name, [c[k] for c in columns]
+        elif topic not in qrels.topics and _plain_topic(run, topic):  # nothing judged: null values (policy 7)
+            for name in run.article_names(topic):
+                yield topic, name, list(null)
         else:
             for entry in entries:
                 doc = document(qrels, run, topic, entry, mode, collection, as_document, join)
@@ -500,6 +505,15 @@ def per_article(
                 yield topic, entry.article, [article_score(m, doc, judgement, levels, point) for m in doc_measures]
         if progress is not None:
             progress(done, total)
+
+
+def _plain_topic(run: Run, topic: str) -> bool:
+    """True when ``topic`` is still what the run file said and names no element XPath."""
+    cols = run.columns(topic)
+    if cols is None:
+        return False
+    rc, t = cols
+    return not rc.has_xpath[rc.topic_ptr[t]:rc.topic_ptr[t + 1]].any()
 
 
 BATCH_KINDS = frozenset({"aveChP", "ChP", "ChR", "T2IP", "T2IR", "T2IF", "LE", "ES", "P_set", "R_set", "F", "BEP"})
@@ -512,136 +526,18 @@ def batch_scores(measure: DocMeasure, batch: DocumentBatch, levels: int = 4) -> 
     return measure.compute(batch, levels)
 
 
-def _gather(ptr: np.ndarray, rows: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The segments ``ids`` of a CSR layout (``rows[ptr[i]:ptr[i + 1]]``) as a new CSR layout."""
-    lengths = ptr[ids + 1] - ptr[ids]
-    new = np.zeros(len(ids) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=new[1:])
-    index = np.repeat(ptr[ids] - new[:-1], lengths) + np.arange(new[-1])
-    return new, rows[index]
-
-
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-_TOPIC_MIX = np.uint64(0xD6E8FEB86659FD93)
-
-
-def _hash(keys: np.ndarray, topics: np.ndarray, bits: int) -> np.ndarray:
-    """A ``bits``-bit multiplicative hash of (topic, key) pairs (uint64 arithmetic wraps)."""
-    return ((keys.astype(np.uint64) ^ (topics.astype(np.uint64) * _TOPIC_MIX)) * _MIX) >> np.uint64(64 - bits)
-
-
-def _join(keys: np.ndarray, topics: np.ndarray, judged: list[np.ndarray], judged_keys: np.ndarray) -> np.ndarray:
-    """For each ranked article (article ``keys``, ``topics`` numbered 0..), the judgement of the
-    same article in ``judged[topic]`` (judgement ids; their keys in ``judged_keys``), or -1.
-
-    The judgements are few: a hash table of them (64 slots per judgement) lets through the
-    ranked articles that may be judged, and one sort of those candidates with the judgements
-    pairs them exactly."""
-    out = np.full(len(keys), -1, dtype=np.int64)
-    j = np.concatenate(judged) if judged else np.zeros(0, dtype=np.int64)
-    if not len(j) or not len(keys):
-        return out
-    jt = np.repeat(np.arange(len(judged)), [len(x) for x in judged])
-    jk = judged_keys[j]
-    bits = int(min(max(16, np.ceil(np.log2(len(j) * 64))), 26))
-    table = np.zeros(1 << bits, dtype=bool)
-    table[_hash(jk, jt, bits)] = True
-    maybe = np.flatnonzero(table[_hash(keys, topics, bits)])
-    pair_keys = np.concatenate([keys[maybe], jk])
-    pair_topics = np.concatenate([topics[maybe], jt])
-    o = np.lexsort((pair_keys, pair_topics))  # stable: a ranked article before its judgement
-    k, t = pair_keys[o], pair_topics[o]
-    hit = np.flatnonzero((k[1:] == k[:-1]) & (t[1:] == t[:-1]))
-    out[maybe[o[hit]]] = j[o[hit + 1] - len(maybe)]
-    return out
-
-
-PARSE_THREADS = 4
-"""Threads parsing the collection's articles at once (lxml parses without holding the GIL)."""
-
-
-def _collection_limits(collection: Collection, names: list[str], judgements: np.ndarray, qc, qrels: Qrels,
-                       join: Join | None) -> np.ndarray:
-    """For judged ranked articles (``names``, their judgement ids ``judgements`` in the qrels
-    columns ``qc``): the end to which their retrieved passages are clipped, ``max(text length,
-    doc_length)`` in the qrels' unit, or ``2**62`` (no clipping) for an article the collection
-    lacks; as :func:`engine.batch.document` does, one article at a time. A doc_length computed
-    from the article that differs from the qrels' is reported once per article on ``join``, in
-    run order. Each article is parsed once, in :data:`PARSE_THREADS` threads. Raises
-    :class:`InputError` for an unreadable article."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    memo: dict = {}
-    unique = list(dict.fromkeys(names))
-    if len(unique) > 1:
-        with ThreadPoolExecutor(PARSE_THREADS) as pool:
-            found = list(pool.map(lambda name: _facts(collection, name, None), unique))
-    else:
-        found = [_facts(collection, name, None) for name in unique]
-    memo.update(zip(unique, found))
-    out = np.full(len(names), 1 << 62, dtype=np.int64)
-    dl = qc.doc_length[judgements]
-    for i, name in enumerate(names):
-        f = memo[name]
-        if f is None:
-            continue
-        length, computed, path = f
-        out[i] = max(length, int(dl[i]))
-        if computed != dl[i] and join is not None and name not in join.checked:
-            join.checked.add(name)
-            join.diagnostics.append(Diagnostic(
-                qrels.path, int(qc.line[judgements[i]]),
-                f"article {name}: doc_length {int(dl[i])} in the qrels, {computed} computed from {path}"))
-    return out
-
-
-def _clip_rows(ptr: np.ndarray, rows: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Clip the normalized passages of segment ``a`` (``rows[ptr[a]:ptr[a + 1]]``) to ``[0,
-    limit[a])``, dropping those left empty (as :func:`engine.intervals.clip` does per article)."""
-    owner = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
-    ends = np.minimum(rows[:, 1], limit[owner])
-    keep = ends > rows[:, 0]
-    new = np.zeros(len(ptr), dtype=np.int64)
-    np.cumsum(np.bincount(owner[keep], minlength=len(ptr) - 1), out=new[1:])
-    return new, np.column_stack([rows[keep, 0], ends[keep]])
-
-
 def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[DocMeasure], mode: Mode | str,
                   collection: Collection | None, as_document: bool, levels: int,
                   join: Join | None = None) -> dict[str, Ranking]:
     """The rankings :func:`rank_topics` can compute column-wise (see the module docstring),
     all topics at once; the other topics are left out. With ``collection``, only the judged
     articles are read (their length clips the passages; their doc_length is checked)."""
-    if Mode(mode) not in BATCH_MODES or any(m.kind not in BATCH_KINDS for m in doc_measures):
+    if any(m.kind not in BATCH_KINDS for m in doc_measures):
         return {}
-    picked: list[tuple[str, int, int]] = []
-    rc = qc = None
-    for topic in topics:
-        r, q = run.columns(topic), qrels.columns(topic)
-        if r is None or q is None:
-            continue
-        if rc is None:
-            rc, qc = r[0], q[0]
-            if not (rc.article_names.packed and qc.names.packed):
-                return {}  # article keys are not comparable: article by article
-        if r[0] is not rc or q[0] is not qc:
-            continue
-        g0, g1 = int(rc.topic_ptr[r[1]]), int(rc.topic_ptr[r[1] + 1])
-        if rc.has_xpath[g0:g1].any():
-            continue  # XPaths need resolving (and naming when they cannot be)
-        picked.append((topic, r[1], q[1]))
-    if not picked:
+    jt = joined(qrels, run, topics)
+    if jt is None:
         return {}
-    # the judgement of every ranked article (or -1), all topics at once
-    sizes = [int(rc.topic_ptr[rt + 1] - rc.topic_ptr[rt]) for _, rt, _ in picked]
-    bounds = np.cumsum([0] + sizes)
-    if [rt for _, rt, _ in picked] == list(range(len(rc.topics))):  # every topic, in order
-        G = np.arange(len(rc))
-        keys = rc.key
-    else:
-        G = np.concatenate([np.arange(rc.topic_ptr[rt], rc.topic_ptr[rt + 1]) for _, rt, _ in picked])
-        keys = rc.key[G]
-    J = _join(keys, np.repeat(np.arange(len(picked)), sizes), [qc.by_topic[qt] for _, _, qt in picked], qc.key)
+    rc, qc, picked, G, J, bounds = jt.run, jt.qrels, jt.picked, jt.groups, jt.judgement, jt.bounds
     relevant = J >= 0
     relevant[relevant] = qc.rel_size[J[relevant]] > 0
     rsize = np.where(relevant, qc.rel_size[np.maximum(J, 0)], 0)
@@ -652,31 +548,32 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     limit = None
     if collection is not None:
         judged = np.flatnonzero(J >= 0)
-        limit = _collection_limits(collection, rc.names(G[judged]), J[judged], qc, qrels, join)[
+        limit = collection_limits(collection, rc.names(G[judged]), J[judged], qc, qrels, join)[
             np.searchsorted(judged, at)] if len(at) else np.zeros(0, dtype=np.int64)
     if len(at) and doc_measures:
-        rel_ptr, rel_rows = _gather(qc.pass_ptr, qc.passages, j_rel)
-        ret_ptr, ret_start = _gather(rc.pass_ptr, rc.pass_start, g_rel)
-        ret_rows = np.column_stack([ret_start, _gather(rc.pass_ptr, rc.pass_end, g_rel)[1]])
+        rel_ptr, rel_rows = gather(qc.pass_ptr, qc.passages, j_rel)
+        ret_ptr, ret_start = gather(rc.pass_ptr, rc.pass_start, g_rel)
+        ret_rows = np.column_stack([ret_start, gather(rc.pass_ptr, rc.pass_end, g_rel)[1]])
         if limit is not None:
-            ret_ptr, ret_rows = _clip_rows(ret_ptr, ret_rows, limit)
+            ret_ptr, ret_rows = clip_rows(ret_ptr, ret_rows, limit)
         whole = np.ones(len(at), dtype=bool) if as_document else rc.whole[g_rel]
-        batch = evaluate_documents(qc.doc_length[j_rel], rel_ptr, rel_rows, ret_ptr, ret_rows, whole, mode)
+        # the result's entry point (RunArticle.entry_point): its smallest offset, 0 for a whole article
+        entry = np.zeros(len(at), dtype=np.int64) if as_document else np.maximum(rc.entry[g_rel], 0)
+        batch = evaluate_documents(qc.doc_length[j_rel], rel_ptr, rel_rows, ret_ptr, ret_rows, whole, mode, entry)
         for i, m in enumerate(doc_measures):
             if m.kind == "BEP":
-                entry = np.zeros(len(at), dtype=np.int64) if as_document else np.maximum(rc.entry[g_rel], 0)
                 distance = np.abs(qc.bep[j_rel] - entry)
                 ok = qc.has_bep[j_rel] & (distance <= m.k)
                 table[i, at] = np.where(ok, (m.k - distance) / m.k, 0.0)
             else:
                 table[i, at] = batch_scores(m, batch, levels)
     out = {}
-    for k, (topic, rt, _) in enumerate(picked):
-        a, b = int(bounds[k]), int(bounds[k + 1])
-        nrel, trel = qrels.totals(topic)
-        out[topic] = Ranking(topic, ArticleNames(rc, int(rc.topic_ptr[rt]), int(rc.topic_ptr[rt + 1])),
-                             relevant[a:b], rsize[a:b], {m: table[i, a:b] for i, m in enumerate(doc_measures)},
-                             nrel, trel)
+    nrel, trel = (x.tolist() for x in qc.totals)
+    cuts, ptr = bounds.tolist(), rc.topic_ptr.tolist()
+    for k, (topic, rt, qt) in enumerate(picked):
+        a, b = cuts[k], cuts[k + 1]
+        out[topic] = Ranking(topic, ArticleNames(rc, ptr[rt], ptr[rt + 1]), relevant[a:b], rsize[a:b],
+                             {m: table[i, a:b] for i, m in enumerate(doc_measures)}, nrel[qt], trel[qt])
     return out
 
 
@@ -817,9 +714,15 @@ def evaluate(
                          [t for t in topics if t in run.topics])
     if any(m.focused for m in measures):
         unknown: list[str] = []
+        jt = joined(qrels, run, list(ranked))
+        columns = dict(zip([t for t, _, _ in jt.picked], focused_rows(jt, collection, as_document))) if jt else {}
         for topic, ranking in ranked.items():
-            lines = result_lines(qrels, run, topic, collection, as_document, unknown)
-            ranking.line_rel, ranking.line_size = focused_lines(qrels, topic, lines)
+            if topic in columns:
+                ranking.line_rel, ranking.line_size, count, first = columns[topic]
+                unknown += [first] * count
+            else:  # edited topics, element XPaths: line by line
+                lines = result_lines(qrels, run, topic, collection, as_document, unknown)
+                ranking.line_rel, ranking.line_size = focused_lines(qrels, topic, lines)
         if unknown:
             diagnostics.append(Diagnostic(run.path, None, (
                 f"{len(unknown)} whole-article results of unjudged articles (first: {unknown[0]}) have no known "
@@ -836,9 +739,10 @@ def evaluate(
         values[m.name] = dict(zip(topics, map(float, column)))
     means = {}
     for m in measures:
-        column = [values[m.name][t] for t in topics]
+        name = m.name
+        column = [values[name][t] for t in topics]
         if m.is_count:
-            means[m.name] = float(sum(column))
+            means[name] = float(sum(column))
         else:
-            means[m.name] = math.fsum(column) / len(column) if column else 0.0
+            means[name] = math.fsum(column) / len(column) if column else 0.0
     return Evaluation(run.run_id, measures, topics, values, means, diagnostics)

@@ -12,7 +12,6 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable
-from pathlib import Path
 
 import numpy as np
 

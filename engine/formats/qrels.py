@@ -21,6 +21,7 @@ import os
 import threading
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -72,6 +73,47 @@ class QrelsColumns:
     passages: np.ndarray
     by_topic: list[np.ndarray]
 
+    @cached_property
+    def totals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per topic id: ``(Nrel, Trel_size)``, the relevant articles and their summed relevant
+        size (int64 arrays), computed once."""
+        relevant = self.rel_size > 0
+        nrel = np.bincount(self.tid[relevant], minlength=len(self.topics)).astype(np.int64)
+        trel = np.zeros(len(self.topics), dtype=np.int64)
+        np.add.at(trel, self.tid[relevant], self.rel_size[relevant])
+        return nrel, trel
+
+    @cached_property
+    def lookup(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What finds a (topic id, article key) among the judgements, prepared once for every
+        run evaluated against these qrels: ``(table, keys, pairs, rows)``. ``table``: a
+        bit per slot of a multiplicative hash of the judged pairs (64 slots per judgement), which
+        lets through the few ranked articles that may be judged; ``keys`` the distinct article
+        keys sorted; ``pairs`` the judgements' ``tid * len(keys) + key index`` sorted and
+        ``rows`` the judgement of each pair."""
+        keys = iv.distinct(self.key)
+        pairs = self.tid.astype(np.int64) * max(len(keys), 1) + np.searchsorted(keys, self.key)
+        rows = np.argsort(pairs)
+        table = np.zeros(1 << _bits(len(self.key)), dtype=bool)
+        table[_hash(self.tid, self.key, len(table))] = True
+        return table, keys, pairs[rows], rows
+
+    def find(self, tids: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """The judgement (row) of each (topic id ``tids``, article key ``keys``), or -1: a hash
+        probe per pair, then two binary searches for those the table lets through."""
+        table, known, pairs, rows = self.lookup
+        out = np.full(len(keys), -1, dtype=np.int64)
+        if not len(known) or not len(keys):
+            return out
+        maybe = np.flatnonzero(table[_hash(tids, keys, len(table))])
+        keys, tids = keys[maybe], np.asarray(tids, dtype=np.int64)[maybe]
+        at = np.minimum(np.searchsorted(known, keys), len(known) - 1)
+        want = tids * len(known) + at
+        k = np.minimum(np.searchsorted(pairs, want), len(pairs) - 1)
+        found = (known[at] == keys) & (pairs[k] == want)
+        out[maybe[found]] = rows[k[found]]
+        return out
+
     def judgements(self, t: int) -> dict[str, Judgement]:
         rows = self.by_topic[t]
         topic = self.topics[t]
@@ -81,6 +123,22 @@ class QrelsColumns:
                                   int(self.bep[j]) if self.has_bep[j] else None,
                                   self.passages[self.pass_ptr[j]:self.pass_ptr[j + 1]], int(self.line[j]))
         return out
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_TOPIC_MIX = np.uint64(0xD6E8FEB86659FD93)
+
+
+def _bits(judgements: int) -> int:
+    return int(min(max(16, np.ceil(np.log2(max(judgements, 1) * 64))), 26))
+
+
+def _hash(tids: np.ndarray, keys: np.ndarray, size: int) -> np.ndarray:
+    """A multiplicative hash of (topic id, article key) pairs into ``size`` (a power of 2)
+    slots (uint64 arithmetic wraps)."""
+    shift = np.uint64(64 - (size.bit_length() - 1))
+    mixed = np.asarray(keys).astype(np.uint64) ^ (np.asarray(tids).astype(np.uint64) * _TOPIC_MIX)
+    return (mixed * _MIX) >> shift
 
 
 _BUILDING = threading.Lock()
@@ -170,9 +228,8 @@ class Qrels:
         at = self.columns(topic)
         if at is not None:
             cols, t = at
-            sizes = cols.rel_size[cols.by_topic[t]]
-            sizes = sizes[sizes > 0]
-            return len(sizes), int(sizes.sum())
+            nrel, trel = cols.totals
+            return int(nrel[t]), int(trel[t])
         rel = [j.rel_size for j in self.topics.get(topic, {}).values() if j.relevant]
         return len(rel), int(sum(rel))
 

@@ -41,23 +41,28 @@ def doc_measures(draw) -> list[DocMeasure]:
             DocMeasure("ES", draw(st.integers(1, 150))), DocMeasure("P_set"), DocMeasure("R_set"), DocMeasure("F", 0, beta)]
 
 
-def batch_of(arts, mode):
+def batch_of(arts, mode, entries=None):
     rel = [iv.normalize(r) for _, r, _ in arts]
     ret = [iv.EMPTY if t is None else iv.normalize(t) for _, _, t in arts]
     return evaluate_documents(np.array([d for d, _, _ in arts], dtype=np.int64),
                               np.cumsum([0] + [len(r) for r in rel]), np.concatenate(rel + [iv.EMPTY]),
                               np.cumsum([0] + [len(t) for t in ret]), np.concatenate(ret + [iv.EMPTY]),
-                              np.array([t is None for _, _, t in arts], dtype=bool), mode)
+                              np.array([t is None for _, _, t in arts], dtype=bool), mode,
+                              None if entries is None else np.array(entries, dtype=np.int64))
 
 
-@settings(max_examples=400, deadline=None)
-@given(arts=articles(), measures=doc_measures(), mode=st.sampled_from(["natural", "document"]),
-       levels=st.integers(1, 6))
-def test_batched_scores_are_evaluate_document_article_by_article(arts, measures, mode, levels):
-    batch = batch_of(arts, mode)
+MODES = ["natural", "worst", "best", "document", "entry"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(arts=articles(), measures=doc_measures(), mode=st.sampled_from(MODES), levels=st.integers(1, 6),
+       data=st.data())
+def test_batched_scores_are_evaluate_document_article_by_article(arts, measures, mode, levels, data):
+    entries = [data.draw(st.integers(-5, d + 20)) for d, _, _ in arts]  # entry points, some outside the article
+    batch = batch_of(arts, mode, entries)
     for m in measures:
         got = lm.batch_scores(m, batch, levels)
-        expected = [m.value(evaluate_document(r, t, d, mode), levels) for d, r, t in arts]
+        expected = [m.value(evaluate_document(r, t, d, mode, e), levels) for (d, r, t), e in zip(arts, entries)]
         assert got.shape == (len(arts),)
         assert np.allclose(got, expected, rtol=0, atol=TOLERANCE), (m.name, got, expected)
 
@@ -68,8 +73,16 @@ def test_batched_scores_of_the_papers_mini_article():
     batch = batch_of(arts, "natural")
     assert batch.ave_chp() == pytest.approx([0.5306, 0.3484, 1.0], abs=1e-4)
     assert batch.set_scores(1.0)[2] == pytest.approx([8 / 49, 0.0, 54 / 82])
-    with pytest.raises(ValueError):
-        batch_of(arts, "worst")
+    # worst: the chain 24..45 (24..27 relevant, 28..45 not), then the rest's non-relevant 46..55,
+    # then its relevant 1..23, read 33rd..55th
+    read_worst = 4 + sum((4 + j) / (32 + j) for j in range(1, 24))
+    assert batch_of(arts[:1], "worst").ave_chp() == pytest.approx([read_worst / 27])
+    # best: the chain 24..45, then the 23 relevant positions left (1..23), then 46..55
+    read_best = 4 + sum((4 + j) / (22 + j) for j in range(1, 24))
+    assert batch_of(arts[:1], "best").ave_chp() == pytest.approx([read_best / 27])
+    # entry at 10 (0-based): 11..27 relevant, 28..55 not, then 1..10 relevant
+    read_entry = 17 + sum((17 + j) / (45 + j) for j in range(1, 11))
+    assert batch_of(arts[2:], "entry", [10]).ave_chp() == pytest.approx([read_entry / 27])
 
 
 # -- whole runs: column-wise against article by article --------------------------------------------
@@ -77,7 +90,7 @@ def test_batched_scores_of_the_papers_mini_article():
 LIST_MEASURES = ["AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "AgP/T2IP(30)", "ANCE@20/LE(30)", "MAP",
                  "gP@3/F(0.25)", "AgP'/aveChP", "gP@2/ChP@60", "AgP/ChR@60", "AgP/T2IR(30)", "CE@5/ES(50)",
                  "NCE@5/LE(30)", "AgP/P_set", "AgP/R_set", "AgP/F(1)", "AgP/BEP(50)", "ircl_prn.0.50/F(0.25)",
-                 "num_ret", "num_rel_ret", "gR@2", "gP(plain)@9/T2IF(30,0.5)"]
+                 "num_ret", "num_rel_ret", "gR@2", "gP(plain)@9/T2IF(30,0.5)", "MAiP", "iP[0.10]", "iP[0.00]"]
 
 
 def article_by_article(run: Run, qrels: Qrels) -> tuple[Run, Qrels]:
@@ -119,8 +132,9 @@ def run_and_qrels(draw) -> tuple[str, str]:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(files=run_and_qrels(), kw=st.sampled_from([{}, {"mode": "document"}, {"as_document": True}, {"complete": True},
-                                                  {"levels": 2}]))
+@given(files=run_and_qrels(), kw=st.sampled_from([{}, {"mode": "document"}, {"mode": "worst"}, {"mode": "best"},
+                                                  {"mode": "entry"}, {"mode": "entry", "as_document": True},
+                                                  {"as_document": True}, {"complete": True}, {"levels": 2}]))
 def test_whole_runs_column_wise_are_article_by_article(tmp_path, files, kw):
     (tmp_path / "q.qrels").write_text(files[0])
     (tmp_path / "r.run").write_text(files[1])
@@ -133,7 +147,7 @@ def test_column_wise_is_used_only_where_it_applies(tmp_path):
     run, qrels = read_run(tmp_path / "r.run"), read_qrels(tmp_path / "q.qrels")
     m = [DocMeasure("F", 0, 0.25)]
     assert set(lm._rank_columns(qrels, run, ["1", "2"], m, "natural", None, False, 4)) == {"1", "2"}
-    assert lm._rank_columns(qrels, run, ["1", "2"], m, "worst", None, False, 4) == {}
+    assert set(lm._rank_columns(qrels, run, ["1", "2"], m, "worst", None, False, 4)) == {"1", "2"}
     run.topics["2"] = list(run.topics["2"])  # a topic changed in memory: article by article
     assert set(lm._rank_columns(qrels, run, ["1", "2"], m, "natural", None, False, 4)) == {"1"}
     assert lm.rank_topics(qrels, run, m)["2"].scores[m[0]].tolist() == [1.0]
@@ -235,12 +249,15 @@ PER_ARTICLE = ["F(0.25)", "aveChP", "LE(300)", "ES(2000)", "T2IF(300)", "BEP(500
 
 
 def row_by_row(qrels, run, measures, collection=None, **kw):
-    """The reference: :func:`engine.batch.documents` and ``article_score``, one article at a time."""
-    from readsim.engine.batch import Join, documents
+    """The reference: :func:`engine.batch.document` and ``article_score``, one article at a time."""
+    from readsim.engine.batch import Join, document
 
     join = Join()
     rows = []
-    for topic, entry, doc in documents(qrels, run, collection=collection, join=join, **kw):
+    facts: dict = {}  # each article of the collection read once
+    for topic, entry in ((t, e) for t, entries in run.topics.items() for e in entries):
+        doc = document(qrels, run, topic, entry, kw.get("mode", "natural"), collection, kw.get("as_document", False),
+                       join, facts)
         j = qrels.judgement(topic, entry.article)
         point = None if kw.get("as_document") else entry.entry_point
         rows.append((topic, entry.article, [lm.article_score(m, doc, j, 4, point) for m in measures]))
@@ -291,7 +308,7 @@ def test_real_runs_per_article_with_the_collection_are_row_by_row(inex, name):
     measures = [parse_measure(m) for m in PER_ARTICLE]
     from readsim.engine.batch import Join
 
-    for kw in ({}, {"as_document": True}):
+    for kw in ({}, {"as_document": True}, {"mode": "entry"}, {"mode": "worst"}):
         join = Join()
         fast = list(lm.per_article(qrels, run, measures, collection=coll, join=join, **kw))
         slow, said = row_by_row(qrels, article_by_article(run, qrels)[0], measures, coll, **kw)

@@ -270,7 +270,7 @@ def test_policy_10_best_in_context_by_hand(tmp_path):
 
 
 def test_each_article_is_evaluated_once_whatever_the_measures(tmp_path, monkeypatch):
-    # article by article (the worst mode is not computed column-wise)
+    # article by article (a topic edited in memory is not computed column-wise)
     calls = []
     real = lm.document
 
@@ -280,7 +280,9 @@ def test_each_article_is_evaluated_once_whatever_the_measures(tmp_path, monkeypa
 
     monkeypatch.setattr(lm, "document", counting)
     names = ["AgP/F(0.25)", "AgP/aveChP", "gP@1/F(0.25)", "ANCE@10/LE(300)", "AgP/T2IF(300)"]
-    _eval(tmp_path, MINI_QRELS, MINI_RUN + "1 Q0 C 3 0.3 r 0 10\n", names, mode="worst")
+    q, r = _files(tmp_path, MINI_QRELS, MINI_RUN + "1 Q0 C 3 0.3 r 0 10\n")
+    r.topics["1"] = list(r.topics["1"])
+    lm.evaluate(q, r, [parse_list_measure(n) for n in names], mode="worst")
     assert calls == ["A", "B"]  # C is unjudged: not read at all (policy 7)
 
 
