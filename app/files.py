@@ -5,6 +5,10 @@ Recent files live in ``QSettings("readsim", "readsim")`` under ``recent`` as ``k
 Every setting the window keeps (recent files, geometry, docks, columns) goes through
 :func:`app_settings`; :func:`freeze_settings` makes a run read them and write none
 (``readsim --screenshot``, docs/reference.md section 9.2).
+
+Before a file is read as a kind, :func:`check_input` refuses what plainly is not one (missing,
+a FIFO, binary data, a qrels file opened as a run, ...; docs/reference.md section 10). Nothing
+here starts a thread; :func:`check_input` and :func:`sniff_kind` may run in a worker.
 """
 
 from __future__ import annotations
