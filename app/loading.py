@@ -4,20 +4,21 @@
 one that cannot be read (missing, a folder, a FIFO, binary data, another kind of file, not
 UTF-8, a bad line; :func:`readsim.app.files.check_input`) is reported as ``path: reason``
 (``file:line: reason``) in :attr:`Loaded.errors` while the others are taken over.
-:func:`check_inputs` checks what is loaded against each other
+:func:`describe` says what is loaded; :func:`check_inputs` checks the inputs against each other
 (:func:`readsim.engine.coverage.check_coverage`: an empty qrels file, run topics the qrels lack,
 articles the collection lacks, ...); :class:`CollectionNames` keeps the collection's article
 names it listed, so they are listed once per collection.
 
 Threading contract: :func:`read_inputs` and :func:`check_inputs` run in a worker thread (through
-:func:`readsim.app.background.run_in_background`) and return plain data; :func:`remember` and
-:class:`CollectionNames` are used in the GUI thread.
+:func:`readsim.app.background.run_in_background`) and return plain data; :func:`remember`,
+:func:`describe` and :class:`CollectionNames` are used in the GUI thread.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from readsim.engine.collection import Collection
 from readsim.engine.coverage import check_coverage
@@ -88,6 +89,18 @@ def remember(paths: dict) -> None:
             add_recent(kind, paths[kind])
     for path in paths.get("runs", ()):
         add_recent("run", path)
+
+
+def describe(run: Run | None, qrels: Qrels | None, coll: Collection | None) -> str:
+    """The status line after a load: the run shown, the qrels and the collection."""
+    parts = []
+    if run is not None:
+        parts.append(f"run {run.run_id} ({Path(run.path).name}, {len(run.topics)} topics)")
+    if qrels is not None:
+        parts.append(f"qrels {Path(qrels.path).name} ({len(qrels.topics)} topics)")
+    if coll is not None:
+        parts.append(f"collection {coll.root}")
+    return "Loaded " + "; ".join(parts) if parts else "Nothing loaded"
 
 
 def check_inputs(qrels: Qrels | None, runs: list[Run], coll: Collection | None,

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
@@ -42,7 +41,7 @@ from .article_loader import ArticleLoader
 from .articles import ArticleState
 from .background import input_error_text, run_in_background
 from .held_jobs import HeldJobs
-from .loading import CollectionNames, Loaded, check_inputs, read_inputs, remember
+from .loading import CollectionNames, Loaded, check_inputs, describe, read_inputs, remember
 from .plain import amount
 from .rows import MODES, RankedRow
 
@@ -159,7 +158,7 @@ class Session(QObject):
         if out.diagnostics:
             self.diagnostics.emit(out.diagnostics)
         self.files_changed.emit()
-        self.message.emit(self.describe())
+        self.message.emit(describe(self.run, self.qrels, self.collection))
         self._pending_article = article
         if article is None and out.runs and out.collection is None and self.current is not None \
                 and topic in (None, self.topic):
@@ -242,16 +241,6 @@ class Session(QObject):
             self.open_files(runs=[path])
         else:
             self.open_files(**{kind: path})
-
-    def describe(self) -> str:
-        parts = []
-        if self.run is not None:
-            parts.append(f"run {self.run.run_id} ({Path(self.run.path).name}, {len(self.run.topics)} topics)")
-        if self.qrels is not None:
-            parts.append(f"qrels {Path(self.qrels.path).name} ({len(self.qrels.topics)} topics)")
-        if self.collection is not None:
-            parts.append(f"collection {self.collection.root}")
-        return "Loaded " + "; ".join(parts) if parts else "Nothing loaded"
 
     # -- run, topic, ranked list ---------------------------------------------------------
     def set_run(self, index: int) -> None:
