@@ -3,13 +3,16 @@
 :func:`read_inputs` reads a collection, a qrels file, runs and a topics file, each on its own:
 one that cannot be read (missing, a folder, a FIFO, binary data, another kind of file, not
 UTF-8, a bad line; :func:`readsim.app.files.check_input`) is reported as ``path: reason``
-(``file:line: reason``) in :attr:`Loaded.errors` while the others are taken over.
+(``file:line: reason``) in :attr:`Loaded.errors` while the others are taken over. A collection
+is listed, or its index built, with a :class:`~readsim.app.runs_model.Progress` the GUI thread
+polls and may cancel (:func:`index_collection`, docs/reference.md section 2.10).
 :func:`describe` says what is loaded; :func:`check_inputs` checks the inputs against each other
 (:func:`readsim.engine.coverage.check_coverage`: an empty qrels file, run topics the qrels lack,
 articles the collection lacks, ...); :class:`CollectionNames` keeps the collection's article
 names it listed, so they are listed once per collection.
 
-Threading contract: :func:`read_inputs` and :func:`check_inputs` run in a worker thread (through
+Threading contract: :func:`read_inputs`, :func:`index_collection` and :func:`check_inputs` run in
+a worker thread (through
 :func:`readsim.app.background.run_in_background`) and return plain data; :func:`remember`,
 :func:`describe` and :class:`CollectionNames` are used in the GUI thread.
 """
@@ -27,6 +30,7 @@ from readsim.engine.formats import Qrels, Run, Topic, read_any_run, read_qrels, 
 
 from .background import input_error_text
 from .files import add_recent, check_input
+from .runs_model import Cancelled, Progress
 
 
 @dataclass
@@ -52,9 +56,11 @@ class Loaded:
                 "runs": [r.path for r in self.runs]}
 
 
-def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "bytes") -> Loaded:
+def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "bytes",
+                indexing: Progress | None = None) -> Loaded:
     """Read the given files (each may be None; worker thread) in ``unit`` (``bytes`` or
-    ``chars``). Never raises for bad input: see the module docstring."""
+    ``chars``), the collection's index built with ``indexing`` (:func:`index_collection`).
+    Never raises for bad input: see the module docstring."""
     out = Loaded()
 
     def attempt(kind: str, path, read: Callable):
@@ -66,7 +72,7 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "
             return None
 
     if collection is not None:
-        out.collection = attempt("collection", collection, lambda p: Collection(p, unit))
+        out.collection = attempt("collection", collection, lambda p: index_collection(p, unit, indexing, out))
     if qrels is not None:
         out.qrels = attempt("qrels", qrels, read_qrels)
         if out.qrels is not None:
@@ -79,6 +85,23 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "
     if topics is not None:
         out.topics = attempt("topics", topics, read_topics)
     return out
+
+
+def index_collection(path, unit: str, progress: Progress | None, out: Loaded) -> Collection | None:
+    """Open the collection at ``path`` (worker thread), its index built with ``progress``
+    (docs/reference.md section 2.10); why an index was rebuilt goes to ``out.diagnostics``.
+    None when cancelled (said in ``out.diagnostics``)."""
+    def report(done: int, total: int, what: str) -> None:
+        progress.step(done / total if total else 0.0, f"{what}: {done * 100 // total}%" if total else f"{what}: {done:,}")
+
+    try:
+        collection = Collection(path, unit, progress=report if progress is not None else None)
+        collection.listing()  # a folder is listed or indexed here, with the progress
+    except Cancelled:
+        out.diagnostics.append(f"{path}: indexing cancelled; the collection was not opened")
+        return None
+    out.diagnostics += collection.notes
+    return collection
 
 
 def remember(paths: dict) -> None:

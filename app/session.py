@@ -44,6 +44,7 @@ from .held_jobs import HeldJobs
 from .loading import CollectionNames, Loaded, check_inputs, describe, read_inputs, remember
 from .plain import amount
 from .rows import MODES, RankedRow
+from .runs_model import Progress
 
 __all__ = ["MODES", "ArticleState", "Loaded", "RankedRow", "Session"]
 
@@ -104,6 +105,8 @@ class Session(QObject):
         self.entries: dict[tuple[str, str], int] = {}
         self.coverage: list = []  # Diagnostics: how the loaded inputs fit together
         self.errors: list[str] = []  # every error shown, for the --screenshot exit code
+        #: the collection index being built (worker thread writes, GUI thread reads; Esc cancels)
+        self.indexing: Progress | None = None
         self._last_error: tuple[int, str] | None = None  # (rows generation, text) of the last one
         self._names = CollectionNames()
         self._jobs = HeldJobs(self)
@@ -128,15 +131,33 @@ class Session(QObject):
         ``article`` (default: the best-ranked relevant article the collection has). A file that
         cannot be read is reported on ``error`` as ``path: reason``; the others are taken over."""
         unit, runs = self.unit, [str(r) for r in runs]
+        indexing = self.indexing = Progress() if collection is not None else None
 
         def success(out: Loaded) -> None:
+            if self.indexing is indexing:
+                self.indexing = None
             if out.anything():
                 self.adopt(out, topic, article, out.paths(collection, qrels, topics))
             for text in out.errors:
                 self._fail(text)
+            if indexing is not None and indexing.cancelled:
+                self.message.emit(f"Indexing {collection} cancelled: the collection was not opened")
+
+        def op() -> Loaded:
+            return read_inputs(collection, qrels, runs, topics, unit, indexing)
 
         self.message.emit("Loading…")
-        run_in_background(self, lambda: read_inputs(collection, qrels, runs, topics, unit), success, self.worker_failed)
+        run_in_background(self, op, success, self.worker_failed)
+
+    def cancel_indexing(self) -> bool:
+        """Stop the collection index build in progress (False if none, docs/reference.md section
+        2.10): the worker stops at its next progress report, nothing is saved, the collection is
+        not opened."""
+        if self.indexing is None:
+            return False
+        self.indexing.cancelled = True
+        self.message.emit("Indexing the collection: cancelling…")
+        return True
 
     def adopt(self, out: Loaded, topic: str | None = None, article: str | None = None,
               paths: dict | None = None) -> None:
