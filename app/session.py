@@ -3,8 +3,9 @@
 :class:`Session` holds the qrels, the runs, the collection, the topics, the current topic,
 its ranked list (:class:`~readsim.app.rows.RankedRow`), the open article
 (:class:`~readsim.app.articles.ArticleState`), the reader's
-:class:`~readsim.engine.document.Settings`, the entry points the user set and the reading
-position (a screen index). It emits one signal per field it changes; widgets subscribe.
+:class:`~readsim.engine.document.Settings`, the entry points the user set, the reading
+position (a screen index) and the progress of a collection's index build (``indexing``, polled
+by the window). It emits one signal per field it changes; widgets subscribe.
 
 What it does not hold lives beside it, each with its threading contract in its docstring:
 reading the input files and checking them against each other (:mod:`readsim.app.loading`),
