@@ -1,4 +1,4 @@
-"""The element mode's data (issue 11 item 8), without widgets: what the "Element retrieval" view
+"""The element mode's data (docs/reference.md section 13), without widgets: what the "Element retrieval" view
 shows for one topic, built in a worker thread from :mod:`readsim.engine.elements`.
 
 - :func:`topic_choices` lists the qrels topics with relevant articles and how many of those
@@ -18,7 +18,8 @@ shows for one topic, built in a worker thread from :mod:`readsim.engine.elements
 - The text already seen before rank position k is the engine's
   :func:`~readsim.engine.elements.seen_before`.
 
-Threading: every function here is plain Python on engine data and may run in a worker.
+Threading: every function here is plain Python on engine data and may run in a worker. See
+docs/architecture.md.
 """
 
 from __future__ import annotations

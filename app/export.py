@@ -18,11 +18,14 @@ Values are written at full precision (``repr`` of the float), not as shown (4 de
 The numbers' context names the run file; a run with edits is recorded as ``edited from FILE,
 N edits`` (:func:`run_source`).
 
+:func:`export_with_dialog` is the one dialog-and-errors path every exporting view uses (the
+main window's File ▸ Export, the Runs window's Export button, the passages table's CSV).
+
 Every file is written atomically (:func:`readsim.engine.atomic.atomic_write`): pictures are
 rendered to bytes in memory (``QBuffer``) first, so a failure half-way (a full disk, a crash)
 leaves the previous file byte for byte and raises ``OSError`` naming the path. Menu entries are
 plain text (:func:`plain`: plot titles are HTML) and proposed file names are safe
-(:func:`safe_name`: letters, digits, ``.``, ``_``, ``-``).
+(:func:`safe_name`: letters, digits, ``.``, ``_``, ``-``). See docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -315,8 +318,10 @@ def export_compare(window, path: str | Path) -> Path:
 
 
 # -- menu --------------------------------------------------------------------------------------
-def _ask(window, title: str, filters: str, stem: str) -> str | None:
-    path, chosen = QFileDialog.getSaveFileName(window, title, stem, filters)
+def ask_save_path(parent: QWidget, title: str, filters: str, stem: str) -> str | None:
+    """A save dialog over ``parent`` proposing ``stem``: the path chosen (a name without suffix
+    takes the chosen filter's), None when cancelled."""
+    path, chosen = QFileDialog.getSaveFileName(parent, title, stem, filters)
     if not path:
         return None
     if not Path(path).suffix:  # take the suffix of the chosen filter
@@ -324,20 +329,37 @@ def _ask(window, title: str, filters: str, stem: str) -> str | None:
     return path
 
 
-def _run(window, title: str, filters: str, stem: str, fn: Callable[[str], Path]) -> None:
-    path = _ask(window, title, filters, stem)
-    if path is None:
-        return
+_ask = ask_save_path  # the dialog every export asks through (tests replace it)
+
+
+def write_export(path: str, write: Callable[[str], Path], show_error: Callable[[str], None],
+                 say: Callable[[str], None]) -> Path | None:
+    """``write(path)``; an ``OSError`` or ``ValueError`` goes to ``show_error`` naming the path
+    (an ``OSError`` adds that nothing was written: every export is atomic), success to
+    ``say("Exported PATH")``. Returns the path written, None when it failed."""
     try:
-        out = fn(path)
+        out = write(path)
     except OSError as err:  # written atomically: whatever was at path is as it was
-        window.show_error(f"Cannot export to {err.filename or path}: {err.strerror or err}.\n"
-                          f"Nothing was written; a file already there is unchanged.")
-        return
+        show_error(f"Cannot export to {err.filename or path}: {err.strerror or err}.\n"
+                   f"Nothing was written; a file already there is unchanged.")
+        return None
     except ValueError as err:
-        window.show_error(f"Cannot export to {path}: {err}")
-        return
-    window.status.setText(f"Exported {out}")
+        show_error(f"Cannot export to {path}: {err}")
+        return None
+    say(f"Exported {out}")
+    return out
+
+
+def export_with_dialog(parent: QWidget, title: str, filters: str, stem: str, write: Callable[[str], Path],
+                       show_error: Callable[[str], None], say: Callable[[str], None]) -> Path | None:
+    """The one way every view exports: :func:`ask_save_path`, then :func:`write_export`.
+    Returns the path written, None when cancelled or failed."""
+    path = _ask(parent, title, filters, stem)
+    return None if path is None else write_export(path, write, show_error, say)
+
+
+def _run(window, title: str, filters: str, stem: str, fn: Callable[[str], Path]) -> None:
+    export_with_dialog(window, title, filters, stem, fn, window.show_error, window.status.setText)
 
 
 def _stem(window, what: str) -> str:

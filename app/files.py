@@ -1,6 +1,6 @@
 """Input files as the user hands them over: guessing a dropped file's kind, recent files.
 
-A *kind* is one of ``collection`` (a folder of articles), ``qrels``, ``run``, ``topics``.
+A *kind* is one of ``collection`` (a folder or an archive of articles), ``qrels``, ``run``, ``topics``.
 Recent files live in ``QSettings("readsim", "readsim")`` under ``recent`` as ``kind|path``.
 Every setting the window keeps (recent files, geometry, docks, columns) goes through
 :func:`app_settings`; :func:`freeze_settings` makes a run read them and write none
@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
+
+from readsim.engine.archives import SUFFIXES, is_archive
 
 KINDS = ("collection", "qrels", "run", "topics")
 #: byte-order marks of XML in UTF-16 or UTF-32 (NUL bytes there are text, not binary data);
@@ -59,13 +61,14 @@ def thaw_settings() -> None:
 
 
 def guess_kind(path: str | os.PathLike) -> str:
-    """The kind of a dropped path: a folder is a collection; ``*.qrels``, or text whose first
+    """The kind of a dropped path: a folder or an archive (``.zip``, ``.tar``, ``.tar.gz``, ...,
+    reference 2.10) is a collection; ``*.qrels``, or text whose first
     line carries ``offset:length`` passages or 5 fields, is qrels; ``<inex-submission>`` XML is
     a run; other XML with topics is topics; anything else is a run. Only a regular file is
     opened (a FIFO would block the GUI thread); anything else is called a run and the loader
     reports it."""
     p = Path(path)
-    if p.is_dir():
+    if p.is_dir() or is_archive(p):
         return "collection"
     suffix = p.suffix.lower()
     if suffix == ".qrels":
@@ -111,6 +114,10 @@ def sniff_kind(path: str | os.PathLike) -> tuple[str | None, int | None]:
             return "run", number
         return None, None
     return None, None
+
+
+#: the file dialog's filter for a collection archive
+ARCHIVE_FILTER = f"Collection archives ({' '.join('*' + s for s in SUFFIXES)});;All files (*)"
 
 
 def recent_files() -> list[tuple[str, str]]:

@@ -82,7 +82,8 @@ def parser() -> argparse.ArgumentParser:
                                 "file or is one of the inputs; no display, or no libxcb-cursor on X11); 2 bad usage: "
                                 "an option value out of range or options that do not go together (named in the message); "
                                 "130 interrupted.")
-    p.add_argument("--collection", metavar="DIR", help="folder of article XML files")
+    p.add_argument("--collection", metavar="DIR", help="the articles: a folder of XML files (flat or nested), or a .zip, "
+                   ".tar, .tar.gz, .tar.bz2 or .tar.xz archive of them, or a folder of archives")
     p.add_argument("--qrels", metavar="FILE", help="FOL qrels")
     p.add_argument("--run", metavar="FILE", action="append", default=[], help="FOL run (repeat for several)")
     p.add_argument("--topics", metavar="FILE", help="INEX topic file (titles)")

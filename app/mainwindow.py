@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QMainWindow, QMessageBox,
-                               QPlainTextEdit, QProgressBar, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
 from .background import activity
-from .files import app_settings, guess_kind, recent_files
+from .files import ARCHIVE_FILTER, app_settings, guess_kind, recent_files
 from .plain import amount, esc, menu_text, message_box, plain_label, plain_tip, rich_label
 from .session import Session
 from .widgets.article_panel import ArticlePanel, install_article_loading
@@ -134,11 +134,25 @@ class MainWindow(QMainWindow):
         self.busy.setRange(0, 0)
         self.busy.setMaximumWidth(120)
         self.busy.hide()
+        self._index_timer = QTimer(self)  # polls the collection index build (Session.indexing)
+        self._index_timer.setInterval(100)
+        self._index_timer.timeout.connect(self._show_indexing)
+        self.cancel_indexing = QPushButton("Cancel")  # shown while a collection is indexed
+        self.cancel_indexing.setToolTip("Stop indexing the collection; it is not opened (Esc)")
+        self.cancel_indexing.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.cancel_indexing.hide()
+        self.cancel_indexing.clicked.connect(self.session.cancel_indexing)
+        self.act_cancel_indexing = QAction("Cancel indexing the collection", self)
+        self.act_cancel_indexing.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.act_cancel_indexing.setEnabled(False)
+        self.act_cancel_indexing.triggered.connect(self.session.cancel_indexing)
+        self.addAction(self.act_cancel_indexing)
         self.warnings_label = rich_label()
         self.warnings_label.linkActivated.connect(lambda _link: self.log_dock.show())
         self.statusBar().addWidget(self.status, 1)
         self.statusBar().addPermanentWidget(self.warnings_label)
         self.statusBar().addPermanentWidget(self.busy)
+        self.statusBar().addPermanentWidget(self.cancel_indexing)
         self._warnings = 0
         self._coverage_summary = ""
         self._coverage_lines: list[str] = []
@@ -183,11 +197,13 @@ class MainWindow(QMainWindow):
         s = self.session
         file = self.menuBar().addMenu("&File")
         self.act_open_collection = self._action("Open &collection folder…", lambda: self.ask_open("collection"), S("Ctrl+Shift+O"))
+        self.act_open_archive = self._action("Open collection &archive…", lambda: self.ask_open("archive"), None,
+                                             "A .zip, .tar, .tar.gz, .tar.bz2 or .tar.xz of the articles")
         self.act_open_qrels = self._action("Open &qrels…", lambda: self.ask_open("qrels"), S("Ctrl+Shift+Q"))
         self.act_open_run = self._action("Open &run…", lambda: self.ask_open("run"), S(S.StandardKey.Open))
         self.act_open_topics = self._action("Open &topics…", lambda: self.ask_open("topics"), S("Ctrl+Shift+T"))
         self.act_sample = self._action("Open &sample", s.open_sample, None, "The small sample shipped with readsim")
-        for a in (self.act_open_collection, self.act_open_qrels, self.act_open_run, self.act_open_topics, self.act_sample):
+        for a in (self.act_open_collection, self.act_open_archive, self.act_open_qrels, self.act_open_run, self.act_open_topics, self.act_sample):
             file.addAction(a)
         self.recent_menu = file.addMenu("&Recent files")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -224,10 +240,12 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda _=False, k=kind, p=path: self.session.load(k, p))
 
     def ask_open(self, kind: str) -> None:
-        """Ask for a file (or folder) of ``kind`` and open it."""
+        """Ask for a file (or folder) of ``kind`` and open it (``archive``: a collection archive)."""
         start = str(Path(recent_files()[0][1]).parent) if recent_files() else ""
         if kind == "collection":
             path = QFileDialog.getExistingDirectory(self, "Open collection folder", start)
+        elif kind == "archive":
+            path, kind = QFileDialog.getOpenFileName(self, "Open collection archive", start, ARCHIVE_FILTER)[0], "collection"
         else:
             filters = {"qrels": "Qrels (*.qrels *.txt);;All files (*)", "run": "Runs (*.run *.txt);;All files (*)",
                        "topics": "Topics (*.xml);;All files (*)"}[kind]
@@ -263,6 +281,25 @@ class MainWindow(QMainWindow):
 
     def _busy(self, jobs: int) -> None:
         self.busy.setVisible(jobs > 0)
+        if self.session.indexing is None:
+            self._show_indexing()  # over: no Cancel button, the indeterminate bar again
+        elif not self._index_timer.isActive():
+            self._index_timer.start()
+
+    def _show_indexing(self) -> None:
+        """The collection index build's progress (reference 2.10), polled from the GUI thread:
+        the busy bar's value and the status line; an indeterminate bar when it is over."""
+        job = self.session.indexing
+        self.cancel_indexing.setVisible(job is not None)
+        self.act_cancel_indexing.setEnabled(job is not None)
+        if job is None:
+            self._index_timer.stop()
+            self.busy.setRange(0, 0)
+            return
+        self.busy.setRange(0, 1000)
+        self.busy.setValue(int(job.fraction * 1000))
+        if job.text and not job.cancelled:
+            self.status.setText(f"{job.text} (Esc cancels)")
 
     def _fill_combos(self) -> None:
         s = self.session

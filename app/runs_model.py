@@ -11,7 +11,7 @@ Threading contract: :func:`compare_job`, :func:`fidelity_job` and :func:`read_ru
 worker thread (:func:`readsim.app.background.run_in_background`). They read plain engine data
 only and report through a :class:`Progress`, a plain object the GUI thread polls (a timer), never
 a Qt signal; setting :attr:`Progress.cancelled` makes the worker stop at its next step with
-:class:`Cancelled`. Everything else runs in the GUI thread.
+:class:`Cancelled`. Everything else runs in the GUI thread. See docs/architecture.md.
 """
 
 from __future__ import annotations

@@ -50,6 +50,7 @@ from .plain import amount
 from . import marks as mk
 from .background import hold, input_error_text, run_in_background
 from .files import add_recent, sniff_kind
+from .runs_model import Cancelled, Progress
 
 MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)
 #: parsed and laid-out articles kept by :meth:`Session.open_article` (the last opened ones):
@@ -112,6 +113,23 @@ class Loaded:
     def anything(self) -> bool:
         """True if at least one file was read."""
         return self.collection is not None or self.qrels is not None or bool(self.runs) or self.topics is not None
+
+
+def index_collection(path: str | os.PathLike, unit: str, progress: Progress | None, out: Loaded) -> Collection | None:
+    """Open the collection at ``path`` (worker thread), its index built with ``progress``
+    (reference 2.10); why an index was rebuilt goes to ``out.diagnostics``. None when cancelled
+    (said in ``out.diagnostics``)."""
+    def report(done: int, total: int, what: str) -> None:
+        progress.step(done / total if total else 0.0, f"{what}: {done * 100 // total}%" if total else f"{what}: {done:,}")
+
+    try:
+        collection = Collection(path, unit, progress=report if progress is not None else None)
+        collection.listing()  # a folder is listed or indexed here, with the progress
+    except Cancelled:
+        out.diagnostics.append(f"{path}: indexing cancelled; the collection was not opened")
+        return None
+    out.diagnostics += collection.notes
+    return collection
 
 
 _LOOKS_LIKE = {
@@ -226,7 +244,7 @@ class Session(QObject):
                     return None
 
             if collection is not None:
-                out.collection = attempt("collection", collection, lambda p: Collection(p, unit))
+                out.collection = attempt("collection", collection, lambda p: index_collection(p, unit, indexing, out))
             if qrels is not None:
                 out.qrels = attempt("qrels", qrels, read_qrels)
                 if out.qrels is not None:
@@ -250,8 +268,17 @@ class Session(QObject):
             for text in out.errors:
                 self._fail(text)
 
+        indexing = self.indexing = Progress() if collection is not None else None
+
+        def done(out: Loaded) -> None:
+            if self.indexing is indexing:
+                self.indexing = None
+            success(out)
+            if indexing is not None and indexing.cancelled:
+                self.message.emit(f"Indexing {collection} cancelled: the collection was not opened")
+
         self.message.emit("Loading…")
-        run_in_background(self, op, success, self._failed)
+        run_in_background(self, op, done, self._failed)
 
     def adopt(self, out: Loaded, topic: str | None = None, article: str | None = None,
               paths: dict | None = None) -> None:
@@ -575,6 +602,8 @@ class Session(QObject):
     #: ``progress(percent)`` and then ``done()``; ``cancel()`` stops it. None: shown at once.
     article_preparer = None
     _loading: tuple[str, object] | None = None  # (name, cancel of the preparer or None)
+    #: the collection index being built (worker thread writes, GUI thread reads; Esc cancels)
+    indexing: Progress | None = None
 
     def open_article(self, name: str) -> None:
         """Open article ``name`` of the current topic: parse and layout in the background, then
@@ -681,6 +710,15 @@ class Session(QObject):
         self._article_gen += 1
         shown = f"still showing article {self.current.name}" if self.current is not None else "no article open"
         self.message.emit(f"Loading article {name} cancelled; {shown}")
+        return True
+
+    def cancel_indexing(self) -> bool:
+        """Stop the collection index build in progress (False if none, reference 2.10): the
+        worker stops at its next progress report, nothing is saved, the collection is not opened."""
+        if self.indexing is None:
+            return False
+        self.indexing.cancelled = True
+        self.message.emit("Indexing the collection: cancelling…")
         return True
 
     def loading_article(self) -> str | None:

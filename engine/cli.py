@@ -42,6 +42,7 @@ import json
 import os
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
@@ -166,7 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reading order after the matching chain (default natural); 'entry' starts at each "
                    "result's entry point (a Best in Context line's offset, else its first passage) and wraps around")
     p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
-    p.add_argument("--collection", metavar="DIR", help="folder of the articles (<name>.xml): clips passages, "
+    p.add_argument("--collection", metavar="DIR", help="the articles (<name>.xml): a folder (flat or nested), a .zip, "
+                   ".tar, .tar.gz, .tar.bz2 or .tar.xz archive, or a folder of archives; clips passages, "
                    "resolves XPaths, checks doc_length")
     p.add_argument("--check", action="store_true", help="compare the qrels' doc_length with every judged article in --collection")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects (interleaved articles, split topics)")
@@ -221,13 +223,36 @@ def _progress(err: TextIO, label: str):
     return report
 
 
+def open_collection(path: str, unit: str, err: TextIO) -> Collection:
+    """The collection at ``path`` (reference 2.10), its index built with progress on ``err`` when
+    it is a terminal; why an index was rebuilt is printed on ``err`` in any case."""
+    progress = None
+    if err.isatty():
+        last = [0.0]
+
+        def progress(done: int, total: int, what: str) -> None:
+            now = time.monotonic()
+            if now - last[0] >= 0.2:
+                last[0] = now
+                count = f"{done * 100 // total}%" if total else f"{done:,} articles"
+                print(f"\r{what}: {count}\033[K", end="", file=err, flush=True)
+
+    collection = Collection(path, unit, progress=progress)
+    collection.listing()  # a folder is listed or indexed now, with the progress (the coverage check needs it)
+    if progress is not None and last[0]:
+        print("\r\033[K", end="", file=err, flush=True)
+    for note in collection.notes:
+        print(f"readsim-eval: {note}", file=err)
+    return collection
+
+
 def run_check(args, out: TextIO, err: TextIO) -> int:
     if not args.collection:
         print("readsim-eval: --check needs --collection DIR", file=err)
         return EXIT_USAGE
     qrels = read_qrels(args.qrels)
     _warn(qrels.diagnostics, err)
-    checks = check_lengths(qrels, Collection(args.collection, args.unit), _progress(err, "checking"))
+    checks = check_lengths(qrels, open_collection(args.collection, args.unit, err), _progress(err, "checking"))
     for c in checks:
         if not c.agrees:
             print(f"{c.topic}\t{c.article}\tqrels {c.qrels_length}\tcomputed {c.computed_length}", file=out)
@@ -241,7 +266,7 @@ def _inputs(args, err: TextIO) -> tuple[Qrels, Collection | None, list[Run], lis
     :func:`engine.coverage.check_coverage` (inputs that do not fit together), as the window does."""
     qrels = read_qrels(args.qrels)
     _warn(qrels.diagnostics, err)
-    collection = Collection(args.collection, args.unit) if args.collection else None
+    collection = open_collection(args.collection, args.unit, err) if args.collection else None
     runs = _load_runs(args, err)
     said = check_coverage(qrels, runs, collection)
     _warn(said, err)
@@ -379,7 +404,7 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
 
     qrels = read_qrels(args.qrels)
     _warn(qrels.diagnostics, err)
-    collection = Collection(args.collection, args.unit) if args.collection else None
+    collection = open_collection(args.collection, args.unit, err) if args.collection else None
     state = SimpleNamespace(qrels=qrels, collection=collection, measures=measures, strict=args.strict,
                             reading=args.reading, as_documents=args.as_documents, complete=args.complete,
                             levels=args.levels)

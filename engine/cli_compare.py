@@ -38,10 +38,9 @@ from typing import TextIO
 
 import numpy as np
 
-from .cli import (DEFAULT_LIST_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, PARAMETER_RANGES, _Formatter,
+from .cli import (DEFAULT_LIST_MEASURES, open_collection, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, PARAMETER_RANGES, _Formatter,
                   _inputs, _levels, _list_measure, _new, _Parser, _progress, _warn, option)
 from .batch import Join
-from .collection import Collection
 from .compare import format_number, format_signed
 from .coverage import check_input_path
 from .errors import InputError
@@ -450,7 +449,7 @@ def run_fidelity(args, measures: list[ListMeasure], out: TextIO, err: TextIO) ->
     check_input_path(args.collection, "collection")
     qrels = read_qrels(args.qrels)
     _warn(qrels.diagnostics, err)
-    collection = Collection(args.collection, args.unit)
+    collection = open_collection(args.collection, args.unit, err)
     result = fidelity_tables(qrels, collection, measures, args.topics, mode=args.reading, levels=args.levels,
                              progress=_progress(err, "simulated runs"))
     if args.format == "text":

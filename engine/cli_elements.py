@@ -67,7 +67,7 @@ def _write_evaluation(result, per_topic: bool, fmt: str, out: TextIO) -> None:
 
 
 def run_elements(args, out: TextIO, err: TextIO) -> int:
-    from .collection import Collection
+    from .cli import open_collection
     from .coverage import check_input_path
     from .elements import (DEFAULT_MEASURES, Cuts, derive_assessments, evaluate_elements, parse_element_measure,
                            read_assessments, read_element_run, simulated_element_run, write_assessments)
@@ -106,7 +106,7 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
         from .atomic import check_output
 
         check_output(args.write_assessments, inputs)  # before any work; atomic_write checks again
-    collection = Collection(args.collection, args.unit)
+    collection = open_collection(args.collection, args.unit, err)
     runs = []
     for path in args.runs:
         run = read_element_run(path, collection, strict=args.strict)

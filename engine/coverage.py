@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 
+from .archives import is_archive
 from .collection import Collection
 from .errors import Diagnostic, InputError
 from .formats.qrels import Qrels
@@ -167,9 +168,13 @@ def check_input_path(path: str | os.PathLike, kind: str, pipes: bool = False) ->
     except OSError as err:
         raise InputError(path, None, f"cannot read: {err.strerror or err}") from None
     if kind == "collection":
-        if not stat.S_ISDIR(mode):
-            raise InputError(path, None, "not a folder (a collection is a folder of article XML files)")
-        wanted = os.R_OK | os.X_OK
+        if stat.S_ISREG(mode) and is_archive(p):  # reference 2.10: a .zip or .tar[.gz|.bz2|.xz] archive
+            wanted = os.R_OK
+        elif not stat.S_ISDIR(mode):
+            raise InputError(path, None, "not a folder nor an archive (a collection is a folder of article XML "
+                             "files, or a .zip, .tar, .tar.gz, .tgz, .tar.bz2 or .tar.xz archive of them)")
+        else:
+            wanted = os.R_OK | os.X_OK
     else:
         if stat.S_ISDIR(mode):
             raise InputError(path, None, f"is a folder, not a {kind} file")

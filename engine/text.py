@@ -43,7 +43,7 @@ import html.entities
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -178,9 +178,10 @@ class _DTDResolver(etree.Resolver):
 
     Never returns ``None`` (which would let libxml2 open the id itself: a FIFO, a device, a URL)."""
 
-    def __init__(self, allowed: Iterable[str]):
+    def __init__(self, allowed: Iterable[str] | Mapping[str, bytes | None]):
         super().__init__()
         self.allowed = frozenset(allowed)
+        self.contents = allowed if isinstance(allowed, Mapping) else {}  # a DTD inside an archive
 
     def resolve(self, url, pubid, context):  # noqa: D102 (lxml API)
         path = _local_path(url)
@@ -191,17 +192,19 @@ class _DTDResolver(etree.Resolver):
                 real = os.path.realpath(candidate)
                 if real in self.allowed:
                     try:
-                        return self.resolve_string(read_file(real, MAX_DTD_BYTES), context)
+                        data = self.contents.get(real)
+                        return self.resolve_string(data if data is not None else read_file(real, MAX_DTD_BYTES), context)
                     except InputError:  # a folder, a FIFO, too big: the built-in table
                         break
         return self.resolve_string(BUILTIN_DTD, context)
 
 
-def xml_parser(dtds: Iterable[str] = ()) -> etree.XMLParser:
+def xml_parser(dtds: Iterable[str] | Mapping[str, bytes | None] = ()) -> etree.XMLParser:
     """A new safe parser: no network, internal entities only, the built-in entity table.
 
     A DOCTYPE's DTD is read only when it is one of ``dtds`` (real paths, see :func:`dtd_paths`)
-    and a regular file; every other system id gets :data:`BUILTIN_DTD`. ``huge_tree`` lets
+    and a regular file; every other system id gets :data:`BUILTIN_DTD`. A mapping gives the
+    DTD's bytes for a path inside an archive (a value of None: read the file). ``huge_tree`` lets
     nesting reach :data:`MAX_DEPTH`; sizes are bounded by the budgets, and libxml2's entity
     amplification guard stays on.
     """
@@ -236,8 +239,9 @@ def parse_xml(
     source: str | os.PathLike | bytes,
     name: str | None = None,
     *,
-    dtds: Iterable[str] = (),
+    dtds: Iterable[str] | Mapping[str, bytes | None] = (),
     max_bytes: int | None = None,
+    base_url: str | None = None,
 ) -> etree._ElementTree:
     """Parse an XML file (path) or document (bytes) safely (see :func:`xml_parser`).
 
@@ -245,9 +249,10 @@ def parse_xml(
     system ids resolve against the file's folder). ``dtds``: the DTD files a DOCTYPE may load.
     Raises :class:`InputError` naming the file, and the line for malformed XML (an undefined
     or external entity, an entity bomb, nesting beyond :data:`MAX_DEPTH` included).
+    ``base_url``: where the bytes' relative system ids resolve (an article inside an archive).
     """
     if isinstance(source, bytes):
-        label, data, base = name or "<bytes>", source, None
+        label, data, base = name or "<bytes>", source, base_url
         if max_bytes is not None and len(data) > max_bytes:
             raise InputError(label, None, f"{len(data):,} bytes, over the budget of {max_bytes:,} bytes")
     else:

@@ -1,16 +1,18 @@
 """View menu entries of windows built on first use: the Runs window (``readsim-eval compare`` and
 ``fidelity`` in the window) and the element mode (INEX 2002/2003). Their modules, and what they
 import (scipy.stats, the element metrics), load when the entry is first chosen, so opening the
-main window does not pay for them."""
+main window does not pay for them.
+
+This module imports the windows (when an entry is chosen); they never import it: the entries'
+names live in :mod:`.entries`. See docs/architecture.md."""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
 
-RUNS_SHORTCUT = "Ctrl+Alt+R"
-RUNS_TEXT = "Compare all runs"
-ELEMENTS_SHORTCUT = "Ctrl+Alt+L"
-ELEMENTS_TEXT = "Element retrieval (INEX 2002/2003)"
+from .entries import ELEMENTS_SHORTCUT, ELEMENTS_TEXT, RUNS_SHORTCUT, RUNS_TEXT
+
+__all__ = ["ELEMENTS_SHORTCUT", "ELEMENTS_TEXT", "RUNS_SHORTCUT", "RUNS_TEXT", "install_elements", "install_runs"]
 
 
 def _view_menu(window):

@@ -19,7 +19,8 @@ and scrolls to it. :meth:`PassagesPanel.export_csv` writes the rows as shown (or
 with :func:`readsim.engine.atomic.write_text`.
 
 Everything here runs in the GUI thread; the table is rebuilt (O(passages x pieces)) only while
-the dock is visible.
+the dock is visible (:class:`~readsim.app.widgets.tables.FollowingPanel`); the CSV goes through
+the app's one export path (:mod:`readsim.app.export`). See docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -30,19 +31,19 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QTextCursor
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QHBoxLayout, QHeaderView, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QTextCursor
+from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QHeaderView, QPushButton, QVBoxLayout
 
 from readsim.engine.atomic import write_text
 from readsim.engine.formats import RunArticle
 from readsim.engine.passages import PassageTable, RunLine, passage_table, screen_of
 from readsim.engine.reading import Mode
 
+from ..export import ask_save_path, write_export
 from ..plain import amount, esc, plain_tip, rich_label
 from ..session import Session
-from .tables import row_table
+from .tables import FollowingPanel, install_bottom_dock, row_table, select_quietly
 
 PASSAGE, OFFSET, LENGTH, OVERLAP, PRECISION, READ, SCREEN, FOUND, LINES = range(9)
 COLUMN_COUNT = 9
@@ -305,19 +306,16 @@ class PassagesModel(QAbstractTableModel):
 
 
 # -- the panel --------------------------------------------------------------------------------
-class PassagesPanel(QWidget):
+class PassagesPanel(FollowingPanel):
     """The table over a :class:`Session`, following the open article, the reading mode and the
     screen size. ``view``: the window's article view (optional), whose text a row selection
     selects. ``ask_path(suggested) -> str`` asks where to export (tests replace it);
     ``report_error(text)`` shows an export error (the window's message box when installed)."""
 
     def __init__(self, session: Session, view=None, parent=None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.view = view
         self.table_data: PassageTable | None = None
-        self._dirty = True
-        self._rendered = None  # the settings of the rows shown
         self.ask_path: Callable[[str], str] = self._ask_path
         self.report_error: Callable[[str], None] = lambda text: session.message.emit(f"Error: {text}")
 
@@ -343,26 +341,7 @@ class PassagesPanel(QWidget):
         lay.addLayout(top)
         lay.addWidget(self.table, 1)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._selection())
-
-        session.article_changed.connect(self._article_changed)
-        session.evaluation_changed.connect(self._evaluation_changed)
-        session.settings_changed.connect(lambda _: self.refresh())
-        self.refresh()
-
-    # -- reactions ------------------------------------------------------------------------
-    def _article_changed(self) -> None:
-        self.table.clearSelection()
-        self.refresh()
-
-    def _evaluation_changed(self) -> None:
-        if self._rendered is not None and self._rendered.mode is not self.session.settings.mode:
-            return  # a mode change: settings_changed follows and refreshes once
-        self.refresh()
-
-    def showEvent(self, event) -> None:  # noqa: N802
-        super().showEvent(event)
-        if self._dirty:
-            self.refresh()
+        self.follow()
 
     def entry(self) -> RunArticle | None:
         """The run's ranked entry of the open article (None when the run does not rank it)."""
@@ -383,13 +362,9 @@ class PassagesPanel(QWidget):
                 out.append(None)
         return out
 
-    def refresh(self) -> None:
-        """Rebuild the rows for the open article and the current settings (when visible),
-        keeping the selected passage selected (without moving the article view)."""
-        if not self.isVisible():
-            self._dirty = True
-            return
-        self._dirty = False
+    def rebuild(self) -> None:
+        """Rebuild the rows for the open article and the current settings, keeping the selected
+        passage selected (without moving the article view)."""
         s, cur = self.session, self.session.current
         entry = None
         selected = self.selected_row()
@@ -410,11 +385,7 @@ class PassagesPanel(QWidget):
                 row = self.model.row_of(*key)
             except LookupError:
                 return
-            sm = self.table.selectionModel()
-            sm.blockSignals(True)
-            sm.select(self.model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
-                      | QItemSelectionModel.SelectionFlag.Rows)
-            sm.blockSignals(False)
+            select_quietly(self.table, row)
             self.table.viewport().update()
 
     def run_name(self) -> str:
@@ -500,60 +471,28 @@ class PassagesPanel(QWidget):
         return Path(path)
 
     def _ask_path(self, suggested: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self, "Export the passages table", suggested, "CSV table (*.csv)")
-        if path and not Path(path).suffix:
-            path += ".csv"
-        return path
+        return ask_save_path(self, "Export the passages table", "CSV table (*.csv)", suggested) or ""
 
     def _export_clicked(self) -> None:
         s = self.session
         stem = "-".join(p for p in ("passages", s.topic, s.current.name if s.current else None, s.settings.mode.value) if p)
         path = self.ask_path(stem + ".csv")
-        if not path:
-            return
-        try:
-            out = self.export_csv(path)
-        except OSError as err:
-            self.report_error(f"Cannot export to {err.filename or path}: {err.strerror or err}. Nothing was written.")
-            return
-        s.message.emit(f"Exported {out}")
+        if path:
+            write_export(path, self.export_csv, self.report_error, s.message.emit)
 
 
 def install_passages(window) -> QDockWidget:
     """Add the "Passages" dock (bottom, hidden at first, tabbed with the other bottom docks when
-    shown) with View ▸ Passages (Ctrl+Alt+P). Sets ``window.passages`` (the panel),
-    ``window.passages_dock`` and ``window.act_passages``."""
+    shown: a visible one first, the topic view or the strategies preferred) with View ▸ Passages
+    (Ctrl+Alt+P). Sets ``window.passages`` (the panel), ``window.passages_dock`` and
+    ``window.act_passages``."""
     view = getattr(getattr(window, "article", None), "view", None)
     panel = PassagesPanel(window.session, view)
     if hasattr(window, "show_error"):
         panel.report_error = window.show_error
-    dock = QDockWidget("Passages", window)
-    dock.setObjectName("passages")
-    dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-    dock.hide()
-    act = dock.toggleViewAction()
-    act.setText("Passages")
-    act.setShortcut(QKeySequence(SHORTCUT))
-    act.setStatusTip("The open article's retrieved and relevant passages, with their run lines and reading positions")
-    act.toggled.connect(lambda on: _place(window, dock) if on else None)
-    window.addAction(act)
-    menu = next((a.menu() for a in window.menuBar().actions()
-                 if a.text().replace("&", "") == "View" and a.menu() is not None), None)
-    (menu or window.menuBar().addMenu("&View")).addAction(act)
+    dock, act = install_bottom_dock(
+        window, panel, "passages", "Passages", SHORTCUT,
+        "The open article's retrieved and relevant passages, with their run lines and reading positions",
+        lambda d: (not d.isVisible(), d.objectName() not in ("topic", "strategies")))
     window.passages, window.passages_dock, window.act_passages = panel, dock, act
     return dock
-
-
-def _place(window, dock: QDockWidget) -> None:
-    """On show: tab it with another bottom dock (a visible one first, the topic view or the
-    strategies preferred) unless floating or already tabbed; raise it."""
-    if not dock.isFloating() and not window.tabifiedDockWidgets(dock) \
-            and window.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea:
-        bottom = [d for d in window.findChildren(QDockWidget) if d is not dock and not d.isFloating()
-                  and window.dockWidgetArea(d) == Qt.DockWidgetArea.BottomDockWidgetArea]
-        if bottom:
-            first = sorted(bottom, key=lambda d: (not d.isVisible(), d.objectName() not in ("topic", "strategies")))
-            window.tabifyDockWidget(first[0], dock)
-    dock.show()
-    dock.raise_()

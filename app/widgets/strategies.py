@@ -1,4 +1,4 @@
-"""Simulated passage strategies on the open article (SPEC section 8): a dock with one row per
+"""Simulated passage strategies on the open article (docs/reference.md section 8; Kamps et al. 2008): a dock with one row per
 strategy of :mod:`readsim.engine.simulated` (S, SL, SLD, SS, SST) and one for the run's own
 passages, scored with aveChP, T2IF(t), LE(s), F(b) for the current settings and reading mode.
 
@@ -15,16 +15,17 @@ another article ends the preview. :func:`strategy_spans` gives a strategy's span
 article to other features (the passage editor's "Apply").
 
 :func:`install_strategies` adds the dock to a main window: View ▸ Simulated strategies
-(Ctrl+Alt+S).
+(Ctrl+Alt+S). The panel is a :class:`~readsim.app.widgets.tables.FollowingPanel`. See
+docs/architecture.md.
 """
 
 from __future__ import annotations
 
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHeaderView, QSizePolicy, QVBoxLayout, QWidget)
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QSizePolicy, QVBoxLayout
 
 from readsim.engine import intervals as iv
 from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
@@ -35,7 +36,7 @@ from .. import marks as mk
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from .ranked_list import format_score
-from .tables import row_table
+from .tables import FollowingPanel, install_bottom_dock, row_table, select_quietly
 
 RUN = "run"
 ROWS = (*STRATEGIES, RUN)
@@ -231,20 +232,17 @@ class StrategyModel(QAbstractTableModel):
 # -- the panel ---------------------------------------------------------------------------------
 
 
-class StrategiesPanel(QWidget):
+class StrategiesPanel(FollowingPanel):
     """The table over a :class:`Session`; selecting a row previews it in ``view`` (an
     :class:`~readsim.app.widgets.article_view.ArticleView`, optional)."""
 
     def __init__(self, session: Session, view=None, parent=None) -> None:
-        super().__init__(parent)
-        self.session = session
+        super().__init__(session, parent)
         self.view = view
         self._spans: dict[str, np.ndarray | None] = {}
         self._spans_for: tuple | None = None  # (topic, article, parsed article) of the spans
         self._retrieved: np.ndarray | None = None  # the run's spans when last shown
         self.previewing: str | None = None
-        self._dirty = True
-        self._rendered: Settings | None = None  # the settings of the rows shown
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 2, 6, 2)
@@ -269,18 +267,13 @@ class StrategiesPanel(QWidget):
         lay.addWidget(self.note)
         lay.addStretch(1)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._selection())
-
-        session.article_changed.connect(self._article_changed)
-        session.evaluation_changed.connect(self._evaluation_changed)
-        session.settings_changed.connect(lambda _: self.refresh())
-        self.refresh()
+        self.follow()
 
     # -- reactions ------------------------------------------------------------------------
     def _article_changed(self) -> None:
         self.previewing = None  # the article view was rebuilt with the run's marks
         self._spans_for = None
-        self.table.clearSelection()
-        self.refresh()
+        super()._article_changed()
 
     def _evaluation_changed(self) -> None:
         cur = self.session.current
@@ -288,25 +281,14 @@ class StrategiesPanel(QWidget):
         if self.previewing is not None and self._retrieved is not None and ret is not None \
                 and not np.array_equal(ret, self._retrieved):
             self.end_preview()  # the run's passages were edited: show them
-        if self._rendered is not None and self._rendered.mode is not self.session.settings.mode:
-            return  # a mode change: settings_changed follows and refreshes once
-        self.refresh()
-
-    def showEvent(self, event) -> None:  # noqa: N802
-        super().showEvent(event)
-        if self._dirty:
-            self.refresh()
+        super()._evaluation_changed()
 
     def hideEvent(self, event) -> None:  # noqa: N802
         super().hideEvent(event)
         self.end_preview()
 
-    def refresh(self) -> None:
+    def rebuild(self) -> None:
         """Recompute the rows (strategy spans once per article) and, if previewing, re-show it."""
-        if not self.isVisible():
-            self._dirty = True
-            return
-        self._dirty = False
         s, cur = self.session, self.session.current
         key = (s.topic, cur.name, id(cur.article)) if cur is not None else None
         if cur is not None and self._spans_for != key:
@@ -319,11 +301,7 @@ class StrategiesPanel(QWidget):
         self._retrieved = cur.evaluation.retrieved_spans if cur is not None else None
         self._show_header()
         if selected is not None and cur is not None:
-            self.table.selectionModel().blockSignals(True)
-            self.table.selectionModel().select(self.model.index(self.model.row_of(selected), 0),
-                                               QItemSelectionModel.SelectionFlag.ClearAndSelect
-                                               | QItemSelectionModel.SelectionFlag.Rows)
-            self.table.selectionModel().blockSignals(False)
+            select_quietly(self.table, self.model.row_of(selected))
             self._preview(selected)
 
     def _show_header(self) -> None:
@@ -388,40 +366,15 @@ class StrategiesPanel(QWidget):
 
 
 def install_strategies(window) -> QDockWidget:
-    """Add the "Simulated strategies" dock (bottom, hidden at first) to ``window`` with a toggle
-    in its View menu (Ctrl+Alt+S). Sets ``window.strategies`` (the panel), ``window.strategies_dock``
-    and ``window.act_strategies``."""
+    """Add the "Simulated strategies" dock (bottom, hidden at first; when shown, tabbed with the
+    other bottom docks, the topic view first) to ``window`` with a toggle in its View menu
+    (Ctrl+Alt+S). Sets ``window.strategies`` (the panel), ``window.strategies_dock`` and
+    ``window.act_strategies``."""
     view = getattr(getattr(window, "article", None), "view", None)
     panel = StrategiesPanel(window.session, view)
-    dock = QDockWidget("Simulated strategies", window)
-    dock.setObjectName("strategies")
-    dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-    dock.hide()
-    act = dock.toggleViewAction()
-    act.toggled.connect(lambda on: _place(window, dock) if on else None)
-    act.setText("Simulated strategies")
-    act.setShortcut(QKeySequence(SHORTCUT))
-    act.setStatusTip("The open article's scores under the simulated passage strategies S, SL, SLD, SS, SST")
-    window.addAction(act)
-    for a in window.menuBar().actions():
-        if a.text().replace("&", "") == "View" and a.menu() is not None:
-            a.menu().addAction(act)
-            break
-    else:
-        window.menuBar().addMenu("&View").addAction(act)
+    dock, act = install_bottom_dock(
+        window, panel, "strategies", "Simulated strategies", SHORTCUT,
+        "The open article's scores under the simulated passage strategies S, SL, SLD, SS, SST",
+        lambda d: d.objectName() != "topic")
     window.strategies, window.strategies_dock, window.act_strategies = panel, dock, act
     return dock
-
-
-def _place(window, dock: QDockWidget) -> None:
-    """On show: share the bottom area as a tab with the other bottom docks (the topic view
-    first, else the log) unless it is floating or already tabbed, and bring it to the front."""
-    if not dock.isFloating() and not window.tabifiedDockWidgets(dock) \
-            and window.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea:
-        bottom = [d for d in window.findChildren(QDockWidget) if d is not dock and not d.isFloating()
-                  and window.dockWidgetArea(d) == Qt.DockWidgetArea.BottomDockWidgetArea]
-        if bottom:
-            window.tabifyDockWidget(sorted(bottom, key=lambda d: d.objectName() != "topic")[0], dock)
-    dock.show()
-    dock.raise_()

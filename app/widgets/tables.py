@@ -1,15 +1,21 @@
-"""One way to make the read-only tables of the docks and views (passages, strategies, where the
-run loses, ranked elements): rows selected one at a time, not editable, alternating colours, no
-row numbers, no word wrap."""
+"""The shared parts of the docks' tables (passages, strategies, where the run loses, ranked
+elements): :func:`row_table`, one way to make their read-only table views; :class:`FollowingPanel`,
+a dock's panel whose rows follow the session's open article and settings, rebuilt only while
+shown; :func:`select_quietly`; and :func:`install_bottom_dock`, one way to add such a panel as a
+bottom dock with its View menu entry. See docs/architecture.md."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel
-from PySide6.QtWidgets import QAbstractItemView, QTableView
+from collections.abc import Callable
+
+from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QTableView, QWidget
 
 
 def row_table(model: QAbstractItemModel) -> QTableView:
-    """A :class:`QTableView` over ``model``: whole rows selected, one at a time; not editable."""
+    """A :class:`QTableView` over ``model``: whole rows selected, one at a time; not editable;
+    alternating colours, no row numbers, no word wrap."""
     table = QTableView()
     table.setModel(model)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -19,3 +25,95 @@ def row_table(model: QAbstractItemModel) -> QTableView:
     table.setAlternatingRowColors(True)
     table.setWordWrap(False)
     return table
+
+
+def select_quietly(table: QTableView, row: int) -> None:
+    """Select ``row`` of ``table`` without emitting the selection model's signals (a refresh
+    keeping the user's selection, not a new choice)."""
+    sm = table.selectionModel()
+    sm.blockSignals(True)
+    sm.select(table.model().index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+              | QItemSelectionModel.SelectionFlag.Rows)
+    sm.blockSignals(False)
+
+
+class FollowingPanel(QWidget):
+    """A panel over a :class:`~readsim.app.session.Session` whose rows follow the open article,
+    the reading mode and the screen size. Subclasses make :attr:`table` (a ``QTableView``), call
+    :meth:`follow` at the end of their ``__init__`` and implement :meth:`rebuild`; :meth:`refresh`
+    rebuilds at once when shown, else when next shown. :attr:`_rendered` holds the settings of the
+    rows shown."""
+
+    table: QTableView
+
+    def __init__(self, session, parent=None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._dirty = True
+        self._rendered = None
+
+    def follow(self) -> None:
+        s = self.session
+        s.article_changed.connect(self._article_changed)
+        s.evaluation_changed.connect(self._evaluation_changed)
+        s.settings_changed.connect(lambda _: self.refresh())
+        self.refresh()
+
+    def _article_changed(self) -> None:
+        self.table.clearSelection()
+        self.refresh()
+
+    def _evaluation_changed(self) -> None:
+        if self._rendered is not None and self._rendered.mode is not self.session.settings.mode:
+            return  # a mode change: settings_changed follows and refreshes once
+        self.refresh()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._dirty:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Rebuild the rows now when shown, else when next shown."""
+        if not self.isVisible():
+            self._dirty = True
+            return
+        self._dirty = False
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        raise NotImplementedError
+
+
+def install_bottom_dock(window, panel: QWidget, name: str, title: str, shortcut: str, tip: str,
+                        first: Callable[[QDockWidget], object]) -> tuple[QDockWidget, QAction]:
+    """Add ``panel`` to ``window`` as the bottom dock ``name`` (its object name) titled ``title``,
+    hidden at first, with a checkable entry in the View menu (``shortcut``, status tip ``tip``).
+    When shown it is tabbed with another bottom dock (the least by ``first``) unless floating or
+    tabbed already, and raised. Returns the dock and its entry."""
+    dock = QDockWidget(title, window)
+    dock.setObjectName(name)
+    dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    dock.hide()
+    act = dock.toggleViewAction()
+    act.setText(title)
+    act.setShortcut(QKeySequence(shortcut))
+    act.setStatusTip(tip)
+    act.toggled.connect(lambda on: _place(window, dock, first) if on else None)
+    window.addAction(act)
+    menu = next((a.menu() for a in window.menuBar().actions()
+                 if a.text().replace("&", "") == "View" and a.menu() is not None), None)
+    (menu or window.menuBar().addMenu("&View")).addAction(act)
+    return dock, act
+
+
+def _place(window, dock: QDockWidget, first: Callable[[QDockWidget], object]) -> None:
+    if not dock.isFloating() and not window.tabifiedDockWidgets(dock) \
+            and window.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea:
+        bottom = [d for d in window.findChildren(QDockWidget) if d is not dock and not d.isFloating()
+                  and window.dockWidgetArea(d) == Qt.DockWidgetArea.BottomDockWidgetArea]
+        if bottom:
+            window.tabifyDockWidget(sorted(bottom, key=first)[0], dock)
+    dock.show()
+    dock.raise_()

@@ -20,8 +20,8 @@ from readsim.app.background import activity
 from readsim.app.elements_model import COMBOS
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
-from readsim.app.widgets.elements_view import (ACTION_TEXT, ARTICLE, E, F_GEN, F_STRICT, OVERLAP, RANK, S, SIZE,
-                                               UNSEEN, XPATH)
+from readsim.app.widgets.elements_table import ARTICLE, E, F_GEN, F_STRICT, OVERLAP, RANK, SIZE, UNSEEN, XPATH, S
+from readsim.app.widgets.entries import ELEMENTS_TEXT as ACTION_TEXT
 from readsim.app.widgets.outline import LENGTH, RSIZE
 from readsim.app.widgets.outline import E as OUTLINE_E
 from readsim.app.widgets.outline import S as OUTLINE_S

@@ -29,6 +29,7 @@ from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
 from readsim.app.widgets import runs_window as rw
 from readsim.app.widgets.on_demand import RUNS_SHORTCUT
+from readsim.app.widgets.runs import cells
 from readsim.engine.collection import Collection
 from readsim.engine.compare import compare_evaluations
 from readsim.engine.fidelity import ALWAYS, RESPECTED, fidelity_tables
@@ -413,10 +414,10 @@ def test_export_errors_name_the_path_and_geometry_is_kept(qtbot, real, runs, clo
 
 
 def test_pure_helpers():
-    assert rw.wrap_label("bert-passages-map199") == "bert-passages-\nmap199"
-    assert rw.wrap_label("ANCE@600/LE(300)", 12) == "ANCE@600/\nLE(300)"
-    assert rw.wrap_label("AgP/F(0.25)", 9) == "AgP/\nF(0.25)"  # never inside a number
-    assert rw.wrap_label("run.v2.final", 6) == "run.\nv2.\nfinal"
+    assert cells.wrap_label("bert-passages-map199") == "bert-passages-\nmap199"
+    assert cells.wrap_label("ANCE@600/LE(300)", 12) == "ANCE@600/\nLE(300)"
+    assert cells.wrap_label("AgP/F(0.25)", 9) == "AgP/\nF(0.25)"  # never inside a number
+    assert cells.wrap_label("run.v2.final", 6) == "run.\nv2.\nfinal"
     assert rm.fmt_p(0.0004) == "<0.001" and rm.fmt_p(float("nan")) == "–" and rm.fmt_p(0.0312) == "0.031"
     assert [m.name for m in rm.parse_measures("AgP/F(0.25)  AgP/aveChP;AgP/F(0.25)\nMAP")] == [
         "AgP/F(0.25)", "AgP/aveChP", "MAP"]
@@ -429,5 +430,5 @@ def test_pure_helpers():
 
     # one run id shared by the three: each labelled by its file name, the repeated one numbered
     assert rm.run_labels([R("/a/x.run"), R("/b/x.run"), R("/a/y.txt")]) == ["x.run", "x.run (2)", "y.txt"]
-    light, dark = rw.p_colour(0.05, 0.05), rw.p_colour(0.0, 0.05)
+    light, dark = cells.p_colour(0.05, 0.05), cells.p_colour(0.0, 0.05)
     assert light.lightness() > dark.lightness()

@@ -138,7 +138,7 @@ CASES = [
     W("app-directory-as-run", ["--run", "{dir}"], ERROR, "{dir}: is a folder, not a run file"),
     W("app-missing-qrels", ["--qrels", "{tmp}/missing.qrels", "--run", "{r}"], ERROR,
       "{tmp}/missing.qrels: qrels file not found"),
-    W("app-file-as-collection", ["--collection", "{q}", "--run", "{r}"], ERROR, "{q}: not a folder (a collection is a folder of article XML files)"),
+    W("app-file-as-collection", ["--collection", "{q}", "--run", "{r}"], ERROR, "{q}: not a folder nor an archive (a collection is a folder of article XML files"),
     W("screenshot-under-a-file", ["--screenshot", "{q}/x.png"], ERROR, "{q}: not a folder"),
     W("screenshot-deep-under-a-file", ["--screenshot", "{q}/a/b/x.png"], ERROR, "{q}: not a folder"),
     W("screenshot-in-proc", ["--screenshot", "/proc/readsim-hostile/x.png"], ERROR,
