@@ -142,11 +142,10 @@ class MainWindow(QMainWindow):
         self.cancel_indexing.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.cancel_indexing.hide()
         self.cancel_indexing.clicked.connect(self.session.cancel_indexing)
+        # Esc is the window's one cancel action (install_article_loading), told of the build
         self.act_cancel_indexing = QAction("Cancel indexing the collection", self)
-        self.act_cancel_indexing.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         self.act_cancel_indexing.setEnabled(False)
         self.act_cancel_indexing.triggered.connect(self.session.cancel_indexing)
-        self.addAction(self.act_cancel_indexing)
         self.warnings_label = rich_label()
         self.warnings_label.linkActivated.connect(lambda _link: self.log_dock.show())
         self.statusBar().addWidget(self.status, 1)
@@ -292,6 +291,7 @@ class MainWindow(QMainWindow):
         job = self.session.indexing
         self.cancel_indexing.setVisible(job is not None)
         self.act_cancel_indexing.setEnabled(job is not None)
+        self.set_cancel_busy("index", job is not None)
         if job is None:
             self._index_timer.stop()
             self.busy.setRange(0, 0)

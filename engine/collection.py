@@ -257,15 +257,7 @@ class Collection:
                 self._dtds[(archive.path, folder)] = dtds
         label = f"{archive.label}: {member}"
         base = os.path.join(os.path.realpath(archive.path), member)
-        try:
-            tree = parse_xml(data, label, dtds=dtds, max_bytes=MAX_ARTICLE_BYTES, base_url=base)
-        except InputError as err:
-            # About once in 20,000 parses lxml (6.1) loads the DTD without asking our resolver,
-            # which cannot open a path inside an archive ("failed to load ARCHIVE/article.dtd").
-            # The parse is deterministic otherwise: once more gives the article (or its real error).
-            if f'failed to load "{os.path.realpath(archive.path)}' not in err.reason:
-                raise
-            tree = parse_xml(data, label, dtds=dtds, max_bytes=MAX_ARTICLE_BYTES, base_url=base)
+        tree = parse_xml(data, label, dtds=dtds, max_bytes=MAX_ARTICLE_BYTES, base_url=base)
         return Article(name, tree.getroot(), self.unit, label)
 
     def _member_dtds(self, archive: Archive, folder: str) -> dict[str, bytes | None]:

@@ -24,7 +24,8 @@ the parent of the collection folder (where the INEX articles' ``../article.dtd``
 :data:`BUILTIN_DTD`, the packaged copy of the collection's DTD: the real ``article.dtd``
 declares exactly the XHTML 1.0 entity sets, the 253 entities of :mod:`html.entities` (checked
 by a test), so ``&nbsp;`` decodes the same with or without it, and in an article with no
-DOCTYPE at all (parsed again with the built-in table, lines unchanged).
+DOCTYPE at all (parsed again with the built-in table, lines unchanged). This holds for articles
+parsed in threads too (see :func:`_pin_loader`).
 
 **Cost.** Building an :class:`Article` costs the parse and one C-level pass for the text and
 doc_length. The element index (spans, depths, parents) is built on first use of
@@ -43,6 +44,7 @@ import html.entities
 import os
 import re
 import stat
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from pathlib import Path
@@ -199,6 +201,68 @@ class _DTDResolver(etree.Resolver):
         return self.resolve_string(BUILTIN_DTD, context)
 
 
+class _Gate(etree.Resolver):
+    """A resolver that holds its parse inside libxml2 until :attr:`leave` is set (for :func:`_pin_loader`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.inside = threading.Event()  # set when the parse reaches the resolver (or ends)
+        self.leave = threading.Event()
+
+    def resolve(self, url, pubid, context):  # noqa: D102 (lxml API)
+        self.inside.set()
+        self.leave.wait(_PIN_TIMEOUT)
+        return self.resolve_string("", context)
+
+    def parse_in_thread(self) -> threading.Thread:
+        """Start a parse of a few bytes in a new thread; return once it is held here (or ended)."""
+        def run():
+            try:
+                parser = etree.XMLParser(no_network=True, resolve_entities="internal", load_dtd=True)
+                parser.resolvers.add(self)
+                etree.fromstring(b'<!DOCTYPE a SYSTEM "readsim:pin"><a/>', parser)
+            except etree.LxmlError:
+                pass  # not expected; the pin is then not made (single-threaded parsing is unaffected)
+            finally:
+                self.inside.set()
+        thread = threading.Thread(target=run, name="readsim-pin-loader", daemon=True)
+        thread.start()
+        self.inside.wait(_PIN_TIMEOUT)
+        return thread
+
+
+_PIN_TIMEOUT = 10.0  # seconds; a guard only: each step takes microseconds
+_pin_lock = threading.Lock()
+_pinned = False
+
+
+def _pin_loader() -> None:
+    """Make lxml's resolver dispatch libxml2's process-wide external-entity loader for good.
+
+    lxml (6.1, parser.pxi ``_ParserContext.prepare``/``cleanup``) installs its dispatcher, which
+    asks the parser's resolvers, as libxml2's **process-wide** loader for the span of each parse,
+    and puts back at the end the loader it found at the start. Parses in threads overlap: when a
+    parse that found libxml2's own loader ends while another one is before its DOCTYPE, the
+    other one's DTD is opened by libxml2 itself, :class:`_DTDResolver` never asked (reference
+    section 2.8 broken: ``failed to load ".../inex.tar.gz/article.dtd"``, or a FIFO opened).
+    Once the loader found at the start of every parse is lxml's dispatcher, that swap writes
+    back what it read and no parse can skip its resolvers. This makes the state so, once per
+    process, before the first parse: parse A is held inside its resolver (the dispatcher is in
+    place), parse B starts (so B finds the dispatcher) and is held too, A ends (putting back what
+    it found), then B ends and puts back the dispatcher. Both parses are a few bytes."""
+    global _pinned
+    with _pin_lock:
+        if _pinned:
+            return
+        first, second = _Gate(), _Gate()
+        threads = [first.parse_in_thread()]
+        threads.append(second.parse_in_thread())
+        for gate, thread in zip((first, second), threads):
+            gate.leave.set()
+            thread.join(_PIN_TIMEOUT)
+        _pinned = True
+
+
 def xml_parser(dtds: Iterable[str] | Mapping[str, bytes | None] = ()) -> etree.XMLParser:
     """A new safe parser: no network, internal entities only, the built-in entity table.
 
@@ -208,6 +272,8 @@ def xml_parser(dtds: Iterable[str] | Mapping[str, bytes | None] = ()) -> etree.X
     nesting reach :data:`MAX_DEPTH`; sizes are bounded by the budgets, and libxml2's entity
     amplification guard stays on.
     """
+    if not _pinned:
+        _pin_loader()  # parses in threads always ask the resolver
     parser = etree.XMLParser(no_network=True, resolve_entities="internal", load_dtd=True, huge_tree=True)
     parser.resolvers.add(_DTDResolver(dtds))
     return parser

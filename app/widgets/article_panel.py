@@ -392,26 +392,40 @@ def _display_jumps(lay, ev) -> list[tuple[int, int, int]]:
 
 def install_article_loading(window) -> None:
     """Status bar of ``window`` (a MainWindow): a Cancel button shown while an article loads,
-    and Esc, both calling :meth:`Session.cancel_article_load`."""
+    and Esc, calling :meth:`Session.cancel_article_load`. Esc is one action for all the
+    window's long work: it also stops a collection's index build (reference 2.10) while
+    ``window.set_cancel_busy("index", True)`` says one runs."""
     session = window.session
     button = QPushButton("Cancel")
     button.setToolTip("Stop loading this article; the open article stays (Esc)")
     button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     button.hide()
     window.statusBar().addPermanentWidget(button)
-    action = QAction("Cancel loading the article", window)
+    action = QAction("Cancel loading (the article, or the collection's index)", window)
     action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
     action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
     action.setEnabled(False)
-    action.triggered.connect(session.cancel_article_load)
+    busy: set[str] = set()  # what Esc would stop now: "article", "index"
+
+    def set_busy(what: str, on: bool) -> None:
+        (busy.add if on else busy.discard)(what)
+        action.setEnabled(bool(busy))
+
+    def cancel() -> None:
+        if "article" in busy:
+            session.cancel_article_load()
+        if "index" in busy:
+            session.cancel_indexing()
+
+    action.triggered.connect(cancel)
     button.clicked.connect(session.cancel_article_load)
     window.addAction(action)
 
     def loading(_name: str, percent: int) -> None:
-        busy = percent != -2
-        button.setVisible(busy)
-        action.setEnabled(busy)
+        button.setVisible(percent != -2)
+        set_busy("article", percent != -2)
 
     session.article_loading.connect(loading)
     window.article_cancel_button = button
+    window.set_cancel_busy = set_busy
     window.act_cancel_article = action

@@ -245,23 +245,3 @@ def test_not_a_collection_is_an_error_naming_it(tmp_path):
     other.write_text("x")
     with pytest.raises(InputError, match="not a collection"):
         Collection(other)
-
-
-def test_a_dtd_load_that_skipped_the_resolver_is_parsed_once_more(tmp_path, monkeypatch):
-    """lxml now and then loads a DTD without the resolver (seen once in about 20,000 parses):
-    inside an archive that fails ("failed to load ARCHIVE/article.dtd"); the article is parsed
-    once more, and any other error stands."""
-    from readsim.engine import collection as module
-
-    coll = Collection(_archive_with_dtd(tmp_path / "dtd.zip", b'<!ENTITY custom "XY">\n'))
-    real_parse, calls = module.parse_xml, []
-
-    def flaky(data, label, **kw):
-        calls.append(label)
-        if len(calls) == 1:
-            where = os.path.realpath(tmp_path / "dtd.zip")
-            raise InputError(label, 3, f'not well-formed XML: failed to load "{where}/article.dtd": Not a directory')
-        return real_parse(data, label, **kw)
-
-    monkeypatch.setattr(module, "parse_xml", flaky)
-    assert coll.article("x").text == "aXYb" and len(calls) == 2

@@ -252,18 +252,22 @@ def test_every_row_has_a_checked_outcome():
 def test_window_shows_os_and_input_errors_as_a_message_not_a_traceback(qapp, monkeypatch, capsys):
     """In the interactive window, an OS or input error that reaches ``sys.excepthook`` is a plain
     message box ``path: reason``; the traceback dialog is for bugs only."""
+    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
     from readsim.app.main import _dialog_hook
     from readsim.engine.errors import InputError
 
     shown = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(text))
-    monkeypatch.setattr(QMessageBox, "exec", lambda self: shown.append(("dialog", self.text())))
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: shown.append(
+        (self.icon(), self.text(), self.textFormat() == Qt.TextFormat.PlainText)))
     hook = _dialog_hook(None)
     for exc in (FileNotFoundError(2, "No such file or directory", "/x/run.txt"), InputError("/x/q.qrels", 3, "bad line")):
         hook(type(exc), exc, None)
-    assert shown == ["/x/run.txt: No such file or directory", "/x/q.qrels:3: bad line"]
+    warning = QMessageBox.Icon.Warning
+    assert shown == [(warning, "/x/run.txt: No such file or directory", True), (warning, "/x/q.qrels:3: bad line", True)]
     assert "Traceback" not in capsys.readouterr().err
     hook(RuntimeError, RuntimeError("a bug"), None)
-    assert shown[-1] == ("dialog", "RuntimeError: a bug")
+    assert shown[-1] == (QMessageBox.Icon.Critical, "RuntimeError: a bug", True)
+    hook(InputError, InputError("/x/<b>q</b>.qrels", 1, '<img src="/dev/zero">'), None)  # shown as written
+    assert shown[-1] == (warning, '/x/<b>q</b>.qrels:1: <img src="/dev/zero">', True)

@@ -149,6 +149,11 @@ class _Shown:
     def data(self, role):
         return self._value(role)
 
+    def font(self) -> QFont:
+        """The cell's font as drawn (bold for the best mean of a measure)."""
+        font = self._value(Qt.ItemDataRole.FontRole)
+        return font if isinstance(font, QFont) else QFont()
+
 
 class CellsTable(QTableView):
     """A read-only view of a :class:`CellsModel`: cells selected one at a time, no word wrap."""
