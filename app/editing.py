@@ -35,7 +35,8 @@ from readsim.engine.reading import Mode
 
 from .plain import amount
 from .files import add_recent
-from .session import RankedRow, Session, with_entry, with_mode
+from .rows import RankedRow, with_entry, with_mode
+from .session import Session
 from .widgets.outline import Outline
 
 

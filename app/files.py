@@ -5,6 +5,10 @@ Recent files live in ``QSettings("readsim", "readsim")`` under ``recent`` as ``k
 Every setting the window keeps (recent files, geometry, docks, columns) goes through
 :func:`app_settings`; :func:`freeze_settings` makes a run read them and write none
 (``readsim --screenshot``, docs/reference.md section 9.2).
+
+Before a file is read as a kind, :func:`check_input` refuses what plainly is not one (missing,
+a FIFO, binary data, a qrels file opened as a run, ...; docs/reference.md section 10). Nothing
+here starts a thread; :func:`check_input` and :func:`sniff_kind` may run in a worker.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 
 from readsim.engine.archives import SUFFIXES, is_archive
+from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 
 KINDS = ("collection", "qrels", "run", "topics")
@@ -151,10 +156,20 @@ _LOOKS_LIKE = {
 def refuse_other_kind(path: str | os.PathLike, kind: str) -> None:
     """Raise :class:`InputError` if the file plainly holds something else than ``kind``:
     binary data (a NUL byte in its first 4 KiB), or (by its first line) a qrels file opened as
-    a run, a run opened as qrels, ... (:func:`sniff_kind`). Unsure: no error,
-    the reader decides."""
+    a run, a run opened as qrels, ... (:func:`sniff_kind`). Unsure: no error, the reader
+    decides."""
     seen, line = sniff_kind(path)
     if seen == "binary":
         raise InputError(path, line, f"binary data (a NUL byte), not a {kind} file")
     if seen is not None and seen != kind:
         raise InputError(path, line, f"this looks like {_LOOKS_LIKE[seen]}, not a {kind} file")
+
+
+def check_input(path: str | os.PathLike, kind: str) -> None:
+    """Raise :class:`InputError` (or ``OSError``) before ``path`` is read as ``kind`` if it is
+    missing, a folder where a file is wanted, a FIFO
+    (:func:`readsim.engine.coverage.check_input_path`), or a file of another kind
+    (:func:`refuse_other_kind`; not asked of a collection)."""
+    check_input_path(path, kind)
+    if kind != "collection":
+        refuse_other_kind(path, kind)

@@ -20,11 +20,12 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout,
 
 from .background import activity
 from .files import ARCHIVE_FILTER, app_settings, guess_kind, recent_files
-from .plain import amount, esc, menu_text, message_box, plain_label, plain_tip, rich_label
+from .plain import amount, esc, menu_text, plain_label, plain_tip, rich_label
 from .session import Session
 from .widgets.article_panel import ArticlePanel, install_article_loading
 from .widgets.controls import Controls, install_entry_point
 from .widgets.deferred import Deferred, build_when_idle
+from .widgets.error_box import ErrorBox
 from .widgets.playback_bar import install_playback
 from .widgets.ranked_list import RankedListModel, RankedListView
 from .widgets.scores import ScoresPanel
@@ -155,7 +156,7 @@ class MainWindow(QMainWindow):
         self._warnings = 0
         self._coverage_summary = ""
         self._coverage_lines: list[str] = []
-        self.error_box: QMessageBox | None = None  # the open error message box (None: none open)
+        self._errors = ErrorBox(self, "readsim: cannot read the input", window_modal=True)
         self.errors_shown: list[str] = []  # every error text shown, in order
 
         self._make_actions()
@@ -398,19 +399,12 @@ class MainWindow(QMainWindow):
         self.log.appendPlainText(f"error: {text}")
         if not self.show_dialogs:
             return
-        box = self.error_box
-        if box is not None and box.isVisible():
-            box.setText(box.text() + "\n\n" + text)
-            return
-        box = message_box(QMessageBox.Icon.Warning, "readsim: cannot read the input", text, self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.finished.connect(lambda _=0, b=box: self._error_box_closed(b))
-        self.error_box = box
-        box.open()
+        self._errors.tell(text)
 
-    def _error_box_closed(self, box: QMessageBox) -> None:
-        if self.error_box is box:
-            self.error_box = None
+    @property
+    def error_box(self) -> QMessageBox | None:
+        """The open error message box (None: none open)."""
+        return self._errors.box
 
     def add_diagnostics(self, lines: list) -> None:
         for line in lines:

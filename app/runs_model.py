@@ -28,7 +28,6 @@ import numpy as np
 from readsim.engine.collection import Collection
 from readsim.engine.compare import format_number, format_signed
 from readsim.engine.compare import run_labels as engine_run_labels
-from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, read_any_run
 from readsim.engine.listmeasures import Evaluation, evaluate
@@ -124,7 +123,7 @@ def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
     from readsim.engine.coverage import run_paths
 
     from .background import input_error_text
-    from .files import refuse_other_kind
+    from .files import check_input
 
     runs: list[Run] = []
     errors: list[str] = []
@@ -136,8 +135,7 @@ def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
             continue
         for f in files:
             try:
-                check_input_path(f, "run")
-                refuse_other_kind(f, "run")
+                check_input(f, "run")
                 runs.append(read_any_run(f))
             except (InputError, OSError, UnicodeDecodeError, ValueError) as err:
                 text = input_error_text(err)

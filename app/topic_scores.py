@@ -10,9 +10,9 @@ same rows give "where the run loses" (:func:`readsim.engine.loss.loss_split`): A
 highlighted passages and/or the ideal ranking, and each article's browse loss.
 
 Speed (a reader-setting change must show within a frame): the loss split reads every relevant
-article of the topic again with its highlighted passages (``S_ideal``), about 20 ms for a topic
-of 136 relevant articles. A :class:`LossMemo` keeps each ``S_ideal`` (per judgement, measure,
-mode, levels and entry point) and each topic's split, so a screen or tolerance change that
+article of the topic again with its highlighted passages (``S_ideal``), all in one batch
+(:func:`readsim.engine.loss.ideal_scores`). A :class:`LossMemo` keeps each ``S_ideal`` (per
+judgement, measure, mode, levels and entry point) and each topic's split, so a screen or tolerance change that
 leaves S alone costs nothing and a mode already seen costs the run's side only. The numbers
 are those of :func:`readsim.engine.loss.loss_split` (same engine functions; tested equal).
 """
@@ -28,7 +28,7 @@ from readsim.engine.formats import Qrels
 from readsim.engine.listmeasures import (Ranking, generalised_precision, generalised_recall,
                                          normalized_cumulated_effort)
 from readsim.engine.formats import Judgement
-from readsim.engine.loss import LossSplit, ideal_score, loss_split
+from readsim.engine.loss import LossSplit, ideal_scores, loss_split
 from readsim.engine.measure import DocMeasure, ListMeasure
 
 DOC_KINDS = ("aveChP", "T2IF", "T2IP", "F", "LE", "ES")  # the topic view's document measures
@@ -116,7 +116,7 @@ class TopicScores:
 
 
 class LossMemo:
-    """Memo of :func:`readsim.engine.loss.ideal_score` values and of the last splits (see the
+    """Memo of :func:`readsim.engine.loss.ideal_scores` values and of the last splits (see the
     module docstring). Keys hold their objects (judgement, rows list, qrels), compared by
     identity, so a new qrels file or new rows never meet an old entry; at most ``limit``
     ideal scores are kept (then the memo starts again)."""
@@ -128,20 +128,31 @@ class LossMemo:
         self._max_splits = splits
         self.computed = 0  # ideal scores computed (not found in the memo): for tests
 
-    def ideal(self, measure: DocMeasure, j: Judgement | None, mode, levels: int, entry: int = 0) -> float:
-        """:func:`ideal_score` of ``j`` (memoised)."""
-        if j is None or not j.relevant:
-            return measure.null_value(levels)
-        key = (id(j), measure, str(mode), levels, entry)
-        hit = self._ideal.get(key)
-        if hit is not None and hit[0] is j:
-            return hit[1]
-        if len(self._ideal) >= self.limit:
-            self._ideal.clear()
-        value = ideal_score(measure, j, mode, levels, entry)
-        self._ideal[key] = (j, value)
-        self.computed += 1
-        return value
+    def ideal(self, measure: DocMeasure, judgements, mode, levels: int, entries) -> np.ndarray:
+        """:func:`ideal_scores` of ``judgements`` at ``entries`` (memoised): the ones not in the
+        memo are computed in one batch."""
+        out = np.full(len(judgements), measure.null_value(levels))
+        keys = [None if j is None or not j.relevant else (id(j), measure, str(mode), levels, int(e))
+                for j, e in zip(judgements, np.asarray(entries).tolist())]
+        todo = []
+        for k, (j, key) in enumerate(zip(judgements, keys)):
+            if key is None:
+                continue
+            hit = self._ideal.get(key)
+            if hit is not None and hit[0] is j:
+                out[k] = hit[1]
+            else:
+                todo.append(k)
+        if todo:
+            if len(self._ideal) + len(todo) > self.limit:
+                self._ideal.clear()
+            values = ideal_scores(measure, [judgements[k] for k in todo], mode, levels,
+                                  np.asarray(entries, dtype=np.int64)[todo])
+            for k, value in zip(todo, values.tolist()):
+                self._ideal[keys[k]] = (judgements[k], value)
+                out[k] = value
+            self.computed += len(todo)
+        return out
 
     def loss_split(self, measure: DocMeasure, judged, articles, docs, mode, levels: int,
                    rows: object = None, qrels: object = None) -> LossSplit:

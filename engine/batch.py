@@ -2,9 +2,10 @@
 
 :func:`document` evaluates one ranked article of a :class:`~engine.formats.Run` with its
 :class:`~engine.formats.Qrels` (and, when given, the collection), as a
-:class:`~engine.document.DocumentEvaluation`: the window's open article and rows, and the
-evaluation of topics edited in memory or with element XPaths (whole runs read from files are
-evaluated column-wise, :mod:`engine.columnwise`). Offsets are in the unit
+:class:`~engine.document.DocumentEvaluation`: the window's open article and rows. Topics
+edited in memory or with element XPaths are evaluated from each article's :func:`inputs`
+(XPaths resolved) in one batch (:func:`evaluate_inputs`); whole runs read from files are
+evaluated column-wise (:mod:`engine.columnwise`). Offsets are in the unit
 of the qrels and the run (UTF-8 bytes for INEX 2009/2010); the collection, if any, is read
 in that unit.
 
@@ -20,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from . import intervals as iv
 from .collection import Collection
-from .document import DocumentEvaluation, evaluate_document
+from .document import DocumentBatch, DocumentEvaluation, evaluate_document, evaluate_documents, row_pointers
 from .errors import Diagnostic, InputError
 from .formats import Qrels, Run, RunArticle
 from .formats.run import XPATH_LINE
@@ -95,27 +97,27 @@ def element_span(run: Run, entry: RunArticle, collection: Collection | None, xpa
         raise InputError(run.path, line, f"article {entry.article} has no element {xpath}") from None
 
 
-def document(
-    qrels: Qrels,
-    run: Run,
-    topic: str,
-    entry: RunArticle,
-    mode: Mode | str = Mode.NATURAL,
-    collection: Collection | None = None,
-    as_document: bool = False,
-    join: Join | None = None,
-    facts: dict[str, tuple[int, int, str] | None] | None = None,
-) -> DocumentEvaluation:
-    """Evaluate one ranked article of ``run`` for ``topic``.
+class Inputs(NamedTuple):
+    """What one ranked article is evaluated from (:func:`inputs`): the qrels' ``relevant``
+    passages (normalized, ``(k, 2)`` int64), the ``retrieved`` ones (normalized, clipped to the
+    article's text when the collection has it; ``None`` for the whole article), ``doc_length``,
+    the reader's ``entry`` point (:attr:`Mode.ENTRY`; 0 otherwise) and the Best in Context
+    ``entry_point`` of BEP(d) (:func:`engine.listmeasures.article_score`; ``None``: the first
+    retrieved offset). Offsets in the unit of the qrels and the run."""
 
-    ``as_document`` replaces its passages with the whole article (the full-document
-    baseline, Arvola et al. 2010 section 5). In the ``entry`` mode the reader starts at the
-    result's :attr:`~engine.formats.RunArticle.entry_point` (a Best in Context line's offset; 0
-    with ``as_document``) and wraps around. Raises :class:`InputError` (see
-    :func:`retrieved_passages`). ``facts``: a memo of the collection's articles (name ->
-    ``(length, doc_length, path)``, None when absent) shared by the calls of one pass, so an
-    article ranked for many topics is looked up and parsed once.
-    """
+    relevant: np.ndarray
+    retrieved: np.ndarray | None
+    doc_length: int
+    entry: int
+    entry_point: int | None
+
+
+def inputs(qrels: Qrels, run: Run, topic: str, entry: RunArticle, mode: Mode | str = Mode.NATURAL,
+           collection: Collection | None = None, as_document: bool = False, join: Join | None = None,
+           facts: dict[str, tuple[int, int, str] | None] | None = None) -> Inputs:
+    """The :class:`Inputs` of one ranked article of ``run`` for ``topic`` (see :func:`document`):
+    XPaths and XPointers resolved, doc_length chosen (and checked against the collection's, a
+    :class:`Diagnostic` in ``join``). Raises :class:`InputError` (see :func:`retrieved_passages`)."""
     judgement = qrels.judgement(topic, entry.article)
     retrieved = None if as_document else retrieved_passages(run, topic, entry, collection)
     text_length = None
@@ -132,13 +134,44 @@ def document(
                 f"article {entry.article}: doc_length {doc_length} in the qrels, {computed} computed from {path}"))
     if doc_length is None:  # unjudged and not at hand: non-relevant, extent = what was retrieved
         doc_length = int(retrieved[-1, 1]) if retrieved is not None and len(retrieved) else 0
-    relevant = judgement.passages if judgement is not None else iv.EMPTY
+    relevant = iv.clip(iv.normalize(judgement.passages), 0, doc_length) if judgement is not None else iv.EMPTY
     entry_point = 0
     if Mode(mode) is Mode.ENTRY and not as_document:
         entry_point = entry.entry_point
         if entry_point is None:  # only XPaths or XPointers: the first resolved passage
             entry_point = int(retrieved[0, 0]) if retrieved is not None and len(retrieved) else 0
-    return evaluate_document(relevant, retrieved, doc_length, mode, entry_point, text_length=text_length)
+    ret = None if retrieved is None else iv.normalize(retrieved)
+    if ret is not None and text_length is not None:
+        ret = iv.clip(ret, 0, max(text_length, doc_length))
+    return Inputs(relevant, ret, doc_length, entry_point, None if as_document else entry.entry_point)
+
+
+def document(qrels: Qrels, run: Run, topic: str, entry: RunArticle, mode: Mode | str = Mode.NATURAL,
+             collection: Collection | None = None, as_document: bool = False, join: Join | None = None,
+             facts: dict[str, tuple[int, int, str] | None] | None = None) -> DocumentEvaluation:
+    """Evaluate one ranked article of ``run`` for ``topic``.
+
+    ``as_document`` replaces its passages with the whole article (the full-document
+    baseline, Arvola et al. 2010 section 5). In the ``entry`` mode the reader starts at the
+    result's :attr:`~engine.formats.RunArticle.entry_point` (a Best in Context line's offset; 0
+    with ``as_document``) and wraps around. Raises :class:`InputError` (see
+    :func:`retrieved_passages`). ``facts``: a memo of the collection's articles (name ->
+    ``(length, doc_length, path)``, None when absent) shared by the calls of one pass, so an
+    article ranked for many topics is looked up and parsed once.
+    """
+    i = inputs(qrels, run, topic, entry, mode, collection, as_document, join, facts)
+    return evaluate_document(i.relevant, i.retrieved, i.doc_length, mode, i.entry)
+
+
+def evaluate_inputs(items: list[Inputs], mode: Mode | str = Mode.NATURAL) -> DocumentBatch:
+    """The articles of ``items`` (:func:`inputs`) evaluated in one batch
+    (:func:`engine.document.evaluate_documents`): what :func:`document` gives each of them."""
+    rel = [i.relevant for i in items]
+    ret = [iv.EMPTY if i.retrieved is None else i.retrieved for i in items]
+    return evaluate_documents(np.array([i.doc_length for i in items], dtype=np.int64), row_pointers(rel),
+                              np.concatenate(rel + [iv.EMPTY]), row_pointers(ret), np.concatenate(ret + [iv.EMPTY]),
+                              np.array([i.retrieved is None for i in items], dtype=bool), mode,
+                              np.array([i.entry for i in items], dtype=np.int64))
 
 
 _LISTING = "\0listing"  # the memo's entry for Collection.listing() (no article has this name)

@@ -171,7 +171,7 @@ def in_mode_many(evaluations: list[DocumentEvaluation], mode: Mode | str) -> lis
     rel = [ev.relevant for ev in todo]
     ret = [iv.EMPTY if ev.retrieved is None else ev.retrieved for ev in todo]
     doc_length = np.array([ev.n if ev.doc_length is None else ev.doc_length for ev in todo], dtype=np.int64)
-    batch = evaluate_documents(doc_length, _ptr(rel), np.concatenate(rel + [iv.EMPTY]), _ptr(ret),
+    batch = evaluate_documents(doc_length, row_pointers(rel), np.concatenate(rel + [iv.EMPTY]), row_pointers(ret),
                                np.concatenate(ret + [iv.EMPTY]), np.array([ev.retrieved is None for ev in todo]),
                                mode, np.array([ev.entry for ev in todo], dtype=np.int64))
     built = iter(DocumentEvaluation(ev.relevant, ev.retrieved, n, mode, pieces, ev.entry, dl)
@@ -179,7 +179,8 @@ def in_mode_many(evaluations: list[DocumentEvaluation], mode: Mode | str) -> lis
     return [ev if ev.mode is mode else next(built) for ev in evaluations]
 
 
-def _ptr(rows: list[np.ndarray]) -> np.ndarray:
+def row_pointers(rows: list[np.ndarray]) -> np.ndarray:
+    """``ptr`` (int64 ``(len(rows) + 1,)``) such that ``rows[i]`` is ``ptr[i]:ptr[i + 1]`` of their concatenation."""
     ptr = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum([len(r) for r in rows], out=ptr[1:])
     return ptr

@@ -65,9 +65,11 @@ no element XPath), in every reading mode, with or without the collection and wit
 measures among :data:`BATCH_KINDS`, :func:`rank_topics` joins the run's ranked articles with the qrels for all
 topics at once (keys compared as arrays) and scores every judged relevant article in one
 :func:`engine.document.evaluate_documents` call, building no :class:`RunArticle` or
-:class:`Judgement` object; any other topic goes article by article through
-:func:`engine.batch.document`, which stays the reference (the two agree to 1e-12,
-``tests/engine/test_batched_measures.py``).
+:class:`Judgement` object. Any other topic (edited in memory, an XML run, element XPaths) has
+each article's inputs read one by one (:func:`engine.batch.inputs`: XPaths resolved, an error
+naming its line), then every judged relevant article of the topic is scored in one batch of the
+same :func:`engine.document.evaluate_documents`; :func:`engine.batch.document` (one article) stays
+the reference (they agree to 1e-12, ``tests/engine/test_batched_measures.py``).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import intervals as iv
-from .batch import Join, document, element_span, retrieved_passages
+from .batch import Inputs, Join, element_span, evaluate_inputs, inputs, retrieved_passages
 from .columnwise import clip_rows, collection_limits, focused_rows, gather, joined
 from .document import DocumentBatch, evaluate_documents
 from .errors import Diagnostic
@@ -419,15 +421,15 @@ def rank_topics(
     """Evaluate each article of ``run`` once and gather the per-topic vectors.
 
     Only the ``topics`` given (default: the run's topics the qrels judge) are evaluated.
-    Judged articles go through :func:`engine.batch.document` (the reading order, the
-    collection's clipping and doc_length check); unjudged ones take every measure's
+    Judged articles are evaluated column-wise (:func:`_rank_columns`; a topic the columns do not
+    speak for, edited or with element XPaths, goes through :func:`_score_entries`: the
+    collection's clipping and doc_length check, then one batch); unjudged ones take every measure's
     :meth:`~engine.measure.DocMeasure.null_value` without being read (policy 7), unless
     their passages are element paths, which are resolved to catch bad XPaths. Raises
     :class:`~engine.errors.InputError`. ``progress(done, total)`` after each topic.
     """
     wanted = [t for t in (topics if topics is not None else run.topics) if t in run.topics and t in qrels.topics]
     doc_measures = list(dict.fromkeys(doc_measures))
-    null = [m.null_value(levels) for m in doc_measures]
     columnar = _rank_columns(qrels, run, wanted, doc_measures, mode, collection, as_document, levels, join)
     out: dict[str, Ranking] = {}
     for done, topic in enumerate(wanted, 1):
@@ -438,29 +440,56 @@ def rank_topics(
             continue
         entries = run.topics[topic]
         judged = qrels.topics.get(topic, {})
-        n = len(entries)
-        relevant = np.zeros(n, dtype=bool)
-        rsize = np.zeros(n, dtype=np.int64)
-        table = np.empty((len(doc_measures), n))
-        table[:] = np.asarray(null, dtype=float)[:, None]
-        for k, entry in enumerate(entries):
-            judgement = judged.get(entry.article)
-            if judgement is None and _plain(entry):
-                continue
-            doc = document(qrels, run, topic, entry, mode, collection, as_document, join)
-            if judgement is None or not judgement.relevant:
-                continue
-            relevant[k] = True
-            rsize[k] = judgement.rel_size
-            entry_point = None if as_document else entry.entry_point
-            for i, m in enumerate(doc_measures):
-                table[i, k] = article_score(m, doc, judgement, levels, entry_point)
+        table, picked = _score_entries(qrels, run, topic, doc_measures, mode, collection, as_document, join, levels,
+                                       every=False)
+        relevant = np.zeros(len(entries), dtype=bool)
+        relevant[picked] = True
+        rsize = np.zeros(len(entries), dtype=np.int64)
+        rsize[picked] = [judged[entries[k].article].rel_size for k in picked]
         nrel, trel = qrels.totals(topic)
         out[topic] = Ranking(topic, [e.article for e in entries], relevant, rsize,
                              {m: table[i] for i, m in enumerate(doc_measures)}, nrel, trel)
         if progress is not None:
             progress(done, len(wanted))
     return out
+
+
+def _score_entries(qrels: Qrels, run: Run, topic: str, doc_measures: list[DocMeasure], mode: Mode | str,
+                   collection: Collection | None, as_document: bool, join: Join | None, levels: int,
+                   every: bool) -> tuple[np.ndarray, list[int]]:
+    """Scores of the ranked articles of a topic the columns do not speak for (edited, XML, element
+    XPaths): each article's :class:`~engine.batch.Inputs` first (XPaths resolved article by
+    article, so an error names its line; :func:`engine.batch.inputs`), then one batch
+    (:func:`engine.batch.evaluate_inputs`). ``(table, rows)``: ``table[i, k]`` is
+    ``doc_measures[i]`` of article ``k`` (float ``(measures, n)``; the null value where not
+    scored), ``rows`` the articles scored: with ``every``, all of them (as
+    :func:`engine.batch.document` and :func:`article_score` give each); else only the judged
+    relevant ones, the unjudged ones with plain passages not even read (policy 7)."""
+    entries = run.topics[topic]
+    judged = qrels.topics.get(topic, {})
+    table = np.empty((len(doc_measures), len(entries)))
+    table[:] = np.asarray([m.null_value(levels) for m in doc_measures], dtype=float)[:, None]
+    rows: list[int] = []
+    items: list[Inputs] = []
+    judgements: list[Judgement | None] = []
+    for k, entry in enumerate(entries):
+        judgement = judged.get(entry.article)
+        if not every and judgement is None and _plain(entry):
+            continue
+        item = inputs(qrels, run, topic, entry, mode, collection, as_document, join)
+        if not every and (judgement is None or not judgement.relevant):
+            continue
+        rows.append(k)
+        items.append(item)
+        judgements.append(judgement)
+    if items:
+        batch = evaluate_inputs(items, mode)
+        for i, m in enumerate(doc_measures):
+            if m.kind == "BEP":  # from the judgement and the entry point alone
+                table[i, rows] = [article_score(m, item, j, levels, item.entry_point) for item, j in zip(items, judgements)]
+            else:
+                table[i, rows] = batch_scores(m, batch, levels)
+    return table, rows
 
 
 def per_article(
@@ -498,11 +527,10 @@ def per_article(
             for name in run.article_names(topic):
                 yield topic, name, list(null)
         else:
-            for entry in entries:
-                doc = document(qrels, run, topic, entry, mode, collection, as_document, join)
-                judgement = qrels.judgement(topic, entry.article)
-                point = None if as_document else entry.entry_point
-                yield topic, entry.article, [article_score(m, doc, judgement, levels, point) for m in doc_measures]
+            table, _ = _score_entries(qrels, run, topic, unique, mode, collection, as_document, join, levels, every=True)
+            columns = [table[unique.index(m)].tolist() for m in doc_measures]
+            for k, entry in enumerate(entries):
+                yield topic, entry.article, [c[k] for c in columns]
         if progress is not None:
             progress(done, total)
 

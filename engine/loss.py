@@ -9,10 +9,11 @@ For one topic and one document measure S (every score in the current reading mod
 
 - **ideal passages** of an article: its retrieved passages replaced by the qrels'
   highlighted passages (SPEC section 8's strategy S), read in the same mode
-  (:func:`ideal_document`). Its score ``S_ideal(d)`` is computed by the engine, not assumed:
-  aveChP and F are 1 there, but T2IP(t) reads ``t`` non-relevant characters after the
-  relevant text (``NRC / (NRC + t)`` in a long article), and in the ``document`` mode the
-  passages are ignored, so LE/ES stay above 1 when the first relevant byte is far. A
+  (:func:`ideal_scores`: a topic's articles in one batch). Its score ``S_ideal(d)`` is
+  computed by the engine, not assumed: aveChP and F are 1 there, but T2IP(t) reads ``t``
+  non-relevant characters after the relevant text (``NRC / (NRC + t)`` in a long article), and
+  in the ``document`` mode the passages are ignored, so LE/ES stay above 1 when the first
+  relevant byte is far. A
   non-relevant article has no highlighted text: its ``S_ideal`` is S's null value (0; NR for
   LE/ES), as its ``S``.
 - **ideal ranking** of a run: its relevant ranked articles by decreasing relevant size
@@ -60,9 +61,9 @@ import numpy as np
 
 from .batch import document
 from .collection import Collection
-from .document import DocumentEvaluation, evaluate_document
+from .document import DocumentEvaluation, evaluate_documents, row_pointers
 from .formats import Judgement, Qrels, Run
-from .listmeasures import agp, article_score
+from .listmeasures import agp, article_score, bep_score
 from .measure import DocMeasure
 from .reading import Mode
 
@@ -83,23 +84,37 @@ def ideal_order(articles: Sequence[str], rsize: np.ndarray) -> np.ndarray:
     return np.asarray(keep, dtype=np.int64)
 
 
-def ideal_document(judgement: Judgement, mode: Mode | str = Mode.NATURAL, entry: int = 0) -> DocumentEvaluation:
-    """The article of ``judgement`` read with the highlighted passages as its retrieved passages,
-    over ``[0, doc_length)`` (the qrels' doc_length, in the qrels' unit), in ``mode`` (``entry``:
-    the entry point of :attr:`Mode.ENTRY`)."""
-    return evaluate_document(judgement.passages, judgement.passages, judgement.doc_length, mode, entry)
-
-
 def ideal_score(measure: DocMeasure, judgement: Judgement | None, mode: Mode | str = Mode.NATURAL,
                 levels: int = 4, entry: int = 0) -> float:
     """``S_ideal``: ``measure`` of the article read with its highlighted passages; the null value
     (0, NR = ``levels + 1`` for LE/ES) without a relevant judgement. BEP(d) enters at the qrels'
-    best entry point (at the first relevant offset without one)."""
-    if judgement is None or not judgement.relevant:
-        return measure.null_value(levels)
-    doc = ideal_document(judgement, mode, entry)
-    bep = judgement.bep if judgement.bep is not None else int(doc.relevant[0, 0]) if len(doc.relevant) else 0
-    return article_score(measure, doc, judgement, levels, bep)
+    best entry point (0 without one). One article of :func:`ideal_scores`."""
+    return float(ideal_scores(measure, [judgement], mode, levels, [entry])[0])
+
+
+def ideal_scores(measure: DocMeasure, judgements: Sequence[Judgement | None], mode: Mode | str = Mode.NATURAL,
+                 levels: int = 4, entries: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
+    """:func:`ideal_score` of each of ``judgements`` (``entries[k]``: the entry point of
+    :attr:`Mode.ENTRY` for judgement ``k``, default 0), float ``(n,)``: the ideal readings of all
+    the relevant ones evaluated in one batch (:func:`engine.document.evaluate_documents`, the
+    list path's column-wise evaluation; reference section 4). BEP(d) enters the ideal reading at
+    the qrels' best entry point: 1 with one, 0 without (:func:`engine.listmeasures.bep_score`)."""
+    out = np.full(len(judgements), measure.null_value(levels))
+    at = [k for k, j in enumerate(judgements) if j is not None and j.relevant]
+    if not at:
+        return out
+    chosen: list[Judgement] = [judgements[k] for k in at]  # type: ignore[misc]
+    if measure.kind == "BEP":
+        out[at] = [0.0 if j.bep is None else bep_score(j.bep, j.bep, measure.k) for j in chosen]
+        return out
+    rel = [j.passages for j in chosen]
+    ptr = row_pointers(rel)
+    rows = np.concatenate(rel)
+    entry = np.zeros(len(at), dtype=np.int64) if entries is None else np.asarray(entries, dtype=np.int64)[at]
+    batch = evaluate_documents(np.array([j.doc_length for j in chosen], dtype=np.int64), ptr, rows, ptr, rows,
+                               np.zeros(len(at), dtype=bool), mode, entry)
+    out[at] = measure.compute(batch, levels)
+    return out
 
 
 @dataclass(frozen=True)
@@ -215,7 +230,7 @@ def split(measure: DocMeasure, articles: Sequence[str], relevant: np.ndarray, rs
 def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: Sequence[str],
                docs: Sequence[DocumentEvaluation | None], mode: Mode | str = Mode.NATURAL, levels: int = 4,
                entry_points: Sequence[int | None] | None = None,
-               ideal: Callable[[DocMeasure, Judgement, Mode | str, int, int], float] | None = None) -> LossSplit:
+               ideal: Callable[..., np.ndarray] | None = None) -> LossSplit:
     """The split of one topic from its ranked articles' evaluations.
 
     ``judged``: the topic's qrels (article -> :class:`Judgement`); ``articles`` in rank order;
@@ -224,16 +239,19 @@ def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: S
     BEP(d) (see :func:`engine.listmeasures.article_score`). ``levels``: LE's L (NR = L + 1).
     Relevance is the qrels' (``rel_size > 0``); unjudged articles are non-relevant (policy 7 of
     :mod:`engine.listmeasures`). The ideal documents are read in ``mode`` at the run
-    document's entry point; ``ideal`` computes their scores (default :func:`ideal_score`; the
-    window passes a memoised one). Raises ``ValueError`` if a relevant article has no evaluation.
+    document's entry point (0 for the relevant articles the run does not rank); ``ideal``
+    computes their scores, all in one call with :func:`ideal_scores`'s arguments (default
+    :func:`ideal_scores`; the window passes a memoised one). Raises ``ValueError`` if a
+    relevant article has no evaluation.
     """
-    ideal_of = ideal or ideal_score
+    ideal_of = ideal or ideal_scores
     n = len(articles)
     null = measure.null_value(levels)
     relevant = np.zeros(n, dtype=bool)
     rsize = np.zeros(n, dtype=np.int64)
     scores = np.full(n, null)
-    ideal = np.full(n, null)
+    ranked_judgements: list[Judgement] = []
+    entries: list[int] = []
     for k, name in enumerate(articles):
         j = judged.get(name)
         if j is None or not j.relevant:
@@ -244,12 +262,17 @@ def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: S
         relevant[k], rsize[k] = True, j.rel_size
         entry = entry_points[k] if entry_points is not None else None
         scores[k] = article_score(measure, doc, j, levels, entry)
-        ideal[k] = ideal_of(measure, j, mode, levels, doc.entry)
+        ranked_judgements.append(j)
+        entries.append(doc.entry)
     ranked = set(articles)
     missed = [name for name, j in judged.items() if j.relevant and name not in ranked]
     nrel = sum(1 for j in judged.values() if j.relevant)
+    values = ideal_of(measure, ranked_judgements + [judged[m] for m in missed], mode, levels,
+                      np.array(entries + [0] * len(missed), dtype=np.int64))
+    ideal = np.full(n, null)
+    ideal[relevant] = values[:len(entries)]
     return split(measure, articles, relevant, rsize, scores, ideal, nrel, missed,
-                 [judged[m].rel_size for m in missed], [ideal_of(measure, judged[m], mode, levels, 0) for m in missed])
+                 [judged[m].rel_size for m in missed], values[len(entries):])
 
 
 def topic_loss(qrels: Qrels, run: Run, topic: str, measure: DocMeasure, mode: Mode | str = Mode.NATURAL,

@@ -29,10 +29,11 @@ from readsim.engine.reading import Mode
 from readsim.engine.reading import window as read_window
 
 from .. import marks as mk
+from ..articles import ARTICLE_CACHE_SIZE, ArticleState
 from ..background import activity
 from ..plain import amount, esc, plain_label, rich_label
 from ..playback import jumps
-from ..session import ARTICLE_CACHE_SIZE, ArticleState, Session
+from ..session import Session
 from .article_view import ArticleView, DocumentBuilder
 from .legend import Legend
 from .scores import fit_text
@@ -56,7 +57,7 @@ class ChainBar(QWidget):
     The row's widgets are made once and reused: a new chain (a mode change, an edit) only
     changes the texts of the buttons it needs and shows or hides the others, and the same
     chain again changes nothing (making the buttons anew, each with its style sheet, cost a
-    mode change a style polish and a re-layout per button; issue 8 item 11)."""
+    mode change a style polish and a re-layout per button)."""
 
     def __init__(self, view: ArticleView, parent=None) -> None:
         super().__init__(parent)

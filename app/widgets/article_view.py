@@ -365,7 +365,7 @@ class ArticleView(QTextEdit):
         :class:`DocumentBuilder`; the view adopts it) with marks ``m``.
 
         The document is never changed afterwards: marks, chain, screen and veil are painted
-        over it. Root cause of issue 8's blank bands: the marks used to be applied by a
+        over it. Root cause of the blank bands once seen: the marks used to be applied by a
         QSyntaxHighlighter, whose rehighlight of a block (all blocks when shown, the changed
         range after an edit) is a document change; when it came while Qt's layout of the
         document was still partial (lazy, after ``setDocument`` or a width change), Qt's

@@ -42,7 +42,8 @@ from .. import marks as mk
 from ..background import run_in_background
 from ..files import app_settings
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
-from ..session import MODES, Session
+from ..rows import MODES
+from ..session import Session
 from .article_view import ArticleView
 from .legend import Legend
 
@@ -581,7 +582,7 @@ class ComparePanel(QWidget):
             self.list_scores = out
             self._fill_table()
 
-        run_in_background(self, op, success, lambda exc: self.session._failed(exc))
+        run_in_background(self, op, success, lambda exc: self.session.worker_failed(exc))
 
 
 def install_compare(window) -> QDockWidget:

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLay
 from readsim.engine.document import Settings
 
 from ..plain import plain_label
-from ..session import MODES, Session
+from ..rows import MODES
+from ..session import Session
 
 PRESETS = ((300, "Mobile 300"), (2000, "Laptop 2000"))
 MODE_HELP = {

@@ -12,10 +12,11 @@ from ..plain import message_box
 
 class ErrorBox:
     """The box of ``parent`` titled ``title``: :meth:`tell` shows it (never blocking the event
-    loop) or adds to it; :attr:`box` is the box while it is open, else None."""
+    loop; ``window_modal``: modal to ``parent``'s window, ``QDialog.open``) or adds to it;
+    :attr:`box` is the box while it is open, else None."""
 
-    def __init__(self, parent: QWidget, title: str) -> None:
-        self.parent, self.title = parent, title
+    def __init__(self, parent: QWidget, title: str, window_modal: bool = False) -> None:
+        self.parent, self.title, self.window_modal = parent, title, window_modal
         self.box: QMessageBox | None = None
 
     def tell(self, text: str) -> None:
@@ -24,11 +25,14 @@ class ErrorBox:
             box.setText(box.text() + "\n\n" + text)
             return
         box = message_box(QMessageBox.Icon.Warning, self.title, text, self.parent)
-        box.setWindowModality(Qt.WindowModality.NonModal)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.finished.connect(lambda _=0, b=box: self._closed(b))
         self.box = box
-        box.show()
+        if self.window_modal:
+            box.open()
+        else:
+            box.setWindowModality(Qt.WindowModality.NonModal)
+            box.show()
 
     def _closed(self, box: QMessageBox) -> None:
         if self.box is box:

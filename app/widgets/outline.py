@@ -9,7 +9,7 @@ to a :class:`~readsim.app.session.Session` and emits ``element_selected(Element)
 ``retrieve_requested(Element)`` (double-click, Enter or the "Retrieve element" button).
 
 With qrels and a collection open, three more columns show the element assessments of the
-element mode (issue 11 item 8; :func:`readsim.engine.elements.derive_article`, derived from the
+element mode (docs/reference.md section 13.2; :func:`readsim.engine.elements.derive_article`, derived from the
 topic's highlighting: a teaching device, not INEX's assessments): ``rsize`` (its highlighted
 text, in the unit), exhaustiveness ``e`` and specificity ``s`` (0..3); the element's size is the
 Length column. An article the topic does not judge relevant has (0, 0) everywhere.

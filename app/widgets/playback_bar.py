@@ -131,7 +131,7 @@ class PlaybackBar(QWidget):
             label.setText(text)
             # a fixed-size label (the widest text the article can show, or more) does not
             # invalidate the window's layout when its text changes: a step or a setting change
-            # repaints the counters only (issue 8 item 11)
+            # repaints the counters only
             if widest is None:
                 widest = self._widest()
             hint = label.sizeHint()

@@ -21,7 +21,7 @@ from readsim.engine.measure import DocMeasure
 
 from ..files import app_settings
 from ..plain import plain_tip
-from ..session import RankedRow
+from ..rows import RankedRow
 
 RANK, ARTICLE, TITLE, RELEVANT, AVECHP, T2IF, LE, F, CHP, T2IP, ES, P_SET, R_SET = range(13)
 SCORE_COLUMNS = (AVECHP, T2IF, LE, F, CHP, T2IP, ES, P_SET, R_SET)

@@ -51,7 +51,7 @@ def fit_text(label: QLabel, text: str) -> None:
     """Set ``label``'s text keeping it at a fixed size that only grows: a label of fixed width
     and height does not invalidate the window's layout when its text changes (Qt's
     ``updateGeometry`` stops there), so a control change repaints the changed labels only
-    instead of re-laying out the panel, the column and the splitter (issue 8 item 11)."""
+    instead of re-laying out the panel, the column and the splitter."""
     label.setText(text)
     hint = label.sizeHint()
     w, h = max(hint.width(), label.minimumWidth()), max(hint.height(), label.minimumHeight())

@@ -113,7 +113,7 @@ def _set_wrapped(label: QLabel, text: str, width: int) -> None:
     """Set a word-wrapped ``label``'s text at the fixed ``width`` of its column, keeping the label
     at a fixed size (that width, the text's height): a fixed-size label does not invalidate the
     window's layout when its text changes (Qt's ``updateGeometry`` stops there), so a mode change
-    repaints the label only; a text needing more or fewer lines resizes it (issue 8 item 11)."""
+    repaints the label only; a text needing more or fewer lines resizes it."""
     if label.text() == text and label.minimumWidth() == width:
         return
     label.setText(text)
@@ -678,7 +678,7 @@ class TopicView(QWidget):
     def _fill_in_place(self, ts: TopicScores | None) -> bool:
         """The same measures as shown (a mode or setting change): set the cards' values and the
         table cells whose text changed, in place; the table is not rebuilt, so Qt repaints the
-        changed cells only (issue 8 item 11). False when the table must be rebuilt."""
+        changed cells only. False when the table must be rebuilt."""
         if ts is None or not ts.values or getattr(self, "_table_shape", None) != self._shape(ts):
             return False
         by_name = {m.name: m for m in ts.measures}

@@ -593,10 +593,13 @@ def _analyse(path: str, cols: RunLines, strict: bool) -> Run:
     # passages: every group's non-empty spans, united; overlapping ones found on the way
     every = bool(keep.all())
     p_gid, p_start, p_end = (line_gid, g_start, g_end) if every else (line_gid[keep], g_start[keep], g_end[keep])
-    if len(p_gid) and np.any((p_gid[1:] == p_gid[:-1]) & (p_start[1:] < p_start[:-1])):
-        o = np.argsort((p_gid << iv.SHIFT) + p_start) if G < 1 << (63 - iv.SHIFT) else np.lexsort((p_start, p_gid))
-        p_gid, p_start, p_end = p_gid[o], p_start[o], p_end[o]
-    pass_start, pass_end, pass_gid, overlapping = iv.normalize_groups(p_gid, p_start, p_end, G)
+    if every and n == G:  # one line per group, each a non-empty span: nothing to unite
+        pass_start, pass_end, pass_gid, overlapping = p_start, p_end, p_gid, np.zeros(0, dtype=np.int64)
+    else:
+        if len(p_gid) and np.any((p_gid[1:] == p_gid[:-1]) & (p_start[1:] < p_start[:-1])):
+            o = np.argsort((p_gid << iv.SHIFT) + p_start) if G < 1 << (63 - iv.SHIFT) else np.lexsort((p_start, p_gid))
+            p_gid, p_start, p_end = p_gid[o], p_start[o], p_end[o]
+        pass_start, pass_end, pass_gid, overlapping = iv.normalize_groups(p_gid, p_start, p_end, G)
     if every and len(pass_gid) == n:  # each line its own passage
         pass_ptr = line_ptr
     else:

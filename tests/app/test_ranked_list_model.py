@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from readsim.app.session import RankedRow
+from readsim.app.rows import RankedRow
 from readsim.app.widgets.ranked_list import (ARTICLE, ARTICLE_ROLE, AVECHP, F, LE, RANK, RELEVANT, SORT_ROLE, T2IF,
                                              TITLE, RankedListModel)
 from readsim.engine.document import Settings, evaluate_document

@@ -21,7 +21,7 @@ from gui_fixtures import Probe  # tests/ is on sys.path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from readsim.app.session import MODES, with_mode
+from readsim.app.rows import MODES, with_mode
 from readsim.app.topic_scores import DOC_KINDS, LossMemo, doc_measure
 from readsim.app.widgets.ranked_list import AVECHP, T2IF, T2IP, format_score, list_measures
 from readsim.app.widgets.scores import if_retrieved_whole

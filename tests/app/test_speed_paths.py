@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
 from readsim.app.background import activity
 
-from readsim.app.session import ARTICLE_CACHE_SIZE
+from readsim.app.articles import ARTICLE_CACHE_SIZE
 from readsim.app.widgets.ranked_list import format_score
 from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.reading import Mode
@@ -67,9 +67,9 @@ def test_reopen_takes_layout_and_document_from_the_caches_and_shows_the_same(rea
     assert shown == engine_scores(s)
     reopen(qtbot, w, b)
     assert w.article.view.document() is not doc and s.current.name == b
-    hits = s.article_cache_hits
+    hits = s.article_cache.hits
     reopen(qtbot, w, a)
-    assert s.article_cache_hits == hits + 1
+    assert s.article_cache.hits == hits + 1
     assert s.current.article is first.article and s.current.layout is first.layout  # no parse, no layout
     assert w.article.view.document() is doc and doc.toPlainText() == text  # no build: the same document
     assert w.article.view.layout_ is first.layout
@@ -83,22 +83,22 @@ def test_the_caches_keep_the_last_few_articles_only(real_window, qtbot):
     names = ranked_with_text(s, ARTICLE_CACHE_SIZE + 2)
     for name in names:
         reopen(qtbot, w, name)
-    assert len(s._article_cache) == ARTICLE_CACHE_SIZE
-    assert list(s._article_cache) == names[-ARTICLE_CACHE_SIZE:]
+    assert len(s.article_cache.names()) == ARTICLE_CACHE_SIZE
+    assert s.article_cache.names() == names[-ARTICLE_CACHE_SIZE:]
     kept = w.article._docs
     assert len(kept) <= ARTICLE_CACHE_SIZE and all(doc.parent() is w.article for _, doc in kept.values())
-    hits = s.article_cache_hits
+    hits = s.article_cache.hits
     reopen(qtbot, w, names[0])  # evicted: read and laid out again
-    assert s.article_cache_hits == hits and s.current.layout is not None
+    assert s.article_cache.hits == hits and s.current.layout is not None
     assert w.scores.shown() == engine_scores(s)
 
 
 def test_another_collection_is_a_miss(real_window, qtbot):
     w = real_window()
     s = w.session
-    name, lay, hits = s.current.name, s.current.layout, s.article_cache_hits
+    name, lay, hits = s.current.name, s.current.layout, s.article_cache.hits
     assert real_window(name) is w  # the same files again: a new Collection object
-    assert s.current.name == name and s.current.layout is not lay and s.article_cache_hits == hits
+    assert s.current.name == name and s.current.layout is not lay and s.article_cache.hits == hits
     assert w.scores.shown() == engine_scores(s)
 
 

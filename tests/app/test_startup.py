@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QLabel, QWidget
 
-import readsim.app.session as session_module
+import readsim.app.rows as rows_module
 from readsim.app import export as export_module
 from readsim.app.background import activity
 from readsim.app.main import main
@@ -83,15 +83,15 @@ def test_the_window_starts_without_pyqtgraph(tmp_path):
 
 @pytest.fixture
 def counted_rows(monkeypatch):
-    """Count ``_ranked_row`` calls (one per ranked article evaluated)."""
+    """Count ``ranked_row`` calls (one per ranked article evaluated)."""
     calls: list[str] = []
-    real = session_module._ranked_row
+    real = rows_module.ranked_row
 
     def counting(qrels, run, topic, entry, *args):
         calls.append(entry.article)
         return real(qrels, run, topic, entry, *args)
 
-    monkeypatch.setattr(session_module, "_ranked_row", counting)
+    monkeypatch.setattr(rows_module, "ranked_row", counting)
     return calls
 
 
@@ -156,7 +156,7 @@ def test_without_an_article_the_default_opens_early_and_once(qtbot, real):
     s.article_changed.connect(lambda: opened.append((s.current.name, s.rows_ready())) if s.current else None)
     _open(w, real, None)
     wait_loaded(qtbot, s)
-    assert opened == [(s._default_article(), False)]  # the rows' pick, found before them
+    assert opened == [(rows_module.default_article(s.rows), False)]  # the rows' pick, found before them
 
 
 def test_switching_topics_keeps_the_article_first(qtbot, real, counted_rows):

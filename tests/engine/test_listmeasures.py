@@ -270,20 +270,27 @@ def test_policy_10_best_in_context_by_hand(tmp_path):
 
 
 def test_each_article_is_evaluated_once_whatever_the_measures(tmp_path, monkeypatch):
-    # article by article (a topic edited in memory is not computed column-wise)
-    calls = []
-    real = lm.document
+    # a topic edited in memory is not computed from the columns: its articles' inputs are read
+    # one by one, then evaluated in one batch
+    calls, batches = [], []
+    real, real_batch = lm.inputs, lm.evaluate_inputs
 
     def counting(*args, **kw):
         calls.append(args[3].article)
         return real(*args, **kw)
 
-    monkeypatch.setattr(lm, "document", counting)
+    def counting_batch(items, *args, **kw):
+        batches.append(len(items))
+        return real_batch(items, *args, **kw)
+
+    monkeypatch.setattr(lm, "inputs", counting)
+    monkeypatch.setattr(lm, "evaluate_inputs", counting_batch)
     names = ["AgP/F(0.25)", "AgP/aveChP", "gP@1/F(0.25)", "ANCE@10/LE(300)", "AgP/T2IF(300)"]
     q, r = _files(tmp_path, MINI_QRELS, MINI_RUN + "1 Q0 C 3 0.3 r 0 10\n")
     r.topics["1"] = list(r.topics["1"])
     lm.evaluate(q, r, [parse_list_measure(n) for n in names], mode="worst")
     assert calls == ["A", "B"]  # C is unjudged: not read at all (policy 7)
+    assert batches == [2]  # A and B (both relevant) in one batch
 
 
 def test_column_wise_each_judged_article_is_evaluated_once_in_one_batch(tmp_path, monkeypatch):
@@ -295,7 +302,7 @@ def test_column_wise_each_judged_article_is_evaluated_once_in_one_batch(tmp_path
         return real(doc_length, *args, **kw)
 
     monkeypatch.setattr(lm, "evaluate_documents", counting)
-    monkeypatch.setattr(lm, "document", None)  # never called on this path
+    monkeypatch.setattr(lm, "inputs", None)  # never called on this path
     names = ["AgP/F(0.25)", "AgP/aveChP", "gP@1/F(0.25)", "ANCE@10/LE(300)", "AgP/T2IF(300)"]
     e = _eval(tmp_path, MINI_QRELS, MINI_RUN + "1 Q0 C 3 0.3 r 0 10\n", names)
     assert batches == [[55, 55]]  # A and B (doc_length 55), once; C unjudged: not read (policy 7)

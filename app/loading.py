@@ -1,0 +1,160 @@
+"""Reading the input files the user opens, and checking them against each other.
+
+:func:`read_inputs` reads a collection, a qrels file, runs and a topics file, each on its own:
+one that cannot be read (missing, a folder, a FIFO, binary data, another kind of file, not
+UTF-8, a bad line; :func:`readsim.app.files.check_input`) is reported as ``path: reason``
+(``file:line: reason``) in :attr:`Loaded.errors` while the others are taken over. A collection
+is listed, or its index built, with a :class:`~readsim.app.runs_model.Progress` the GUI thread
+polls and may cancel (:func:`index_collection`, docs/reference.md section 2.10).
+:func:`describe` says what is loaded; :func:`check_inputs` checks the inputs against each other
+(:func:`readsim.engine.coverage.check_coverage`: an empty qrels file, run topics the qrels lack,
+articles the collection lacks, ...); :class:`CollectionNames` keeps the collection's article
+names it listed, so they are listed once per collection.
+
+Threading contract: :func:`read_inputs`, :func:`index_collection` and :func:`check_inputs` run in
+a worker thread (through
+:func:`readsim.app.background.run_in_background`) and return plain data; :func:`remember`,
+:func:`describe` and :class:`CollectionNames` are used in the GUI thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from readsim.engine.collection import Collection
+from readsim.engine.coverage import check_coverage
+from readsim.engine.errors import Diagnostic, InputError
+from readsim.engine.formats import Qrels, Run, Topic, read_any_run, read_qrels, read_topics
+
+from .background import input_error_text
+from .files import add_recent, check_input
+from .runs_model import Cancelled, Progress
+
+
+@dataclass
+class Loaded:
+    """What one background load returned (plain data, built in the worker)."""
+
+    collection: Collection | None = None
+    qrels: Qrels | None = None
+    runs: list[Run] = field(default_factory=list)
+    topics: dict[str, Topic] | None = None
+    diagnostics: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # ``path: reason`` of each file that failed
+
+    def anything(self) -> bool:
+        """True if at least one file was read."""
+        return self.collection is not None or self.qrels is not None or bool(self.runs) or self.topics is not None
+
+    def paths(self, collection=None, qrels=None, topics=None) -> dict:
+        """Kind -> path of the files that were read (of those asked for), for :func:`remember`."""
+        return {"collection": collection if self.collection is not None else None,
+                "qrels": qrels if self.qrels is not None else None,
+                "topics": topics if self.topics is not None else None,
+                "runs": [r.path for r in self.runs]}
+
+
+def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "bytes",
+                indexing: Progress | None = None) -> Loaded:
+    """Read the given files (each may be None; worker thread) in ``unit`` (``bytes`` or
+    ``chars``), the collection's index built with ``indexing`` (:func:`index_collection`).
+    Never raises for bad input: see the module docstring."""
+    out = Loaded()
+
+    def attempt(kind: str, path, read: Callable):
+        try:
+            check_input(path, kind)
+            return read(path)
+        except (InputError, OSError) as err:
+            out.errors.append(input_error_text(err) or str(err))
+            return None
+
+    if collection is not None:
+        out.collection = attempt("collection", collection, lambda p: index_collection(p, unit, indexing, out))
+    if qrels is not None:
+        out.qrels = attempt("qrels", qrels, read_qrels)
+        if out.qrels is not None:
+            out.diagnostics += [str(d) for d in out.qrels.diagnostics]
+    for path in runs:
+        run = attempt("run", path, read_any_run)
+        if run is not None:
+            out.runs.append(run)
+            out.diagnostics += [str(d) for d in run.diagnostics]
+    if topics is not None:
+        out.topics = attempt("topics", topics, read_topics)
+    return out
+
+
+def index_collection(path, unit: str, progress: Progress | None, out: Loaded) -> Collection | None:
+    """Open the collection at ``path`` (worker thread), its index built with ``progress``
+    (docs/reference.md section 2.10); why an index was rebuilt goes to ``out.diagnostics``.
+    None when cancelled (said in ``out.diagnostics``)."""
+    def report(done: int, total: int, what: str) -> None:
+        progress.step(done / total if total else 0.0, f"{what}: {done * 100 // total}%" if total else f"{what}: {done:,}")
+
+    try:
+        collection = Collection(path, unit, progress=report if progress is not None else None)
+        collection.listing()  # a folder is listed or indexed here, with the progress
+    except Cancelled:
+        out.diagnostics.append(f"{path}: indexing cancelled; the collection was not opened")
+        return None
+    out.diagnostics += collection.notes
+    return collection
+
+
+def remember(paths: dict) -> None:
+    """Put the files read (kind -> path, ``runs`` -> paths; see :meth:`Loaded.paths`) first in
+    the recent files (GUI thread)."""
+    for kind in ("collection", "qrels", "topics"):
+        if paths.get(kind) is not None:
+            add_recent(kind, paths[kind])
+    for path in paths.get("runs", ()):
+        add_recent("run", path)
+
+
+def describe(run: Run | None, qrels: Qrels | None, coll: Collection | None) -> str:
+    """The status line after a load: the run shown, the qrels and the collection."""
+    parts = []
+    if run is not None:
+        parts.append(f"run {run.run_id} ({Path(run.path).name}, {len(run.topics)} topics)")
+    if qrels is not None:
+        parts.append(f"qrels {Path(qrels.path).name} ({len(qrels.topics)} topics)")
+    if coll is not None:
+        parts.append(f"collection {coll.root}")
+    return "Loaded " + "; ".join(parts) if parts else "Nothing loaded"
+
+
+def check_inputs(qrels: Qrels | None, runs: list[Run], coll: Collection | None,
+                 names: frozenset[str] | None) -> tuple[frozenset[str] | None, list[Diagnostic]]:
+    """``(names, diagnostics)`` (worker thread): the collection's article names (``names`` if
+    already listed, else listed here; None without a collection) and the warnings of
+    :func:`check_coverage` on the inputs."""
+    if names is None and coll is not None:
+        names = frozenset(coll.names())
+    return names, check_coverage(qrels, runs, coll, names=names)
+
+
+class CollectionNames:
+    """The article names of the last collection listed (GUI thread): ``of(coll)`` is them while
+    ``coll`` is that same Collection object, else None."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[Collection, frozenset[str]] | None = None
+
+    def of(self, coll: Collection | None) -> frozenset[str] | None:
+        return self._kept[1] if self._kept is not None and coll is not None and self._kept[0] is coll else None
+
+    def keep(self, coll: Collection | None, names: frozenset[str] | None) -> None:
+        if coll is not None and names is not None:
+            self._kept = (coll, names)
+
+    def in_collection(self, run: Run | None, coll: Collection | None, topic: str) -> tuple[int, int] | None:
+        """``(have, ranked)``: how many of the articles ``run`` ranks for ``topic`` collection
+        ``coll`` holds; None without a run, or while its names are not listed."""
+        names = self.of(coll)
+        if run is None or names is None:
+            return None
+        ranked = run.article_names(topic)  # from the run's columns: no RunArticle built
+        return sum(a in names for a in ranked), len(ranked)
