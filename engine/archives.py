@@ -198,7 +198,18 @@ class TarArchive(Archive):
     _tar = None  # the SQLiteIndexedTar, opened at the first read
 
     def _index_members(self, tmp: str, progress: ai.Progress | None) -> Iterable[tuple]:
-        self._open_tar(tmp, progress).index.close()
+        tar = self._open_tar(tmp, progress)
+        try:
+            complete = self._ends_with_end_blocks(tar.tarFileObject)
+        finally:
+            tar.index.close()
+        if not complete:  # cut short: name the member the stream ends in (reference 2.10)
+            with sqlite3.connect(tmp) as conn:
+                last = conn.execute("SELECT ltrim(path || '/' || name, '/') FROM files "
+                                    "ORDER BY offsetheader DESC LIMIT 1").fetchone()
+            conn.close()
+            raise self._error(last[0] if last else "(no member)",
+                              "truncated archive: the tar stream ends inside this member (no end-of-archive blocks)")
         with sqlite3.connect(tmp) as conn:  # the articles straight from ratarmountcore's table, in archive order
             conn.executescript(ai.SCHEMA)
             conn.execute(f"""INSERT OR IGNORE INTO readsim_articles ({ai.COLUMNS})
@@ -209,6 +220,18 @@ class TarArchive(Archive):
             conn.execute("CREATE INDEX IF NOT EXISTS readsim_files_offset ON files (offset)")
         conn.close()
         return []
+
+    def _ends_with_end_blocks(self, fh) -> bool:
+        """Whether the (decompressed) tar stream ends with the two zero blocks every tar writer
+        puts after the last member (POSIX ustar): a stream cut short ends inside a member, and
+        its index would silently hold only the members before the cut."""
+        try:
+            end = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, end - 1024))
+            tail = fh.read(1024)
+        except Exception as err:  # noqa: BLE001 - indexed_gzip, bz2, xz: a damaged stream
+            raise InputError(self.path, None, f"damaged or truncated archive: {err}") from None
+        return len(tail) == 1024 and not tail.strip(b"\0")
 
     def _open_tar(self, index_file: str, progress: ai.Progress | None = None):
         from ratarmountcore.mountsource.formats.tar import SQLiteIndexedTar

@@ -245,3 +245,34 @@ def test_not_a_collection_is_an_error_naming_it(tmp_path):
     other.write_text("x")
     with pytest.raises(InputError, match="not a collection"):
         Collection(other)
+
+
+@pytest.mark.parametrize("name, mode", [("cut.tar", "w"), ("cut.tar.gz", "w:gz")])
+def test_an_archive_cut_short_is_an_error_naming_the_member_it_ends_in(inex, tmp_path, name, mode):
+    """A tar stream ends with two zero blocks; one cut inside a member (a download stopped half
+    way) is refused when it is indexed, naming the member, instead of an index of the members
+    before the cut (which would quietly lose every article after it). No index is saved."""
+    files = _subset(inex)[:12]
+    whole = tmp_path / f"whole-{name}"
+    with tarfile.open(whole, mode) as tf:
+        for f in files:
+            tf.add(f, arcname=f"articles/{f.name}")
+    assert len(Collection(whole).names()) == len(files)  # the whole archive is fine
+    data = whole.read_bytes()
+    cut = tmp_path / name
+    # cut inside the 7th member's data: after its header, before its end
+    with tarfile.open(whole, "r:*") as tf:
+        seventh = tf.getmembers()[6]
+    if mode == "w":
+        cut.write_bytes(data[: seventh.offset_data + seventh.size // 2])
+    else:  # a gzip stream cut at 60%: its decompressed tar ends inside some member
+        cut.write_bytes(data[: len(data) * 6 // 10])
+    with pytest.raises(InputError) as info:
+        Collection(cut).names()
+    text = str(info.value)
+    assert text.startswith(f"{cut}: articles/") and "truncated archive" in text, text
+    if mode == "w":
+        assert f"articles/{files[6].name}:" in text, text
+    assert not list(tmp_path.glob(f"{name}.readsim-index*")), "no index saved for a cut archive"
+    code, out, err = _cli(inex / "qrels" / "inex2009-2010.qrels", "--check", "--collection", cut)
+    assert code == 1 and out == "" and "truncated archive" in err and "Traceback" not in err
