@@ -99,6 +99,8 @@ def command(tool: str, files: dict, when: str | None = None) -> list[str]:
         return [str(BIN / "readsim-eval"), str(tmp / "q.qrels"), str(tmp / "r.run")]
     if tool == "eval-real":
         runs = sorted(str(p) for p in (inex / "runs").glob("*.run"))
+        if when == "workers":  # 40 runs: seconds of work, so the signal lands while workers evaluate
+            runs = runs * 8
         jobs = ["-j", "2"] if when == "workers" else ["-j", "1"]
         return [str(BIN / "readsim-eval"), qrels, *(runs if when else runs[:1]), *(jobs if when else []),
                 *(["-q", "-m", "AgP/F(0.25)", "-m", "MAiP", "-m", "ANCE@600/LE(300)"] if when else [])]
@@ -213,7 +215,7 @@ def test_streams_and_interrupts(case: Case, files):
         assert code == INTERRUPTED and err.endswith(f"\n{program}: interrupted\n"), (code, err)
         assert "Traceback" not in err and err.count("interrupted") == 1
     elif when == "workers":
-        code, err = interrupt(cmd, tmp, has_children, delay=0.2)  # warnings come after the workers' results
+        code, err = interrupt(cmd, tmp, has_children, delay=0.05)  # warnings come after the workers' results
         assert_interrupted(code, err, program)
     elif when == "loading":
         code, err = interrupt(cmd, tmp, lambda p: mapped(p.pid, "libQt6Widgets"), delay=0.5)
