@@ -96,7 +96,8 @@ def build_parser() -> Parser:
                    help="evaluate every ranked article as retrieved whole (then there is no separate baseline)")
     p.add_argument("--no-doc", action="store_true",
                    help="do not evaluate the runs as whole documents (no baseline correlations)")
-    p.add_argument("--collection", metavar="DIR", help="folder of the articles: clips passages, resolves XPaths")
+    p.add_argument("--collection", metavar="DIR", help="the articles: a folder (flat or nested), a .zip or .tar[.gz|.bz2|.xz] "
+                   "archive, or a folder of archives; clips passages, resolves XPaths")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects")
     return p
 

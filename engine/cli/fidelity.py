@@ -48,7 +48,8 @@ def build_parser() -> Parser:
         + EXIT_STATUS_HELP)
     add_subcommand_options(p)
     p.add_argument("--collection", metavar="DIR", required=True,
-                   help="folder of the articles (the simulated runs need the relevant articles' XML)")
+                   help="the articles: a folder or an archive, as for plain evaluation (the simulated runs "
+                   "need the relevant articles' XML)")
     p.add_argument("--topics", type=option(_topics), default="complete", metavar="complete|T,T,...",
                    help="the topics: 'complete' (default: every judged topic whose relevant articles the "
                    "collection all holds) or ids separated by commas")
