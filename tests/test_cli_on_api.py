@@ -5,6 +5,8 @@ the command's words (``file:line: warning: ...``), never as Python warnings."""
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 import warnings
 
 import readsim._evaluate as core
@@ -59,3 +61,25 @@ def test_the_apis_warnings_are_printed_by_the_command(tmp_path):
     code, out, err = run(S.qrels, unjudged, "-j", "1")
     assert code == 0 and out.startswith("runid\tall\tmine\n")
     assert f"{unjudged}: warning: topic 9999 of the run is not in the qrels; ignored\n" in err
+
+
+def test_fidelity_comes_from_the_api_core_without_pandas(monkeypatch):
+    import readsim._compare as compare_core
+
+    calls: list[str] = []
+    real = compare_core.fidelity_of
+
+    def spy(*args, **kwargs):
+        calls.append("fidelity_of")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compare_core, "fidelity_of", spy)
+    code, out, _ = run("fidelity", S.qrels, "--collection", S.collection, "--topics", S.topic, "--format", "tsv")
+    # the sample's one judged topic, the 20 simulated runs (S, SL, SLD, SS, SST x R, RS, RI, RSI)
+    assert (code, calls) == (0, ["fidelity_of"])
+    assert out.splitlines()[:2] == ["#setting\ttopics\truns\torderings", f"setting\t{S.topic}\t20\t36"]
+    script = ("import io, sys; from readsim.engine.cli import main; from readsim.engine.samples import sample; s = sample(); "
+              "code = main(['fidelity', str(s.qrels), '--collection', str(s.collection), '--topics', s.topic], "
+              "io.StringIO(), io.StringIO()); print(code, 'pandas' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "False"]

@@ -10,15 +10,20 @@ Cohen's d_z, Kendall's tau-b and Pearson's r) and :mod:`readsim.engine.fidelity`
 from __future__ import annotations
 
 import html
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from readsim.engine.compare import Comparison as _EngineComparison
 from readsim.engine.errors import Diagnostic
+from readsim.engine.measure import ListMeasure
 
 from ._evaluate import _check, _measures, evaluations
 from ._inputs import as_qrels, warn
+
+if TYPE_CHECKING:
+    from readsim.engine.fidelity import Fidelity
 
 
 class Comparison:
@@ -182,6 +187,22 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
     return Comparison(c)
 
 
+def fidelity_of(qrels, collection, measures: Sequence[ListMeasure], *, topics="complete", reading: str = "natural",
+                unit: str = "bytes", levels: int = 4, progress: Callable[[int, int], None] | None = None) -> Fidelity:
+    """:func:`fidelity`'s work without pandas, and ``readsim-eval fidelity``'s: the engine's
+    :class:`~readsim.engine.fidelity.Fidelity` (arrays measures x runs and measures x
+    orderings; reference section 12.2) of parsed list ``measures`` on the 20 simulated runs.
+    ``qrels`` and ``collection`` as :func:`fidelity`; ``levels``: as ``--levels``;
+    ``progress(done, 20)`` after each simulated run. Raises :class:`readsim.InputError` when no
+    topic qualifies or an article cannot be read."""
+    from readsim.engine.fidelity import fidelity_tables
+
+    from ._evaluate import _collection
+
+    return fidelity_tables(as_qrels(qrels), _collection(collection, unit), measures, topics, mode=reading,
+                           levels=levels, progress=progress)
+
+
 class FidelityTables(NamedTuple):
     """``readsim.fidelity``'s result: ``table1`` (runs x measures: means) and ``table2`` (one
     row per measure and expected ordering)."""
@@ -207,13 +228,8 @@ def fidelity(qrels, collection, measures, *, topics="complete", reading: str = "
     topic qualifies or an article cannot be read."""
     import pandas as pd
 
-    from readsim.engine.fidelity import fidelity_tables
-
-    from ._evaluate import _collection
-
     _check("all", reading)
-    parsed = _measures(measures, "all")
-    f = fidelity_tables(as_qrels(qrels), _collection(collection, unit), parsed, topics, mode=reading)
+    f = fidelity_of(qrels, collection, _measures(measures, "all"), topics=topics, reading=reading, unit=unit)
     table1 = pd.DataFrame(f.means.T, index=pd.Index(f.runs, name="run"), columns=f.measures)
     rows = [(m, first, second, f.diff[k, o], int(f.better[k, o]), int(f.equal[k, o]), int(f.worse[k, o]), f.p[k, o],
              f.verdict[k][o]) for k, m in enumerate(f.measures) for o, (first, second) in enumerate(f.orderings)]

@@ -63,15 +63,17 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
 
 
 def run_fidelity(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
-    from ..fidelity import fidelity_tables
+    from readsim._compare import fidelity_of
+    from readsim._inputs import diagnostics_to
 
     check_input_path(args.qrels, "qrels", pipes=True)
     check_input_path(args.collection, "collection")
     qrels = read_qrels(args.qrels)
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err)
-    result = fidelity_tables(qrels, collection, measures, args.topics, mode=args.reading, levels=args.levels,
-                             progress=progress(err, "simulated runs"))
+    with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
+        result = fidelity_of(qrels, collection, measures, topics=args.topics, reading=args.reading,
+                             levels=args.levels, progress=progress(err, "simulated runs"))
     if args.format == "text":
         write_fidelity_text(result, out)
     else:
