@@ -1,7 +1,9 @@
 """What the Runs window (:mod:`readsim.app.widgets.runs_window`) computes and exports, without
 widgets: reading extra runs, evaluating every run once (and once more as whole documents),
-comparing them (:func:`readsim.engine.compare.compare_evaluations`), the fidelity tables
-(:func:`readsim.engine.fidelity.fidelity_tables`), and the CSV texts of what it shows.
+comparing them (:func:`readsim.engine.compare.compare_evaluations`), the fidelity tables, and
+the CSV texts of what it shows. Runs are evaluated and the fidelity tables built by the Python
+API's pandas-free core (:func:`readsim._evaluate.evaluate_run`,
+:func:`readsim._compare.fidelity_of`), as ``readsim-eval`` does.
 
 No statistic is computed here: every number is the engine's, as ``readsim-eval compare`` and
 ``readsim-eval fidelity`` (:mod:`readsim.engine.cli`) print it. This module only pairs
@@ -30,7 +32,8 @@ from readsim.engine.compare import format_number, format_signed
 from readsim.engine.compare import run_labels as engine_run_labels
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, read_any_run
-from readsim.engine.listmeasures import Evaluation, evaluate
+from readsim._evaluate import evaluate_run
+from readsim.engine.listmeasures import Evaluation
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
 from readsim.engine.reading import Mode
 
@@ -180,13 +183,18 @@ class Compared:
 
 def _evaluate_one(qrels: Qrels, run: Run, measures: list[ListMeasure], options: Options,
                   collection: Collection | None, as_document: bool, progress: Progress, start: float,
-                  width: float, what: str) -> Evaluation:
+                  width: float, what: str) -> tuple[Evaluation, list]:
+    """One run evaluated by the Python API's core (:func:`readsim._evaluate.evaluate_run`, as
+    ``readsim-eval compare`` does): its evaluation and the doc_length checks' warnings."""
+
     def tick(done: int, total: int) -> None:
         progress.step(start + width * done / max(total, 1))
 
     progress.step(start, what)
-    return evaluate(qrels, run, measures, options.mode, collection, as_document, options.complete, options.levels,
-                    None, tick)
+    ev, checks = evaluate_run(qrels, run, measures, reading=options.mode, collection=collection,
+                              all_topics=options.complete, as_documents=as_document, levels=options.levels,
+                              progress=tick)
+    return ev, checks
 
 
 def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None, options: Options,
@@ -215,12 +223,12 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
             progress.step((i + 1) * passes * width)
             continue
         start = i * passes * width
-        ev = _evaluate_one(qrels, run, measures, options, collection, False, progress, start, width,
-                           f"evaluating {label} ({i + 1} of {len(runs)})")
-        diagnostics += [str(d) for d in ev.diagnostics]
+        ev, checks = _evaluate_one(qrels, run, measures, options, collection, False, progress, start, width,
+                                   f"evaluating {label} ({i + 1} of {len(runs)})")
+        diagnostics += [str(d) for d in [*ev.diagnostics, *checks]]
         docs = None
         if options.baseline:
-            docs = _evaluate_one(qrels, run, measures, options, collection, True, progress, start + width, width,
+            docs, _ = _evaluate_one(qrels, run, measures, options, collection, True, progress, start + width, width,
                                  f"evaluating {label} as whole documents ({i + 1} of {len(runs)})")
         cached.append(Cached(run, qrels, collection, key, ev, docs))
     progress.step(0.9, f"testing {len(runs) * (len(runs) - 1) // 2} pairs of runs")
@@ -243,16 +251,16 @@ def _relabelled(ev: Evaluation, label: str) -> Evaluation:
 
 
 def fidelity_job(qrels: Qrels, collection: Collection, options: Options, progress: Progress):
-    """:func:`readsim.engine.fidelity.fidelity_tables` on the complete topics (worker thread),
+    """The fidelity tables on the complete topics (the Python API's core,
+    :func:`readsim._compare.fidelity_of`, as ``readsim-eval fidelity``; worker thread),
     with progress per simulated run. Raises :class:`InputError` (no complete topic, an article
     that cannot be read), :class:`UnknownMeasure`, :class:`Cancelled`."""
-    from readsim.engine.fidelity import fidelity_tables
+    from readsim._compare import fidelity_of
 
     progress.step(0.0, "building the 20 simulated runs")
-    return fidelity_tables(qrels, collection, list(options.measures), "complete", mode=options.mode,
-                           levels=options.levels,
-                           progress=lambda done, total: progress.step(done / total,
-                                                                      f"simulated run {done} of {total}"))
+    measures = [parse_list_measure(m) for m in options.measures]
+    return fidelity_of(qrels, collection, measures, topics="complete", reading=options.mode, levels=options.levels,
+                       progress=lambda done, total: progress.step(done / total, f"simulated run {done} of {total}"))
 
 
 # -- text ------------------------------------------------------------------------------------------
