@@ -53,7 +53,11 @@ def collect_garbage_in_gui_thread(interval_ms: int = GC_INTERVAL_MS) -> None:
     """Disable Python's automatic garbage collector and collect from a GUI-thread timer instead.
 
     Call once, in the GUI thread, after the ``QApplication`` exists (idempotent). Reference
-    counting still frees most objects at once; only cycles wait for the timer.
+    counting still frees most objects at once; only cycles wait for the timer. At the event
+    loop's first turn (the window built by then) every object start-up made (modules, classes,
+    widgets: they live as long as the window) is frozen out of the collector's sight
+    (:func:`gc.freeze`), so that a full collection walks only what came later: over the whole
+    start-up heap it took 100 to 300 ms, a freeze of the window whenever it fell due.
     """
     global _gc_timer
     if _gc_timer is not None:
@@ -62,6 +66,7 @@ def collect_garbage_in_gui_thread(interval_ms: int = GC_INTERVAL_MS) -> None:
     _gc_timer = QTimer()
     _gc_timer.timeout.connect(_collect)
     _gc_timer.start(interval_ms)
+    QTimer.singleShot(0, gc.freeze)
 
 
 def _collect() -> None:

@@ -45,8 +45,12 @@ def open_archive(path: str | os.PathLike, progress: ai.Progress | None = None,
                  notes: list[str] | None = None) -> Archive:
     """The :class:`ZipArchive` or :class:`TarArchive` of ``path`` (by its suffix), its index
     loaded or built (``progress``; why an index was rebuilt is appended to ``notes``)."""
-    cls = ZipArchive if os.fspath(path).lower().endswith(".zip") else TarArchive
-    return cls(Path(path), progress, notes)
+    return archive_class(path)(Path(path), progress, notes)
+
+
+def archive_class(path: str | os.PathLike) -> type[Archive]:
+    """:class:`ZipArchive` or :class:`TarArchive`, by the suffix of ``path``."""
+    return ZipArchive if os.fspath(path).lower().endswith(".zip") else TarArchive
 
 
 def _article_name(member: str) -> str | None:
@@ -61,9 +65,7 @@ class Archive:
     KIND = ""
 
     def __init__(self, path: Path, progress: ai.Progress | None = None, notes: list[str] | None = None):
-        self.path = path
-        self.label = os.fspath(path)
-        self._lock = threading.Lock()
+        self._name(path)
         try:
             print_ = ai.fingerprint(path)
         except OSError as err:
@@ -88,8 +90,22 @@ class Archive:
             self._tar, self._pid = None, os.getpid()
         return self._conn
 
+    def _name(self, path: Path) -> None:
+        self.path = path
+        self.label = os.fspath(path)
+        self._lock = threading.Lock()
+
     def _build(self, where: Path, print_: str, progress: ai.Progress | None) -> None:
+        """Build and save the index ``where`` (in this process; a tar's in a child process)."""
         ai.build(where, self.KIND, lambda tmp: (self._index_members(tmp, progress), print_))
+
+    @classmethod
+    def build_index(cls, path: Path, where: Path, print_: str, progress: ai.Progress | None) -> None:
+        """Build and save the index ``where`` of the archive ``path`` (fingerprint ``print_``)
+        in this process, opening nothing else: what :mod:`readsim.engine.index_child` runs."""
+        archive = cls.__new__(cls)
+        archive._name(path)
+        Archive._build(archive, where, print_, progress)
 
     def _index_members(self, tmp: str, progress: ai.Progress | None) -> Iterable[tuple]:
         """The article rows (:data:`article_index.COLUMNS`) of the archive; may write its own
@@ -196,6 +212,12 @@ class TarArchive(Archive):
 
     KIND = "tar"
     _tar = None  # the SQLiteIndexedTar, opened at the first read
+
+    def _build(self, where: Path, print_: str, progress: ai.Progress | None) -> None:
+        """In a child process (:func:`article_index.build_in_child`): the build imports
+        ratarmountcore and its compiled decompressors, about 150 to 250 ms holding the GIL,
+        which would freeze a window whose worker thread built the index."""
+        ai.build_in_child(self.KIND, self.path, where, print_, progress)
 
     def _index_members(self, tmp: str, progress: ai.Progress | None) -> Iterable[tuple]:
         tar = self._open_tar(tmp, progress)

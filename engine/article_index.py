@@ -10,7 +10,9 @@ An index is one SQLite file. readsim's tables are
   collection's own archive), ``member`` the member or relative file path.
 
 A tar archive's index also holds ratarmountcore's tables (member offsets, the gzip/bzip2 seek
-points) in the same file. Where the file goes: :func:`index_path`. It is written atomically
+points) in the same file; it is built in a child process (:func:`build_in_child`), so that
+importing ratarmountcore and its compiled decompressors never holds the calling process's GIL
+(the window's GUI thread keeps running while a worker thread waits for the child). Where the file goes: :func:`index_path`. It is written atomically
 (:mod:`readsim.engine.atomic`) and reused only while its fingerprint matches; otherwise (changed,
 unreadable, another version) it is rebuilt and :func:`load` says why.
 """
@@ -19,10 +21,15 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
+import queue
 import shutil
 import sqlite3
+import subprocess
+import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -30,6 +37,10 @@ from .atomic import atomic_write
 from .errors import InputError
 
 VERSION = "1"
+#: the module a child process runs to build an archive's index (:func:`build_in_child`)
+CHILD = "readsim.engine.index_child"
+#: seconds between two calls of ``progress`` while a child builds (a Cancel is seen this soon)
+POLL = 0.1
 SUFFIX = ".readsim-index.sqlite"
 #: ``progress(done, total, what)``: called while an index is built; total 0 when unknown. It may
 #: raise (a Cancel button): the build stops, no index is saved, the exception goes to the caller.
@@ -157,3 +168,68 @@ def lookup(conn: sqlite3.Connection, name: str) -> tuple | None:
 def names(conn: sqlite3.Connection) -> list[str]:
     """Every article name of an index, sorted (not the rows of other members, named ``"\\0MEMBER"``)."""
     return [n for (n,) in conn.execute("SELECT name FROM readsim_articles WHERE name > char(1) ORDER BY name")]
+
+
+def build_in_child(kind: str, source: Path, where: Path, print_: str, progress: Progress | None) -> None:
+    """Build the index ``where`` of the archive ``source`` (``kind`` ``"zip"`` or ``"tar"``,
+    fingerprint ``print_``) in a child process running :data:`CHILD`, and wait for it.
+
+    The child writes one JSON list per line on its standard output: ``["progress", done,
+    total, what]``, then ``["done"]`` or the error it met (``["input", path, line, reason]``,
+    ``["os", errno, strerror, filename]``). Here ``progress`` is called with the child's
+    latest figures at least every :data:`POLL` seconds; when it raises (a Cancel), the child is
+    stopped (it removes its temporary file), and the exception goes to the caller. Raises
+    :class:`InputError` and ``OSError`` as building in this process would, naming the archive
+    (and the member); ``RuntimeError`` with the child's report for anything else (a bug)."""
+    child = subprocess.Popen([sys.executable, "-m", CHILD, kind, os.fspath(source), os.fspath(where), print_],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    lines: queue.SimpleQueue = queue.SimpleQueue()
+    report: list[bytes] = []
+    threads = [threading.Thread(target=lambda: ([lines.put(x) for x in child.stdout], lines.put(None)), daemon=True),
+               threading.Thread(target=lambda: report.append(child.stderr.read()), daemon=True)]
+    for t in threads:
+        t.start()
+    latest: list = [0, 0, f"indexing {source}"]
+    outcome = None
+    try:
+        while True:
+            if progress is not None:
+                progress(*latest)
+            try:
+                line = lines.get(timeout=POLL)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            message = json.loads(line)
+            if message[0] == "progress":
+                latest = message[1:]
+            else:
+                outcome = message
+    except BaseException:
+        _stop(child)
+        raise
+    finally:
+        child.wait()
+        for t in threads:
+            t.join(10)
+        child.stdout.close()
+        child.stderr.close()
+    if outcome is not None and outcome[0] == "input":
+        raise InputError(outcome[1], outcome[2], outcome[3])
+    if outcome is not None and outcome[0] == "os":
+        raise OSError(outcome[1], outcome[2], outcome[3])
+    if outcome != ["done"] or child.returncode != 0:
+        text = b"".join(report).decode("utf-8", "replace").strip()
+        raise RuntimeError(f"indexing {source} failed in its child process (exit status {child.returncode}): {text}")
+
+
+def _stop(child) -> None:
+    """Stop a building child: SIGTERM (it removes its temporary file on the way out), then
+    SIGKILL if it has not ended within 10 s."""
+    child.terminate()
+    try:
+        child.wait(10)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()

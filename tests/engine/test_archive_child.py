@@ -1,0 +1,82 @@
+"""A tar archive's index is built in a child process (reference 2.10; so that importing
+ratarmountcore never holds the window's GIL): its progress reaches the caller, a Cancel stops
+the child and leaves neither an index nor a temporary file, and its errors are the caller's
+``InputError`` naming the archive, as a build in the process itself would raise."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from readsim.engine.collection import Collection
+from readsim.engine.errors import InputError
+
+
+@pytest.fixture(autouse=True)
+def cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def _targz(path: Path, members: int) -> Path:
+    with tarfile.open(path, "w:gz", compresslevel=1) as tf:
+        for i in range(members):
+            data = f"<article><p>article {i}</p></article>\n".encode()
+            info = tarfile.TarInfo(f"articles/{i}.xml")
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.fixture
+def children(monkeypatch) -> list[subprocess.Popen]:
+    started: list[subprocess.Popen] = []
+    real = subprocess.Popen
+
+    def record(*args, **kwargs):
+        started.append(real(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(subprocess, "Popen", record)
+    return started
+
+
+def test_the_index_is_built_by_a_child_and_read_here(tmp_path, children):
+    archive = _targz(tmp_path / "a.tar.gz", 3)
+    coll = Collection(archive)
+    assert len(children) == 1 and children[0].returncode == 0
+    assert "readsim.engine.index_child" in children[0].args
+    assert coll.names() == ["0", "1", "2"] and coll.article("2").text == "article 2"
+
+
+def test_a_cancel_stops_the_child_and_leaves_nothing(tmp_path, children):
+    archive = _targz(tmp_path / "big.tar.gz", 60_000)
+
+    class Stop(Exception):
+        pass
+
+    seen: list[tuple] = []
+
+    def cancel(done, total, what):
+        seen.append((done, total, what))
+        if done > 0:  # the child has begun reading the archive: its temporary index exists
+            raise Stop()
+
+    with pytest.raises(Stop):
+        Collection(archive, progress=cancel)
+    assert len(children) == 1 and children[0].returncode is not None  # ended, not left running
+    assert all(str(archive) in what for _, _, what in seen)
+    assert [p.name for p in tmp_path.iterdir()] == ["big.tar.gz"]  # no index, no .tmp
+
+
+def test_the_childs_error_names_the_archive(tmp_path, children):
+    bad = tmp_path / "bad.tar.gz"
+    bad.write_bytes(b"\x1f\x8b\x08\x00" + bytes(200))
+    with pytest.raises(InputError) as info:
+        Collection(bad)
+    assert str(info.value) == f"{bad}: not a tar archive (or not compressed with gzip, bzip2 or xz)"
+    assert len(children) == 1 and children[0].returncode == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["bad.tar.gz"]
