@@ -21,17 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from . import intervals as iv
-from .collection import Collection
 from .document import DocumentBatch, DocumentEvaluation, evaluate_document, evaluate_documents, row_pointers
 from .errors import Diagnostic, InputError
 from .formats import Qrels, Run, RunArticle
 from .formats.run import XPATH_LINE
 from .reading import Mode
+
+if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is read
+    from .collection import Collection
 
 
 @dataclass

@@ -24,12 +24,14 @@ import stat
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .archives import is_archive
-from .collection import Collection
 from .errors import Diagnostic, InputError
 from .formats.qrels import Qrels
 from .formats.run import Run
+
+if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is read
+    from .collection import Collection
 
 FIRST = 3
 """How many ids a message lists after ``first:``."""
@@ -169,6 +171,8 @@ def check_input_path(path: str | os.PathLike, kind: str, pipes: bool = False) ->
     except OSError as err:
         raise InputError(path, None, f"cannot read: {err.strerror or err}") from None
     if kind == "collection":
+        from .archives import is_archive
+
         if stat.S_ISREG(mode) and is_archive(p):  # reference 2.10: a .zip or .tar[.gz|.bz2|.xz] archive
             wanted = os.R_OK
         elif not stat.S_ISDIR(mode):

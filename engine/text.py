@@ -54,8 +54,7 @@ import numpy as np
 from lxml import etree
 
 from .errors import InputError
-
-UNITS = ("bytes", "chars")
+from .units import UNITS
 XML_SPACE = " \t\r\n"
 
 # -- budgets: the one place they are stated ----------------------------------------------

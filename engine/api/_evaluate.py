@@ -9,9 +9,9 @@ engine calls (:func:`readsim.engine.listmeasures.evaluate` and ``per_article``) 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from readsim.engine.batch import Join
-from readsim.engine.collection import Collection
 from readsim.engine.coverage import check_coverage
 from readsim.engine.errors import Diagnostic
 from readsim.engine.listmeasures import Evaluation, per_article
@@ -20,6 +20,9 @@ from readsim.engine.measure import DocMeasure, ListMeasure, UnknownMeasure, pars
 from readsim.engine.reading import Mode
 
 from ._inputs import as_qrels, as_runs, run_label, warn
+
+if TYPE_CHECKING:  # the XML model (lxml) is imported only when a collection is given
+    from readsim.engine.collection import Collection
 
 PER = ("all", "topic", "article")
 DEFAULT_LIST_MEASURES = ("AgP/F(0.25)",)  # MAgP, INEX's official Relevant in Context measure (readsim-eval's default)
@@ -57,7 +60,11 @@ def _measures(measures, per: str) -> list:
 
 
 def _collection(collection, unit: str) -> Collection | None:
-    if collection is None or isinstance(collection, Collection):
+    if collection is None:
+        return None
+    from readsim.engine.collection import Collection
+
+    if isinstance(collection, Collection):
         return collection
     return Collection(collection, unit)
 

@@ -32,7 +32,7 @@ from ..errors import Diagnostic, InputError
 from ..measure import (MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
                        parse_count, parse_list_measure, parse_measure)
 from ..reading import Mode
-from ..text import UNITS
+from ..units import UNITS
 
 DEFAULT_MEASURES = ("F(0.25)",)  # --per-article
 DEFAULT_LIST_MEASURES = ("AgP/F(0.25)",)  # MAgP, the official Relevant in Context measure

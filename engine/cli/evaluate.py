@@ -36,7 +36,7 @@ from ..formats import Run, read_any_run, read_qrels
 from ..listmeasures import Evaluation
 from ..measure import MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, UnknownMeasure, parse_count
 from ..reading import Mode
-from ..text import UNITS
+from ..units import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser,
                      check_paths, doc_measure, fmt, levels, list_measures, open_collection, option, progress,
                      read_inputs, warn, write_evaluation)

@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..text import parse_xml
 
 
 @dataclass(frozen=True)
@@ -35,6 +34,8 @@ def read_topics(path: str | os.PathLike) -> dict[str, Topic]:
 
     Raises :class:`InputError` for malformed XML or a file with no topic in a known format.
     """
+    from ..text import parse_xml  # lxml, only when topics are read
+
     root = parse_xml(path).getroot()
     topics: dict[str, Topic] = {}
     if root.tag == "inex_topic":

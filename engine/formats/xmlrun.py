@@ -25,7 +25,6 @@ import os
 
 from .. import intervals as iv
 from ..errors import Diagnostic, InputError
-from ..text import parse_xml
 from .lines import to_int
 from .run import Run, RunArticle
 
@@ -64,6 +63,8 @@ def read_xml_run(path: str | os.PathLike, strict: bool = False, data: bytes | No
     """Read an INEX 2006-2008 XML run (from ``data`` when the file was already read). Raises
     :class:`InputError` naming file and line."""
     path = str(path)
+    from ..text import parse_xml  # lxml, only when an XML run is read
+
     root = (parse_xml(path) if data is None else parse_xml(data, path)).getroot()
     if root.tag != "inex-submission":
         raise InputError(path, root.sourceline, f"expected <inex-submission>, found <{root.tag}>")

@@ -1,0 +1,34 @@
+"""``readsim-eval QRELS RUN`` without ``--collection`` reads no article, so it loads neither the
+XML model (lxml, ``readsim.engine.text``) nor the collection's index (sqlite3): those imports are
+made where an article, a topic file or an XML run is read. Checked in a fresh interpreter."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from readsim.engine.samples import sample
+
+SCRIPT = """
+import io, sys
+from readsim.engine.cli import main
+code = main(sys.argv[1:], io.StringIO(), io.StringIO())
+print(code, *(name in sys.modules for name in ("lxml", "readsim.engine.text", "sqlite3")))
+"""
+
+
+def loaded(*args) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", SCRIPT, *map(str, args)], capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+def test_a_plain_evaluation_imports_no_xml_model():
+    s = sample()
+    assert loaded(s.qrels, *s.runs, "-j", "1") == ["0", "False", "False", "False"]
+    assert loaded(s.qrels, *s.runs, "-j", "1", "-m", "AgP/F(0.25)", "-m", "ANCE@600/LE(300)", "-q") == [
+        "0", "False", "False", "False"]
+
+
+def test_a_collection_loads_it():
+    s = sample()
+    assert loaded(s.qrels, s.runs[0], "-j", "1", "--collection", s.collection) == ["0", "True", "True", "True"]
