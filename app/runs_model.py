@@ -32,7 +32,7 @@ from readsim.engine.compare import format_number, format_signed
 from readsim.engine.compare import run_labels as engine_run_labels
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, read_any_run
-from readsim._evaluate import evaluate_run
+import readsim._evaluate as api_core
 from readsim.engine.listmeasures import Evaluation
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
 from readsim.engine.reading import Mode
@@ -191,9 +191,9 @@ def _evaluate_one(qrels: Qrels, run: Run, measures: list[ListMeasure], options: 
         progress.step(start + width * done / max(total, 1))
 
     progress.step(start, what)
-    ev, checks = evaluate_run(qrels, run, measures, reading=options.mode, collection=collection,
-                              all_topics=options.complete, as_documents=as_document, levels=options.levels,
-                              progress=tick)
+    ev, checks = api_core.evaluate_run(qrels, run, measures, reading=options.mode, collection=collection,
+                                       all_topics=options.complete, as_documents=as_document,
+                                       levels=options.levels, progress=tick)
     return ev, checks
 
 
