@@ -6,7 +6,8 @@ It imports the archive readers (ratarmountcore and its compiled decompressors fo
 that the process which waits for it never does so for a build. Its standard output carries only
 the JSON lines :func:`~readsim.engine.article_index.build_in_child` reads (progress at most
 every 50 ms, then ``["done"]`` or the error); anything a library prints goes to standard error.
-SIGTERM (a Cancel) stops the build: the temporary index file is removed on the way out.
+SIGTERM (a Cancel) stops the build: the temporary index file is removed on the way out. So does
+a parent that died (a window closed during a build): the next progress line meets a broken pipe.
 """
 
 from __future__ import annotations

@@ -80,3 +80,29 @@ def test_the_childs_error_names_the_archive(tmp_path, children):
     assert str(info.value) == f"{bad}: not a tar archive (or not compressed with gzip, bzip2 or xz)"
     assert len(children) == 1 and children[0].returncode == 1
     assert [p.name for p in tmp_path.iterdir()] == ["bad.tar.gz"]
+
+
+def test_the_child_stops_when_its_parent_dies(tmp_path):
+    """A window killed during a build: its child's next progress line finds no reader (a broken
+    pipe), and it stops, leaving neither an index nor a temporary file, instead of finishing a
+    build nobody waits for."""
+    import os
+    import signal
+    import sys
+    import time
+
+    archive = _targz(tmp_path / "big.tar.gz", 120_000)
+    script = ("import sys; from readsim.engine.collection import Collection\n"
+              "def progress(done, total, what):\n"
+              "    if done > 0: print('building', flush=True)\n"
+              "Collection(sys.argv[1], progress=progress)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script, str(archive)], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout.readline() == "building\n"  # the child is reading the archive
+    assert any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    parent.stdout.close()
+    end = time.monotonic() + 60  # hang guard: the child stops within a second once orphaned
+    while any(p.name.endswith(".tmp") for p in tmp_path.iterdir()) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert [p.name for p in tmp_path.iterdir()] == ["big.tar.gz"]  # no index saved, no .tmp left
