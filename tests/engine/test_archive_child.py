@@ -91,7 +91,7 @@ def test_the_child_stops_when_its_parent_dies(tmp_path):
     import sys
     import time
 
-    archive = _targz(tmp_path / "big.tar.gz", 120_000)
+    archive = _targz(tmp_path / "big.tar.gz", 60_000)
     script = ("import sys; from readsim.engine.collection import Collection\n"
               "def progress(done, total, what):\n"
               "    if done > 0: print('building', flush=True)\n"
