@@ -28,7 +28,8 @@ import os  # noqa: E402 (this and every import below: after the start-up guard)
 # Before numpy: one OpenBLAS thread. readsim-eval does no linear algebra worth a thread (its
 # parallel work is its worker processes), and the BLAS threads started with numpy cost about a
 # third of a plain evaluation's CPU time (0.35 s against 0.24 s on the real run), which a busy
-# machine pays as wall time. A value the user set is kept.
+# machine pays as wall time. A value the user set is kept. The window (app/main.py imports this
+# module before numpy) runs with one BLAS thread too: its numpy work is as small.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import sys  # noqa: E402
