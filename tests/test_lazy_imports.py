@@ -1,6 +1,7 @@
 """``readsim-eval QRELS RUN`` without ``--collection`` reads no article, so it loads neither the
 XML model (lxml, ``readsim.engine.text``) nor the collection's index (sqlite3): those imports are
-made where an article, a topic file or an XML run is read. Checked in a fresh interpreter."""
+made where an article, a topic file or an XML run is read; and numpy starts one OpenBLAS thread
+unless the user set their number. Checked in a fresh interpreter."""
 
 from __future__ import annotations
 
@@ -32,3 +33,15 @@ def test_a_plain_evaluation_imports_no_xml_model():
 def test_a_collection_loads_it():
     s = sample()
     assert loaded(s.qrels, s.runs[0], "-j", "1", "--collection", s.collection) == ["0", "True", "True", "True"]
+
+
+def test_one_blas_thread_unless_the_user_says_otherwise():
+    import os
+
+    script = "import os, readsim.engine.cli; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.split() == ["1"]
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**env, "OPENBLAS_NUM_THREADS": "3"})
+    assert done.stdout.split() == ["3"]
