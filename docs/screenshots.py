@@ -121,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     save(w.compare_dock, OUT / "compare.png")
     elements_shot()
     runs_shot()
+    explain_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -187,6 +188,28 @@ def runs_shot(tabs_to: str | Path | None = None) -> Path:
             name = runs_window.tabs.tabText(index).lower()
             save(runs_window, Path(tabs_to) / f"runs-{name}.png")
             print("wrote", Path(tabs_to) / f"runs-{name}.png")
+    return out
+
+
+def explain_shot() -> Path:
+    """``docs/explain.png``: the Explain dock (View ▸ Explain) on PageRank (topic 2009074,
+    bert-passages.run), T2IF(300) chosen and its term "non-relevant read" clicked: the
+    non-relevant text the T2I reader reads before it stops is highlighted in violet. Runs alone too::
+
+        QT_QPA_PLATFORM=offscreen .venv/bin/python -c "import runpy; runpy.run_path('docs/screenshots.py')['explain_shot']()"
+    """
+    _app()
+    w = window("2009074", "23724", ["bert-passages.run"])
+    w.resize(1500, 1000)
+    w.act_explain.trigger()
+    settle()
+    w.explain.choose("T2IF(300)")
+    settle()
+    w.explain.select_term("non-relevant read")
+    settle()
+    out = OUT / "explain.png"
+    save(w, out)
+    print("wrote", out)
     return out
 
 
