@@ -1,17 +1,18 @@
-"""The Explain dock (View ▸ Explain) on real INEX data (topic 2009074, article 23724 "PageRank"),
-acting as a user: open it, choose measures, change the settings, click terms (their characters
-are highlighted in the article view), type measures that are not document measures.
+"""The Explain dock (View ▸ Explain) on real INEX data (topic 2009074, article 23724 "PageRank",
+the real run bert-passages.run), acting as a user: open it, choose measures, change the
+settings, click terms (their characters are highlighted in the article view), type measures
+that are not document measures.
 
-PageRank's relevant passages (qrels, bytes): R1 [159,1326), R2 [4996,5005), R3 [5008,5869),
-R4 [5913,7778), R5 [8138,8400): NRC = 1167 + 9 + 861 + 1865 + 262 = 4164. The run below
-retrieves [5200,6300) (lines 2 and 4 united), [12000,12400) and [20000,20600). Worked by hand:
+From the files, worked by hand. The qrels: R = [159,1326) [4996,5005) [5008,5869) [5913,7778)
+[8138,8400), NRC = 1167 + 9 + 861 + 1865 + 262 = 4164, doc_length 27562. The run's 15 lines for
+23724 (offsets 0+1754, 1754+1683, 3437+1933, ... 25492+194) tile T = [0,25686): one passage.
 
-- the chain P1 [5200,6300) holds [5200,5869) of R3 and [5913,6300) of R4: 669 + 387 = 1056
-  relevant bytes, and the 44 non-relevant bytes [5869,5913); P2 and P3 hold nothing relevant;
-- |T| = 1100 + 400 + 600 = 2100: P_set = 1056 / 2100, R_set = 1056 / 4164;
-- T2I(300): 44 non-relevant in P1, then 256 of P2 [12000,12256): the reader stops after
-  1100 + 256 = 1356 bytes read, 1056 of them relevant: T2IP(300) = 1056 / 1356;
-- ChP@300: the first 300 read are [5200,5500), inside R3: 300 / 300; LE(300) = 1 (f = 1).
+- natural order: the chain [0,25686) from the start, then [25686,27562);
+- |T| = 25686, |R ∩ T| = 4164: P_set = 4164 / 25686, R_set = 1;
+- T2I(300): 159 non-relevant bytes [0,159), then R1's 1167, then 141 more non-relevant: the
+  reader stops after 159 + 1167 + 141 = 1467 bytes read, 1167 relevant: T2IP(300) = 1167 / 1467;
+- ChP@300: the first 300 read hold 300 - 159 = 141 relevant bytes: 141 / 300; LE(300): f = 160, 1;
+- aveChP: one term per relevant passage, each read in document order (five pieces).
 """
 
 from __future__ import annotations
@@ -20,47 +21,27 @@ import numpy as np
 import pytest
 
 from readsim.app.background import activity
-from readsim.app.mainwindow import MainWindow
-from readsim.app.session import Loaded, Session
 from readsim.app.widgets.explain import EXTRA, SHORTCUT, SPANS_ROLE, TermsModel
 from readsim.app.widgets.ranked_list import format_score
 from readsim.engine import intervals as iv
-from readsim.engine.collection import Collection
 from readsim.engine.document import evaluate_document
 from readsim.engine.explain import explain
-from readsim.engine.formats import read_run
 from readsim.engine.measure import parse_measure
 from readsim.engine.panel import panel_measures
 
 TOPIC, ARTICLE = "2009074", "23724"
-RUN_LINES = [f"{TOPIC} Q0 {ARTICLE} 1 9 mine 20000 600", f"{TOPIC} Q0 {ARTICLE} 2 8 mine 5200 900",
-             f"{TOPIC} Q0 {ARTICLE} 3 7 mine 12000 400", f"{TOPIC} Q0 {ARTICLE} 4 6 mine 5800 500"]
-
-
-def settle(qtbot, session: Session, article: str) -> None:
-    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None
-                    and session.current.name == article, timeout=20_000)
 
 
 @pytest.fixture
-def window(qtbot, real, tmp_path):
-    path = tmp_path / "mine.run"
-    path.write_text("\n".join(RUN_LINES) + "\n", encoding="utf-8")
-    session = Session()
-    w = MainWindow(session, show_dialogs=False, restore=False)
-    qtbot.addWidget(w)
-    w.show()
-    session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[read_run(path)],
-                         topics=real["topics"]), TOPIC, ARTICLE)
-    settle(qtbot, session, ARTICLE)
-    yield w
-    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+def window(real_window):
+    return real_window(ARTICLE)
 
 
 def open_dock(w, qtbot):
     assert not w.explain_dock.isVisible()
     assert w.act_explain.shortcut().toString() == SHORTCUT
-    assert w.act_explain in next(a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "View").actions()
+    view_menu = next(a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "View")
+    assert w.act_explain in view_menu.actions()
     w.act_explain.trigger()  # View ▸ Explain
     qtbot.waitUntil(lambda: w.explain.isVisible() and w.explain.explanation is not None)
     return w.explain
@@ -80,32 +61,41 @@ def test_the_chooser_offers_the_scores_panels_measures_and_totals_them(window, q
         assert panel.model.rowCount() == len(e.terms)
 
 
-def test_hand_worked_numbers_of_the_run(window, qtbot):
+RELEVANT = [[159, 1326], [4996, 5005], [5008, 5869], [5913, 7778], [8138, 8400]]
+
+
+def test_hand_worked_numbers_of_the_real_run(window, qtbot):
     panel = open_dock(window, qtbot)
     panel.choose("P_set")
     e = panel.explanation
-    assert (e.term("|T|").value, e.term("|R ∩ T|").value) == (2100, 1056)
-    assert e.term("|T|").spans.tolist() == [[5200, 6300], [12000, 12400], [20000, 20600]]
-    assert e.total == 1056 / 2100
+    assert (e.term("|T|").value, e.term("|R ∩ T|").value) == (25686, 4164)
+    assert e.term("|T|").spans.tolist() == [[0, 25686]] and e.term("|R ∩ T|").spans.tolist() == RELEVANT
+    assert e.total == 4164 / 25686
     panel.choose("T2IP(300)")
     e = panel.explanation
-    assert (e.term("m").value, e.term("relevant read").value, e.term("non-relevant read").value) == (1356, 1056, 300)
-    assert e.term("non-relevant read").spans.tolist() == [[5869, 5913], [12000, 12256]]
-    assert e.total == 1056 / 1356
+    assert (e.term("m").value, e.term("relevant read").value, e.term("non-relevant read").value) == (1467, 1167, 300)
+    assert e.term("non-relevant read").spans.tolist() == [[0, 159], [1326, 1467]]
+    assert e.total == 1167 / 1467
     panel.choose("ChP@300")
-    assert panel.explanation.total == 1.0 and panel.explanation.term("relevant read").spans.tolist() == [[5200, 5500]]
+    assert panel.explanation.total == 141 / 300 and panel.explanation.term("relevant read").spans.tolist() == [[159, 300]]
     panel.choose("LE(300)")
-    assert panel.explanation.term("f").value == 1 and panel.explanation.total == 1
+    assert panel.explanation.term("f").value == 160 and panel.explanation.total == 1
+    assert panel.explanation.term("f").spans.tolist() == [[159, 160]]
     panel.choose("R_set")
-    assert panel.explanation.term("|R|").value == 4164 and panel.explanation.total == 1056 / 4164
+    assert panel.explanation.term("|R|").value == 4164 and panel.explanation.total == 1.0
+    panel.choose("aveChP")
+    pieces = [t for t in panel.explanation.terms if t.symbol.startswith("Σ")]
+    assert [t.spans.tolist()[0] for t in pieces] == RELEVANT
+    assert pieces[0].value == pytest.approx(sum(j / (159 + j) for j in range(1, 1168)), abs=1e-9)
 
 
 def test_clicking_a_term_highlights_its_characters_in_the_article(window, qtbot):
     panel = open_dock(window, qtbot)
     panel.choose("T2IP(300)")
     lay = window.session.current.layout
+    window.article.view.verticalScrollBar().setValue(window.article.view.verticalScrollBar().maximum())
     panel.select_term("non-relevant read")  # as a click on its row
-    expected = [[5869, 5913], [12000, 12256]]
+    expected = [[0, 159], [1326, 1467]]
     assert panel.selected.tolist() == expected
     assert panel.model.data(panel.model.index(2, 0), SPANS_ROLE).tolist() == expected
     assert panel.overlay.spans == [tuple(s) for s in lay.spans_to_display(iv.as_array(expected)).tolist()]
@@ -115,7 +105,7 @@ def test_clicking_a_term_highlights_its_characters_in_the_article(window, qtbot)
     assert "300 bytes in 2 spans" in panel.status.text()
     # another term: the highlight follows
     panel.select_term("m")
-    assert panel.selected.tolist() == [[5200, 6300], [12000, 12256]]
+    assert panel.selected.tolist() == [[0, 1467]]
     # a settings change rebuilds the terms: nothing stays highlighted
     window.session.set_settings(tolerance=100)
     qtbot.waitUntil(lambda: panel.explanation.measure == "T2IP(100)")
@@ -149,9 +139,10 @@ def test_a_list_measure_or_nonsense_is_said_plainly(window, qtbot):
     assert panel.model.rowCount() == 0
     panel.choose("<b>bold</b>")
     assert panel.explanation is None and "&lt;b&gt;bold&lt;/b&gt;" in panel.formula.text()
-    panel.choose("BEP(500)")  # the qrels give bep 100 on every line; the run's entry point is 5200
+    panel.choose("BEP(500)")  # the qrels give bep 100 on every line; the run's entry point is 0
     e = panel.explanation
-    assert (e.term("bep").value, e.term("entry").value, e.total) == (100, 5200, 0.0)
+    assert (e.term("bep").value, e.term("entry").value, e.term("|bep − entry|").value) == (100, 0, 100)
+    assert e.total == (500 - 100) / 500
 
 
 def test_input_text_is_escaped(window, qtbot):
@@ -161,12 +152,12 @@ def test_input_text_is_escaped(window, qtbot):
     assert "&lt;img src=x&gt;" in panel.header.text() and "<img" not in panel.header.text()
 
 
-def test_an_article_the_run_does_not_rank_is_explained_as_if_retrieved_whole(window, qtbot, real):
+def test_an_article_the_run_does_not_rank_is_explained_as_if_retrieved_whole(window, qtbot):
     panel = open_dock(window, qtbot)
-    other = next(a for a, j in real["qrels"].topics[TOPIC].items()
-                 if j.relevant and a != ARTICLE and (real["paths"] / "articles" / f"{a}.xml").is_file())
+    other = "15271"  # relevant for 2009074, in the collection, not ranked by bert-passages.run
+    assert window.session.run.article(TOPIC, other) is None
     window.session.open_article(other)
-    settle(qtbot, window.session, other)
+    qtbot.waitUntil(lambda: activity().count == 0 and window.session.current.name == other, timeout=20_000)
     qtbot.waitUntil(lambda: panel.explanation is not None and "if retrieved whole" in panel.header.text())
     panel.choose("P_set")
     ev = window.session.current.evaluation  # T = [0, n): |T| = n, |R ∩ T| = NRC
