@@ -5,7 +5,8 @@ default ``../shared/data/inex``; FOLDER, default ``docs/``, is created if missin
 picture is written atomically, only over a regular file). Writes ``docs/window-real.png`` (the window: ranked list,
 article, scores, precision curve, topic view with where the run loses), ``docs/passages.png``
 (the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
-the worst-case order, its jumps drawn) and ``docs/compare.png`` (A/B of two real runs).
+the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs) and ``docs/explain.png``
+(the Explain dock, :func:`explain_shot`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings, QStandardPaths  # noqa: E402
+from PySide6.QtCore import QEvent, QSettings, QStandardPaths, Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -203,6 +204,10 @@ def explain_shot() -> Path:
     w.resize(1500, 1000)
     w.act_explain.trigger()
     settle()
+    w.resizeDocks([w.explain_dock], [330], Qt.Orientation.Vertical)
+    # settle() turns the loop with processEvents, which leaves deleteLater's deletions pending: the
+    # plots' "plot follows…" placeholders would show below the smaller plot
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     w.explain.choose("T2IF(300)")
     settle()
     w.explain.select_term("non-relevant read")

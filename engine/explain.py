@@ -253,8 +253,8 @@ def _t2i(m: DocMeasure, doc: DocumentEvaluation, levels: int, unit: str):
     nrc = _nrc(doc, unit)
     p = Term("T2IP: relevant read / m", _ratio(rel.value, read.value), hits)
     r = Term("T2IR: relevant read / NRC", rel.value / nrc.value, hits)
-    how = (f"stops after the {m.k:,}th non-relevant one, at reading position {stop:,}" if non.value >= m.k
-           else f"reads to the end ({number(non.value)} non-relevant < t)")
+    how = (f"stops once it has read t = {m.k:,} non-relevant {unit}, at reading position {stop:,}" if non.value >= m.k
+           else f"reads to the end: it meets only {number(non.value)} non-relevant {unit}, fewer than t = {m.k:,}")
     if m.kind == "T2IP":
         total = _ratio(rel.value, read.value)
         return [read, rel, non], f"{number(rel.value)} / {number(read.value)} = {total:.4f}", total, f"The reader {how}."

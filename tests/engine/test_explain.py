@@ -89,7 +89,7 @@ def test_t2i_stops_after_the_t_th_non_relevant_character():
     assert spans(read) == [[23, 32]] and spans(non) == [[27, 32]]
     assert (p.value, r.value) == (4 / 9, 4 / 27)
     assert e.total == pytest.approx(2 / 9, abs=TOLERANCE)  # 2 PR / (P + R) with P = 4/9, R = 4/27
-    assert "stops after the 5th" in e.note
+    assert "stops once it has read t = 5 non-relevant characters, at reading position 9" in e.note
     # t = 20: 18 non-relevant in the chain, 1..23 relevant, then 46 and 47: m = 4 + 18 + 23 + 2
     e = explain("T2IP(20)", ev)
     assert e.terms[0].value == 47 and spans(e.terms[0]) == [[0, 47]]
