@@ -132,10 +132,11 @@ def explain(measure: DocMeasure | str, doc: DocumentEvaluation, levels: int = 4,
     """The explanation of document measure ``measure`` (a :class:`DocMeasure` or its name) for
     the article ``doc``; ``levels``: LE's L; ``bep``, ``entry``: the qrels' best entry point and
     the run's entry point, for ``BEP(d)`` only (``entry`` default: the first retrieved offset, 0
-    for a whole article, as :func:`engine.listmeasures.article_score`); ``unit``: the word for
-    the offsets' unit. Raises ``ValueError`` naming ``measure`` when it is not a document
+    for a whole article, as :func:`engine.listmeasures.article_score`); ``unit``: the offsets'
+    unit, ``bytes`` or ``chars``/``characters`` (words only: the numbers do not depend on it). Raises ``ValueError`` naming ``measure`` when it is not a document
     measure (a list measure, an unknown name)."""
     m = as_document_measure(measure)
+    unit = "characters" if unit.startswith("char") else "bytes"  # the offsets' unit: --unit chars or bytes
     reference, formula = FORMULAS[m.kind]
     if m.kind == "BEP":
         terms, substituted, total, note = _bep(m, doc, bep, entry, unit)
@@ -279,7 +280,7 @@ def _effort(m: DocMeasure, doc: DocumentEvaluation, levels: int, unit: str):
     screens = -(-int(f.value) // int(s.value))
     shown = Term("⌈f / s⌉: screens read until relevant text shows", screens, _read(doc, 0, screens * m.k))
     lv = Term("L: levels", levels, iv.EMPTY)
-    total = min(-(-int(f.value) // int(s.value)), int(lv.value))
+    total = min(int(shown.value), int(lv.value))
     text = f"min(⌈{number(f.value)} / {number(s.value)}⌉, {number(lv.value)}) = min({screens:,}, {levels}) = {total}"
     return [f, before, s, shown, lv], text, total, ""
 

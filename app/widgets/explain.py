@@ -302,7 +302,8 @@ class ExplainPanel(FollowingPanel):
         shown = cur.layout.spans_to_display(spans) if len(spans) else np.zeros((0, 2), np.int64)
         self.overlay.set_spans(shown.tolist())
         if len(spans):
-            self.status.setText(f"Highlighted: {amount(iv.total(spans), self.session.unit)} in "
+            unit = self.explanation.unit if self.explanation is not None else "bytes"
+            self.status.setText(f"Highlighted: {amount(iv.total(spans), unit)} in "
                                 f"{amount(len(spans), 'spans')} (violet in the article)")
         if scroll and len(shown):
             v.scroll_to_position(int(shown[0, 0]))

@@ -6,6 +6,7 @@ relevant article the real runs rank, against the column-wise scores of
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -168,7 +169,10 @@ def test_text_and_html_of_an_explanation():
     assert isinstance(e, Explanation) and e.unit == "bytes"
     text = e.text()
     assert e.formula in text and e.substituted in text and "9 bytes" in text
-    assert "<pre>" in e._repr_html_() and "&lt;" not in e.formula
+    page = e._repr_html_()
+    assert html.escape(e.substituted) in page and all(html.escape(t.label) in page for t in e.terms)
+    assert explain("T2IF(5)", mini([(23, 45)]), unit="chars").unit == "characters"
+    assert "9 characters" in explain("T2IF(5)", mini([(23, 45)])).text()
 
 
 # -- the total is the score --------------------------------------------------------------------
