@@ -19,8 +19,8 @@ the GUI thread: an explanation is O(pieces), rebuilt only while the dock is show
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QRect, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QTextCursor
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTextCursor
 from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QVBoxLayout, QWidget
 
 from readsim.engine import intervals as iv
@@ -146,13 +146,16 @@ class SpanOverlay(QWidget):
         rects = self.rects()
         if not rects:
             return
-        p = QPainter(self)
+        shape = QPainterPath()
+        for r in rects:
+            shape.addRect(QRectF(r))
+        shape = shape.simplified()  # one outline around the lines of a span
         fill = QColor(HIGHLIGHT)
         fill.setAlpha(55)
-        p.setPen(QPen(HIGHLIGHT, 1.2))
-        p.setBrush(fill)
-        for r in rects:
-            p.drawRect(r)
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillPath(shape, fill)
+        p.strokePath(shape, QPen(HIGHLIGHT, 1.2))
         p.end()
 
 
