@@ -21,6 +21,8 @@ import numpy as np
 import pytest
 
 from readsim.app.background import activity
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Session
 from readsim.app.widgets.explain import EXTRA, SHORTCUT, SPANS_ROLE, TermsModel
 from readsim.app.widgets.ranked_list import format_score
 from readsim.engine import intervals as iv
@@ -167,6 +169,31 @@ def test_an_article_the_run_does_not_rank_is_explained_as_if_retrieved_whole(win
     for name in ("aveChP", "T2IF(300)", "F(0.25)"):
         panel.choose(name)
         assert format_score(parse_measure(name), panel.explanation.total) == window.scores.value_text(name)
+
+
+def test_the_shipped_sample(qtbot):
+    """The sample's first article, 900001, with good-passages.run (its one line: 1351 + 1520): the
+    qrels line gives R = [414,560) [1374,2487) [2493,2869), NRC = 146 + 1113 + 376 = 1635. The chain
+    [1351,2871) holds 23 + 6 + 2 = 31 non-relevant bytes and 1113 + 376 = 1489 relevant ones; the
+    reader then reads [0,414) from the start and stops at its 269th byte: m = 1520 + 269 = 1789."""
+    session = Session()
+    w = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    session.open_sample()
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None, timeout=20_000)
+    assert session.current.name == "900001" and session.run.path.endswith("good-passages.run")
+    panel = open_dock(w, qtbot)
+    panel.choose("T2IF(300)")
+    e = panel.explanation
+    assert (e.term("m").value, e.term("relevant read").value, e.term("NRC").value) == (1789, 1489, 1635)
+    assert e.term("non-relevant read").spans.tolist() == [[0, 269], [1351, 1374], [2487, 2493], [2869, 2871]]
+    assert e.total == pytest.approx(2 * (1489 / 1789) * (1489 / 1635) / (1489 / 1789 + 1489 / 1635), abs=1e-12)
+    assert w.scores.value_text("T2IF(300)") == f"{e.total:.4f}"
+    panel.select_term("NRC")
+    assert panel.selected.tolist() == [[414, 560], [1374, 2487], [2493, 2869]]
+    assert len(panel.overlay.spans) == 3
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
 
 
 def test_terms_model_without_a_window():
