@@ -5,8 +5,9 @@
 quantities of the measure's formula as :class:`Term` s (a label, a value, and the characters
 the quantity counts as ``[start, end)`` offsets in the evaluation's unit: UTF-8 bytes for the
 INEX data, characters with ``--unit chars``) and ``total``, the formula evaluated on the terms'
-values, which equals :meth:`DocMeasure.value` (tested on every real article to 1e-12). One
-function per family, each computed from the reading order's pieces:
+values, which equals :meth:`DocMeasure.value` (tests/engine/test_explain.py: on every relevant
+article the real INEX runs rank, to 1e-12). One function per family, each computed from the
+reading order's pieces (reference §4.8):
 
 - ``aveChP`` (§4.1): one term per relevant piece read, ``Σ P(i)`` over its positions, and NRC;
 - ``ChP@k``, ``ChR@k`` (§4.2): the positions read up to ``min(k, n)``, the relevant among them, NRC;
