@@ -5,7 +5,8 @@ default ``../shared/data/inex``; FOLDER, default ``docs/``, is created if missin
 picture is written atomically, only over a regular file). Writes ``docs/window-real.png`` (the window: ranked list,
 article, scores, precision curve, topic view with where the run loses), ``docs/passages.png``
 (the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
-the worst-case order, its jumps drawn) and ``docs/compare.png`` (A/B of two real runs).
+the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs) and ``docs/explain.png``
+(the Explain dock, :func:`explain_shot`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings, QStandardPaths  # noqa: E402
+from PySide6.QtCore import QEvent, QSettings, QStandardPaths, Qt  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     save(w.compare_dock, OUT / "compare.png")
     elements_shot()
     runs_shot()
+    explain_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -187,6 +189,32 @@ def runs_shot(tabs_to: str | Path | None = None) -> Path:
             name = runs_window.tabs.tabText(index).lower()
             save(runs_window, Path(tabs_to) / f"runs-{name}.png")
             print("wrote", Path(tabs_to) / f"runs-{name}.png")
+    return out
+
+
+def explain_shot() -> Path:
+    """``docs/explain.png``: the Explain dock (View ▸ Explain) on PageRank (topic 2009074,
+    bert-passages.run), T2IF(300) chosen and its term "non-relevant read" clicked: the
+    non-relevant text the T2I reader reads before it stops is highlighted in violet. Runs alone too::
+
+        QT_QPA_PLATFORM=offscreen .venv/bin/python -c "import runpy; runpy.run_path('docs/screenshots.py')['explain_shot']()"
+    """
+    _app()
+    w = window("2009074", "23724", ["bert-passages.run"])
+    w.resize(1500, 1000)
+    w.act_explain.trigger()
+    settle()
+    w.resizeDocks([w.explain_dock], [330], Qt.Orientation.Vertical)
+    # settle() turns the loop with processEvents, which leaves deleteLater's deletions pending: the
+    # plots' "plot follows…" placeholders would show below the smaller plot
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    w.explain.choose("T2IF(300)")
+    settle()
+    w.explain.select_term("non-relevant read")
+    settle()
+    out = OUT / "explain.png"
+    save(w, out)
+    print("wrote", out)
     return out
 
 

@@ -22,6 +22,7 @@ from readsim.engine import intervals as iv
 from readsim.engine.batch import Join, document
 from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
 from readsim.engine.errors import InputError
+from readsim.engine.explain import Explanation, explain
 from readsim.engine.layout import layout
 from readsim.engine.reading import Mode
 from readsim.engine.panel import panel_scores
@@ -41,7 +42,8 @@ class ArticleEvaluation:
     result). ``evaluation`` is the engine's object (internal)."""
 
     def __init__(self, evaluation: DocumentEvaluation, settings: Settings, topic: str, article: str, run_id: str,
-                 article_text=None, files: dict | None = None):
+                 article_text=None, files: dict | None = None, bep: int | None = None,
+                 entry_point: int | None = None):
         self.evaluation = evaluation
         self.settings = settings
         self.topic = topic
@@ -53,9 +55,21 @@ class ArticleEvaluation:
         self.retrieved = evaluation.retrieved
         self._text = article_text  # readsim.engine.text.Article, when the collection has it
         self._files = files or {}
+        self._bep, self._entry_point = bep, entry_point  # for BEP(d): the qrels' and the run's (reference §4.7)
 
     def __repr__(self) -> str:
         return f"<readsim.ArticleEvaluation topic {self.topic} article {self.article} ({self.reading}): {self.scores}>"
+
+    def explain(self, measure) -> Explanation:
+        """The formula of document ``measure`` (a name such as ``"T2IF(300)"`` or a parsed
+        measure) with this article's numbers (reference §4): an :class:`Explanation` whose
+        ``terms`` are the formula's quantities (``label``, ``value``, ``spans``: the
+        characters each counts, a ``(k, 2)`` int64 array of offsets in the unit) and whose
+        ``total``, the formula evaluated on them, is the score (``scores[name]`` for the
+        panel's measures). ``BEP(d)`` uses the qrels' best entry point and the run's entry
+        point. Raises ``ValueError`` naming ``measure`` for a list measure or an unknown name."""
+        return explain(measure, self.evaluation, self.settings.levels, bep=self._bep, entry=self._entry_point,
+                       unit=self._files.get("unit", "bytes"))
 
     def chain(self) -> np.ndarray:
         """The matching chain's passages (``(k, 2)``, the unit, document order; numbered 1..k
@@ -251,4 +265,6 @@ def article(qrels, run, *, topic, article, collection=None, screen: int = 300, t
     text = found.article(article_name) if found is not None and article_name in found else None
     files = {"qrels": judged.path, "run": engine_run.path, "collection": found.root if found is not None else None,
              "unit": found.unit if found is not None else unit}
-    return ArticleEvaluation(ev, settings, topic, article_name, engine_run.run_id, text, files)
+    judgement = judged.judgement(topic, article_name)
+    return ArticleEvaluation(ev, settings, topic, article_name, engine_run.run_id, text, files,
+                             judgement.bep if judgement is not None else None, result.entry_point)
