@@ -21,13 +21,14 @@ the API's: ``readsim.sweep`` and its pandas-free core ``readsim._sweep.sweep_row
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from . import docmeasures as dm
 from .document import DocumentEvaluation
+from .listmeasures import Ranking
 from .measure import (MAX_SIZE, MAX_WEIGHT, BadParameter, DocMeasure, ListMeasure, parameter_names,
                       parse_count, parse_real)
 
@@ -239,3 +240,45 @@ def article_sweep(doc: DocumentEvaluation, measure: DocMeasure, name: str, value
     if kind == "T2IR":
         return r
     return dm.f_scores(p, r, measure.weight)
+
+
+# -- one topic's ranked list, from its articles' evaluations ------------------------------------
+def topic_sweep(docs: Sequence[DocumentEvaluation | None], relevant: np.ndarray, rsize: np.ndarray, nrel: int,
+                trel_size: int, measure: ListMeasure, name: str, values: Sequence, levels: int = 4,
+                step: Callable[[float], None] | None = None) -> np.ndarray:
+    """``measure`` (a list measure over a document measure, ``AgP/T2IF(300)``) of one topic's
+    ranked list at every value of parameter ``name`` (float ``(len(values),)``), as
+    :meth:`engine.listmeasures.Ranking.value` gives it at each value: ``docs[k]`` is the
+    evaluation of rank ``k + 1`` (in the reading mode wanted), ``relevant``/``rsize`` its
+    relevance and relevant size from the qrels, ``nrel``/``trel_size`` the topic's totals.
+    Non-relevant articles take the null value (policy 7 of :mod:`engine.listmeasures`); each
+    relevant one is swept once, column-wise (:func:`article_sweep`), and ``step(fraction)`` is
+    called after each (it may raise to cancel). A measure without parameter ``name`` has the same
+    value at every value."""
+    relevant = np.asarray(relevant, dtype=bool)
+    n = len(docs)
+    if name not in parameters_of(measure):
+        columns = [measure] * len(values)
+        table = np.full((1, n), measure.doc.null_value(levels) if measure.doc is not None else 0.0)
+        rows = [0] * len(values)
+        swept_values = [None]
+    else:
+        columns = [with_parameter(measure, name, v) for v in values]
+        table = np.full((len(values), n), measure.doc.null_value(levels))
+        rows = list(range(len(values)))
+        swept_values = list(values)
+    at = np.flatnonzero(relevant)
+    for i, k in enumerate(at.tolist()):
+        if measure.doc is not None:
+            if swept_values[0] is None:
+                table[0, k] = measure.doc.value(docs[k], levels)
+            else:
+                table[:, k] = article_sweep(docs[k], measure.doc, name, swept_values, levels)
+        if step is not None:
+            step((i + 1) / len(at))
+    articles = [""] * n
+    out = np.empty(len(values))
+    for j, (m, row) in enumerate(zip(columns, rows)):
+        scores = {m.doc: table[row]} if m.doc is not None else {}
+        out[j] = Ranking("", articles, relevant, np.asarray(rsize), scores, nrel, trel_size).value(m, levels)
+    return out

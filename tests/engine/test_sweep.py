@@ -241,3 +241,33 @@ def test_api_sweep_frame_sample():
     assert list(per_topic["topic"]) == ["2026001"]
     with pytest.raises(ValueError, match="no measure given has parameter k"):
         readsim.sweep(s.qrels, s.runs[0], "MAP", "k=5")
+
+
+@pytest.mark.parametrize("measure, vary", [("AgP/T2IF(300)", "t=10:20000:6:log"), ("AgP/F(0.25)", "beta=0.1,1,4"),
+                                           ("ANCE@50/LE(300)", "s=50:20000:5:log"), ("AgP/aveChP", "t=10,100"),
+                                           ("gP@5/ChP@300", "k=50,300,2000")])
+def test_topic_sweep_equals_the_engine_evaluation_of_the_topic(real, measure, vary):
+    """The window's topic curve: a topic's list measure from its articles' evaluations, at each
+    value equal to engine.listmeasures.evaluate of the run cut to that topic (topic 2009074)."""
+    from readsim.engine.formats import Run
+    from readsim.engine.listmeasures import evaluate
+    from readsim.engine.sweep import topic_sweep
+
+    qrels, run = real
+    topic = "2009074"
+    entries = run.topics[topic]
+    judged = qrels.topics[topic]
+    docs = [document(qrels, run, topic, e) for e in entries]
+    relevant = np.array([e.article in judged and judged[e.article].relevant for e in entries])
+    rsize = np.array([judged[e.article].rel_size if r else 0 for e, r in zip(entries, relevant)])
+    nrel, trel = qrels.totals(topic)
+    plan = parse_vary(vary)
+    m = parse_list_measure(measure)
+    steps = []
+    got = topic_sweep(docs, relevant, rsize, nrel, trel, m, plan.name, plan.values, step=steps.append)
+    one = Run(run.path, run.run_id, {topic: entries})
+    for value, g in zip(plan.values, got.tolist()):
+        concrete = with_parameter(m, plan.name, value) if plan.name in parameters_of(m) else m
+        want = evaluate(qrels, one, [concrete]).values[concrete.name][topic]
+        assert g == pytest.approx(want, abs=1e-12), (concrete.name, value)
+    assert steps[-1] == 1.0 and steps == sorted(steps)
