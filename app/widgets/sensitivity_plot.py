@@ -46,6 +46,16 @@ def log_ticks(low: float, high: float) -> list[tuple[float, str]]:
     return out
 
 
+def legend_name(m, parameter: str) -> str:
+    """A swept measure named by the swept setting's letter (``ChP@s``, ``T2IF(t)``, ``F(beta)``):
+    its curve is the measure at every value, whatever the current one."""
+    if m.kind in ("ChP", "ChR"):
+        return f"{m.kind}@{parameter}"
+    if m.kind == "T2IF" and m.weight != 1.0:
+        return f"T2IF({parameter},{m.weight:g})"
+    return f"{m.kind}({parameter})"
+
+
 class SweepPlots(QWidget):
     """Three plots side by side: :attr:`article`, :attr:`efforts` (hidden when no effort is
     swept) and :attr:`topic`; :attr:`lines` maps a shown measure's name to its curve."""
@@ -97,7 +107,7 @@ class SweepPlots(QWidget):
             effort |= target is self.efforts
             pen = pg.mkPen(PALETTE[i % len(PALETTE)], width=2,
                            style=Qt.PenStyle.DashLine if m.kind in ("ChR", "T2IR", "ES") else Qt.PenStyle.SolidLine)
-            self.lines[m.name] = target.getPlotItem().plot(x, ys, pen=pen, name=m.name)
+            self.lines[m.name] = target.getPlotItem().plot(x, ys, pen=pen, name=legend_name(m, sweep.parameters[0]))
         self.efforts.setVisible(effort)
         title = f"article {article}" if article else "no article open"
         self.article.getPlotItem().setTitle(title, size="9pt")
