@@ -50,6 +50,7 @@ class Sweep:
 
     setting: str
     label: str
+    axis: str
     parameters: tuple[str, ...]
     low: float
     high: float
@@ -69,9 +70,9 @@ class Sweep:
 
 
 SWEEPS = (
-    Sweep("screen", "screen size s (LE, ES; ChP@k, ChR@k with k = s)", ("s", "k"), 50, 20_000),
-    Sweep("tolerance", "T2I tolerance t", ("t",), 10, 20_000),
-    Sweep("beta", "F's beta", ("beta",), 0.01, 10, size=False),
+    Sweep("screen", "screen size s (LE, ES; ChP@k, ChR@k with k = s)", "screen size s", ("s", "k"), 50, 20_000),
+    Sweep("tolerance", "T2I tolerance t", "T2I tolerance t", ("t",), 10, 20_000),
+    Sweep("beta", "F's beta", "F's beta", ("beta",), 0.01, 10, size=False),
 )
 TOPIC_COUNT = 50  # values of the topic curve (each a list measure over the whole ranked list)
 
@@ -218,7 +219,8 @@ class SensitivityPanel(QWidget):
             self._article_key = (key, ev)
             self.curves = {} if cur is None else article_curves(cur.evaluation, s.settings, self.sweep, self.values,
                                                                 s.settings.levels)
-            plots.show_article(self.sweep, self.values, self.curves, cur.name if cur is not None else None)
+            axis = f"{self.sweep.axis} ({s.unit})" if self.sweep.size else self.sweep.axis
+            plots.show_article(self.sweep, axis, self.values, self.curves, cur.name if cur is not None else None)
         self._refresh_topic()
         plots.mark(self.current())
         self._say()

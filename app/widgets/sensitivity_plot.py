@@ -14,6 +14,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
+from readsim.engine.sweep import parameters_of
+
 from .list_plot import MARK_PEN, boxed_label, cache_axes, set_label
 
 PALETTE = ("#1f5fbf", "#d9822b", "#1a7f37", "#b3261e", "#7a3db8", "#2b8a9e", "#8a6d1f", "#444444")
@@ -51,6 +53,8 @@ def legend_name(m, parameter: str) -> str:
     its curve is the measure at every value, whatever the current one."""
     if m.kind in ("ChP", "ChR"):
         return f"{m.kind}@{parameter}"
+    if parameter not in parameters_of(m) and not (parameter == "s" and "k" in parameters_of(m)):
+        return m.name  # it does not depend on the swept setting
     if m.kind == "T2IF" and m.weight != 1.0:
         return f"T2IF({parameter},{m.weight:g})"
     return f"{m.kind}({parameter})"
@@ -83,17 +87,20 @@ class SweepPlots(QWidget):
             lay.addWidget(w, 1)
         self.efforts.hide()
         self.log = True
+        self.parameter = "s"
 
     def _x(self, value: float) -> float:
         return math.log10(value) if self.log else value
 
-    def show_article(self, sweep, values: list, curves: dict, article: str | None) -> None:
-        """Draw ``curves`` (measure -> values at ``values``) of ``article`` (None: none open)."""
+    def show_article(self, sweep, axis: str, values: list, curves: dict, article: str | None) -> None:
+        """Draw ``curves`` (measure -> values at ``values``) of ``article`` (None: none open);
+        ``axis``: the x axis' label."""
         self.log = sweep.log
+        self.parameter = sweep.parameters[0]
         for w in (self.article, self.efforts, self.topic):
             item = w.getPlotItem()
             item.setLogMode(x=sweep.log, y=False)
-            item.setLabel("bottom", sweep.label)
+            item.setLabel("bottom", axis)
             item.getAxis("bottom").setTicks([log_ticks(sweep.low, sweep.high)] if sweep.log else None)
         for item, legend in ((self.article.getPlotItem(), self.legend), (self.efforts.getPlotItem(), self.effort_legend)):
             for line in [d for d in item.listDataItems()]:
@@ -124,9 +131,10 @@ class SweepPlots(QWidget):
             item.setTitle(title, size="9pt")
             return
         self.topic_line.setData(np.asarray(values, dtype=float), curve)
-        item.setLabel("left", f"{measure.kind}/{measure.doc.kind}")
+        head = f"{measure.kind}@{measure.cutoff}" if measure.cutoff else measure.kind
+        item.setLabel("left", f"{head}/{legend_name(measure.doc, self.parameter)}")
         item.setYRange(0, max(1e-3, float(np.max(curve))) * 1.1, padding=0)  # from 0: a flat curve stays flat
-        item.setTitle(f"{title}: {measure.kind} of {measure.doc.kind}", size="9pt")
+        item.setTitle(f"{title}: {head} of {legend_name(measure.doc, self.parameter)}", size="9pt")
 
     def mark(self, value: float) -> None:
         """Move the current value's line on every plot."""
