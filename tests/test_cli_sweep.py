@@ -116,3 +116,14 @@ def test_rows_equal_plain_evaluation_sample():
     s = sample()
     for run in s.runs:
         assert _equal_to_plain(s.qrels, run, ["AgP/ChP@300", "AgP/T2IR(300)"], "k=1:2000:4") == 4
+
+
+def test_warnings_are_printed_once_whatever_the_passes(files, monkeypatch):
+    import readsim._sweep as core
+
+    qrels, run = files
+    run.write_text(RUN + "2 Q0 b 1 1 hand 0 20\n")  # topic 2: not in the qrels
+    monkeypatch.setattr(core, "CHUNK", 1)  # one pass per value
+    code, out, err = run_cli("sweep", qrels, run, "--vary", "beta=1,0.5,2")
+    assert code == 0 and len(out.splitlines()) == 3
+    assert err.count("topic 2 of the run is not in the qrels") == 1, err

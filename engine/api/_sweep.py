@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from readsim.engine.batch import Join
+from readsim.engine.listmeasures import per_article
 from readsim.engine.measure import DocMeasure, ListMeasure
 from readsim.engine.sweep import Vary, parse_vary, swept
 
-from ._evaluate import _check, _collection, _measures, article_scores, evaluations
+from ._evaluate import _check, _collection, _measures, article_scores, evaluate_run, evaluations
+from ._inputs import as_qrels, as_runs
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,26 @@ class SweepRow:
     value: float
 
 
+CHUNK = 64
+"""Measures evaluated in one pass at most: a pass holds a float per measure and ranked article
+(64 x the real run's 36,868 results: 19 MB), so 10,000 values go through in passes of 64."""
+
+
+def _chunks(pairs: list[tuple[object, list]]) -> Iterator[list[tuple[object, list]]]:
+    """``pairs`` cut into consecutive groups of at most :data:`CHUNK` measures (a value's measures
+    stay together)."""
+    group: list = []
+    size = 0
+    for value, ms in pairs:
+        if group and size + len(ms) > CHUNK:
+            yield group
+            group, size = [], 0
+        group.append((value, ms))
+        size += len(ms)
+    if group:
+        yield group
+
+
 def sweep_rows(qrels, run, measures: Sequence[DocMeasure | ListMeasure], vary: Vary, *, per_topic: bool = False,
                per_article: bool = False, reading: str = "natural", collection=None, unit: str = "bytes",
                all_topics: bool = False, as_documents: bool = False, levels: int = 4,
@@ -40,25 +63,29 @@ def sweep_rows(qrels, run, measures: Sequence[DocMeasure | ListMeasure], vary: V
     evaluation gives for the measures at that value (:func:`readsim.engine.sweep.swept`): with
     ``per_article``, every ranked article's document scores in run order; else the per-topic
     values (``per_topic``) then the means (topic ``all``) of the list measures. ``qrels`` and
-    ``run`` as :func:`readsim.evaluate` takes them. Warnings as :class:`readsim.InputWarning`;
-    raises :class:`readsim.InputError` on bad input and
+    ``run`` as :func:`readsim.evaluate` takes them, read and prepared once. The values are
+    evaluated :data:`CHUNK` measures a pass (one pass for up to 64 values of one measure), the
+    rows of a pass yielded before the next starts. Warnings as :class:`readsim.InputWarning`,
+    issued by the first pass; raises :class:`readsim.InputError` on bad input and
     :class:`readsim.engine.sweep.VaryError` when no measure has the parameter."""
     pairs, _ = swept(measures, vary)
-    concrete = list(dict.fromkeys(m for _, ms in pairs for m in ms))
+    judged = as_qrels(qrels)
+    engine_run = as_runs(run)[0]
     found = _collection(collection, unit)
-    if per_article:
-        index = {m: i for i, m in enumerate(concrete)}
-        scored = [(topic, article, values) for _, topic, article, values in article_scores(
-            qrels, [run], concrete, reading=reading, collection=found, as_documents=as_documents, levels=levels,
-            progress=progress)]
-        for value, ms in pairs:
-            for topic, article, values in scored:
-                for m in ms:
-                    yield SweepRow(m, vary.name, value, topic, article, values[index[m]])
-        return
-    for _, result in evaluations(qrels, [run], concrete, reading=reading, collection=found, all_topics=all_topics,
-                                 as_documents=as_documents, levels=levels, progress=progress):
-        for value, ms in pairs:
+    for first, group in enumerate(_chunks(pairs)):
+        concrete = list(dict.fromkeys(m for _, ms in group for m in ms))
+        if per_article:
+            yield from _article_rows(judged, engine_run, concrete, group, vary.name, first == 0, reading, found,
+                                     as_documents, levels, progress)
+            continue
+        if first == 0:  # the coverage check's and the run's warnings, once
+            (_, result), = evaluations(judged, [engine_run], concrete, reading=reading, collection=found,
+                                       all_topics=all_topics, as_documents=as_documents, levels=levels,
+                                       progress=progress)
+        else:
+            result, _ = evaluate_run(judged, engine_run, concrete, reading=reading, collection=found,
+                                     all_topics=all_topics, as_documents=as_documents, levels=levels)
+        for value, ms in group:
             if per_topic:
                 for t in result.topics:
                     for m in ms:
@@ -66,6 +93,23 @@ def sweep_rows(qrels, run, measures: Sequence[DocMeasure | ListMeasure], vary: V
                             yield SweepRow(m, vary.name, value, t, None, result.values[m.name][t])
             for m in ms:
                 yield SweepRow(m, vary.name, value, "all", None, result.means[m.name])
+
+
+def _article_rows(judged, run, concrete: list, group: list, name: str, first: bool, reading: str, found,
+                  as_documents: bool, levels: int, progress) -> Iterator[SweepRow]:
+    """One pass of a per-article sweep: every ranked article's scores for the measures of
+    ``group``; the first pass through the API (its warnings), the others silently."""
+    if first:
+        scored = [(topic, article, values) for _, topic, article, values in article_scores(
+            judged, [run], concrete, reading=reading, collection=found, as_documents=as_documents, levels=levels,
+            progress=progress)]
+    else:
+        scored = list(per_article(judged, run, concrete, reading, found, as_documents, Join(), None, levels))
+    index = {m: i for i, m in enumerate(concrete)}
+    for value, ms in group:
+        for topic, article, values in scored:
+            for m in ms:
+                yield SweepRow(m, name, value, topic, article, values[index[m]])
 
 
 def sweep(qrels, run, measures=None, vary: str | Vary = "beta=0.25", *, per: str = "all", reading: str = "natural",

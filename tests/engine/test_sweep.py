@@ -271,3 +271,21 @@ def test_topic_sweep_equals_the_engine_evaluation_of_the_topic(real, measure, va
         want = evaluate(qrels, one, [concrete]).values[concrete.name][topic]
         assert g == pytest.approx(want, abs=1e-12), (concrete.name, value)
     assert steps[-1] == 1.0 and steps == sorted(steps)
+
+
+@pytest.mark.parametrize("per_article", [False, True])
+def test_passes_of_a_few_measures_give_the_same_rows(monkeypatch, per_article):
+    """A long sweep is evaluated a few measures a pass (memory stays bounded); the rows are the
+    same, in the same order, as in one pass."""
+    import readsim._sweep as core
+
+    s = readsim.sample()
+    plan = parse_vary("t=10:5000:7:log")
+    ms = [parse_measure("T2IF(300)"), parse_measure("T2IP(300)")] if per_article else \
+        [parse_list_measure("AgP/T2IF(300)"), parse_list_measure("gP@2/T2IP(300)")]
+    one = list(sweep_rows(s.qrels, s.runs[1], ms, plan, per_topic=True, per_article=per_article))
+    monkeypatch.setattr(core, "CHUNK", 3)  # 7 values x 2 measures: passes of 2, 2, 2, ..., 2 measures
+    assert [len(g) for g in core._chunks(swept(ms, plan)[0])] == [1] * 7
+    monkeypatch.setattr(core, "CHUNK", 4)
+    assert [len(g) for g in core._chunks(swept(ms, plan)[0])] == [2, 2, 2, 1]
+    assert list(sweep_rows(s.qrels, s.runs[1], ms, plan, per_topic=True, per_article=per_article)) == one
