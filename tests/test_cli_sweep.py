@@ -1,6 +1,7 @@
 """``readsim-eval sweep`` used as a person would (reference 9.6): hand-worked rows, JSON Lines,
--q and --per-article, measures without the parameter, bad --vary and bad files with their exit
-statuses, and on the real run and the sample every row equal to plain evaluation of its name."""
+-q and --per-article, measures without the parameter, bad files with their exit status, and on
+the real run and the sample every row equal to plain evaluation of its name. Bad command lines
+are the rows of tests/hostile/test_sweep.py."""
 
 from __future__ import annotations
 
@@ -58,21 +59,6 @@ def test_jsonl_per_article_and_left_out_measures(files):
     assert "--vary t: aveChP has no parameter t; left out" in err
     code, out, _ = run_cli("sweep", *files, "--vary", "beta=2", "--format", "jsonl")  # default AgP/F(0.25)
     assert list(json.loads(out)) == ["measure", "parameter", "parameter_value", "topic", "value"]
-
-
-@pytest.mark.parametrize("argv, code, says", [
-    (["--vary", "q=5"], 2, "readsim-eval: --vary: unknown parameter 'q'"),
-    (["--vary", "t=1.5"], 2, "readsim-eval: --vary: t must be a whole number"),
-    (["--vary", "t=1:9"], 2, "readsim-eval: --vary: a range is START:STOP:N"),
-    (["--vary", "t=5"], 2, "readsim-eval: --vary: no measure given has parameter t (AgP/F(0.25))"),
-    (["--vary", "beta=1", "-m", "AgP/F(x)"], 2, "beta must be a finite number"),
-    (["--vary", "beta=1", "--per-article", "-m", "AgP/F(1)"], 2, "is a list measure"),
-    ([], 2, "the following arguments are required: --vary"),
-])
-def test_bad_usage_exits_2_with_one_message(files, argv, code, says):
-    got, out, err = run_cli("sweep", *files, *argv)
-    assert got == code and out == ""
-    assert says in err and "Traceback" not in err
 
 
 def test_bad_files_exit_1_naming_them(files, tmp_path):
