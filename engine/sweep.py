@@ -13,7 +13,9 @@ are whole numbers in the offset unit (bytes or characters), from 1 to 2^40; ``al
   measures at that value.
 - :func:`article_sweep`: one article's document measure at every value, column-wise over the
   values (closed forms over the article's pieces, Arvola et al. 2010 sections 4.1 and 5.2;
-  the set-based F of Kamps et al. 2007), equal to :meth:`DocMeasure.value` at each value.
+  the set-based F of Kamps et al. 2007), equal to :meth:`DocMeasure.value` at each value;
+  :func:`topic_sweep`: one topic's list measure at every value from its ranked articles'
+  evaluations (the window's topic curve).
 
 A run's sweep (its list measures or per-article scores at every value, in one evaluation) is
 the API's: ``readsim.sweep`` and its pandas-free core ``readsim._sweep.sweep_rows``.
@@ -29,8 +31,8 @@ import numpy as np
 from . import docmeasures as dm
 from .document import DocumentEvaluation
 from .listmeasures import Ranking
-from .measure import (MAX_SIZE, MAX_WEIGHT, BadParameter, DocMeasure, ListMeasure, parameter_names,
-                      parse_count, parse_real)
+from .measure import (MAX_SIZE, MAX_WEIGHT, BadParameter, DocMeasure, ListMeasure, parameter_names, parse_count,
+                      parse_real)
 
 PARAMETERS = ("k", "t", "s", "d", "alpha", "beta")
 """Every parameter a sweep can vary; ``alpha`` and ``beta`` are weights, the others sizes."""
@@ -130,14 +132,20 @@ def _range(name: str, body: str) -> list:
     if len(parts) not in (3, 4) or (len(parts) == 4 and not log):
         raise BadParameter(f"a range is START:STOP:N or START:STOP:N:log, not {body!r}")
     start, stop = _one(name, parts[0]), _one(name, parts[1])
-    n = parse_count(parts[2], "N", 1, MAX_VALUES)
+    return grid(start, stop, parse_count(parts[2], "N", 1, MAX_VALUES), log, name not in WEIGHTS)
+
+
+def grid(start: float, stop: float, n: int, log: bool, size: bool) -> list:
+    """``n`` values from ``start`` to ``stop`` (both kept), evenly spaced or, with ``log``, evenly
+    on a log scale (``start`` and ``stop`` above 0); ``size``: rounded to whole numbers (ints),
+    else to 6 significant digits. Repeats are left in (:func:`parse_vary` drops them)."""
     if n == 1:
-        return [start]
-    grid = np.geomspace(start, stop, n) if log else np.linspace(start, stop, n)
-    grid[0], grid[-1] = start, stop
-    if name in WEIGHTS:
-        return [float(f"{v:.6g}") for v in grid.tolist()]
-    return [int(v) for v in np.rint(grid).astype(np.int64).tolist()]
+        return [int(start) if size else float(start)]
+    values = np.geomspace(start, stop, n) if log else np.linspace(start, stop, n)
+    values[0], values[-1] = start, stop
+    if size:
+        return [int(v) for v in np.rint(values).astype(np.int64).tolist()]
+    return [float(f"{v:.6g}") for v in values.tolist()]
 
 
 def swept(measures: Sequence[DocMeasure | ListMeasure], vary: Vary

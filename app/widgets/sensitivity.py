@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QMenu, QProg
 
 from readsim.engine.measure import DocMeasure, ListMeasure
 from readsim.engine.panel import panel_measures
-from readsim.engine.sweep import article_sweep, parameters_of, topic_sweep, with_parameter
+from readsim.engine.sweep import article_sweep, grid, parameters_of, topic_sweep, with_parameter
 
 from ..background import run_in_background
 from ..plain import plain_label
@@ -59,10 +59,8 @@ class Sweep:
     size: bool = True
 
     def values(self) -> list:
-        grid = np.geomspace(self.low, self.high, self.count) if self.log else np.linspace(self.low, self.high, self.count)
-        if self.size:
-            return list(dict.fromkeys(int(v) for v in np.rint(grid).tolist()))
-        return [float(f"{v:.6g}") for v in grid.tolist()]
+        """The swept values, distinct, in increasing order."""
+        return list(dict.fromkeys(grid(self.low, self.high, self.count, self.log, self.size)))
 
     def clamp(self, value: float):
         value = min(max(value, self.low), self.high)
@@ -297,7 +295,8 @@ class SensitivityPanel(QWidget):
     def _say(self) -> None:
         s = self.session
         unit = s.unit if self.sweep.size else ""
-        fixed = [m.name for m in panel_measures(s.settings) if not any(p in parameters_of(m) for p in self.sweep.parameters)]
+        fixed = [m.name for m in panel_measures(s.settings)
+                 if not any(p in parameters_of(m) for p in self.sweep.parameters)]
         self.status.setText(f"now {self.current()} {unit} · click a plot to set it · not moved by it: "
                             + ", ".join(fixed))
 

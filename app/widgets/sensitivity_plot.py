@@ -102,7 +102,8 @@ class SweepPlots(QWidget):
             item.setLogMode(x=sweep.log, y=False)
             item.setLabel("bottom", axis)
             item.getAxis("bottom").setTicks([log_ticks(sweep.low, sweep.high)] if sweep.log else None)
-        for item, legend in ((self.article.getPlotItem(), self.legend), (self.efforts.getPlotItem(), self.effort_legend)):
+        for item, legend in ((self.article.getPlotItem(), self.legend),
+                             (self.efforts.getPlotItem(), self.effort_legend)):
             for line in [d for d in item.listDataItems()]:
                 item.removeItem(line)
             legend.clear()

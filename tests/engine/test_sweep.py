@@ -30,7 +30,8 @@ def test_vary_lists_and_ranges():
     # 10, 100, 1000 evenly on a log scale; 1..9 in 5 evenly spaced steps of 2
     assert parse_vary("s=10:1000:3:log").values == (10, 100, 1000)
     assert parse_vary("k=1:9:5").values == (1, 3, 5, 7, 9)
-    assert parse_vary("beta=0.1:0.5:5").values == (0.1, 0.2, 0.3, 0.4, 0.5)  # 6 significant digits: no 0.30000000000000004
+    # rounded to 6 significant digits: 0.3, not 0.30000000000000004
+    assert parse_vary("beta=0.1:0.5:5").values == (0.1, 0.2, 0.3, 0.4, 0.5)
     assert parse_vary("alpha=0.5:0.5:1").values == (0.5,)
     # 50 to 20000 on a log scale, 200 values: rounded to whole sizes, distinct, both ends kept
     v = parse_vary("s=50:20000:200:log")
