@@ -260,7 +260,7 @@ class SensitivityPanel(QWidget):
                 return  # obsolete: a newer sweep was asked for
             self._finish()
             self.topic_values, self.topic_curve = result
-            if self.isVisible():
+            if self.slot.built():  # drawn even while hidden: a refresh on show finds it current
                 flat = "" if name in parameters_of(measure) else " (does not depend on it)"
                 self.plots.show_topic(self.topic_values, self.topic_curve, measure, f"topic {s.topic}{flat}")
                 self.plots.mark(self.current())

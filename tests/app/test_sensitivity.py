@@ -98,7 +98,9 @@ def test_a_newer_sweep_makes_the_older_obsolete(real_window, qtbot):
     window.act_sensitivity.trigger()
     panel = window.sensitivity
     panel.set_sweep("tolerance")  # F(beta) has no t: a flat topic curve, soon replaced
+    first = panel._job
     panel.set_sweep("beta")
+    assert first is not None and first.cancelled and panel._job is not first  # the worker stops at its next step
     qtbot.waitUntil(lambda: panel.topic_curve is not None and not panel.busy() and activity().count == 0,
                     timeout=20_000)
     assert panel.topic_list.name == "AgP/F(0.25)" and panel.topic_values[0] == 0.01
