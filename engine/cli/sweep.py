@@ -18,10 +18,10 @@ from typing import TextIO
 
 from ..measure import MAX_LEVELS, PARAMETER_RANGES, UnknownMeasure
 from ..reading import Mode
-from ..sweep import FORMS, PARAMETERS, VaryError, format_value, parse_vary, swept
+from ..sweep import FORMS, VaryError, format_value, parse_vary, swept
 from ..text import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_STATUS_HELP, EXIT_USAGE, Parser, check_paths,
-                     doc_measure, fmt, levels, list_measures, option, progress, read_inputs)
+                     doc_measure, fmt, levels, list_measures, option, progress, read_inputs, warn)
 
 
 def build_parser() -> Parser:
@@ -62,6 +62,7 @@ def build_parser() -> Parser:
 def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     """``readsim-eval sweep ...`` with ``argv``; returns the exit status. Raises
     :class:`~engine.errors.InputError` and ``OSError`` for the error guard to print as one line."""
+    from readsim._inputs import diagnostics_to
     from readsim._sweep import sweep_rows
 
     args = build_parser().parse(argv, out, err)
@@ -87,34 +88,33 @@ def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     check_paths([("qrels", args.qrels), ("run", args.run), ("collection", args.collection)])
     args.runs = [args.run]
     qrels, collection, runs = read_inputs(args, err)
-    from readsim._inputs import diagnostics_to
-
-    from .common import warn
-
     jsonl = args.format == "jsonl"
     lines: list[str] = []
-    with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
-        for row in sweep_rows(qrels, runs[0], measures, vary, per_topic=args.per_topic,
-                              per_article=args.per_article, reading=args.reading, collection=collection,
-                              all_topics=args.complete, as_documents=args.as_documents, levels=args.levels,
-                              progress=lambda label: progress(err, f"evaluating {label}")):
-            if jsonl:
-                record = {"measure": row.measure.name, "parameter": row.parameter,
-                          "parameter_value": row.parameter_value, "topic": row.topic}
-                if row.article is not None:
-                    record["article"] = row.article
-                record["value"] = row.value
-                lines.append(json.dumps(record) + "\n")
-            else:
-                cells = [row.measure.name, row.parameter, format_value(row.parameter, row.parameter_value), row.topic]
-                if row.article is not None:
-                    cells.append(row.article)
-                lines.append("\t".join([*cells, fmt(row.measure, row.value)]) + "\n")
-            if len(lines) >= 4096:
-                out.write("".join(lines))
-                lines.clear()
-    out.write("".join(lines))
+    try:
+        with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
+            for row in sweep_rows(qrels, runs[0], measures, vary, per_topic=args.per_topic,
+                                  per_article=args.per_article, reading=args.reading, collection=collection,
+                                  all_topics=args.complete, as_documents=args.as_documents, levels=args.levels,
+                                  progress=lambda label: progress(err, f"evaluating {label}")):
+                lines.append(_line(row, jsonl))
+                if len(lines) >= 4096:  # a block at a time: one write per row costs
+                    out.write("".join(lines))
+                    lines.clear()
+    finally:  # the rows made before an error are printed, as plain evaluation prints them
+        out.write("".join(lines))
     return 0
 
 
-__all__ = ["main", "build_parser", "PARAMETERS"]
+def _line(row, jsonl: bool) -> str:
+    """One output row: tab-separated cells (the value as plain evaluation prints it) or a JSON object."""
+    if jsonl:
+        record = {"measure": row.measure.name, "parameter": row.parameter, "parameter_value": row.parameter_value,
+                  "topic": row.topic}
+        if row.article is not None:
+            record["article"] = row.article
+        record["value"] = row.value
+        return json.dumps(record) + "\n"
+    cells = [row.measure.name, row.parameter, format_value(row.parameter, row.parameter_value), row.topic]
+    if row.article is not None:
+        cells.append(row.article)
+    return "\t".join([*cells, fmt(row.measure, row.value)]) + "\n"
