@@ -262,7 +262,7 @@ class SensitivityPanel(QWidget):
             self.topic_values, self.topic_curve = result
             if self.slot.built():  # drawn even while hidden: a refresh on show finds it current
                 flat = "" if name in parameters_of(measure) else " (does not depend on it)"
-                self.plots.show_topic(self.topic_values, self.topic_curve, measure, f"topic {s.topic}{flat}")
+                self.plots.show_topic(self.topic_values, self.topic_curve, measure, f"topic {s.topic}", flat)
                 self.plots.mark(self.current())
             self._say()
 
@@ -294,10 +294,10 @@ class SensitivityPanel(QWidget):
 
     def _say(self) -> None:
         s = self.session
-        unit = s.unit if self.sweep.size else ""
+        unit = f" {s.unit}" if self.sweep.size else ""
         fixed = [m.name for m in panel_measures(s.settings)
                  if not any(p in parameters_of(m) for p in self.sweep.parameters)]
-        self.status.setText(f"now {self.current()} {unit} · click a plot to set it · not moved by it: "
+        self.status.setText(f"now {self.current()}{unit} · click a plot to set it · not moved by it: "
                             + ", ".join(fixed))
 
     # -- exports ------------------------------------------------------------------------

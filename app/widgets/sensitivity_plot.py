@@ -117,6 +117,7 @@ class SweepPlots(QWidget):
                            style=Qt.PenStyle.DashLine if m.kind in ("ChR", "T2IR", "ES") else Qt.PenStyle.SolidLine)
             self.lines[m.name] = target.getPlotItem().plot(x, ys, pen=pen, name=legend_name(m, sweep.parameters[0]))
         self.efforts.setVisible(effort)
+        self.article.getPlotItem().setYRange(0, 1.05, padding=0)  # scores: always the whole 0..1
         title = f"article {article}" if article else "no article open"
         self.article.getPlotItem().setTitle(title, size="9pt")
         if effort:
@@ -124,8 +125,9 @@ class SweepPlots(QWidget):
         for w in (self.article, self.efforts, self.topic):
             w.getPlotItem().setXRange(self._x(values[0]), self._x(values[-1]), padding=0.02)
 
-    def show_topic(self, values: list, curve: np.ndarray | None, measure, title: str) -> None:
-        """Draw the topic's list score ``curve`` at ``values`` (None: empty, ``title`` says why)."""
+    def show_topic(self, values: list, curve: np.ndarray | None, measure, title: str, note: str = "") -> None:
+        """Draw the topic's list score ``curve`` at ``values`` (None: empty, ``title`` says why);
+        ``note`` follows the measure's name in the title."""
         item = self.topic.getPlotItem()
         if curve is None:
             self.topic_line.setData([], [])
@@ -135,7 +137,7 @@ class SweepPlots(QWidget):
         head = f"{measure.kind}@{measure.cutoff}" if measure.cutoff else measure.kind
         item.setLabel("left", f"{head}/{legend_name(measure.doc, self.parameter)}")
         item.setYRange(0, max(1e-3, float(np.max(curve))) * 1.1, padding=0)  # from 0: a flat curve stays flat
-        item.setTitle(f"{title}: {head} of {legend_name(measure.doc, self.parameter)}", size="9pt")
+        item.setTitle(f"{title}: {head} of {legend_name(measure.doc, self.parameter)}{note}", size="9pt")
 
     def mark(self, value: float) -> None:
         """Move the current value's line on every plot."""
