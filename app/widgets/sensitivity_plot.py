@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from readsim.engine.sweep import parameters_of
 
+from ..plain import esc
 from .list_plot import MARK_PEN, boxed_label, cache_axes, set_label
 
 PALETTE = ("#1f5fbf", "#d9822b", "#1a7f37", "#b3261e", "#7a3db8", "#2b8a9e", "#8a6d1f", "#444444")
@@ -34,6 +35,12 @@ def _plot(left: str) -> pg.PlotWidget:
     item.getAxis("left").enableAutoSIPrefix(False)  # scores as they are, never "(x0.001)"
     cache_axes(item)
     return w
+
+
+def _title(plot: pg.PlotWidget, text: str) -> None:
+    """Set a plot's title to ``text`` shown as written (pyqtgraph draws titles as HTML: an article
+    or topic id from the input files is escaped)."""
+    plot.getPlotItem().setTitle(esc(text), size="9pt")
 
 
 def log_ticks(low: float, high: float) -> list[tuple[float, str]]:
@@ -119,9 +126,9 @@ class SweepPlots(QWidget):
         self.efforts.setVisible(effort)
         self.article.getPlotItem().setYRange(0, 1.05, padding=0)  # scores: always the whole 0..1
         title = f"article {article}" if article else "no article open"
-        self.article.getPlotItem().setTitle(title, size="9pt")
+        _title(self.article, title)
         if effort:
-            self.efforts.getPlotItem().setTitle(f"article {article}: efforts (lower is better)", size="9pt")
+            _title(self.efforts, f"article {article}: efforts (lower is better)")
         for w in (self.article, self.efforts, self.topic):
             w.getPlotItem().setXRange(self._x(values[0]), self._x(values[-1]), padding=0.02)
 
@@ -131,13 +138,13 @@ class SweepPlots(QWidget):
         item = self.topic.getPlotItem()
         if curve is None:
             self.topic_line.setData([], [])
-            item.setTitle(title, size="9pt")
+            _title(self.topic, title)
             return
         self.topic_line.setData(np.asarray(values, dtype=float), curve)
         head = f"{measure.kind}@{measure.cutoff}" if measure.cutoff else measure.kind
         item.setLabel("left", f"{head}/{legend_name(measure.doc, self.parameter)}")
         item.setYRange(0, max(1e-3, float(np.max(curve))) * 1.1, padding=0)  # from 0: a flat curve stays flat
-        item.setTitle(f"{title}: {head} of {legend_name(measure.doc, self.parameter)}{note}", size="9pt")
+        _title(self.topic, f"{title}: {head} of {legend_name(measure.doc, self.parameter)}{note}")
 
     def mark(self, value: float) -> None:
         """Move the current value's line on every plot."""

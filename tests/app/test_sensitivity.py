@@ -146,3 +146,16 @@ def test_sample_beta_sweep(qtbot):
     assert_curves_are_plain_values(panel, session)
     assert panel.topic_list.name == "AgP/F(0.25)"
     assert "not moved by it: aveChP" in panel.status.text()
+
+
+def test_ids_from_the_input_are_shown_as_written(qtbot):
+    """An article or topic id is plain text in the plots' titles (pyqtgraph draws them as HTML)."""
+    from readsim.app.widgets.sensitivity import SWEEPS
+    from readsim.app.widgets.sensitivity_plot import SweepPlots
+
+    plots = SweepPlots(lambda value: None)
+    qtbot.addWidget(plots)
+    plots.show_article(SWEEPS[0], "screen size s (bytes)", SWEEPS[0].values(), {}, "<b>x</b>")
+    plots.show_topic([], None, None, "topic <i>t</i>: evaluating…")
+    assert plots.article.getPlotItem().titleLabel.text == "article &lt;b&gt;x&lt;/b&gt;"
+    assert plots.topic.getPlotItem().titleLabel.text == "topic &lt;i&gt;t&lt;/i&gt;: evaluating…"
