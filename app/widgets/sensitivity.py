@@ -353,8 +353,10 @@ def install_sensitivity(window) -> QDockWidget:
     menu = panel.export_menu
     menu.addAction("Article plot as PNG/SVG…").triggered.connect(lambda: export(
         "Export the article's sweep", PICTURES, "sweep-article", lambda p: export_plot(panel.plots.article, p)))
-    menu.addAction("Efforts plot as PNG/SVG…").triggered.connect(lambda: export(
+    efforts = menu.addAction("Efforts plot as PNG/SVG…")
+    efforts.triggered.connect(lambda: export(
         "Export the efforts' sweep", PICTURES, "sweep-efforts", lambda p: export_plot(panel.plots.efforts, p)))
+    menu.aboutToShow.connect(lambda: efforts.setEnabled(panel.slot.built() and not panel.plots.efforts.isHidden()))
     menu.addAction("Topic plot as PNG/SVG…").triggered.connect(lambda: export(
         "Export the topic's sweep", PICTURES, "sweep-topic", lambda p: export_plot(panel.plots.topic, p)))
     menu.addAction("Curves as CSV/JSON…").triggered.connect(lambda: export(
