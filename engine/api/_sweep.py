@@ -112,7 +112,7 @@ def _article_rows(judged, run, concrete: list, group: list, name: str, first: bo
                 yield SweepRow(m, name, value, topic, article, values[index[m]])
 
 
-def sweep(qrels, run, measures=None, vary: str | Vary = "beta=0.25", *, per: str = "all", reading: str = "natural",
+def sweep(qrels, run, measures=None, vary: str | Vary | None = None, *, per: str = "all", reading: str = "natural",
           collection=None, unit: str = "bytes", all_topics: bool = False):
     """A run's measures at every value of one parameter; a long ``pandas.DataFrame``.
 
@@ -121,7 +121,7 @@ def sweep(qrels, run, measures=None, vary: str | Vary = "beta=0.25", *, per: str
     - ``measures``: names or parsed measures, as :func:`readsim.evaluate` (default
       ``AgP/F(0.25)``, ``F(0.25)`` with ``per="article"``); those with the varied parameter are
       evaluated at each value, the others left out.
-    - ``vary``: ``"NAME=V1,V2,..."`` or ``"NAME=START:STOP:N[:log]"`` (``readsim-eval sweep
+    - ``vary`` (required): ``"NAME=V1,V2,..."`` or ``"NAME=START:STOP:N[:log]"`` (``readsim-eval sweep
       --vary``), NAME one of ``k``, ``t``, ``s``, ``d``, ``alpha``, ``beta`` (reference
       section 6); sizes in ``unit``.
     - ``per``: ``"all"`` (each measure's mean over the topics), ``"topic"`` (one row per
@@ -136,6 +136,8 @@ def sweep(qrels, run, measures=None, vary: str | Vary = "beta=0.25", *, per: str
 
     _check(per, reading)
     parsed = _measures(measures, per)
+    if vary is None:
+        raise ValueError("vary is required: 'NAME=V1,V2,...' or 'NAME=START:STOP:N[:log]', e.g. 't=50:2000:20:log'")
     plan = parse_vary(vary) if isinstance(vary, str) else vary
     cols: dict[str, list] = {"measure": [], "parameter": [], "parameter_value": [], "topic": [], "value": []}
     if per == "article":

@@ -242,6 +242,8 @@ def test_api_sweep_frame_sample():
     assert list(per_topic["topic"]) == ["2026001"]
     with pytest.raises(ValueError, match="no measure given has parameter k"):
         readsim.sweep(s.qrels, s.runs[0], "MAP", "k=5")
+    with pytest.raises(ValueError, match="vary is required"):
+        readsim.sweep(s.qrels, s.runs[0], "AgP/F(0.25)")
 
 
 @pytest.mark.parametrize("measure, vary", [("AgP/T2IF(300)", "t=10:20000:6:log"), ("AgP/F(0.25)", "beta=0.1,1,4"),
