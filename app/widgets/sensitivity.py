@@ -33,12 +33,14 @@ from readsim.engine.panel import panel_measures
 from readsim.engine.sweep import article_sweep, grid, parameters_of, topic_sweep, with_parameter
 
 from ..background import run_in_background
+from ..files import app_settings
 from ..plain import plain_label
 from ..topic_scores import EFFORT_KINDS, doc_measure
 from .deferred import Deferred
 from .tables import install_bottom_dock
 
 SHORTCUT = "Ctrl+Alt+V"
+SETTINGS_KEY = "sensitivity/sweep"
 COLUMNS = ("curve", "measure", "parameter", "parameter_value", "value")
 
 
@@ -133,6 +135,11 @@ class SensitivityPanel(QWidget):
         self.combo = QComboBox()
         for sw in SWEEPS:
             self.combo.addItem(sw.label, sw.setting)
+        stored = self.combo.findData(app_settings().value(SETTINGS_KEY))
+        if stored > 0:
+            self.combo.setCurrentIndex(stored)
+            self.sweep = SWEEPS[stored]
+            self.values = self.sweep.values()
         self.combo.currentIndexChanged.connect(self._sweep_changed)
         bar.addWidget(self.combo)
         self.status = plain_label("")
@@ -180,6 +187,7 @@ class SensitivityPanel(QWidget):
         self.combo.setCurrentIndex(self.combo.findData(setting))
 
     def _sweep_changed(self, index: int) -> None:
+        app_settings().setValue(SETTINGS_KEY, SWEEPS[index].setting)  # the next window sweeps it too
         self.sweep = SWEEPS[index]
         self.values = self.sweep.values()
         self.refresh()

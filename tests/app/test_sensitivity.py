@@ -159,3 +159,16 @@ def test_ids_from_the_input_are_shown_as_written(qtbot):
     plots.show_topic([], None, None, "topic <i>t</i>: evaluating…")
     assert plots.article.getPlotItem().titleLabel.text == "article &lt;b&gt;x&lt;/b&gt;"
     assert plots.topic.getPlotItem().titleLabel.text == "topic &lt;i&gt;t&lt;/i&gt;: evaluating…"
+
+
+def test_the_swept_setting_is_remembered(qtbot):
+    from readsim.app.widgets.sensitivity import SensitivityPanel
+
+    first = SensitivityPanel(Session())
+    qtbot.addWidget(first)
+    assert first.sweep.setting == "screen"  # fresh settings: the first sweep
+    first.set_sweep("beta")
+    second = SensitivityPanel(Session())
+    qtbot.addWidget(second)
+    assert second.sweep.setting == "beta" and second.combo.currentData() == "beta"
+    assert second.values[0] == 0.01 and second.values[-1] == 10
