@@ -253,7 +253,7 @@ class SensitivityPanel(QWidget):
         values = dataclasses.replace(self.sweep, count=TOPIC_COUNT).values()
         levels = s.settings.levels
         job = self._job = _Job()
-        self.topic_list = measure
+        self.topic_list, self.topic_values, self.topic_curve = measure, [], None  # nothing stale to export
         self.progress.setValue(0)
         self.progress.show()
         self._timer.start()
