@@ -172,3 +172,17 @@ def test_the_swept_setting_is_remembered(qtbot):
     qtbot.addWidget(second)
     assert second.sweep.setting == "beta" and second.combo.currentData() == "beta"
     assert second.values[0] == 0.01 and second.values[-1] == 10
+
+
+def test_a_topic_curve_that_arrives_while_hidden_is_drawn(real_window, qtbot):
+    window = real_window(PAGERANK)
+    window.act_sensitivity.trigger()
+    panel = window.sensitivity
+    assert panel.busy()  # the topic curve is being computed
+    window.act_sensitivity.trigger()  # hidden before it arrives
+    qtbot.waitUntil(lambda: not panel.busy() and activity().count == 0, timeout=20_000)
+    assert not panel.isVisible() and panel.topic_curve is not None
+    window.act_sensitivity.trigger()
+    qtbot.waitUntil(panel.isVisible, timeout=5_000)
+    assert not panel.busy()  # nothing changed: not computed again
+    assert list(panel.plots.topic_line.getData()[1]) == panel.topic_curve.tolist()
