@@ -5,23 +5,17 @@ are the rows of tests/hostile/test_sweep.py."""
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
-from readsim.engine.cli import main
 from readsim.engine.samples import sample
+
+from test_cli_compare import run_cli  # main(argv) with its exit status and both streams
 
 # one topic, article 'a' of 100 bytes, relevant [0, 10); the run retrieves [0, 20) of it (rank 1)
 QRELS = "1 Q0 a 10 100 0 0:10\n"
 RUN = "1 Q0 a 1 1 hand 0 20\n"
-
-
-def run_cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main([str(a) for a in argv], out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

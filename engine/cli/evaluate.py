@@ -38,7 +38,7 @@ from ..measure import MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, Unk
 from ..reading import Mode
 from ..text import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser,
-                     check_paths, doc_measure, fmt, levels, list_measures, open_collection, option, progress,
+                     check_paths, chosen_measures, fmt, levels, open_collection, option, progress,
                      read_inputs, warn, write_evaluation)
 from .elements import cuts_type, wants_elements
 
@@ -124,10 +124,7 @@ def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
         from .elements import run_elements
         return run_elements(args, out, err)
     try:
-        if args.per_article:
-            measures = [doc_measure(m) for m in (args.measures or DEFAULT_MEASURES)]
-        else:
-            measures = list_measures(args.measures, args.plain_gp)
+        measures = chosen_measures(args)
     except UnknownMeasure as exc:
         print(f"readsim-eval: {exc}", file=err)
         return EXIT_USAGE

@@ -21,7 +21,7 @@ from ..reading import Mode
 from ..sweep import FORMS, VaryError, format_value, parse_vary, swept
 from ..text import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_STATUS_HELP, EXIT_USAGE, Parser, check_paths,
-                     doc_measure, fmt, levels, list_measures, option, progress, read_inputs, warn)
+                     chosen_measures, fmt, levels, option, progress, read_inputs, warn)
 
 
 def build_parser() -> Parser:
@@ -69,10 +69,7 @@ def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     if isinstance(args, int):
         return args
     try:
-        if args.per_article:
-            measures = [doc_measure(m) for m in (args.measures or DEFAULT_MEASURES)]
-        else:
-            measures = list_measures(args.measures, args.plain_gp)
+        measures = chosen_measures(args)
     except UnknownMeasure as exc:
         print(f"readsim-eval: {exc}", file=err)
         return EXIT_USAGE
