@@ -16,10 +16,17 @@ measured in this run.
   from its ranked articles' evaluations (:func:`readsim.engine.sweep.topic_sweep`). Floor: one
   :meth:`Ranking.value` over the same evaluations.
 
+- with ``--window``, **the dock** (offscreen): the real window on PageRank (topic 2009074), the
+  Sensitivity dock shown, its sweep switched between the screen size and the tolerance (the
+  article's curves computed and drawn with new axes and legends, the dock repainted:
+  ``QWidget.repaint``), and the curves of another of the topic's relevant articles computed and
+  drawn in place (what opening an article costs the dock); GUI thread time, the topic curve being
+  computed in a worker meanwhile; median and max. No floor: the aim is the 50 ms itself.
+
 Times are the best of ``--repeat`` calls after a first one; the load average is printed with each
 figure: run it on a quiet machine.
 
-Usage: ``python bench/bench_sweep.py [--repeat 5] [--data ../shared/data/inex]``
+Usage: ``python bench/bench_sweep.py [--repeat 5] [--window] [--data ../shared/data/inex]``
 """
 
 from __future__ import annotations
@@ -68,6 +75,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "inex"))
+    ap.add_argument("--window", action="store_true", help="also time the Sensitivity dock (offscreen)")
     args = ap.parse_args()
     data = Path(args.data)
     warnings.simplefilter("ignore")
@@ -119,7 +127,65 @@ def main() -> int:
     curve = best(lambda: topic_sweep(docs, relevant, rsize, nrel, trel, agp, "t", plan.values), args.repeat)
     say(f"topic curve, {len(plan.values)} values over {len(docs)} ranked articles", curve, floor,
         "one plain AgP of the topic")
+    if args.window:
+        dock(data, args.repeat)
     return 0
+
+
+def dock(data: Path, repeat: int) -> None:
+    """The Sensitivity dock's sweep switched ``repeat`` times on PageRank: the GUI thread's time."""
+    import statistics
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from readsim.app.background import activity
+    from readsim.app.mainwindow import MainWindow
+    from readsim.app.session import Loaded, Session
+    from readsim.engine.formats import read_topics
+
+    app = QApplication.instance() or QApplication([])
+    session = Session()
+    window = MainWindow(session, show_dialogs=False, restore=False)
+    window.show()
+    session.adopt(Loaded(collection=Collection(data / "articles"), qrels=read_qrels(data / "qrels" / "inex2009-2010.qrels"),
+                         runs=[read_run(data / "runs" / "bert-passages.run")],
+                         topics=read_topics(data / "topics" / "inex2009-topics.xml")), "2009074", "23724")
+
+    def settle() -> None:
+        while activity().count or session.current is None:
+            app.processEvents()
+
+    settle()
+    window.act_sensitivity.trigger()
+    panel = window.sensitivity
+    settle()
+    times = []
+    for k in range(repeat * 2 + 2):
+        t = time.perf_counter()
+        panel.set_sweep(("tolerance", "screen")[k % 2])
+        app.processEvents()
+        panel.repaint()
+        times.append(time.perf_counter() - t)
+        settle()
+    times = times[2:]  # the first two draw each sweep's plots for the first time
+    print(f"dock: sweep switched (axes, legends and layout anew): median {statistics.median(times) * 1000:.1f} ms, "
+          f"max {max(times) * 1000:.1f} ms over {len(times)} switches (aim 50 ms); {load()}")
+    from readsim.app.widgets.sensitivity import article_curves
+
+    times = []
+    rows = [r for r in session.rows if r.relevant]
+    for k in range(repeat * 2):
+        ev = rows[k % len(rows)].evaluation
+        t = time.perf_counter()
+        curves = article_curves(ev, session.settings, panel.sweep, panel.values, session.settings.levels)
+        panel.plots.show_article(panel.sweep, "screen size s (bytes)", panel.values, curves, rows[k % len(rows)].article)
+        app.processEvents()
+        panel.repaint()
+        times.append(time.perf_counter() - t)
+    print(f"dock: another article's curves (4 x 200 values) computed and drawn: median "
+          f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms over {len(times)} (aim 50 ms); "
+          f"{load()}")
 
 
 if __name__ == "__main__":

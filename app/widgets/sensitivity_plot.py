@@ -39,8 +39,11 @@ def _plot(left: str) -> pg.PlotWidget:
 
 def _title(plot: pg.PlotWidget, text: str) -> None:
     """Set a plot's title to ``text`` shown as written (pyqtgraph draws titles as HTML: an article
-    or topic id from the input files is escaped)."""
-    plot.getPlotItem().setTitle(esc(text), size="9pt")
+    or topic id from the input files is escaped); an unchanged title is left alone (a new one
+    re-lays the plot out)."""
+    item = plot.getPlotItem()
+    if item.titleLabel.text != esc(text):
+        item.setTitle(esc(text), size="9pt")
 
 
 def log_ticks(low: float, high: float) -> list[tuple[float, str]]:
@@ -95,13 +98,28 @@ class SweepPlots(QWidget):
         self.efforts.hide()
         self.log = True
         self.parameter = "s"
+        self._shown: tuple | None = None  # (sweep, axis) drawn
 
     def _x(self, value: float) -> float:
         return math.log10(value) if self.log else value
 
     def show_article(self, sweep, axis: str, values: list, curves: dict, article: str | None) -> None:
         """Draw ``curves`` (measure -> values at ``values``) of ``article`` (None: none open);
-        ``axis``: the x axis' label."""
+        ``axis``: the x axis' label. The same sweep and measures as shown: the curves' data are
+        replaced in place (no axis, legend or layout work)."""
+        x = np.asarray(values, dtype=float)
+        names = [m.name for m in curves]
+        if (sweep, axis) == self._shown and names == list(self.lines):
+            for m, ys in curves.items():
+                self.lines[m.name].setData(x, ys)
+        else:
+            self._shown = (sweep, axis)
+            self._draw(sweep, axis, x, curves)
+        _title(self.article, f"article {article}" if article else "no article open")
+        if self.efforts.isVisible():
+            _title(self.efforts, f"article {article}: efforts (lower is better)")
+
+    def _draw(self, sweep, axis: str, x: np.ndarray, curves: dict) -> None:
         self.log = sweep.log
         self.parameter = sweep.parameters[0]
         for w in (self.article, self.efforts, self.topic):
@@ -115,7 +133,6 @@ class SweepPlots(QWidget):
                 item.removeItem(line)
             legend.clear()
         self.lines = {}
-        x = np.asarray(values, dtype=float)
         effort = False
         for i, (m, ys) in enumerate(curves.items()):
             target = self.efforts if m.kind in ("LE", "ES") else self.article
@@ -125,12 +142,8 @@ class SweepPlots(QWidget):
             self.lines[m.name] = target.getPlotItem().plot(x, ys, pen=pen, name=legend_name(m, sweep.parameters[0]))
         self.efforts.setVisible(effort)
         self.article.getPlotItem().setYRange(0, 1.05, padding=0)  # scores: always the whole 0..1
-        title = f"article {article}" if article else "no article open"
-        _title(self.article, title)
-        if effort:
-            _title(self.efforts, f"article {article}: efforts (lower is better)")
         for w in (self.article, self.efforts, self.topic):
-            w.getPlotItem().setXRange(self._x(values[0]), self._x(values[-1]), padding=0.02)
+            w.getPlotItem().setXRange(self._x(float(x[0])), self._x(float(x[-1])), padding=0.02)
 
     def show_topic(self, values: list, curve: np.ndarray | None, measure, title: str, note: str = "") -> None:
         """Draw the topic's list score ``curve`` at ``values`` (None: empty, ``title`` says why);
