@@ -38,6 +38,7 @@ from .widgets.strategies import install_strategies
 from .widgets.passages_table import install_passages
 from .widgets.topic_view import install_topic_view
 from .widgets.explain import install_explain
+from .widgets.sensitivity import install_sensitivity
 
 DEFAULT_SIZE = (1600, 1000)
 SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
@@ -174,6 +175,7 @@ class MainWindow(QMainWindow):
         install_passages(self)
         install_topic_view(self)
         install_explain(self)
+        install_sensitivity(self)
         install_article_loading(self)
         if restore:
             self._restore()

@@ -5,8 +5,9 @@ default ``../shared/data/inex``; FOLDER, default ``docs/``, is created if missin
 picture is written atomically, only over a regular file). Writes ``docs/window-real.png`` (the window: ranked list,
 article, scores, precision curve, topic view with where the run loses), ``docs/passages.png``
 (the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
-the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs) and ``docs/explain.png``
-(the Explain dock, :func:`explain_shot`).
+the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs), ``docs/explain.png``
+(the Explain dock, :func:`explain_shot`) and ``docs/sensitivity.png`` (the Sensitivity dock: scores against
+the screen size).
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     elements_shot()
     runs_shot()
     explain_shot()
+    sensitivity_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -155,6 +157,30 @@ def elements_shot() -> Path:
     save(w.elements_dock, out)
     print("wrote", out)
     return out
+
+
+def sensitivity_shot(size: tuple[int, int] = (1600, 1000), out: str | Path | None = None) -> Path:
+    """``docs/sensitivity.png``: the Sensitivity dock (View ▸ Sensitivity) on PageRank (topic
+    2009074, bert-passages.run) sweeping the screen size: ChP@s and ChR@s, LE(s) and ES(s) against
+    it, and the topic's ANCE@100/LE(s) (the topic view's document measure set to LE). ``size``:
+    the window's size; ``out``: another file to write. Runs alone too::
+
+        QT_QPA_PLATFORM=offscreen .venv/bin/python -c "import runpy; runpy.run_path('docs/screenshots.py')['sensitivity_shot']((1100, 760), '/tmp/s.png')"
+    """
+    from PySide6.QtCore import Qt
+
+    _app()
+    w = window("2009074", "23724", ["bert-passages.run"])
+    w.resize(*size)
+    w.topic_view.set_doc_kind("LE")
+    w.act_sensitivity.trigger()
+    w.resizeDocks([w.sensitivity_dock], [size[1] * 2 // 5], Qt.Orientation.Vertical)
+    panel = w.sensitivity
+    settle(lambda: panel.topic_curve is not None and not panel.busy())
+    path = Path(out) if out is not None else OUT / "sensitivity.png"
+    save(w.sensitivity_dock, path)
+    print("wrote", path)
+    return path
 
 
 def runs_shot(tabs_to: str | Path | None = None) -> Path:

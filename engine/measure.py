@@ -200,6 +200,14 @@ _DOC_PARAMS = {
     "T2IP": [("t", _size)], "T2IR": [("t", _size)], "T2IF": [("t", _size), ("alpha", _weight)],
     "LE": [("s", _size)], "ES": [("s", _size)], "F": [("beta", _weight)], "BEP": [("d", _size)],
 }
+
+
+def parameter_names(kind: str) -> tuple[str, ...]:
+    """The parameters of the document measure ``kind`` as the reference names them (``("t",
+    "alpha")`` for ``T2IF``; ``()`` for ``aveChP``, ``P_set``, ``R_set``)."""
+    return tuple(name for name, _ in _DOC_PARAMS.get(kind, ()))
+
+
 _DOC_SHAPE = re.compile(r"(?P<at>ChP|ChR)@(?P<k>.*)|(?P<call>T2IP|T2IR|T2IF|LE|ES|F|BEP)\((?P<args>.*)\)"
                         r"|(?P<bare>aveChP|P_set|R_set)", re.S)
 _DOC_HELP = ("document measures are aveChP, ChP@k, ChR@k, T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), "

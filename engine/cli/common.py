@@ -106,6 +106,15 @@ def list_measures(names: Sequence[str] | None, plain_gp: bool) -> list[ListMeasu
     return [replace(m, plain=True) if plain_gp and m.kind == "gP" else m for m in measures]
 
 
+def chosen_measures(args) -> list:
+    """The ``-m`` measures of ``args``: document measures with ``--per-article`` (default
+    ``F(0.25)``), else list measures (:func:`list_measures`, ``--plain-gp`` applied). Raises
+    :class:`~engine.measure.UnknownMeasure` (exit 2)."""
+    if args.per_article:
+        return [doc_measure(m) for m in (args.measures or DEFAULT_MEASURES)]
+    return list_measures(args.measures, args.plain_gp)
+
+
 # -- the parser ------------------------------------------------------------------------------------
 
 

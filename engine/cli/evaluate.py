@@ -38,7 +38,7 @@ from ..measure import MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, Unk
 from ..reading import Mode
 from ..units import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser,
-                     check_paths, doc_measure, fmt, levels, list_measures, open_collection, option, progress,
+                     check_paths, chosen_measures, fmt, levels, open_collection, option, progress,
                      read_inputs, warn, write_evaluation)
 from .elements import cuts_type, wants_elements
 
@@ -60,8 +60,9 @@ def build_parser() -> Parser:
         "num_q, num_ret, num_rel, num_rel_ret. Document measures (DOC, and --per-article): aveChP, ChP@k, ChR@k, "
         "T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta), BEP(d). "
         "Subcommands: 'readsim-eval compare QRELS RUN RUN ...' (significance, effect sizes, correlations of "
-        "measures) and 'readsim-eval fidelity QRELS --collection DIR' (the simulated runs' orderings); each has "
-        "--help. "
+        "measures), 'readsim-eval fidelity QRELS --collection DIR' (the simulated runs' orderings) and "
+        "'readsim-eval sweep QRELS RUN -m MEASURE --vary NAME=VALUES' (measures at many values of one parameter); "
+        "each has --help. "
         "gP@r past the end of a short run repeats the last rank's value as the official tool does; "
         "gP(plain)@r (or --plain-gp) is sum/r. Parameters: " + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP,
     )
@@ -123,10 +124,7 @@ def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
         from .elements import run_elements
         return run_elements(args, out, err)
     try:
-        if args.per_article:
-            measures = [doc_measure(m) for m in (args.measures or DEFAULT_MEASURES)]
-        else:
-            measures = list_measures(args.measures, args.plain_gp)
+        measures = chosen_measures(args)
     except UnknownMeasure as exc:
         print(f"readsim-eval: {exc}", file=err)
         return EXIT_USAGE

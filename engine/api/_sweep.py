@@ -1,0 +1,158 @@
+"""``readsim.sweep``: a run's measures at every value of one parameter (docs/reference.md
+section 9.6), and its pandas-free core :func:`sweep_rows` (``readsim-eval sweep``'s rows).
+
+Every value is evaluated in one pass through :func:`readsim._evaluate.evaluations` (or
+``article_scores`` per article): the qrels are prepared once and each article's reading order
+built once, the measures at all the values scored column-wise over them. Each row equals plain
+evaluation of its measure's canonical name (``tests/engine/test_sweep.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from readsim.engine.batch import Join
+from readsim.engine.listmeasures import per_article
+from readsim.engine.measure import DocMeasure, ListMeasure
+from readsim.engine.sweep import Vary, parse_vary, swept
+
+from ._evaluate import _check, _collection, _measures, article_scores, evaluate_run, evaluations
+from ._inputs import as_qrels, as_runs
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    """One row of a sweep: the concrete ``measure`` (its canonical name is the measure at that
+    value), the ``parameter`` and its ``parameter_value``, the ``topic`` (``all`` for the mean
+    over topics), the ``article`` (per-article sweeps; else None) and the ``value``."""
+
+    measure: DocMeasure | ListMeasure
+    parameter: str
+    parameter_value: int | float
+    topic: str
+    article: str | None
+    value: float
+
+
+CHUNK = 64
+"""Measures evaluated in one pass at most: a pass holds a float per measure and ranked article
+(64 x the real run's 36,868 results: 19 MB), so 10,000 values go through in passes of 64."""
+
+
+def _chunks(pairs: list[tuple[object, list]]) -> Iterator[list[tuple[object, list]]]:
+    """``pairs`` cut into consecutive groups of at most :data:`CHUNK` measures (a value's measures
+    stay together)."""
+    group: list = []
+    size = 0
+    for value, ms in pairs:
+        if group and size + len(ms) > CHUNK:
+            yield group
+            group, size = [], 0
+        group.append((value, ms))
+        size += len(ms)
+    if group:
+        yield group
+
+
+def sweep_rows(qrels, run, measures: Sequence[DocMeasure | ListMeasure], vary: Vary, *, per_topic: bool = False,
+               per_article: bool = False, reading: str = "natural", collection=None, unit: str = "bytes",
+               all_topics: bool = False, as_documents: bool = False, levels: int = 4,
+               progress: Callable[[str], Callable[[int, int], None] | None] | None = None) -> Iterator[SweepRow]:
+    """The rows of a sweep of one run: per value of ``vary`` (in order), the rows plain
+    evaluation gives for the measures at that value (:func:`readsim.engine.sweep.swept`): with
+    ``per_article``, every ranked article's document scores in run order; else the per-topic
+    values (``per_topic``) then the means (topic ``all``) of the list measures. ``qrels`` and
+    ``run`` as :func:`readsim.evaluate` takes them, read and prepared once. The values are
+    evaluated :data:`CHUNK` measures a pass (one pass for up to 64 values of one measure), the
+    rows of a pass yielded before the next starts. Warnings as :class:`readsim.InputWarning`,
+    issued by the first pass; raises :class:`readsim.InputError` on bad input and
+    :class:`readsim.engine.sweep.VaryError` when no measure has the parameter."""
+    pairs, _ = swept(measures, vary)
+    judged = as_qrels(qrels)
+    engine_run = as_runs(run)[0]
+    found = _collection(collection, unit)
+    for first, group in enumerate(_chunks(pairs)):
+        concrete = list(dict.fromkeys(m for _, ms in group for m in ms))
+        if per_article:
+            yield from _article_rows(judged, engine_run, concrete, group, vary.name, first == 0, reading, found,
+                                     as_documents, levels, progress)
+            continue
+        if first == 0:  # the coverage check's and the run's warnings, once
+            (_, result), = evaluations(judged, [engine_run], concrete, reading=reading, collection=found,
+                                       all_topics=all_topics, as_documents=as_documents, levels=levels,
+                                       progress=progress)
+        else:
+            result, _ = evaluate_run(judged, engine_run, concrete, reading=reading, collection=found,
+                                     all_topics=all_topics, as_documents=as_documents, levels=levels)
+        for value, ms in group:
+            if per_topic:
+                for t in result.topics:
+                    for m in ms:
+                        if t in result.values[m.name]:
+                            yield SweepRow(m, vary.name, value, t, None, result.values[m.name][t])
+            for m in ms:
+                yield SweepRow(m, vary.name, value, "all", None, result.means[m.name])
+
+
+def _article_rows(judged, run, concrete: list, group: list, name: str, first: bool, reading: str, found,
+                  as_documents: bool, levels: int, progress) -> Iterator[SweepRow]:
+    """One pass of a per-article sweep: every ranked article's scores for the measures of
+    ``group``; the first pass through the API (its warnings), the others silently."""
+    if first:
+        scored = [(topic, article, values) for _, topic, article, values in article_scores(
+            judged, [run], concrete, reading=reading, collection=found, as_documents=as_documents, levels=levels,
+            progress=progress)]
+    else:
+        scored = list(per_article(judged, run, concrete, reading, found, as_documents, Join(), None, levels))
+    index = {m: i for i, m in enumerate(concrete)}
+    for value, ms in group:
+        for topic, article, values in scored:
+            for m in ms:
+                yield SweepRow(m, name, value, topic, article, values[index[m]])
+
+
+def sweep(qrels, run, measures=None, vary: str | Vary | None = None, *, per: str = "all", reading: str = "natural",
+          collection=None, unit: str = "bytes", all_topics: bool = False):
+    """A run's measures at every value of one parameter; a long ``pandas.DataFrame``.
+
+    - ``qrels``, ``run``, ``reading``, ``collection``, ``unit``, ``all_topics``: as
+      :func:`readsim.evaluate` (one run).
+    - ``measures``: names or parsed measures, as :func:`readsim.evaluate` (default
+      ``AgP/F(0.25)``, ``F(0.25)`` with ``per="article"``); those with the varied parameter are
+      evaluated at each value, the others left out.
+    - ``vary`` (required): ``"NAME=V1,V2,..."`` or ``"NAME=START:STOP:N[:log]"`` (``readsim-eval sweep
+      --vary``), NAME one of ``k``, ``t``, ``s``, ``d``, ``alpha``, ``beta`` (reference
+      section 6); sizes in ``unit``.
+    - ``per``: ``"all"`` (each measure's mean over the topics), ``"topic"`` (one row per
+      topic) or ``"article"`` (every ranked article's document score).
+
+    Columns ``measure`` (the canonical name at that value), ``parameter``,
+    ``parameter_value`` (float), ``topic`` (str), [``article``], ``value`` (float); each row
+    equals :func:`readsim.evaluate` of that measure name. Raises ``ValueError`` for a bad
+    ``vary``, measure name or option, when no measure has the parameter, and
+    :class:`readsim.InputError` on bad input."""
+    import pandas as pd
+
+    _check(per, reading)
+    parsed = _measures(measures, per)
+    if vary is None:
+        raise ValueError("vary is required: 'NAME=V1,V2,...' or 'NAME=START:STOP:N[:log]', e.g. 't=50:2000:20:log'")
+    plan = parse_vary(vary) if isinstance(vary, str) else vary
+    cols: dict[str, list] = {"measure": [], "parameter": [], "parameter_value": [], "topic": [], "value": []}
+    if per == "article":
+        cols = {"measure": [], "parameter": [], "parameter_value": [], "topic": [], "article": [], "value": []}
+    for row in sweep_rows(qrels, run, parsed, plan, per_topic=per == "topic", per_article=per == "article",
+                          reading=reading, collection=collection, unit=unit, all_topics=all_topics):
+        if per == "topic" and row.topic == "all":
+            continue
+        cols["measure"].append(row.measure.name)
+        cols["parameter"].append(row.parameter)
+        cols["parameter_value"].append(float(row.parameter_value))
+        cols["topic"].append(row.topic)
+        if per == "article":
+            cols["article"].append(row.article)
+        cols["value"].append(row.value)
+    return pd.DataFrame({k: (pd.array(v, dtype="float64") if k in ("value", "parameter_value")
+                             else pd.array(v, dtype="string")) for k, v in cols.items()}).astype(
+        {"value": "float64", "parameter_value": "float64"})
