@@ -37,6 +37,8 @@ from .help import install_help
 from .widgets.strategies import install_strategies
 from .widgets.passages_table import install_passages
 from .widgets.topic_view import install_topic_view
+from .view_state import install_views
+from .widgets.lesson_dock import install_lessons
 
 DEFAULT_SIZE = (1600, 1000)
 SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
@@ -173,6 +175,8 @@ class MainWindow(QMainWindow):
         install_passages(self)
         install_topic_view(self)
         install_article_loading(self)
+        install_views(self)
+        install_lessons(self)
         if restore:
             self._restore()
 
