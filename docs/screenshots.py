@@ -5,7 +5,8 @@ default ``../shared/data/inex``; FOLDER, default ``docs/``, is created if missin
 picture is written atomically, only over a regular file). Writes ``docs/window-real.png`` (the window: ranked list,
 article, scores, precision curve, topic view with where the run loses), ``docs/passages.png``
 (the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
-the worst-case order, its jumps drawn) and ``docs/compare.png`` (A/B of two real runs).
+the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs) and
+``docs/lesson.png`` (a shipped lesson, on the sample).
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     save(w.compare_dock, OUT / "compare.png")
     elements_shot()
     runs_shot()
+    lesson_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -187,6 +189,17 @@ def runs_shot(tabs_to: str | Path | None = None) -> Path:
             name = runs_window.tabs.tabText(index).lower()
             save(runs_window, Path(tabs_to) / f"runs-{name}.png")
             print("wrote", Path(tabs_to) / f"runs-{name}.png")
+    return out
+
+
+def lesson_shot() -> Path:
+    """``docs/lesson.png``: the lesson "reading-orders" (Help ▸ Lessons) on the shipped sample, its
+    steps in the dock beside the article, as ``readsim --lesson reading-orders`` opens it."""
+    from readsim.app.main import main as readsim
+
+    out = OUT / "lesson.png"
+    if readsim(["--lesson", "reading-orders", "--screenshot", str(out)]) != 0:
+        raise SystemExit("screenshots.py: the lesson did not render")
     return out
 
 

@@ -1,0 +1,254 @@
+"""Saved views (.readsim): a view saved from a window reopens identically in a fresh window (on
+the sample and on the real data); a view that cannot be read is one message naming the file
+and the field, in the window and from the command line, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from readsim.app.background import activity
+from readsim.app.main import main
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Session
+from readsim.app.view_file import VERSION, Edit, View, ViewError, read_view, write_view
+from readsim.app.view_state import capture, open_docks, open_view_file, save_view
+from readsim.engine.samples import sample
+
+TOPIC = "2026001"
+
+
+def _window(qtbot) -> MainWindow:
+    w = MainWindow(Session(), show_dialogs=False, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def _idle(qtbot, window, article: str | None = None) -> None:
+    s = window.session
+    qtbot.waitUntil(lambda: activity().count == 0 and s.current is not None and s.rows_ready()
+                    and (article is None or s.current.name == article), timeout=60_000)
+
+
+def _reopen(qtbot, path) -> MainWindow:
+    w = _window(qtbot)
+    restore = open_view_file(w, path)
+    assert restore is not None, w.errors_shown
+    qtbot.waitUntil(lambda: restore.done, timeout=60_000)
+    return w
+
+
+def state(window) -> dict:
+    """What a view must reproduce, read from the window itself (not from a View)."""
+    s = window.session
+    editor = window.editing.editor
+    edited = {}
+    for i in range(editor.stack.index()):
+        c = editor.stack.command(i).change
+        entry = next((e for e in c.run.topics.get(c.topic, []) if e.article == c.article), None)
+        edited[os.path.realpath(c.run.path), c.topic, c.article] = (
+            None if entry is None else [tuple(map(int, p)) for p in entry.passages])
+    return {
+        "runs": [os.path.realpath(r.path) for r in s.runs],
+        "run": os.path.realpath(s.run.path),
+        "qrels": os.path.realpath(s.qrels.path),
+        "collection": os.path.realpath(s.collection.root),
+        "topics": os.path.realpath(s.topics_path) if s.topics_path else None,
+        "unit": s.unit, "topic": s.topic, "article": s.current.name,
+        "settings": s.settings, "step": s.step, "entries": dict(s.entries),
+        "edits": edited, "docks": sorted(open_docks(window)),
+        "retrieved": s.current.evaluation.retrieved_spans.tolist(),
+    }
+
+
+def test_a_saved_view_reopens_identically_on_the_sample(qtbot, tmp_path):
+    s0 = sample()
+    w = _window(qtbot)
+    s = w.session
+    s.open_files(s0.collection, s0.qrels, s0.runs, s0.topics, TOPIC, "900001")
+    _idle(qtbot, w, "900001")
+    s.set_run(1)  # misses.run
+    _idle(qtbot, w)
+    s.open_article("900003")
+    _idle(qtbot, w, "900003")
+    s.set_settings(mode="worst", screen=200, tolerance=600, beta=0.5)
+    s.entries[TOPIC, "900002"] = 120  # an entry point set on another article
+    # an edit on the open article, one on an article of another run
+    assert w.editing.editor.set_retrieved([(836, 1276)], "test")
+    other = s.runs[0]
+    w.editing.editor.put_passages(other, TOPIC, "900002", None, "test")
+    w.passages_dock.show()
+    w.editing.dock.show()
+    s.set_step(3)
+    before = state(w)
+    assert before["step"] == 3 and before["article"] == "900003" and before["run"].endswith("misses.run")
+    assert before["retrieved"] == [[836, 1276]] and {"outline", "passages", "topic"} <= set(before["docks"])
+
+    path = tmp_path / "lesson" / "mine.readsim"
+    path.parent.mkdir()
+    save_view(w, path)
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert raw["version"] == VERSION and raw["format"] == "readsim-view"
+    assert not os.path.isabs(raw["files"]["qrels"])  # relative to the view file
+    assert Path(os.path.normpath(path.parent / raw["files"]["qrels"])).samefile(s0.qrels)
+
+    w2 = _reopen(qtbot, path)
+    assert state(w2) == before
+    assert w2.session.settings.screen == 200 and w2.session.settings.mode.value == "worst"
+
+
+def test_a_view_on_the_real_data_reopens_identically(qtbot, tmp_path, inex):
+    w = _window(qtbot)
+    s = w.session
+    s.open_files(inex / "articles", inex / "qrels" / "inex2009-2010.qrels", [inex / "runs" / "bert-passages.run"],
+                 inex / "topics" / "inex2009-topics.xml", "2009074", "23724")
+    _idle(qtbot, w, "23724")
+    s.set_settings(screen=2000, tolerance=1000)
+    s.set_step(1)
+    before = state(w)
+    assert before["step"] == 1 and before["topic"] == "2009074"
+    path = tmp_path / "real.readsim"
+    save_view(w, path)
+    w2 = _reopen(qtbot, path)
+    assert state(w2) == before
+
+
+def test_paths_are_relative_to_the_view_file(tmp_path):
+    """A folder holding the data and the view moves as a whole: the view still opens."""
+    src = sample()
+    home = tmp_path / "a"
+    shutil.copytree(src.collection.parent, home)
+    view = View(runs=[home / "runs" / "misses.run"], collection=home / "articles", qrels=home / "sample.qrels",
+                topic=TOPIC, article="900004", edits=[Edit(0, TOPIC, "900004", [(0, 40), (100, 120)])])
+    write_view(home / "v.readsim", view)
+    assert json.loads((home / "v.readsim").read_text())["files"]["runs"] == ["runs/misses.run"]
+    home.rename(tmp_path / "b")
+    back = read_view(tmp_path / "b" / "v.readsim")
+    assert back.runs == [tmp_path / "b" / "runs" / "misses.run"]
+    assert back.collection == tmp_path / "b" / "articles" and back.topics is None
+    assert back.edits == [Edit(0, TOPIC, "900004", [(0, 40), (100, 120)])]
+
+
+def _good(tmp_path) -> dict:
+    s = sample()
+    folder = tmp_path
+    rel = lambda p: os.path.relpath(p, folder)  # noqa: E731
+    return {"format": "readsim-view", "version": 1,
+            "files": {"collection": rel(s.collection), "qrels": rel(s.qrels), "runs": [rel(r) for r in s.runs],
+                      "topics": rel(s.topics)},
+            "topic": TOPIC, "article": "900001", "settings": {"mode": "natural", "screen": 300}, "step": 0}
+
+
+def _mutate(obj: dict, dotted: str, value) -> dict:
+    *parents, last = dotted.split(".")
+    node = obj
+    for p in parents:
+        node = node[p]
+    if value is DELETE:
+        del node[last]
+    else:
+        node[last] = value
+    return obj
+
+
+DELETE = object()
+# (what is wrong, the field the message names, words of the reason)
+CASES = [
+    ("files", DELETE, "field files: missing"),
+    ("files.runs", [], "field files.runs: must list at least one run file"),
+    ("settings.screen", "big", 'field settings.screen: must be a whole number from 1 to 10,000,000, not "big"'),
+    ("settings.screen", 0, "field settings.screen: must be a whole number from 1 to 10,000,000, not 0"),
+    ("settings.mode", "sideways", "field settings.mode: must be one of natural, worst, best, document, entry"),
+    ("step", True, "field step: must be a whole number"),
+    ("topic", 2026001, "field topic: must be text, not 2026001"),
+    ("files.qrels", "missing.qrels", "field files.qrels: "),
+    ("version", 7, f"field version: format version 7 was written by a newer readsim; this one reads version {VERSION}"),
+    ("format", "something-else", "field format: must be 'readsim-view'"),
+    ("run", 9, "field run: must be a whole number from 0 to 2, not 9"),
+    ("edits", [{"run": 0, "topic": TOPIC, "article": "900001", "passages": [[5, 2]]}],
+     "field edits[0].passages[0]: must be [start, end] with 0 <= start < end, not [5, 2]"),
+    ("docks", [3], "field docks[0]: must be a dock's name, not 3"),
+]
+
+
+@pytest.mark.parametrize("field,value,message", CASES, ids=[c[0] + ":" + str(c[1])[:12] for c in CASES])
+def test_a_bad_field_is_named_with_the_file(tmp_path, field, value, message):
+    path = tmp_path / "bad.readsim"
+    path.write_text(json.dumps(_mutate(_good(tmp_path), field, value)), encoding="utf-8")
+    with pytest.raises(ViewError) as err:
+        read_view(path)
+    assert str(err.value).startswith(f"{path}: {message}")
+
+
+def test_a_missing_file_is_named_with_the_field(tmp_path):
+    path = tmp_path / "bad.readsim"
+    path.write_text(json.dumps(_mutate(_good(tmp_path), "files.qrels", "gone.qrels")), encoding="utf-8")
+    with pytest.raises(ViewError) as err:
+        read_view(path)
+    assert str(err.value) == f"{path}: field files.qrels: {tmp_path / 'gone.qrels'}: qrels file not found"
+
+
+def test_the_good_view_reads(tmp_path):
+    path = tmp_path / "good.readsim"
+    path.write_text(json.dumps(_good(tmp_path)), encoding="utf-8")
+    view = read_view(path)
+    assert view.topic == TOPIC and len(view.runs) == 3 and view.settings["tolerance"] == 300  # the default
+
+
+@pytest.mark.parametrize("text,message", [
+    ("{not json", "bad.readsim:1: not JSON (Expecting property name enclosed in double quotes, column 2): not a readsim view"),
+    ("[1, 2]", "bad.readsim: a view is a JSON object, not list"),
+    ("", "bad.readsim:1: not JSON (Expecting value, column 1): not a readsim view"),
+])
+def test_not_a_view(tmp_path, text, message):
+    path = tmp_path / "bad.readsim"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ViewError) as err:
+        read_view(path)
+    assert str(err.value).endswith(message)
+
+
+def test_a_view_is_written_only_over_a_regular_file(tmp_path):
+    s = sample()
+    folder = tmp_path / "x.readsim"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError):
+        write_view(folder, View(runs=list(s.runs)))
+    assert list(folder.iterdir()) == []
+
+
+def test_the_command_line_names_file_and_field(tmp_path, capsys):
+    bad = tmp_path / "bad.readsim"
+    bad.write_text(json.dumps(_mutate(_good(tmp_path), "settings.screen", "big")), encoding="utf-8")
+    shot = tmp_path / "x.png"
+    assert main([str(bad), "--screenshot", str(shot)]) == 1
+    err = capsys.readouterr().err
+    assert f"readsim: error: {bad}: field settings.screen: must be a whole number" in err
+    assert "Traceback" not in err and not shot.exists()
+    assert main([str(tmp_path / "none.readsim"), "--screenshot", str(shot)]) == 1
+    assert f"{tmp_path / 'none.readsim'}: view file not found" in capsys.readouterr().err
+
+
+def test_a_view_with_files_is_a_usage_error(tmp_path, capsys):
+    assert main([str(tmp_path / "v.readsim"), "--run", "x.run", "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert "give one of a view, --lesson, --sample or files, not a view and files" in capsys.readouterr().err
+
+
+def test_the_window_tells_a_bad_view(qtbot, tmp_path):
+    bad = tmp_path / "bad.readsim"
+    bad.write_text(json.dumps(_mutate(_good(tmp_path), "version", 2)), encoding="utf-8")
+    w = _window(qtbot)
+    assert open_view_file(w, bad) is None
+    assert w.errors_shown == [f"{bad}: field version: format version 2 was written by a newer readsim; this one "
+                              f"reads version {VERSION} and earlier: update readsim to open it"]
+
+
+def test_saving_without_a_run_is_refused(qtbot):
+    w = _window(qtbot)
+    with pytest.raises(ValueError, match="open a run first"):
+        capture(w)
