@@ -325,6 +325,10 @@ def screenshot_output(args: argparse.Namespace) -> str | None:
         return problem
     inputs = [("collection", args.collection), ("qrels", args.qrels), ("topics", args.topics),
               *(("run", r) for r in args.run)]
+    view = getattr(args, "view_data", None)
+    if view is not None:  # a view's (or lesson's) files, and the view file itself
+        inputs += [("collection", view.collection), ("qrels", view.qrels), ("topics", view.topics),
+                   *(("run", r) for r in view.runs), ("view", args.view)]
     try:
         check_output(args.screenshot, inputs)
     except OSError as exc:

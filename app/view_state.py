@@ -31,6 +31,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog
 from readsim.engine import intervals as iv
 
 from .background import activity
+from .editing import CANCEL, SAVE
 from .plain import amount
 from .view_file import SUFFIX, Edit, View, ViewError, read_view, write_view
 
@@ -124,6 +125,11 @@ class ViewRestore(QObject):
     def _idle(self) -> None:
         QTimer.singleShot(0, self._next)
 
+    def cancel(self) -> None:
+        """Stop before the next stage (another view is being opened); ``finished`` is emitted."""
+        self._stages.clear()
+        self._next()
+
     def _next(self) -> None:
         while self._stages and not self.done:
             if activity().count:
@@ -157,8 +163,12 @@ class ViewRestore(QObject):
 
     def _topic(self) -> None:
         s, topic = self.window.session, self.view.topic
-        if topic is not None and s.run is not None and topic in s.run.topics and topic != s.topic:
+        if topic is None or s.run is None or topic == s.topic:
+            return
+        if topic in s.run.topics:
             s.set_topic(topic, force=True)
+        elif self.view.run != 0:  # else the load told it
+            self.window.show_error(f"topic {topic} is not in run {s.run.run_id} ({s.run.path})")
 
     def _article(self) -> None:
         s, name = self.window.session, self.view.article
@@ -206,7 +216,11 @@ class ViewRestore(QObject):
 
 
 def restore(window, view: View) -> ViewRestore:
-    """Reopen ``view`` in ``window`` (:class:`ViewRestore`); sets ``window.view_restore``."""
+    """Reopen ``view`` in ``window`` (:class:`ViewRestore`; one still under way is cancelled);
+    sets ``window.view_restore``."""
+    previous = getattr(window, "view_restore", None)
+    if previous is not None and not previous.done:
+        previous.cancel()
     window.view_restore = ViewRestore(window, view)
     return window.view_restore
 
@@ -229,13 +243,25 @@ def wait_restored(window, timeout_ms: int) -> bool:
 # -- the File menu --------------------------------------------------------------------------
 def open_view_file(window, path: str | os.PathLike) -> ViewRestore | None:
     """Read the view file ``path`` and reopen it in ``window``; a view that cannot be read is
-    the window's error message (``FILE: field NAME: reason``) and changes nothing."""
+    the window's error message (``FILE: field NAME: reason``) and changes nothing. Unsaved
+    passage edits are asked about first (save, discard or cancel: None)."""
     try:
         view = read_view(path)
     except ViewError as exc:
         window.show_error(str(exc))
         return None
+    if not _edits_settled(window):
+        return None
     return restore(window, view)
+
+
+def _edits_settled(window) -> bool:
+    """True when the run has no unsaved edits, or they were saved or discarded when asked."""
+    editing = getattr(window, "editing", None)
+    if editing is None or editing.editor.stack.isClean():
+        return True
+    answer = editing.ask_unsaved()
+    return answer != CANCEL and (answer != SAVE or editing.save())
 
 
 def save_view_as(window, path: str | None = None) -> bool:

@@ -252,3 +252,40 @@ def test_saving_without_a_run_is_refused(qtbot):
     w = _window(qtbot)
     with pytest.raises(ValueError, match="open a run first"):
         capture(w)
+
+
+def test_a_screenshot_never_overwrites_what_the_view_reads(tmp_path, capsys):
+    s = sample()
+    home = tmp_path / "data"
+    shutil.copytree(s.collection.parent, home)
+    view = home / "v.readsim"
+    write_view(view, View(runs=[home / "runs" / "misses.run"], collection=home / "articles", qrels=home / "sample.qrels"))
+    before = (home / "sample.qrels").read_bytes()
+    for target in (home / "sample.qrels", view):
+        assert main([str(view), "--screenshot", str(target)]) == 2  # not .png: a usage error first
+    link = tmp_path / "qrels.png"
+    link.symlink_to(home / "sample.qrels")  # a .png that is the qrels file
+    assert main([str(view), "--screenshot", str(link)]) == 1
+    assert "is the qrels file this command reads" in capsys.readouterr().err
+    assert (home / "sample.qrels").read_bytes() == before
+
+
+def test_opening_a_view_asks_about_unsaved_edits(qtbot, tmp_path):
+    s0 = sample()
+    w = _window(qtbot)
+    w.session.open_files(s0.collection, s0.qrels, s0.runs, s0.topics, TOPIC, "900001")
+    _idle(qtbot, w, "900001")
+    assert w.editing.editor.set_retrieved([(0, 50)], "test")
+    path = tmp_path / "v.readsim"
+    write_view(path, View(runs=[s0.runs[2]], collection=s0.collection, qrels=s0.qrels, topic=TOPIC, article="900002"))
+    from readsim.app.editing import CANCEL, DISCARD
+
+    asked = []
+    w.editing.ask_unsaved = lambda: asked.append(1) or CANCEL
+    assert open_view_file(w, path) is None  # cancelled: the edits and the article stay
+    assert asked == [1] and w.session.current.name == "900001" and not w.editing.editor.stack.isClean()
+    w.editing.ask_unsaved = lambda: DISCARD
+    restore = open_view_file(w, path)
+    qtbot.waitUntil(lambda: restore.done, timeout=60_000)
+    assert w.session.current.name == "900002" and w.session.run.path.endswith("whole-articles.run")
+    assert [r.path for r in w.session.runs] == [str(s0.runs[2])]
