@@ -311,8 +311,8 @@ def install_views(window) -> None:
     acts = file.actions()
     if quit_ is not None and acts.index(quit_) > 0 and acts[acts.index(quit_) - 1].isSeparator():
         at = acts[acts.index(quit_) - 1]
-    file.insertActions(at, [open_, save])
     file.insertSeparator(at)
+    file.insertActions(at, [open_, save])
     for a in (save, open_):
         window.addAction(a)
     window.act_save_view, window.act_open_view = save, open_

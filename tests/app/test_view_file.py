@@ -289,3 +289,23 @@ def test_opening_a_view_asks_about_unsaved_edits(qtbot, tmp_path):
     qtbot.waitUntil(lambda: restore.done, timeout=60_000)
     assert w.session.current.name == "900002" and w.session.run.path.endswith("whole-articles.run")
     assert [r.path for r in w.session.runs] == [str(s0.runs[2])]
+
+
+def test_file_menu_saves_a_view_or_tells_why_not(qtbot, tmp_path):
+    from readsim.app.view_state import save_view_as
+
+    s0 = sample()
+    w = _window(qtbot)
+    texts = [a.text() for a in w.menuBar().actions()[0].menu().actions()]
+    assert texts.index("Open v&iew…") + 1 == texts.index("Save &view…")
+    assert w.act_save_view.shortcut().toString() == "Ctrl+Alt+V"
+    assert not save_view_as(w, str(tmp_path / "empty.readsim"))  # nothing open yet
+    assert w.errors_shown[-1] == "Cannot save the view: nothing to save: open a run first"
+    w.session.open_files(s0.collection, s0.qrels, s0.runs, s0.topics, TOPIC, "900002")
+    _idle(qtbot, w, "900002")
+    folder = tmp_path / "taken.readsim"
+    folder.mkdir()
+    assert not save_view_as(w, str(folder))
+    assert w.errors_shown[-1].startswith(f"Cannot save the view to {folder}: Is a directory")
+    assert save_view_as(w, str(tmp_path / "ok.readsim"))
+    assert read_view(tmp_path / "ok.readsim").article == "900002"
