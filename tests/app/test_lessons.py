@@ -101,3 +101,17 @@ def test_lessons_ship_in_the_package():
     assert {f.suffix for f in files} == {".readsim", ".md"}
     assert [f.name for f in files if not any(fnmatch.fnmatch(f.name, p) for p in patterns)] == []
     assert sorted(lesson.name for lesson in ls.lessons()) == sorted(NAMES)
+
+
+def test_start_again_reopens_the_lessons_view(qtbot):
+    w = _window(qtbot)
+    assert open_lesson(w, "screen-size")
+    qtbot.waitUntil(lambda: w.view_restore.done and activity().count == 0, timeout=60_000)
+    s = w.session
+    assert (s.settings.screen, s.current.name) == (300, "900001")
+    s.set_settings(screen=2000)
+    s.open_article("900004")
+    qtbot.waitUntil(lambda: activity().count == 0 and s.current.name == "900004", timeout=60_000)
+    w.lesson.again.click()
+    qtbot.waitUntil(lambda: w.view_restore.done and activity().count == 0, timeout=60_000)
+    assert (s.settings.screen, s.current.name, s.run.path.endswith("misses.run")) == (300, "900001", True)

@@ -309,3 +309,21 @@ def test_file_menu_saves_a_view_or_tells_why_not(qtbot, tmp_path):
     assert w.errors_shown[-1].startswith(f"Cannot save the view to {folder}: Is a directory")
     assert save_view_as(w, str(tmp_path / "ok.readsim"))
     assert read_view(tmp_path / "ok.readsim").article == "900002"
+
+
+def test_readsim_view_renders(tmp_path, capsys):
+    s0 = sample()
+    view = tmp_path / "v.readsim"
+    write_view(view, View(runs=list(s0.runs), collection=s0.collection, qrels=s0.qrels, topics=s0.topics, run=2,
+                          topic=TOPIC, article="900003", step=1, docks=["passages"],
+                          settings={"mode": "worst", "screen": 500, "tolerance": 300, "alpha": 1.0, "beta": 0.25,
+                                    "levels": 4}))
+    out = tmp_path / "v.png"
+    assert main([str(view), "--screenshot", str(out)]) == 0, capsys.readouterr().err
+    from PySide6.QtGui import QImage
+
+    img = QImage(str(out))
+    assert not img.isNull() and img.width() >= 1000
+    from gui_fixtures import keep_shot
+
+    keep_shot(out)
