@@ -327,3 +327,13 @@ def test_readsim_view_renders(tmp_path, capsys):
     from gui_fixtures import keep_shot
 
     keep_shot(out)
+
+
+def test_a_dropped_view_opens(qtbot, tmp_path):
+    s0 = sample()
+    path = tmp_path / "drop.readsim"
+    write_view(path, View(runs=[s0.runs[1]], collection=s0.collection, qrels=s0.qrels, topic=TOPIC, article="900002"))
+    w = _window(qtbot)
+    w.open_paths([str(path)])
+    qtbot.waitUntil(lambda: w.view_restore is not None and w.view_restore.done, timeout=60_000)
+    assert w.session.current.name == "900002" and w.session.run.path.endswith("misses.run")
