@@ -465,7 +465,10 @@ def start(session, window, args: argparse.Namespace) -> None:
         from .view_state import restore
         from .widgets.lesson_dock import open_lesson
 
-        open_lesson(window, args.lesson) if args.lesson else restore(window, args.view_data)
+        if args.lesson:
+            open_lesson(window, args.lesson)  # its view, and its text in the lesson dock
+        else:
+            restore(window, args.view_data)
         return
     if args.run and not args.sample:
         session.open_files(args.collection, args.qrels, args.run, args.topics, args.topic, args.article)
