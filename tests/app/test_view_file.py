@@ -337,3 +337,18 @@ def test_a_dropped_view_opens(qtbot, tmp_path):
     w.open_paths([str(path)])
     qtbot.waitUntil(lambda: w.view_restore is not None and w.view_restore.done, timeout=60_000)
     assert w.session.current.name == "900002" and w.session.run.path.endswith("misses.run")
+
+
+def test_a_fifo_a_folder_or_binary_data_is_no_view(tmp_path):
+    fifo = tmp_path / "pipe.readsim"
+    os.mkfifo(fifo)  # never opened: reading it would wait for a writer
+    folder = tmp_path / "dir.readsim"
+    folder.mkdir()
+    binary = tmp_path / "bin.readsim"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    expected = {fifo: "not a regular file, not a view file", folder: "is a folder, not a view file",
+                binary: "not UTF-8 text (byte 0): not a readsim view"}
+    for path, reason in expected.items():
+        with pytest.raises(ViewError) as err:
+            read_view(path)
+        assert str(err.value) == f"{path}: {reason}"
