@@ -71,11 +71,24 @@ def open_lesson(window, name: str) -> bool:
     if not window.lesson.show_lesson(lesson):
         return False
     window.lesson_dock.setWindowTitle(f"Lesson: {lesson.title()}")
-    if open_view_file(window, lesson.view) is None:
+    restore = open_view_file(window, lesson.view)
+    if restore is None:
         return False
     window.lesson_dock.show()
     QTimer.singleShot(0, lambda: window.resizeDocks([window.lesson_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal))
+    restore.finished.connect(lambda: keep_text_in_view(window))
     return True
+
+
+def keep_text_in_view(window) -> None:
+    """Floating docks the lesson's view opened (the element mode's, the first time) cover the
+    main window: move them over its left part, off the lesson dock, so the steps stay readable."""
+    g = window.geometry()
+    room = g.width() - window.lesson_dock.width() - 12
+    for dock in window.findChildren(QDockWidget):
+        if dock is not window.lesson_dock and dock.isFloating() and dock.isVisible():
+            dock.setGeometry(g.x(), g.y() + int(g.height() * 0.06), max(room, dock.minimumSizeHint().width()),
+                             int(g.height() * 0.88))
 
 
 def install_lessons(window) -> QDockWidget:

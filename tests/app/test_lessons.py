@@ -115,3 +115,14 @@ def test_start_again_reopens_the_lessons_view(qtbot):
     w.lesson.again.click()
     qtbot.waitUntil(lambda: w.view_restore.done and activity().count == 0, timeout=60_000)
     assert (s.settings.screen, s.current.name, s.run.path.endswith("misses.run")) == (300, "900001", True)
+
+
+def test_a_floating_dock_leaves_the_lesson_text_in_view(qtbot):
+    """The element mode floats the first time it is shown: the lesson moves it off its dock."""
+    w = _window(qtbot)
+    assert open_lesson(w, "element-overlap")
+    qtbot.waitUntil(lambda: w.view_restore.done and activity().count == 0, timeout=60_000)
+    dock = w.elements_dock
+    assert dock.isFloating() and dock.isVisible()
+    lesson_left = w.lesson_dock.mapToGlobal(w.lesson_dock.rect().topLeft()).x()
+    assert dock.geometry().right() < lesson_left
