@@ -132,15 +132,22 @@ class PassageEditor(QObject):
         new = iv.clip(iv.normalize(iv.as_array(spans)), 0, max(cur.article.length, cur.evaluation.n))
         if np.array_equal(new, self.retrieved()):
             return False
-        run = self._own(s.run)
-        before = run.article(s.topic, cur.name)
-        if before is not None:  # edited: no longer the file's lines (see engine.formats.run.write_run)
-            after = dataclasses.replace(before, passages=new, xpaths=[], pointers=[], lines=(), line_spans=None)
-        else:
-            rank = len(run.topics.get(s.topic, [])) + 1
-            after = RunArticle(cur.name, rank, new, [], 0)
-        self.stack.push(PassageEdit(self, Change(run, s.topic, cur.name, before, after), f"{text} ({cur.name})"))
+        self.put_passages(s.run, s.topic, cur.name, new, f"{text} ({cur.name})")
         return True
+
+    def put_passages(self, run: Run, topic: str, article: str, spans: np.ndarray | None, text: str) -> None:
+        """Make ``spans`` (``(k, 2)``, unit, normalized; None: not retrieved) the retrieved
+        passages of ``article`` for ``topic`` in ``run`` (open or not: a saved view's edits), as
+        one undoable edit named ``text``. An article the run does not rank is appended."""
+        run = self._own(run)
+        before = run.article(topic, article)
+        if spans is None:
+            after = None
+        elif before is not None:  # edited: no longer the file's lines (see engine.formats.run.write_run)
+            after = dataclasses.replace(before, passages=spans, xpaths=[], pointers=[], lines=(), line_spans=None)
+        else:
+            after = RunArticle(article, len(run.topics.get(topic, [])) + 1, spans, [], 0)
+        self.stack.push(PassageEdit(self, Change(run, topic, article, before, after), text))
 
     def add(self, a: int, b: int) -> bool:
         """Add unit span ``[a, b)`` to the retrieved passages."""

@@ -1,6 +1,8 @@
 """``readsim``: the reading-order window.
 
     readsim [--sample]                        # the shipped sample
+    readsim VIEW.readsim                      # a saved view (File ▸ Save view…)
+    readsim --lesson NAME | --list-lessons    # a shipped lesson; the lessons, one a line
     readsim --collection DIR --qrels FILE --run FILE [--run FILE2] [--topics FILE]
             [--topic T] [--article A] [--unit bytes|chars]
             [--reading MODE --screen S --tolerance T --beta B] [--entry OFFSET]
@@ -82,6 +84,10 @@ def parser() -> argparse.ArgumentParser:
                                 "file or is one of the inputs; no display, or no libxcb-cursor on X11); 2 bad usage: "
                                 "an option value out of range or options that do not go together (named in the message); "
                                 "130 interrupted.")
+    p.add_argument("view", nargs="?", metavar="VIEW.readsim", help="a saved view (File > Save view): its files, topic, "
+                   "article, settings, step, edits and docks")
+    p.add_argument("--lesson", metavar="NAME", help="open a shipped lesson (its view and its steps beside the article)")
+    p.add_argument("--list-lessons", action="store_true", help="print the shipped lessons, one a line (name first), and exit")
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder of XML files (flat or nested), or a .zip, "
                    ".tar, .tar.gz, .tar.bz2 or .tar.xz archive of them, or a folder of archives")
     p.add_argument("--qrels", metavar="FILE", help="FOL qrels")
@@ -141,11 +147,58 @@ def check_usage(args: argparse.Namespace) -> list[str]:
                    "in the window, use the reader's controls")
     if args.entry is not None and args.reading not in (None, Mode.ENTRY.value):
         out.append(f"--entry sets the entry point of the entry reading mode: it does not go with --reading {args.reading}")
-    if args.sample and (args.run or args.collection or args.qrels or args.topics):
+    opened = [name for name, given in (("a view", args.view), ("--lesson", args.lesson), ("--sample", args.sample),
+                                       ("files", args.run or args.collection or args.qrels or args.topics)) if given]
+    if (args.view or args.lesson) and len(opened) > 1:
+        out.append(f"give one of a view, --lesson, --sample or files, not {' and '.join(opened)}")
+    elif args.sample and (args.run or args.collection or args.qrels or args.topics):
         out.append("--sample opens the shipped sample: give it alone (its runs are in the Run box), or give files instead")
     elif (args.collection or args.qrels or args.topics) and not args.run:
         out.append("give at least one --run FILE with --collection/--qrels/--topics")
     return out
+
+
+def check_lesson(args: argparse.Namespace) -> list[str]:
+    """An unknown ``--lesson`` name (bad usage, exit 2); sets ``args.view`` to the lesson's view."""
+    if not args.lesson:
+        return []
+    from .lessons import find
+
+    try:
+        args.view = str(find(args.lesson).view)
+    except LookupError as exc:
+        return [f"--lesson {exc}"]
+    return []
+
+
+def check_view(args: argparse.Namespace) -> list[str]:
+    """Read the view file (``args.view``) into ``args.view_data``; its problem as
+    ``FILE: field NAME: reason`` (exit 1, :func:`readsim.app.view_file.read_view`)."""
+    args.view_data = None
+    if not args.view:
+        return []
+    from .view_file import ViewError, read_view
+
+    try:
+        args.view_data = read_view(args.view)
+    except ViewError as exc:
+        return [str(exc)]
+    return []
+
+
+def _list_lessons() -> int:
+    """``--list-lessons``: ``NAME  TITLE`` one a line."""
+    from .lessons import lessons
+
+    try:
+        for lesson in lessons():
+            print(f"{lesson.name}  {lesson.title()}", file=streams.output(), flush=True)
+    except BrokenPipeError:
+        silence(sys.stdout)
+    except OSError as exc:
+        _error(describe_os_error(exc))
+        return 1
+    return 0
 
 
 def _error(text: str) -> None:
@@ -272,6 +325,10 @@ def screenshot_output(args: argparse.Namespace) -> str | None:
         return problem
     inputs = [("collection", args.collection), ("qrels", args.qrels), ("topics", args.topics),
               *(("run", r) for r in args.run)]
+    view = getattr(args, "view_data", None)
+    if view is not None:  # a view's (or lesson's) files, and the view file itself
+        inputs += [("collection", view.collection), ("qrels", view.qrels), ("topics", view.topics),
+                   *(("run", r) for r in view.runs), ("view", args.view)]
     try:
         check_output(args.screenshot, inputs)
     except OSError as exc:
@@ -301,7 +358,9 @@ def _main(argv: list[str] | None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exit_:  # argparse printed its usage message
         return int(exit_.code or 0)
-    for check, code in ((check_usage, 2), (check_paths, 1)):
+    if args.list_lessons:
+        return _list_lessons()
+    for check, code in ((check_usage, 2), (check_lesson, 2), (check_paths, 1), (check_view, 1)):
         problems = check(args)
         if problems:
             for text in problems:
@@ -402,6 +461,15 @@ def start(session, window, args: argparse.Namespace) -> None:
                 session.set_entry(args.entry)
 
         session.article_changed.connect(first_article)
+    if getattr(args, "view_data", None) is not None:
+        from .view_state import restore
+        from .widgets.lesson_dock import open_lesson
+
+        if args.lesson:
+            open_lesson(window, args.lesson)  # its view, and its text in the lesson dock
+        else:
+            restore(window, args.view_data)
+        return
     if args.run and not args.sample:
         session.open_files(args.collection, args.qrels, args.run, args.topics, args.topic, args.article)
         return
@@ -448,7 +516,9 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
     try:
         interrupt.check()
         window.show()
-        idle = wait_idle()
+        from .view_state import wait_restored
+
+        idle = wait_idle() and wait_restored(window, SCREENSHOT_TIMEOUT_MS)
         interrupt.check()
         if not idle:
             _error("timed out while loading")

@@ -39,6 +39,8 @@ from .widgets.passages_table import install_passages
 from .widgets.topic_view import install_topic_view
 from .widgets.explain import install_explain
 from .widgets.sensitivity import install_sensitivity
+from .view_state import install_views, open_view_file
+from .widgets.lesson_dock import install_lessons
 
 DEFAULT_SIZE = (1600, 1000)
 SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
@@ -177,6 +179,8 @@ class MainWindow(QMainWindow):
         install_explain(self)
         install_sensitivity(self)
         install_article_loading(self)
+        install_views(self)
+        install_lessons(self)
         if restore:
             self._restore()
 
@@ -467,7 +471,12 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def open_paths(self, paths: list[str]) -> None:
-        """Open dropped paths, each as the kind :func:`guess_kind` says, in one load."""
+        """Open dropped paths, each as the kind :func:`guess_kind` says, in one load; a dropped
+        ``.readsim`` view is opened alone (:func:`readsim.app.view_state.open_view_file`)."""
+        view = next((p for p in paths if str(p).lower().endswith(".readsim")), None)
+        if view is not None:
+            open_view_file(self, view)
+            return
         kw: dict = {"runs": []}
         for p in paths:
             kind = guess_kind(p)

@@ -96,6 +96,7 @@ class Session(QObject):
         self.runs: list[Run] = []
         self.run: Run | None = None
         self.topics: dict[str, Topic] = {}
+        self.topics_path: str | None = None  # the topics file read last (a saved view names it)
         self.topic: str | None = None
         self.rows: list[RankedRow] = []
         self.current: ArticleState | None = None
@@ -172,6 +173,7 @@ class Session(QObject):
             self.qrels = out.qrels
         if out.topics is not None:
             self.topics = out.topics
+            self.topics_path = (paths or {}).get("topics")
         for run in out.runs:
             self.runs = [r for r in self.runs if r.path != run.path] + [run]
         remember(paths or {})

@@ -6,8 +6,8 @@ picture is written atomically, only over a regular file). Writes ``docs/window-r
 article, scores, precision curve, topic view with where the run loses), ``docs/passages.png``
 (the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
 the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs), ``docs/explain.png``
-(the Explain dock, :func:`explain_shot`) and ``docs/sensitivity.png`` (the Sensitivity dock: scores against
-the screen size).
+(the Explain dock, :func:`explain_shot`), ``docs/sensitivity.png`` (the Sensitivity dock: scores against
+the screen size), ``docs/lesson.png`` (a shipped lesson, on the sample).
 """
 
 from __future__ import annotations
@@ -125,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     runs_shot()
     explain_shot()
     sensitivity_shot()
+    lesson_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -241,6 +242,14 @@ def explain_shot() -> Path:
     out = OUT / "explain.png"
     save(w, out)
     print("wrote", out)
+def lesson_shot() -> Path:
+    """``docs/lesson.png``: the lesson "reading-orders" (Help ▸ Lessons) on the shipped sample, its
+    steps in the dock beside the article, as ``readsim --lesson reading-orders`` opens it."""
+    from readsim.app.main import main as readsim
+
+    out = OUT / "lesson.png"
+    if readsim(["--lesson", "reading-orders", "--screenshot", str(out)]) != 0:
+        raise SystemExit("screenshots.py: the lesson did not render")
     return out
 
 

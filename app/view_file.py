@@ -1,0 +1,303 @@
+"""The ``.readsim`` view file: what the window shows, saved so that it reopens the same.
+
+A view is a JSON object (UTF-8) with a format version::
+
+    {"format": "readsim-view", "version": 1,
+     "files": {"collection": "articles", "qrels": "sample.qrels",
+               "runs": ["runs/good-passages.run", "runs/misses.run"], "topics": "topics.xml"},
+     "unit": "bytes", "run": 0, "topic": "2026001", "article": "900001",
+     "settings": {"mode": "natural", "screen": 300, "tolerance": 300, "alpha": 1.0, "beta": 0.25, "levels": 4},
+     "step": 0,
+     "entries": [{"topic": "2026001", "article": "900002", "offset": 120}],
+     "edits": [{"run": 0, "topic": "2026001", "article": "900001", "passages": [[0, 80], [200, 260]]}],
+     "docks": ["outline"], "element_run": null}
+
+- ``files``: the inputs, each path relative to the view file's folder (an absolute path where
+  no relative one exists, another drive on Windows); ``runs`` at least one, ``run`` the index of
+  the run shown;
+- ``unit`` (``bytes`` or ``chars``) the offsets' unit; ``settings`` the reader's
+  (docs/reference.md section 3 for the modes, section 4 for the measures' parameters), within
+  the Reader controls' ranges; ``step`` the screen shown (0-based, the playback's "screen k");
+- ``entries``: entry points set by the user (Alt+click), in the unit;
+- ``edits``: the retrieved passages of each edited (run, topic, article) after the passage
+  editor's edits (``[[start, end), ...]`` in the unit; ``null``: no longer retrieved);
+- ``docks``: the ``objectName`` of every open dock, whichever module built it;
+- ``element_run``: the element mode's simulated run shown (``perfect``, ``ancestors``) or null.
+
+:func:`read_view` checks everything before anything is opened and raises :class:`ViewError`
+(an :class:`~readsim.engine.errors.InputError`): ``FILE: field NAME: reason``, e.g.
+``lesson.readsim: field settings.screen: must be a whole number from 1 to 10,000,000, not "big"``;
+a file a view names that is missing is ``FILE: field files.qrels: PATH: qrels file not found``; a
+view of a newer format version says which version it is and which this readsim reads.
+:func:`write_view` writes atomically (:mod:`readsim.engine.atomic`), only over a regular file.
+Pure Python: no Qt (the window's side is :mod:`readsim.app.view_state`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from readsim.engine.atomic import write_text
+from readsim.engine.coverage import check_input_path
+from readsim.engine.errors import InputError
+from readsim.engine.reading import Mode
+
+FORMAT = "readsim-view"
+VERSION = 1
+SUFFIX = ".readsim"
+MAX_BYTES = 16 * 1024 * 1024  # a view is a few kilobytes; refuse to read a huge file into memory
+MAX_SCREEN = 10_000_000  # the Reader controls' range for the screen size and the T2I tolerance
+BETA_RANGE = (0.01, 10.0)  # the Reader controls' range for F's beta
+MODES = tuple(m.value for m in (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY))
+UNITS = ("bytes", "chars")
+
+
+class ViewError(InputError):
+    """A view file that cannot be used: ``str(err)`` is ``FILE: field NAME: reason`` (or
+    ``FILE: reason`` for the file as a whole)."""
+
+
+@dataclass
+class Edit:
+    """The retrieved passages of one (run, topic, article) after the user's edits: ``run`` an
+    index into :attr:`View.runs`; ``passages`` ``(start, end)`` pairs in the unit, or None (the
+    article is no longer retrieved)."""
+
+    run: int
+    topic: str
+    article: str
+    passages: list[tuple[int, int]] | None
+
+
+@dataclass
+class View:
+    """What a ``.readsim`` file holds, paths absolute (see the module)."""
+
+    runs: list[Path]
+    collection: Path | None = None
+    qrels: Path | None = None
+    topics: Path | None = None
+    unit: str = "bytes"
+    run: int = 0
+    topic: str | None = None
+    article: str | None = None
+    settings: dict = field(default_factory=lambda: {"mode": "natural", "screen": 300, "tolerance": 300,
+                                                    "alpha": 1.0, "beta": 0.25, "levels": 4})
+    step: int = 0
+    entries: dict[tuple[str, str], int] = field(default_factory=dict)
+    edits: list[Edit] = field(default_factory=list)
+    docks: list[str] = field(default_factory=list)
+    element_run: str | None = None
+
+
+# -- reading ---------------------------------------------------------------------------------
+class _Fields:
+    """Typed access to a JSON object's fields, each error naming the file and the field."""
+
+    def __init__(self, path: Path, obj: dict, prefix: str = "") -> None:
+        self.path, self.obj, self.prefix = path, obj, prefix
+
+    def fail(self, name: str, reason: str) -> ViewError:
+        return ViewError(self.path, None, f"field {self.prefix}{name}: {reason}")
+
+    def get(self, name: str, kinds: tuple, what: str, required: bool = False, default=None):
+        if name not in self.obj:
+            if required:
+                raise self.fail(name, "missing")
+            return default
+        value = self.obj[name]
+        if value is None and not required:
+            return default
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            raise self.fail(name, f"must be {what}, not {_shown(value)}")
+        return value
+
+    def text(self, name: str, required: bool = False) -> str | None:
+        value = self.get(name, (str,), "text", required)
+        if value is not None and not value.strip():
+            raise self.fail(name, "must not be empty")
+        return value
+
+    def count(self, name: str, low: int, high: int, default: int | None = None) -> int:
+        value = self.get(name, (int,), f"a whole number from {low:,} to {high:,}", default is None, default)
+        if not low <= value <= high:
+            raise self.fail(name, f"must be a whole number from {low:,} to {high:,}, not {value}")
+        return value
+
+    def real(self, name: str, low: float, high: float, default: float) -> float:
+        value = self.get(name, (int, float), f"a number from {low:g} to {high:g}", False, default)
+        if not low <= value <= high:
+            raise self.fail(name, f"must be a number from {low:g} to {high:g}, not {value}")
+        return float(value)
+
+    def choice(self, name: str, choices: tuple, default: str) -> str:
+        value = self.get(name, (str,), "one of " + ", ".join(choices), False, default)
+        if value not in choices:
+            raise self.fail(name, f"must be one of {', '.join(choices)}, not {_shown(value)}")
+        return value
+
+    def sub(self, name: str, required: bool = False) -> _Fields:
+        return _Fields(self.path, self.get(name, (dict,), "an object", required, {}), f"{self.prefix}{name}.")
+
+    def items(self, name: str) -> list:
+        return self.get(name, (list,), "a list", False, [])
+
+
+def _shown(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def read_view(path: str | os.PathLike) -> View:
+    """Read and check the view file ``path`` (see the module); every file it names must be there
+    (:func:`readsim.engine.coverage.check_input_path`). Paths come back absolute. Raises
+    :class:`ViewError` (``FILE: field NAME: reason``), never another exception for bad input."""
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise ViewError(path, None, "is a folder, not a view file")
+        if not stat.S_ISREG(mode):  # a FIFO would block the reader: never opened
+            raise ViewError(path, None, "not a regular file, not a view file")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except FileNotFoundError as exc:
+        raise ViewError(path, None, "view file not found") from exc
+    except OSError as exc:
+        raise ViewError(path, None, exc.strerror or str(exc)) from exc
+    if len(raw) > MAX_BYTES:
+        raise ViewError(path, None, f"larger than {MAX_BYTES // (1024 * 1024)} MiB: not a readsim view")
+    try:
+        obj = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise ViewError(path, None, f"not UTF-8 text (byte {exc.start}): not a readsim view") from exc
+    except json.JSONDecodeError as exc:
+        raise ViewError(path, exc.lineno, f"not JSON ({exc.msg}, column {exc.colno}): not a readsim view") from exc
+    if not isinstance(obj, dict):
+        raise ViewError(path, None, f"a view is a JSON object, not {type(obj).__name__}")
+    return _parse(path, _Fields(path, obj))
+
+
+def _parse(path: Path, f: _Fields) -> View:
+    if f.get("format", (str,), "text", True) != FORMAT:
+        raise f.fail("format", f"must be {FORMAT!r}: not a readsim view")
+    version = f.get("version", (int,), "a whole number", True)
+    if version > VERSION:
+        raise f.fail("version", f"format version {version} was written by a newer readsim; this one reads "
+                     f"version {VERSION} and earlier: update readsim to open it")
+    if version < 1:
+        raise f.fail("version", f"must be 1 or more, not {version}")
+    files = f.sub("files", required=True)
+    folder = path.parent
+
+    def file(name: str, kind: str, value: str | None) -> Path | None:
+        if value is None:
+            return None
+        where = Path(os.path.normpath(folder / value))
+        try:
+            check_input_path(where, kind)
+        except InputError as exc:
+            raise files.fail(name, str(exc)) from exc
+        return where
+
+    runs_raw = files.items("runs")
+    if not runs_raw:
+        raise files.fail("runs", "must list at least one run file")
+    runs = []
+    for i, item in enumerate(runs_raw):
+        if not isinstance(item, str) or not item.strip():
+            raise files.fail(f"runs[{i}]", f"must be a path, not {_shown(item)}")
+        runs.append(file(f"runs[{i}]", "run", item))
+    view = View(runs=runs, collection=file("collection", "collection", files.text("collection")),
+                qrels=file("qrels", "qrels", files.text("qrels")), topics=file("topics", "topics", files.text("topics")))
+    view.unit = f.choice("unit", UNITS, "bytes")
+    view.run = f.count("run", 0, len(runs) - 1, 0)
+    view.topic = f.text("topic")
+    view.article = f.text("article")
+    st = f.sub("settings")
+    view.settings = {"mode": st.choice("mode", MODES, "natural"), "screen": st.count("screen", 1, MAX_SCREEN, 300),
+                     "tolerance": st.count("tolerance", 1, MAX_SCREEN, 300), "alpha": st.real("alpha", 0.0, 1e6, 1.0),
+                     "beta": st.real("beta", *BETA_RANGE, 0.25), "levels": st.count("levels", 1, 1000, 4)}
+    view.step = f.count("step", 0, 2**40, 0)
+    for i, item in enumerate(f.items("entries")):
+        e = _Fields(path, _object(f, f"entries[{i}]", item), f"entries[{i}].")
+        view.entries[e.text("topic", True), e.text("article", True)] = e.count("offset", 0, 2**40)
+    for i, item in enumerate(f.items("edits")):
+        view.edits.append(_edit(f, i, item, len(runs)))
+    for i, item in enumerate(f.items("docks")):
+        if not isinstance(item, str):
+            raise f.fail(f"docks[{i}]", f"must be a dock's name, not {_shown(item)}")
+        view.docks.append(item)
+    view.element_run = f.choice("element_run", ("perfect", "ancestors"), None) if f.obj.get("element_run") else None
+    return view
+
+
+def _object(f: _Fields, name: str, item) -> dict:
+    if not isinstance(item, dict):
+        raise f.fail(name, f"must be an object, not {_shown(item)}")
+    return item
+
+
+def _edit(f: _Fields, i: int, item, nruns: int) -> Edit:
+    e = _Fields(f.path, _object(f, f"edits[{i}]", item), f"edits[{i}].")
+    run, topic, article = e.count("run", 0, nruns - 1, 0), e.text("topic", True), e.text("article", True)
+    if "passages" not in e.obj:
+        raise e.fail("passages", "missing (null: the article is no longer retrieved)")
+    raw = e.obj["passages"]
+    if raw is None:
+        return Edit(run, topic, article, None)
+    if not isinstance(raw, list):
+        raise e.fail("passages", f"must be a list of [start, end] pairs, not {_shown(raw)}")
+    spans = []
+    for k, pair in enumerate(raw):
+        ok = (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                 for v in pair) and 0 <= pair[0] < pair[1])
+        if not ok:
+            raise e.fail(f"passages[{k}]", f"must be [start, end] with 0 <= start < end, not {_shown(pair)}")
+        spans.append((pair[0], pair[1]))
+    return Edit(run, topic, article, spans)
+
+
+# -- writing ---------------------------------------------------------------------------------
+def relative(target: str | os.PathLike, folder: str | os.PathLike) -> str:
+    """``target`` relative to ``folder`` (both made absolute), with ``/`` separators; the
+    absolute path where there is no relative one (another drive on Windows)."""
+    target, folder = os.path.abspath(target), os.path.abspath(folder)
+    try:
+        return Path(os.path.relpath(target, folder)).as_posix()
+    except ValueError:
+        return Path(target).as_posix()
+
+
+def view_json(view: View, path: str | os.PathLike) -> dict:
+    """``view`` as the JSON object of a view file at ``path`` (paths made relative to its folder)."""
+    folder = Path(os.path.abspath(path)).parent
+
+    def rel(p):
+        return relative(p, folder) if p is not None else None
+
+    return {
+        "format": FORMAT, "version": VERSION,
+        "files": {"collection": rel(view.collection), "qrels": rel(view.qrels),
+                  "runs": [rel(r) for r in view.runs], "topics": rel(view.topics)},
+        "unit": view.unit, "run": view.run, "topic": view.topic, "article": view.article,
+        "settings": dict(view.settings), "step": view.step,
+        "entries": [{"topic": t, "article": a, "offset": int(o)} for (t, a), o in view.entries.items()],
+        "edits": [{"run": e.run, "topic": e.topic, "article": e.article,
+                   "passages": None if e.passages is None else [[int(a), int(b)] for a, b in e.passages]}
+                  for e in view.edits],
+        "docks": list(view.docks), "element_run": view.element_run,
+    }
+
+
+def write_view(path: str | os.PathLike, view: View) -> Path:
+    """Write ``view`` to ``path`` (JSON, see the module), atomically and only over a regular
+    file (:func:`readsim.engine.atomic.write_text`). Raises ``OSError`` naming ``path``; nothing
+    is written then."""
+    text = json.dumps(view_json(view, path), indent=2, ensure_ascii=False) + "\n"
+    write_text(path, text)
+    return Path(path)

@@ -1,0 +1,119 @@
+"""The lesson dock and Help ▸ Lessons: a shipped lesson (:mod:`readsim.app.lessons`) opens its
+view (:mod:`readsim.app.view_state`) and shows its text, as plain text, in a dock beside the
+article, with a button that reopens the lesson's view (to start its steps again).
+
+:func:`install_lessons` adds the menu and the (hidden) dock; :func:`open_lesson` opens one.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QMenu, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from .. import lessons as ls
+from ..plain import menu_text, plain_label
+from ..view_state import open_view_file
+
+DOCK_WIDTH = 380  # pixels: the text's lines stay readable beside the article
+
+
+class LessonPanel(QWidget):
+    """A lesson's title, its text (plain, read-only) and "Start again"."""
+
+    def __init__(self, window, parent=None) -> None:
+        super().__init__(parent)
+        self.window = window
+        self.lesson: ls.Lesson | None = None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        self.title = plain_label()
+        self.title.setWordWrap(True)
+        self.title.setStyleSheet("font-weight:bold; font-size:14px;")
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        bar = QHBoxLayout()
+        self.again = QPushButton("Start again")
+        self.again.setToolTip("Reopen the lesson's view: its files, topic, article, settings and docks")
+        self.again.clicked.connect(self.restart)
+        bar.addWidget(self.again)
+        bar.addStretch(1)
+        lay.addWidget(self.title)
+        lay.addWidget(self.text, 1)
+        lay.addLayout(bar)
+
+    def show_lesson(self, lesson: ls.Lesson) -> bool:
+        """Show ``lesson``'s text; False (and the window's error) if it cannot be read."""
+        try:
+            title, body = lesson.title(), lesson.body()
+        except (OSError, UnicodeDecodeError) as exc:
+            self.window.show_error(f"{lesson.text_path}: cannot read the lesson: {getattr(exc, 'strerror', None) or exc}")
+            return False
+        self.lesson = lesson
+        self.title.setText(title)
+        self.text.setPlainText(body)  # plain text, never HTML
+        return True
+
+    def restart(self) -> None:
+        if self.lesson is not None:
+            open_view_file(self.window, self.lesson.view)
+
+
+def open_lesson(window, name: str) -> bool:
+    """Open the shipped lesson ``name``: its view, and its text in the lesson dock. An unknown
+    name or a file that cannot be read is the window's error message; False then."""
+    try:
+        lesson = ls.find(name)
+    except LookupError as exc:
+        window.show_error(str(exc))
+        return False
+    if not window.lesson.show_lesson(lesson):
+        return False
+    window.lesson_dock.setWindowTitle(f"Lesson: {lesson.title()}")
+    restore = open_view_file(window, lesson.view)
+    if restore is None:
+        return False
+    window.lesson_dock.show()
+    QTimer.singleShot(0, lambda: window.resizeDocks([window.lesson_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal))
+    restore.finished.connect(lambda: keep_text_in_view(window))
+    return True
+
+
+def keep_text_in_view(window) -> None:
+    """Floating docks the lesson's view opened (the element mode's, the first time) cover the
+    main window: move them over its left part, off the lesson dock, so the steps stay readable."""
+    g = window.geometry()
+    room = g.width() - window.lesson_dock.width() - 12
+    for dock in window.findChildren(QDockWidget):
+        if dock is not window.lesson_dock and dock.isFloating() and dock.isVisible():
+            dock.setGeometry(g.x(), g.y() + int(g.height() * 0.06), max(room, dock.minimumSizeHint().width()),
+                             int(g.height() * 0.88))
+
+
+def install_lessons(window) -> QDockWidget:
+    """Help ▸ Lessons (one entry per shipped lesson, at the top of Help) and the lesson dock
+    (right, hidden; objectName ``lesson``). Sets ``window.lesson`` (the panel),
+    ``window.lesson_dock`` and ``window.lessons_menu``."""
+    panel = LessonPanel(window)
+    dock = QDockWidget("Lesson", window)
+    dock.setObjectName("lesson")
+    dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    dock.hide()
+    help_menu = next((a.menu() for a in window.menuBar().actions()
+                      if a.text().replace("&", "") == "Help" and a.menu() is not None), None)
+    if help_menu is None:
+        help_menu = window.menuBar().addMenu("&Help")
+    menu = QMenu("&Lessons", window)
+    for lesson in ls.lessons():
+        act = QAction(menu_text(lesson.title()), window)
+        act.setStatusTip(f"Open the lesson {lesson.name} on the shipped sample, with its steps beside the article")
+        act.triggered.connect(lambda _=False, n=lesson.name: open_lesson(window, n))
+        menu.addAction(act)
+    first = help_menu.actions()[0] if help_menu.actions() else None
+    help_menu.insertMenu(first, menu) if first is not None else help_menu.addMenu(menu)
+    if first is not None:
+        help_menu.insertSeparator(first)
+    window.lesson, window.lesson_dock, window.lessons_menu = panel, dock, menu
+    return dock
