@@ -45,6 +45,8 @@ from readsim.engine.errors import InputError
 from readsim.engine.measure import MAX_SIZE, parse_count, parse_real
 from readsim.engine.reading import Mode
 
+from .render_args import add_render_arguments, check_render_usage, check_render_values, headless, outputs, render_outputs
+
 SCREENSHOT_TIMEOUT_MS = 120_000
 MAX_SCREEN = 10_000_000  # the Reader controls' range for the screen size and the T2I tolerance
 BETA_RANGE = (0.01, 10.0)  # the Reader controls' range for F's beta
@@ -105,7 +107,8 @@ def parser() -> argparse.ArgumentParser:
                    help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
     p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")
     p.add_argument("--step", type=option(_step), default=None, metavar="K",
-                   help="with --screenshot (only): screens read forward, 0 or more (default 0)")
+                   help="with --screenshot, --figure or --record (only): screens read forward, 0 or more (default 0)")
+    add_render_arguments(p)
     return p
 
 
@@ -136,7 +139,8 @@ def check_usage(args: argparse.Namespace) -> list[str]:
     shot = Path(args.screenshot) if args.screenshot else None
     if shot is not None and not shot.is_dir() and shot.suffix.lower() not in (".png", ".svg"):
         out.append(f"--screenshot {args.screenshot}: the image must end in .png or .svg")
-    if args.step is not None and not args.screenshot:
+    out += check_render_usage(args)
+    if args.step is not None and not headless(args):
         out.append("--step K goes with --screenshot (the screens read forward before the picture); "
                    "in the window, use the reader's controls")
     if args.entry is not None and args.reading not in (None, Mode.ENTRY.value):
@@ -263,19 +267,21 @@ class Interrupt:
         self._write.close()
 
 
-def screenshot_output(args: argparse.Namespace) -> str | None:
-    """Create the folder of ``--screenshot``'s image and check the image may be written there
+def screenshot_output(args: argparse.Namespace, path: str | None = None) -> str | None:
+    """Create the folder of ``--screenshot``'s image (or of ``path``: ``--figure``, ``--record``)
+    and check the file may be written there
     (:func:`screenshot_folder`, then :func:`readsim.engine.atomic.check_output` against every
     input); the problem as ``path: reason``, or None."""
-    problem = screenshot_folder(args.screenshot)
+    path = path or args.screenshot
+    problem = screenshot_folder(path)
     if problem:
         return problem
     inputs = [("collection", args.collection), ("qrels", args.qrels), ("topics", args.topics),
               *(("run", r) for r in args.run)]
     try:
-        check_output(args.screenshot, inputs)
+        check_output(path, inputs)
     except OSError as exc:
-        return describe_os_error(exc, args.screenshot)
+        return describe_os_error(exc, path)
     return None
 
 
@@ -301,20 +307,20 @@ def _main(argv: list[str] | None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exit_:  # argparse printed its usage message
         return int(exit_.code or 0)
-    for check, code in ((check_usage, 2), (check_paths, 1)):
+    for check, code in ((check_usage, 2), (check_paths, 1), (check_render_values, 1)):
         problems = check(args)
         if problems:
             for text in problems:
                 _error(text)
             return code
-    if args.screenshot:
-        problem = screenshot_output(args)
+    for path in outputs(args):
+        problem = screenshot_output(args, path)
         if problem:
             _error(problem)
             return 1
-    if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
+    if headless(args) and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    problem = None if args.screenshot else display_problem()
+    problem = None if headless(args) else display_problem()
     if problem:
         _error(problem)
         return 1
@@ -335,7 +341,7 @@ def _run(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     """Open the window (or render the screenshot) once Qt's application exists."""
     from .files import freeze_settings, thaw_settings
 
-    if args.screenshot:
+    if headless(args):
         from PySide6.QtCore import qInstallMessageHandler
 
         freeze_settings()
@@ -371,10 +377,10 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     session = Session(unit=args.unit)
     reading = args.reading or (Mode.ENTRY.value if args.entry is not None else Mode.NATURAL.value)
     session.set_settings(mode=reading, screen=args.screen, tolerance=args.tolerance, beta=args.beta)
-    window = MainWindow(session, show_dialogs=not args.screenshot, restore=not args.screenshot, defer_plots=True)
+    window = MainWindow(session, show_dialogs=not headless(args), restore=not headless(args), defer_plots=True)
     session.setParent(window)
     start(session, window, args)
-    if args.screenshot:
+    if headless(args):
         try:
             return screenshot(app, window, args, interrupt)
         finally:
@@ -415,7 +421,7 @@ def start(session, window, args: argparse.Namespace) -> None:
         text = (f"The shipped sample is missing ({s.collection.parent}). "
                 "Open a collection folder, qrels and a run from the File menu, or drop them here.")
         window.status.setText(text)
-        if args.screenshot:
+        if headless(args):
             session.errors.append(text)
 
 
@@ -470,6 +476,10 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
         for text in session.errors:
             _error(text)
         return 1
+    code = render_outputs(window, args, _error)  # --figure, --record
+    interrupt.check()
+    if code or not args.screenshot:
+        return code
     out = Path(args.screenshot)
     problem = screenshot_output(args)  # again: it may have changed while loading
     if problem:

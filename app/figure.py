@@ -1,0 +1,277 @@
+"""Figures for papers: the open article drawn as the window draws it, without the window.
+
+:func:`export_figure` writes a figure of the article open in a main window: either a range of
+the article, ``[start, end)`` in the session's unit (bytes, or characters with ``--unit
+chars``: the unit of the qrels' and runs' offsets, docs/reference.md section 1), or the
+article pane's visible screen. The figure holds
+
+- the article's lines covering the range, laid out at the article pane's width (or
+  :data:`COLUMN` logical pixels when the pane is narrower), with the marks (relevant: yellow,
+  retrieved: blue underline, both: green and underlined), the matching chain's badges and
+  "↓k+1" chips, the reading order's jumps (arcs in the gutter) and the entry point's flag,
+  exactly as :class:`~readsim.app.widgets.article_view.ArticleView` paints them (it is one,
+  drawn offscreen); text of those lines outside the range is veiled;
+- for the visible screen also the current reading screen's frame and the veil over what is
+  read, as on screen;
+- a legend of the marks and one line of context (article, topic, run, reading mode, range);
+- no selection (a fresh view has none), no scroll bar, no window frame.
+
+Formats, by the file's suffix: ``.svg`` (``QSvgGenerator``, vector, text as text), ``.pdf``
+(``QPdfWriter``, one page the figure's size, vector) and ``.png`` (``width`` pixels wide, the
+figure scaled to it, default :data:`DEFAULT_WIDTH`). Every file is rendered in memory, then
+written atomically (:func:`readsim.engine.atomic.write_bytes`), only over a regular file.
+
+Errors: ``ValueError`` with a one-line reason when no article text is open, the range is
+not ``START:END`` with ``0 <= START < END <= article length`` (the length is named), the
+figure would be taller than :data:`MAX_HEIGHT` logical pixels, the width is out of
+:data:`WIDTH_RANGE`, or the suffix is not one of ``.svg``, ``.pdf``, ``.png``; ``OSError``
+naming the path when the file cannot be written (a folder, a FIFO, a device are refused).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPoint, QRect, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QWidget
+
+from readsim.engine.atomic import write_bytes
+
+from .render_args import WIDTH_RANGE
+from .widgets.article_view import BOTH, GUTTER, RELEVANT, RETRIEVED, SCREEN, ArticleView
+
+COLUMN = 640            # narrowest text column of a figure (logical pixels, the gutter excluded)
+DEFAULT_WIDTH = 1600    # a PNG figure's default width in pixels
+MAX_HEIGHT = 30_000     # tallest figure (logical pixels): a longer range is refused
+PAD = 6                 # logical pixels above and below the range's lines
+SUFFIXES = (".svg", ".pdf", ".png")
+
+
+@dataclass
+class Figure:
+    """A figure ready to paint: the offscreen view, the legend's context line, the figure's
+    logical size (pixels) and whether the reading screen is drawn."""
+
+    view: ArticleView
+    caption: str
+    size: QSize
+    screen: bool
+
+    def paint(self, p: QPainter) -> None:
+        """Paint the figure at logical coordinates ``(0, 0)``–``size`` (the caller scales)."""
+        p.fillRect(QRect(QPoint(0, 0), self.size), QColor("white"))
+        QWidget.render(self.view, p, QPoint(0, 0))
+        p.save()
+        p.translate(0, self.view.height())
+        paint_legend(p, self.size.width(), self.caption, self.screen)
+        p.restore()
+
+    def close(self) -> None:
+        self.view.close()
+        self.view.deleteLater()
+
+
+def _legend_font() -> QFont:
+    font = QFont()
+    font.setPointSizeF(9.0)
+    return font
+
+
+LEGEND_H = 44
+
+
+def paint_legend(p: QPainter, width: int, caption: str, screen: bool) -> None:
+    """The legend row (swatches and their words) and the context line, ``LEGEND_H`` high, on
+    white: it also covers what the view painted past its bottom (the next line's text, an arc
+    leaving the view), which an SVG keeps (``QSvgGenerator`` writes no clip paths)."""
+    p.fillRect(QRect(0, 0, width, LEGEND_H), QColor("white"))
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    font = _legend_font()
+    p.setFont(font)
+    fm = QFontMetrics(font)
+    p.setPen(QPen(QColor("#d0d4da"), 1))
+    p.drawLine(0, 0, width, 0)
+    x, y, h = 8, 6, fm.height() + 2
+    items = [("relevant", RELEVANT, False), ("retrieved", None, True), ("relevant ∩ retrieved", BOTH, True)]
+    for text, fill, underline in items:
+        w = fm.horizontalAdvance(text) + 8
+        if fill is not None:
+            p.fillRect(QRect(x, y, w, h), fill)
+        p.setPen(QColor("black"))
+        p.drawText(QRect(x, y, w, h), Qt.AlignmentFlag.AlignCenter, text)
+        if underline:
+            p.setPen(QPen(RETRIEVED, 1.2))
+            p.drawLine(x + 4, y + h - 2, x + w - 4, y + h - 2)
+        x += w + 12
+    for badge, text in (("1", "chain passage (run's rank)"), ("↓2", "next passage")):
+        bw = max(20, fm.horizontalAdvance(badge) + 6)
+        rect = QRect(x, y + 1, bw, h - 2)
+        p.setPen(Qt.PenStyle.NoPen) if badge == "1" else p.setPen(QPen(RETRIEVED, 1))
+        p.setBrush(RETRIEVED if badge == "1" else QColor("white"))
+        p.drawRoundedRect(QRectF(rect), 4, 4)
+        p.setPen(QColor("white") if badge == "1" else RETRIEVED)
+        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, badge)
+        p.setPen(QColor("black"))
+        w = fm.horizontalAdvance(text)
+        p.drawText(QRect(x + bw + 4, y, w + 2, h), Qt.AlignmentFlag.AlignVCenter, text)
+        x += bw + w + 16
+    if screen:
+        w = fm.horizontalAdvance("screen") + 8
+        fill = QColor(SCREEN)
+        fill.setAlpha(28)
+        p.fillRect(QRect(x, y, w, h), fill)
+        p.setPen(QPen(SCREEN, 1.2))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(QRect(x, y, w, h))
+        p.setPen(QColor("black"))
+        p.drawText(QRect(x, y, w, h), Qt.AlignmentFlag.AlignCenter, "screen")
+    p.setPen(QColor("#555555"))
+    p.drawText(QRect(8, y + h + 2, width - 16, fm.height()), Qt.AlignmentFlag.AlignLeft, fm.elidedText(
+        caption, Qt.TextElideMode.ElideRight, width - 16))
+
+
+def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
+    """The :class:`Figure` of ``window``'s open article: unit range ``span`` = ``(start,
+    end)``, or the article pane's visible screen when None. Raises ``ValueError`` (see the
+    module). The caller calls :meth:`Figure.close`."""
+    s = window.session
+    cur = s.current
+    src: ArticleView = window.article.view
+    if cur is None or cur.layout is None or src.marks() is None:
+        raise ValueError("no article text is open: open an article first")
+    lay = cur.layout
+    if span is not None:
+        start, end = span
+        length = cur.article.length
+        if not 0 <= start < end <= length:
+            raise ValueError(f"range {start}:{end}: give 0 <= START < END <= {length:,} "
+                             f"(article {cur.name}'s length in {s.unit})")
+    width = GUTTER + max(src.viewport().width(), COLUMN)
+    view = ArticleView()
+    view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    view.setFrameShape(QFrame.Shape.NoFrame)
+    view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustIgnored)
+    view.setFont(src.font())
+    view.show_document(lay, src.marks(), src.document().clone())
+    view.set_jumps(src.jumps())
+    view.set_entry(src.entry())
+    if span is None:  # the visible screen, as on screen
+        width = GUTTER + src.viewport().width()
+        height = src.viewport().height()
+        view.resize(width, height)
+        view.show()
+        view.ensure_layout()
+        view.set_window(src._window, scroll=False)
+        view.set_read(src._read, src._reader)
+        view.verticalScrollBar().setValue(src.verticalScrollBar().value())
+        lo, hi = src.visible_range()
+        what = f"visible screen, {s.unit} {lay.from_display(lo):,}–{lay.from_display(hi):,}"
+    else:
+        view.resize(width, 400)
+        view.show()
+        view.ensure_layout()
+        view.set_read([], 0)
+        a, b = lay.to_display(start, "start"), lay.to_display(end, "end")
+        b = max(b, a + 1)
+        view.verticalScrollBar().setValue(0)
+        top, bottom = view._rect_at(a).top(), view._rect_at(b - 1).bottom()
+        height = bottom - top + 1 + 2 * PAD
+        if height > MAX_HEIGHT:
+            view.close()
+            view.deleteLater()
+            raise ValueError(f"range {start}:{end}: the figure would be {height:,} pixels high (at most "
+                             f"{MAX_HEIGHT:,}); give a shorter range")
+        view.resize(width, height)
+        view.verticalScrollBar().setValue(top - PAD)
+        lo, hi = view.visible_range()
+        view.set_read([(lo, a), (b, hi + 1)], 0)  # the lines' text outside the range: veiled
+        what = f"{s.unit} {start:,}–{end:,}"
+    view.viewport().update()
+    run = s.run.run_id if s.run is not None else "no run"
+    caption = (f"article {cur.name} · topic {s.topic or '–'} · run {run} · "
+               f"{s.settings.mode.value} reading · {what}")
+    return Figure(view, caption, QSize(view.width(), view.height() + LEGEND_H), span is None)
+
+
+def _device_dpi(figure: Figure) -> int:
+    return figure.view.logicalDpiX()
+
+
+def render_figure(figure: Figure, suffix: str, width: int = DEFAULT_WIDTH) -> bytes:
+    """``figure`` as the bytes of a ``.svg``, ``.pdf`` or ``.png`` file (``width`` pixels wide
+    for PNG; SVG and PDF are vector, in the figure's logical size)."""
+    size = figure.size
+    dpi = _device_dpi(figure)
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    p = QPainter()
+    if suffix == ".png":
+        scale = width / size.width()
+        image = QImage(width, max(1, round(size.height() * scale)), QImage.Format.Format_RGB32)
+        image.setDotsPerMeterX(round(dpi / 0.0254))  # fonts sized as on screen, then scaled
+        image.setDotsPerMeterY(round(dpi / 0.0254))
+        image.fill(QColor("white"))
+        p.begin(image)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        p.scale(scale, scale)
+        figure.paint(p)
+        p.end()
+        ok = image.save(buf, "PNG")
+        buf.close()
+        if not ok:
+            raise OSError("cannot render the PNG")
+        return bytes(data.data())
+    if suffix == ".svg":
+        device = QSvgGenerator()
+        device.setOutputDevice(buf)
+        device.setSize(size)
+        device.setViewBox(QRect(QPoint(0, 0), size))
+        device.setResolution(dpi)
+        device.setTitle(figure.caption)
+        device.setDescription("figure exported by readsim")
+    else:
+        device = QPdfWriter(buf)
+        device.setResolution(dpi)
+        device.setTitle(figure.caption)
+        device.setCreator("readsim")
+        device.setPageLayout(QPageLayout(QPageSize(QSizeF(size.width() / dpi, size.height() / dpi), QPageSize.Unit.Inch),
+                                         QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+    if not p.begin(device):
+        raise OSError(f"cannot render the {suffix[1:].upper()}")
+    try:
+        figure.paint(p)
+    finally:
+        p.end()
+        buf.close()
+    return bytes(data.data())
+
+
+def export_figure(window, path: str | Path, span: tuple[int, int] | None = None,
+                  width: int = DEFAULT_WIDTH) -> Path:
+    """Write the figure of ``window``'s open article to ``path`` (``.svg``, ``.pdf``,
+    ``.png``): unit range ``span`` = ``(start, end)`` or, when None, the visible screen;
+    ``width``: the PNG's width in pixels. Returns the path. Raises ``ValueError`` (bad range,
+    width or suffix, no article; one line) and ``OSError`` naming ``path`` (see the module)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ValueError(f"{path}: cannot write {suffix or 'a file without suffix'} as a figure; "
+                         f"use one of {', '.join(SUFFIXES)}")
+    if not WIDTH_RANGE[0] <= int(width) <= WIDTH_RANGE[1]:
+        raise ValueError(f"figure width {width}: give {WIDTH_RANGE[0]} to {WIDTH_RANGE[1]:,} pixels")
+    figure = build_figure(window, span)
+    try:
+        data = render_figure(figure, suffix, int(width))
+    finally:
+        figure.close()
+    if not data:
+        raise OSError(f"{path}: the figure is empty; nothing written")
+    write_bytes(path, data)
+    return path
