@@ -165,9 +165,10 @@ def gif_bytes(images, durations_ms, progress: Callable[[int], bool] | None = Non
         rgb = _pil(image)
         if palette is None:
             palette = rgb.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
-            out.append(palette)
-        else:
-            out.append(rgb.quantize(palette=palette, dither=Image.Dither.NONE))
+        # every frame, the first too, mapped to the nearest palette colour: an unchanged pixel
+        # gets the same index in every frame (median cut's own assignment of the first frame
+        # may differ), so the frames after the first store only what changed
+        out.append(rgb.quantize(palette=palette, dither=Image.Dither.NONE))
         if progress is not None and not progress(i + 1):
             raise Cancelled
     if not out:

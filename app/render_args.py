@@ -73,12 +73,11 @@ def outputs(args: argparse.Namespace) -> list[str]:
 def check_render_usage(args: argparse.Namespace) -> list[str]:
     """Options given without the output they go with (bad usage, exit 2)."""
     out = []
-    for name, value, owner in (("--range", args.range, args.figure), ("--figure-width", args.figure_width, args.figure),
-                               ("--record-what", args.record_what, args.record),
-                               ("--record-per", args.record_per, args.record),
-                               ("--record-speed", args.record_speed, args.record)):
-        if value is not None and not owner:
-            out.append(f"{name} goes with --{'figure' if owner is args.figure else 'record'} FILE")
+    for name, value, owner in (("--range", args.range, "figure"), ("--figure-width", args.figure_width, "figure"),
+                               ("--record-what", args.record_what, "record"), ("--record-per", args.record_per, "record"),
+                               ("--record-speed", args.record_speed, "record")):
+        if value is not None and not getattr(args, owner):
+            out.append(f"{name} goes with --{owner} FILE")
     return out
 
 
