@@ -46,7 +46,8 @@ from .widgets.article_view import BOTH, GUTTER, RELEVANT, RETRIEVED, SCREEN, Art
 COLUMN = 640            # narrowest text column of a figure (logical pixels, the gutter excluded)
 DEFAULT_WIDTH = 1600    # a PNG figure's default width in pixels
 MAX_HEIGHT = 30_000     # tallest figure (logical pixels): a longer range is refused
-PAD = 6                 # logical pixels above and below the range's lines
+PAD = 2                 # logical pixels below the range's last line (none above: the line
+                        # above would show its underline)
 SUFFIXES = (".svg", ".pdf", ".png")
 
 
@@ -143,12 +144,13 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
     if cur is None or cur.layout is None or src.marks() is None:
         raise ValueError("no article text is open: open an article first")
     lay = cur.layout
+    unit = "characters" if s.unit == "chars" else s.unit
     if span is not None:
         start, end = span
         length = cur.article.length
         if not 0 <= start < end <= length:
             raise ValueError(f"range {start}:{end}: give 0 <= START < END <= {length:,} "
-                             f"(article {cur.name}'s length in {s.unit})")
+                             f"(article {cur.name}'s length in {unit})")
     width = GUTTER + max(src.viewport().width(), COLUMN)
     view = ArticleView()
     view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
@@ -170,7 +172,7 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
         view.set_read(src._read, src._reader)
         view.verticalScrollBar().setValue(src.verticalScrollBar().value())
         lo, hi = src.visible_range()
-        what = f"visible screen, {s.unit} {lay.from_display(lo):,}–{lay.from_display(hi):,}"
+        what = f"visible screen, {unit} {lay.from_display(lo):,}–{lay.from_display(hi):,}"
     else:
         view.resize(width, 400)
         view.show()
@@ -180,17 +182,17 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
         b = max(b, a + 1)
         view.verticalScrollBar().setValue(0)
         top, bottom = view._rect_at(a).top(), view._rect_at(b - 1).bottom()
-        height = bottom - top + 1 + 2 * PAD
+        height = bottom - top + 1 + PAD
         if height > MAX_HEIGHT:
             view.close()
             view.deleteLater()
             raise ValueError(f"range {start}:{end}: the figure would be {height:,} pixels high (at most "
                              f"{MAX_HEIGHT:,}); give a shorter range")
         view.resize(width, height)
-        view.verticalScrollBar().setValue(top - PAD)
+        view.verticalScrollBar().setValue(top)
         lo, hi = view.visible_range()
         view.set_read([(lo, a), (b, hi + 1)], 0)  # the lines' text outside the range: veiled
-        what = f"{s.unit} {start:,}–{end:,}"
+        what = f"{unit} {start:,}–{end:,}"
     view.viewport().update()
     run = s.run.run_id if s.run is not None else "no run"
     caption = (f"article {cur.name} · topic {s.topic or '–'} · run {run} · "
