@@ -40,11 +40,11 @@ from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QWidget
 
 from readsim.engine.atomic import write_bytes
 
-from .render_args import WIDTH_RANGE
 from .widgets.article_view import BOTH, GUTTER, RELEVANT, RETRIEVED, SCREEN, ArticleView
 
 COLUMN = 640            # narrowest text column of a figure (logical pixels, the gutter excluded)
 DEFAULT_WIDTH = 1600    # a PNG figure's default width in pixels
+WIDTH_RANGE = (100, 20_000)
 MAX_HEIGHT = 30_000     # tallest figure (logical pixels): a longer range is refused
 PAD = 2                 # logical pixels below the range's last line (none above: the line
                         # above would show its underline)

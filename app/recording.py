@@ -19,8 +19,9 @@ durations are clipped to :data:`DURATION_MS`. After recording, the reader is put
 was (paused).
 
 Formats, by suffix: ``.gif`` (Pillow; frames on one 255-colour palette taken from the first
-frame, loops forever, at most :data:`MAX_GIF_FRAMES` frames: each is kept in memory until the
-file is encoded) and ``.mp4`` (H.264 through imageio-ffmpeg, the optional extra
+frame, loops forever; every frame is kept in memory until the file is encoded, so a GIF holds at
+most :data:`MAX_GIF_PIXELS` pixels in all: about 1,300 frames of a 675 × 678 pane) and
+``.mp4`` (H.264 through imageio-ffmpeg, the optional extra
 ``readsim[mp4]``: :func:`mp4_available`; constant :data:`MP4_FPS` frames per second, each frame
 repeated for its duration; streamed, no frame limit). The file is encoded in memory (an MP4 in a
 temporary folder first) and written atomically (:func:`readsim.engine.atomic.write_bytes`),
@@ -53,7 +54,7 @@ from readsim.engine.atomic import check_target, write_bytes
 WHATS = ("pane", "window")
 PERS = ("screen", "step")
 SUFFIXES = (".gif", ".mp4")
-MAX_GIF_FRAMES = 1500
+MAX_GIF_PIXELS = 600_000_000  # a GIF's frames are all kept (1 byte a pixel) until Pillow encodes them
 DURATION_MS = (20, 60_000)  # shortest frame most GIF viewers honour; longest: a minute
 MP4_FPS = 25
 
@@ -230,9 +231,12 @@ def record(window, path: str | Path, what: str = "pane", per: str = "screen", sp
         raise ValueError("MP4 needs imageio and imageio-ffmpeg: pip install 'readsim[mp4]' (or record a .gif)")
     check_target(path)  # a folder, a FIFO, a device: refused before the work
     p = window_plan(window, per, speed)
-    if suffix == ".gif" and len(p) > MAX_GIF_FRAMES:
-        raise ValueError(f"{path}: {len(p):,} frames; a GIF holds at most {MAX_GIF_FRAMES:,}: record per screen, "
-                         "a larger screen, a higher speed, or an .mp4")
+    widget = window.article if what == "pane" else window
+    most = max(1, MAX_GIF_PIXELS // max(widget.width() * widget.height(), 1))
+    if suffix == ".gif" and len(p) > most:
+        raise ValueError(f"{path}: {len(p):,} frames; a GIF holds at most {most:,} frames of "
+                         f"{widget.width()} × {widget.height()} pixels: record per screen, with a larger screen "
+                         "or a higher speed, or record an .mp4")
     tick = None if progress is None else (lambda i: progress(i, len(p)))
     encode = gif_bytes if suffix == ".gif" else mp4_bytes
     with contextlib.closing(frames(window, p, what)) as images:  # the reader is put back even on cancel

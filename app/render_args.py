@@ -24,7 +24,6 @@ from pathlib import Path
 
 FIGURE_SUFFIXES = (".svg", ".pdf", ".png")
 RECORD_SUFFIXES = (".gif", ".mp4")
-WIDTH_RANGE = (100, 20_000)  # a PNG figure's width, pixels
 SPEED_RANGE = (10, 200_000)  # the playback's (readsim.app.playback.SPEED_RANGE)
 
 
@@ -93,8 +92,12 @@ def check_render_values(args: argparse.Namespace) -> list[str]:
             parse_range(args.range)
         except ValueError as exc:
             out.append(str(exc))
-    if args.figure_width is not None and not WIDTH_RANGE[0] <= args.figure_width <= WIDTH_RANGE[1]:
-        out.append(f"--figure-width {args.figure_width}: give {WIDTH_RANGE[0]} to {WIDTH_RANGE[1]:,} pixels")
+    if args.figure_width is not None:
+        from .figure import WIDTH_RANGE  # imports Qt: only when a width is given
+
+        low, high = WIDTH_RANGE
+        if not low <= args.figure_width <= high:
+            out.append(f"--figure-width {args.figure_width}: give {low} to {high:,} pixels")
     if args.record_speed is not None and not SPEED_RANGE[0] <= args.record_speed <= SPEED_RANGE[1]:
         out.append(f"--record-speed {args.record_speed}: give {SPEED_RANGE[0]} to {SPEED_RANGE[1]:,} characters per second")
     return out

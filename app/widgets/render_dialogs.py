@@ -17,9 +17,8 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBo
                                QProgressDialog, QRadioButton, QSpinBox, QWidget)
 
 from .. import export
-from ..figure import DEFAULT_WIDTH
+from ..figure import DEFAULT_WIDTH, WIDTH_RANGE
 from ..playback import SPEED_RANGE
-from ..render_args import WIDTH_RANGE
 
 FIGURE_FILTERS = {"SVG": "SVG drawing (*.svg)", "PDF": "PDF document (*.pdf)", "PNG": "PNG image (*.png)"}
 RECORD_FILTERS = {"GIF": "Animated GIF (*.gif)", "MP4": "MP4 video (*.mp4)"}
@@ -57,7 +56,8 @@ class FigureDialog(QDialog):
         form = QFormLayout(self)
         s = window.session
         length = s.current.article.length if s.current is not None and s.current.article is not None else 0
-        self.what = _choice(form, "Show", ("Visible screen", f"Range of {s.unit}"))
+        unit = "characters" if s.unit == "chars" else s.unit
+        self.what = _choice(form, "Show", ("Visible screen", f"Range of {unit}"))
         self.start, self.end = QSpinBox(), QSpinBox()
         for box, value in ((self.start, 0), (self.end, min(length, 2000))):
             box.setRange(0, max(length, 0))
@@ -68,7 +68,7 @@ class FigureDialog(QDialog):
         line.setContentsMargins(0, 0, 0, 0)
         line.addWidget(self.start)
         line.addWidget(self.end)
-        form.addRow(f"From, to ({s.unit})", row)
+        form.addRow(f"From, to ({unit})", row)
         self.format = QComboBox()
         self.format.addItems(list(FIGURE_FILTERS))
         form.addRow("Format", self.format)

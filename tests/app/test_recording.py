@@ -167,6 +167,17 @@ def test_refuses_a_folder_a_fifo_and_a_bad_suffix_and_leaves_a_file_as_it_was(re
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file left
 
 
+def test_a_gif_too_big_to_hold_is_refused_before_recording(real_window, monkeypatch, tmp_path):
+    window = real_window()
+    pane = window.article.width() * window.article.height()
+    monkeypatch.setattr(rec, "MAX_GIF_PIXELS", 3 * pane)  # room for 3 frames of the pane
+    assert window.session.screens() > 3
+    calls = []
+    with pytest.raises(ValueError, match=f"frames; a GIF holds at most 3 frames of {window.article.width()} × "):
+        rec.record(window, tmp_path / "big.gif", progress=lambda *a: calls.append(a) or True)
+    assert not calls and not (tmp_path / "big.gif").exists()
+
+
 def test_no_article_is_a_clear_error(qtbot):
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Session
