@@ -5,6 +5,7 @@
             [--topic T] [--article A] [--unit bytes|chars]
             [--reading MODE --screen S --tolerance T --beta B] [--entry OFFSET]
             [--screenshot out.png [--step K]]   # render offscreen, write a PNG, exit
+            [--figure FILE [--range START:END]] [--record FILE.gif]   # app/render_args.py
 
 :func:`main` returns the exit code: 0; 1 for an input error found while loading (with
 ``--screenshot``) or an OS error (``path: reason``: the screenshot's folder cannot be created,
@@ -39,13 +40,14 @@ import traceback
 from pathlib import Path
 
 from readsim.engine.atomic import check_output
-from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option, silence
+from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.measure import MAX_SIZE, parse_count, parse_real
 from readsim.engine.reading import Mode
 
-from .render_args import add_render_arguments, check_render_usage, check_render_values, headless, outputs, render_outputs
+from .render_args import (add_render_arguments, check_render_usage, check_render_values, headless, outputs, render_outputs,
+                          write_output)
 
 SCREENSHOT_TIMEOUT_MS = 120_000
 MAX_SCREEN = 10_000_000  # the Reader controls' range for the screen size and the T2I tolerance
@@ -487,23 +489,11 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
         return 1
     from .export import export_widget
 
-    try:  # rendered in memory, then written atomically: a failure leaves any previous image intact
-        export_widget(window, out)
-    except ValueError as exc:  # a suffix other than .png or .svg
-        _error(str(exc))
-        return 2
-    except OSError as exc:
-        _error(describe_os_error(exc, out))
-        return 1
-    try:
-        print(f"readsim: wrote {out}", file=streams.output(), flush=True)
-    except BrokenPipeError:
-        silence(sys.stdout)
-    except OSError as exc:
-        silence(sys.stdout)
-        if sys.stdout is not None:  # closed by the caller: the image is written, the note is dropped
-            _error(describe_os_error(exc, "<stdout>"))
-            return 1
+    # rendered in memory, then written atomically: a failure leaves any previous image intact;
+    # a suffix other than .png or .svg (ValueError) is bad usage, 2
+    code = write_output(out, lambda: export_widget(window, out), _error, value_code=2)
+    if code:
+        return code
     interrupt.check()
     return 0
 

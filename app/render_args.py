@@ -105,10 +105,7 @@ def check_render_values(args: argparse.Namespace) -> list[str]:
 
 def render_outputs(window, args: argparse.Namespace, error) -> int:
     """Write ``--figure`` and ``--record`` for ``window`` (loaded); 0, or 1 after ``error(text)``
-    for the first that fails (``ValueError``: its one line; ``OSError``: ``path: reason``)."""
-    from readsim.engine import streams
-    from readsim.engine.cli import describe_os_error
-
+    for the first that fails (:func:`write_output`)."""
     jobs = []
     if args.figure:
         from .figure import DEFAULT_WIDTH, export_figure
@@ -121,16 +118,45 @@ def render_outputs(window, args: argparse.Namespace, error) -> int:
         jobs.append((args.record, lambda: record(window, args.record, args.record_what or "pane",
                                                  args.record_per or "screen", args.record_speed)))
     for path, job in jobs:
-        try:
-            job()
-        except ValueError as exc:
-            error(str(exc))
+        code = write_output(path, job, error)
+        if code:
+            return code
+    return 0
+
+
+def write_output(path, job, error, value_code: int = 1) -> int:
+    """Run ``job()`` (which writes ``path``) and note it (:func:`note_written`): 0; else the exit
+    status after ``error(text)``: ``value_code`` for a ``ValueError`` (its one line), 1 for an
+    ``OSError`` (``path: reason``)."""
+    from readsim.engine.cli import describe_os_error
+
+    try:
+        job()
+    except ValueError as exc:
+        error(str(exc))
+        return value_code
+    except OSError as exc:
+        error(describe_os_error(exc, path))
+        return 1
+    return 1 if note_written(path, error) else 0
+
+
+def note_written(path, error) -> int:
+    """Print ``readsim: wrote PATH`` on standard output: 0; with standard output closed by the
+    caller the note is dropped (0); when it cannot be written (full), 1 after
+    ``error("<stdout>: reason")``. The file itself is written either way."""
+    import sys
+
+    from readsim.engine import streams
+    from readsim.engine.cli import describe_os_error, silence
+
+    try:
+        print(f"readsim: wrote {path}", file=streams.output(), flush=True)
+    except BrokenPipeError:
+        silence(sys.stdout)
+    except OSError as exc:
+        silence(sys.stdout)
+        if sys.stdout is not None:  # closed by the caller: the file is written, the note is dropped
+            error(describe_os_error(exc, "<stdout>"))
             return 1
-        except OSError as exc:
-            error(describe_os_error(exc, path))
-            return 1
-        try:
-            print(f"readsim: wrote {path}", file=streams.output(), flush=True)
-        except (OSError, ValueError):  # standard output closed or full: the file is written
-            pass
     return 0
