@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPoint, QRect, QRectF, QSize, QSizeF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+from PySide6.QtGui import (QColor, QFont, QFontMetrics, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
+                           QTextCursor)
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QWidget
 
@@ -81,57 +82,88 @@ def _legend_font() -> QFont:
     return font
 
 
-LEGEND_H = 44
+def _swatch(text: str, fill: QColor | None, underline: bool, frame: bool = False):
+    """A legend item: ``text`` on ``fill`` (underlined like a retrieved mark, framed like the screen)."""
+    def paint(p: QPainter, r: QRect) -> None:
+        if fill is not None:
+            p.fillRect(r, fill)
+        if frame:
+            p.setPen(QPen(SCREEN, 1.2))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(r)
+        p.setPen(QColor("black"))
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+        if underline:
+            p.setPen(QPen(RETRIEVED, 1.2))
+            p.drawLine(r.left() + 4, r.bottom() - 1, r.right() - 4, r.bottom() - 1)
+
+    return lambda fm: fm.horizontalAdvance(text) + 8, paint
+
+
+def _badge(badge: str, text: str, solid: bool):
+    """A legend item: a chain badge (``solid``) or chip as the gutter draws it, then ``text``."""
+    def badge_width(fm: QFontMetrics) -> int:
+        return max(20, fm.horizontalAdvance(badge) + 6)
+
+    def paint(p: QPainter, r: QRect) -> None:
+        bw = badge_width(p.fontMetrics())
+        box = QRect(r.left(), r.top() + 1, bw, r.height() - 2)
+        p.setPen(Qt.PenStyle.NoPen if solid else QPen(RETRIEVED, 1))
+        p.setBrush(RETRIEVED if solid else QColor("white"))
+        p.drawRoundedRect(QRectF(box), 4, 4)
+        p.setPen(QColor("white") if solid else RETRIEVED)
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, badge)
+        p.setPen(QColor("black"))
+        p.drawText(r.adjusted(bw + 4, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
+
+    return lambda fm: badge_width(fm) + 4 + fm.horizontalAdvance(text) + 2, paint
+
+
+def _legend_layout(width: int, screen: bool) -> tuple[list[tuple[QRect, object]], int]:
+    """The legend's items placed in rows that fit ``width``, and the legend's height (the
+    context line included)."""
+    fm = QFontMetrics(_legend_font())
+    screen_fill = QColor(SCREEN)
+    screen_fill.setAlpha(28)
+    items = [_swatch("relevant", RELEVANT, False), _swatch("retrieved", None, True),
+             _swatch("relevant ∩ retrieved", BOTH, True), _badge("1", "passage of the matching chain", True),
+             _badge("↓2", "link to the next passage", False)]
+    if screen:
+        items.append(_swatch("screen", screen_fill, False, frame=True))
+    h = fm.height() + 2
+    x, y = 8, 6
+    out = []
+    for measure, paint in items:
+        w = measure(fm)
+        if x > 8 and x + w > width - 8:  # wrap to the next row
+            x, y = 8, y + h + 4
+        out.append((QRect(x, y, w, h), paint))
+        x += w + 14
+    return out, y + h + 2 + fm.height() + 4
+
+
+def legend_height(width: int, screen: bool) -> int:
+    """Height (logical pixels) of the legend of a figure ``width`` wide."""
+    return _legend_layout(width, screen)[1]
 
 
 def paint_legend(p: QPainter, width: int, caption: str, screen: bool) -> None:
-    """The legend row (swatches and their words) and the context line, ``LEGEND_H`` high, on
-    white: it also covers what the view painted past its bottom (the next line's text, an arc
-    leaving the view), which an SVG keeps (``QSvgGenerator`` writes no clip paths)."""
-    p.fillRect(QRect(0, 0, width, LEGEND_H), QColor("white"))
+    """The legend (swatches and their words, in rows that fit ``width``) and the context line,
+    on white: it also covers what the view painted past its bottom (the next line's text, an
+    arc leaving the view), which an SVG keeps (``QSvgGenerator`` writes no clip paths)."""
+    items, height = _legend_layout(width, screen)
+    p.fillRect(QRect(0, 0, width, height), QColor("white"))
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     font = _legend_font()
     p.setFont(font)
     fm = QFontMetrics(font)
     p.setPen(QPen(QColor("#d0d4da"), 1))
     p.drawLine(0, 0, width, 0)
-    x, y, h = 8, 6, fm.height() + 2
-    items = [("relevant", RELEVANT, False), ("retrieved", None, True), ("relevant ∩ retrieved", BOTH, True)]
-    for text, fill, underline in items:
-        w = fm.horizontalAdvance(text) + 8
-        if fill is not None:
-            p.fillRect(QRect(x, y, w, h), fill)
-        p.setPen(QColor("black"))
-        p.drawText(QRect(x, y, w, h), Qt.AlignmentFlag.AlignCenter, text)
-        if underline:
-            p.setPen(QPen(RETRIEVED, 1.2))
-            p.drawLine(x + 4, y + h - 2, x + w - 4, y + h - 2)
-        x += w + 12
-    for badge, text in (("1", "chain passage (run's rank)"), ("↓2", "next passage")):
-        bw = max(20, fm.horizontalAdvance(badge) + 6)
-        rect = QRect(x, y + 1, bw, h - 2)
-        p.setPen(Qt.PenStyle.NoPen) if badge == "1" else p.setPen(QPen(RETRIEVED, 1))
-        p.setBrush(RETRIEVED if badge == "1" else QColor("white"))
-        p.drawRoundedRect(QRectF(rect), 4, 4)
-        p.setPen(QColor("white") if badge == "1" else RETRIEVED)
-        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, badge)
-        p.setPen(QColor("black"))
-        w = fm.horizontalAdvance(text)
-        p.drawText(QRect(x + bw + 4, y, w + 2, h), Qt.AlignmentFlag.AlignVCenter, text)
-        x += bw + w + 16
-    if screen:
-        w = fm.horizontalAdvance("screen") + 8
-        fill = QColor(SCREEN)
-        fill.setAlpha(28)
-        p.fillRect(QRect(x, y, w, h), fill)
-        p.setPen(QPen(SCREEN, 1.2))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRect(QRect(x, y, w, h))
-        p.setPen(QColor("black"))
-        p.drawText(QRect(x, y, w, h), Qt.AlignmentFlag.AlignCenter, "screen")
+    for rect, paint in items:
+        paint(p, rect)
     p.setPen(QColor("#555555"))
-    p.drawText(QRect(8, y + h + 2, width - 16, fm.height()), Qt.AlignmentFlag.AlignLeft, fm.elidedText(
-        caption, Qt.TextElideMode.ElideRight, width - 16))
+    p.drawText(QRect(8, height - fm.height() - 4, width - 16, fm.height()), Qt.AlignmentFlag.AlignLeft,
+               fm.elidedText(caption, Qt.TextElideMode.ElideRight, width - 16))
 
 
 def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
@@ -168,8 +200,9 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
         view.resize(width, height)
         view.show()
         view.ensure_layout()
-        view.set_window(src._window, scroll=False)
-        view.set_read(src._read, src._reader)
+        view.set_window(src.window_spans(), scroll=False)
+        playback = getattr(window, "playback", None)
+        view.set_read(src.read_spans(), playback.read if playback is not None else 0)
         view.verticalScrollBar().setValue(src.verticalScrollBar().value())
         lo, hi = src.visible_range()
         what = f"visible screen, {unit} {lay.from_display(lo):,}–{lay.from_display(hi):,}"
@@ -181,7 +214,7 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
         a, b = lay.to_display(start, "start"), lay.to_display(end, "end")
         b = max(b, a + 1)
         view.verticalScrollBar().setValue(0)
-        top, bottom = view._rect_at(a).top(), view._rect_at(b - 1).bottom()
+        top, bottom = _line_rect(view, a).top(), _line_rect(view, b - 1).bottom()
         height = bottom - top + 1 + PAD
         if height > MAX_HEIGHT:
             view.close()
@@ -197,7 +230,15 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
     run = s.run.run_id if s.run is not None else "no run"
     caption = (f"article {cur.name} · topic {s.topic or '–'} · run {run} · "
                f"{s.settings.mode.value} reading · {what}")
-    return Figure(view, caption, QSize(view.width(), view.height() + LEGEND_H), span is None)
+    return Figure(view, caption, QSize(view.width(), view.height() + legend_height(view.width(), span is None)),
+                  span is None)
+
+
+def _line_rect(view: ArticleView, position: int) -> QRect:
+    """The cursor rect (the line's height) of display ``position`` in ``view``'s viewport."""
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(min(max(position, 0), max(view.document().characterCount() - 1, 0)))
+    return view.cursorRect(cursor)
 
 
 def _device_dpi(figure: Figure) -> int:

@@ -145,7 +145,8 @@ def frames(window, p: Plan, what: str = "pane") -> Iterator[QImage]:
         pb.set_top(was)
 
 
-def _pil(image: QImage):
+def pil_image(image: QImage):
+    """``image`` as a Pillow RGB image (a copy)."""
     from PIL import Image
 
     image = image.convertToFormat(QImage.Format.Format_RGB888)
@@ -163,7 +164,7 @@ def gif_bytes(images, durations_ms, progress: Callable[[int], bool] | None = Non
     out = []
     palette = None
     for i, image in enumerate(images):
-        rgb = _pil(image)
+        rgb = pil_image(image)
         if palette is None:
             palette = rgb.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
         # every frame, the first too, mapped to the nearest palette colour: an unchanged pixel
@@ -195,7 +196,7 @@ def mp4_bytes(images, durations_ms, progress: Callable[[int], bool] | None = Non
         writer = None
         try:
             for i, image in enumerate(images):
-                a = np.asarray(_pil(image))
+                a = np.asarray(pil_image(image))
                 h, w = a.shape[:2]
                 a = np.pad(a, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
                 if writer is None:

@@ -41,7 +41,8 @@ def test_svg_of_a_range_has_the_legend_the_range_and_nothing_far_from_it(real_wi
     lay = window.session.current.layout
     out = export_figure(window, tmp_path / "range.svg", (START, END))
     text = svg_text(out)
-    for legend in ("relevant", "retrieved", "relevant ∩ retrieved", "chain passage", "next passage"):
+    legends = ("relevant", "retrieved", "relevant ∩ retrieved", "passage of the matching chain", "link to the next passage")
+    for legend in legends:
         assert legend in text
     assert f"article {BIG} · topic {BIG_TOPIC}" in text and "bytes 7,435–7,586" in text
     doc = window.article.view.document().toPlainText()
@@ -53,7 +54,7 @@ def test_svg_of_a_range_has_the_legend_the_range_and_nothing_far_from_it(real_wi
         lo, hi = figure.view.visible_range()  # the lines the figure shows
         assert lo <= a and b - 1 <= hi
         near = doc[max(lo - 2000, 0):hi + 2000]  # (Qt may also paint the lines just outside the view)
-        far = words(doc[:max(lo - 2000, 0)] + doc[hi + 2000:]) - words(near)
+        far = words(doc[:max(lo - 2000, 0)] + doc[hi + 2000:]) - words(near) - words(" ".join(legends) + figure.caption)
         assert len(far) > 100 and not far & words(text)  # nothing of the rest of the article
         # no scroll bar: the source view has one (a long article), the figure's view none,
         # and its text column is the figure's whole width less the gutter

@@ -86,10 +86,10 @@ def test_a_recording_per_screen_has_one_frame_per_screen_of_the_largest_article(
     assert len(frames) == k  # at least one frame per screen read: here exactly one
     assert frames[0].size == (window.article.width(), window.article.height())
     # each frame is the pane as it was painted at its screen (quantised to the GIF's palette)
-    palette = rec._pil(images[0]).quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    palette = rec.pil_image(images[0]).quantize(colors=255, method=Image.Quantize.MEDIANCUT)
 
     def differ(i: int, j: int) -> float:  # mean absolute difference of GIF frame i and grab j
-        expected = rec._pil(images[j]).quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
+        expected = rec.pil_image(images[j]).quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
         return float(np.abs(np.asarray(frames[i], np.int16) - np.asarray(expected, np.int16)).mean())
 
     for i in (0, k // 2, k - 1):
