@@ -109,7 +109,7 @@ def parser() -> argparse.ArgumentParser:
                    help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
     p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")
     p.add_argument("--step", type=option(_step), default=None, metavar="K",
-                   help="with --screenshot, --figure or --record (only): screens read forward, 0 or more (default 0)")
+                   help="with --screenshot or --figure (only): screens read forward, 0 or more (default 0)")
     add_render_arguments(p)
     return p
 
@@ -142,8 +142,8 @@ def check_usage(args: argparse.Namespace) -> list[str]:
     if shot is not None and not shot.is_dir() and shot.suffix.lower() not in (".png", ".svg"):
         out.append(f"--screenshot {args.screenshot}: the image must end in .png or .svg")
     out += check_render_usage(args)
-    if args.step is not None and not headless(args):
-        out.append("--step K goes with --screenshot (the screens read forward before the picture); "
+    if args.step is not None and not (args.screenshot or args.figure):
+        out.append("--step K goes with --screenshot or --figure (the screens read forward before the picture); "
                    "in the window, use the reader's controls")
     if args.entry is not None and args.reading not in (None, Mode.ENTRY.value):
         out.append(f"--entry sets the entry point of the entry reading mode: it does not go with --reading {args.reading}")

@@ -15,8 +15,8 @@ offscreen (``QWidget.grab``), and writes the frames:
   to reach the next frame's position.
 
 ``speed`` is in characters (of the session's unit, bytes or characters) per second;
-durations are clipped to :data:`DURATION_MS`. After recording, the reader is put back where it
-was (paused).
+durations are clipped to :data:`DURATION_MS`; the frames' playback bar shows it. After
+recording, the reader is put back where it was (paused), at its own speed.
 
 Formats, by suffix: ``.gif`` (Pillow; frames on one 255-colour palette taken from the first
 frame, loops forever; every frame is kept in memory until the file is encoded, so a GIF holds at
@@ -231,16 +231,22 @@ def record(window, path: str | Path, what: str = "pane", per: str = "screen", sp
     if suffix == ".mp4" and not mp4_available():
         raise ValueError("MP4 needs imageio and imageio-ffmpeg: pip install 'readsim[mp4]' (or record a .gif)")
     check_target(path)  # a folder, a FIFO, a device: refused before the work
-    p = window_plan(window, per, speed)
-    widget = window.article if what == "pane" else window
-    most = max(1, MAX_GIF_PIXELS // max(widget.width() * widget.height(), 1))
-    if suffix == ".gif" and len(p) > most:
-        raise ValueError(f"{path}: {len(p):,} frames; a GIF holds at most {most:,} frames of "
-                         f"{widget.width()} × {widget.height()} pixels: record per screen, with a larger screen "
-                         "or a higher speed, or record an .mp4")
-    tick = None if progress is None else (lambda i: progress(i, len(p)))
-    encode = gif_bytes if suffix == ".gif" else mp4_bytes
-    with contextlib.closing(frames(window, p, what)) as images:  # the reader is put back even on cancel
-        data = encode(images, p.durations_ms, tick)
+    pb = window.playback
+    old = pb.speed
+    pb.set_speed(speed if speed is not None else old)  # the frames' playback bar shows the speed recorded
+    try:
+        p = window_plan(window, per)
+        widget = window.article if what == "pane" else window
+        most = max(1, MAX_GIF_PIXELS // max(widget.width() * widget.height(), 1))
+        if suffix == ".gif" and len(p) > most:
+            raise ValueError(f"{path}: {len(p):,} frames; a GIF holds at most {most:,} frames of "
+                             f"{widget.width()} × {widget.height()} pixels: record per screen, with a larger "
+                             "screen or a higher speed, or record an .mp4")
+        tick = None if progress is None else (lambda i: progress(i, len(p)))
+        encode = gif_bytes if suffix == ".gif" else mp4_bytes
+        with contextlib.closing(frames(window, p, what)) as images:  # the reader is put back even on cancel
+            data = encode(images, p.durations_ms, tick)
+    finally:
+        pb.set_speed(old)
     write_bytes(path, data)
     return path

@@ -150,6 +150,17 @@ def test_cli_figure_errors_are_one_line(inex, tmp_path, capsys, extra, code, say
     assert not out.exists()
 
 
+def test_cli_figure_of_the_visible_screen_after_steps(tmp_path, capsys):
+    out = tmp_path / "screen.svg"
+    assert main(["--sample", "--step", "2", "--figure", str(out)]) == 0, capsys.readouterr().err
+    # the sample's article 900001 in screens of 300 bytes: screen 3 (after 2 steps) is read
+    # positions 600 to 900; the caption names the bytes the view shows, framed as on screen
+    text = svg_text(out)
+    assert "visible screen, bytes " in text and "screen" in text.split("link to the next passage")[1]
+    assert main(["--sample", "--step", "2", "--record", str(tmp_path / "x.gif")]) == 2
+    assert "--step K goes with --screenshot or --figure" in capsys.readouterr().err
+
+
 def test_cli_figure_usage(tmp_path, capsys):
     assert main(["--sample", "--figure", str(tmp_path / "x.jpg")]) == 1
     assert "give a file ending in .svg, .pdf, .png" in capsys.readouterr().err

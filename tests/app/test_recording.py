@@ -114,7 +114,11 @@ def test_record_per_step_has_every_screen_and_the_ticks(real_window, qtbot, tmp_
     window = real_window()  # topic 2009074's best-ranked relevant article
     s = window.session
     pb = window.playback
+    pb.set_speed(600)
+    speeds = []
+    pb.speed_changed.connect(speeds.append)
     out = rec.record(window, tmp_path / "steps.gif", per="step", speed=3000)
+    assert speeds == [3000, 600] and pb.speed == 600  # recorded at 3000 (shown so), then put back
     p = rec.window_plan(window, "step", 3000)
     starts = {300 * i for i in range(s.screens())}
     assert starts <= set(p.tops)
