@@ -47,6 +47,7 @@ COLUMN = 640            # narrowest text column of a figure (logical pixels, the
 DEFAULT_WIDTH = 1600    # a PNG figure's default width in pixels
 WIDTH_RANGE = (100, 20_000)
 MAX_HEIGHT = 30_000     # tallest figure (logical pixels): a longer range is refused
+MAX_PNG_PIXELS = 200_000_000  # largest PNG (width x height): 800 MB of pixels while it is drawn
 PAD = 2                 # logical pixels below the range's last line (none above: the line
                         # above would show its underline)
 SUFFIXES = (".svg", ".pdf", ".png")
@@ -183,7 +184,6 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
         if not 0 <= start < end <= length:
             raise ValueError(f"range {start}:{end}: give 0 <= START < END <= {length:,} "
                              f"(article {cur.name}'s length in {unit})")
-    width = GUTTER + max(src.viewport().width(), COLUMN)
     view = ArticleView()
     view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
     view.setFrameShape(QFrame.Shape.NoFrame)
@@ -207,6 +207,7 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
         lo, hi = src.visible_range()
         what = f"visible screen, {unit} {lay.from_display(lo):,}–{lay.from_display(hi):,}"
     else:
+        width = GUTTER + max(src.viewport().width(), COLUMN)
         view.resize(width, 400)
         view.show()
         view.ensure_layout()
@@ -241,22 +242,24 @@ def _line_rect(view: ArticleView, position: int) -> QRect:
     return view.cursorRect(cursor)
 
 
-def _device_dpi(figure: Figure) -> int:
-    return figure.view.logicalDpiX()
-
-
 def render_figure(figure: Figure, suffix: str, width: int = DEFAULT_WIDTH) -> bytes:
     """``figure`` as the bytes of a ``.svg``, ``.pdf`` or ``.png`` file (``width`` pixels wide
     for PNG; SVG and PDF are vector, in the figure's logical size)."""
     size = figure.size
-    dpi = _device_dpi(figure)
+    dpi = figure.view.logicalDpiX()  # the text was laid out at the screen's resolution
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     p = QPainter()
     if suffix == ".png":
         scale = width / size.width()
-        image = QImage(width, max(1, round(size.height() * scale)), QImage.Format.Format_RGB32)
+        height = max(1, round(size.height() * scale))
+        if width * height > MAX_PNG_PIXELS:
+            raise ValueError(f"the PNG would be {width:,} × {height:,} pixels (at most {MAX_PNG_PIXELS:,} in all): "
+                             "give a smaller width or a shorter range")
+        image = QImage(width, height, QImage.Format.Format_RGB32)
+        if image.isNull():
+            raise OSError(f"cannot make a PNG of {width:,} × {height:,} pixels (out of memory)")
         image.setDotsPerMeterX(round(dpi / 0.0254))  # fonts sized as on screen, then scaled
         image.setDotsPerMeterY(round(dpi / 0.0254))
         image.fill(QColor("white"))

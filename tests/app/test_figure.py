@@ -115,6 +115,20 @@ def test_bad_ranges_say_so(real_window, tmp_path, span, says):
     assert not list(tmp_path.glob("x.svg*"))
 
 
+def test_a_figure_too_big_is_refused(real_window, tmp_path, monkeypatch):
+    from readsim.app import figure
+
+    window = real_window(BIG, BIG_TOPIC)
+    length = window.session.current.article.length
+    monkeypatch.setattr(figure, "MAX_HEIGHT", 1000)  # the whole article is some 9,000 pixels high
+    with pytest.raises(ValueError, match=f"range 0:{length}: the figure would be .* pixels high \\(at most 1,000\\)"):
+        export_figure(window, tmp_path / "all.svg", (0, length))
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match="the PNG would be 20,000 × .* pixels"):
+        export_figure(window, tmp_path / "wide.png", (0, 20_000), width=20_000)
+    assert not list(tmp_path.glob("*.svg")) and not list(tmp_path.glob("*.png"))
+
+
 def test_refuses_what_is_not_a_regular_file(real_window, tmp_path):
     window = real_window()
     folder = tmp_path / "f.svg"
