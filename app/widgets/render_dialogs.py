@@ -186,7 +186,7 @@ def install_render(window) -> None:
         file_menu.insertAction(acts[acts.index(after) + 1], window.act_export_figure)
     else:
         file_menu.addAction(window.act_export_figure)
-    window.act_record = QAction("Record &playback…", window)
+    window.act_record = QAction("Re&cord playback…", window)
     window.act_record.triggered.connect(lambda: ask_record(window))
     menu("Reader").addAction(window.act_record)
 
