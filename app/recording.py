@@ -154,11 +154,12 @@ def pil_image(image: QImage):
     return Image.frombuffer("RGB", (w, h), bytes(image.constBits()), "raw", "RGB", image.bytesPerLine(), 1).copy()
 
 
-def gif_bytes(images, durations_ms, progress: Callable[[int], bool] | None = None) -> bytes:
-    """An animated GIF (looping) of ``images`` (``QImage``s, all one size), frame ``i`` shown
-    ``durations_ms[i]`` ms, quantised to the first frame's 255-colour palette without
-    dithering (text stays crisp, unchanged areas stay identical from frame to frame, so
-    Pillow stores only what changed). ``progress(i)`` after each frame; False cancels."""
+def gif_frames(images, progress: Callable[[int], bool] | None = None) -> list:
+    """``images`` (``QImage``s, all one size) as Pillow palette images on the first frame's
+    255-colour palette, every pixel mapped to its nearest colour without dithering: text stays
+    crisp and an unchanged pixel gets the same index in every frame (median cut's own assignment
+    of the first frame may differ), so the GIF stores only what changed from frame to frame.
+    ``progress(i)`` after each frame; False cancels (:class:`Cancelled`)."""
     from PIL import Image
 
     out = []
@@ -167,18 +168,26 @@ def gif_bytes(images, durations_ms, progress: Callable[[int], bool] | None = Non
         rgb = pil_image(image)
         if palette is None:
             palette = rgb.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
-        # every frame, the first too, mapped to the nearest palette colour: an unchanged pixel
-        # gets the same index in every frame (median cut's own assignment of the first frame
-        # may differ), so the frames after the first store only what changed
         out.append(rgb.quantize(palette=palette, dither=Image.Dither.NONE))
         if progress is not None and not progress(i + 1):
             raise Cancelled
     if not out:
         raise ValueError("no frames to record")
+    return out
+
+
+def gif_encode(frames: list, durations_ms) -> bytes:
+    """An animated GIF (looping) of :func:`gif_frames`' ``frames``, frame ``i`` shown
+    ``durations_ms[i]`` ms. Plain data only: may run in a worker thread."""
     buf = io.BytesIO()
-    out[0].save(buf, "GIF", save_all=True, append_images=out[1:], duration=list(durations_ms)[:len(out)],
-                loop=0, optimize=False)
+    frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=list(durations_ms)[:len(frames)],
+                   loop=0, optimize=False)
     return buf.getvalue()
+
+
+def gif_bytes(images, durations_ms, progress: Callable[[int], bool] | None = None) -> bytes:
+    """:func:`gif_encode` of :func:`gif_frames`: the GIF of ``images``."""
+    return gif_encode(gif_frames(images, progress), durations_ms)
 
 
 def mp4_bytes(images, durations_ms, progress: Callable[[int], bool] | None = None) -> bytes:
@@ -215,13 +224,23 @@ def mp4_bytes(images, durations_ms, progress: Callable[[int], bool] | None = Non
             return fh.read()
 
 
-def record(window, path: str | Path, what: str = "pane", per: str = "screen", speed: int | None = None,
-           progress: Callable[[int, int], bool] | None = None) -> Path:
-    """Record ``window``'s playback of the open article to ``path`` (``.gif`` or ``.mp4``):
-    ``what`` ``"pane"`` or ``"window"``, ``per`` ``"screen"`` or ``"step"``, ``speed`` in
-    characters (unit) per second (default the playback's). ``progress(done, total)`` after each
-    frame; returning False cancels (:class:`Cancelled`, nothing written). Returns the path.
-    Raises ``ValueError`` and ``OSError`` (see the module)."""
+@dataclass(frozen=True)
+class Capture:
+    """A recording captured, not yet written: ``encode()`` returns the file's bytes from plain
+    data (Pillow images, or the MP4 already encoded), so it may run in a worker thread."""
+
+    path: Path
+    frames: int
+    encode: Callable[[], bytes]
+
+
+def capture(window, path: str | Path, what: str = "pane", per: str = "screen", speed: int | None = None,
+            progress: Callable[[int, int], bool] | None = None) -> Capture:
+    """Play ``window``'s open article and grab its frames for ``path`` (``.gif`` or ``.mp4``),
+    in the GUI thread: ``what`` ``"pane"`` or ``"window"``, ``per`` ``"screen"`` or ``"step"``,
+    ``speed`` in characters (unit) per second (default the playback's). ``progress(done,
+    total)`` after each frame; returning False cancels (:class:`Cancelled`). Nothing is written
+    (:func:`record` writes). Raises ``ValueError`` and ``OSError`` (see the module)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
@@ -243,10 +262,21 @@ def record(window, path: str | Path, what: str = "pane", per: str = "screen", sp
                              f"{widget.width()} × {widget.height()} pixels: record per screen, with a larger "
                              "screen or a higher speed, or record an .mp4")
         tick = None if progress is None else (lambda i: progress(i, len(p)))
-        encode = gif_bytes if suffix == ".gif" else mp4_bytes
         with contextlib.closing(frames(window, p, what)) as images:  # the reader is put back even on cancel
-            data = encode(images, p.durations_ms, tick)
+            if suffix == ".gif":
+                held = gif_frames(images, tick)
+                return Capture(path, len(p), lambda: gif_encode(held, p.durations_ms))
+            data = mp4_bytes(images, p.durations_ms, tick)
+            return Capture(path, len(p), lambda: data)
     finally:
         pb.set_speed(old)
-    write_bytes(path, data)
-    return path
+
+
+def record(window, path: str | Path, what: str = "pane", per: str = "screen", speed: int | None = None,
+           progress: Callable[[int, int], bool] | None = None) -> Path:
+    """:func:`capture` the playback of ``window``'s open article, encode it and write ``path``
+    atomically (only over a regular file). Returns the path. Raises ``ValueError``, ``OSError``
+    and :class:`Cancelled` (nothing written) as :func:`capture`."""
+    c = capture(window, path, what, per, speed, progress)
+    write_bytes(c.path, c.encode())
+    return c.path

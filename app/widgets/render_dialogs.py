@@ -5,8 +5,9 @@
 PNG's width, then a file name, and writes :func:`readsim.app.figure.export_figure`. Record
 playback asks for the format (GIF; MP4 only when imageio-ffmpeg is installed), the article pane
 or the whole window, one frame per screen or per playback step, and the speed, then a file
-name, and records :func:`readsim.app.recording.record` behind a progress dialog that can
-cancel (nothing is written then). Errors go to the window's message box (``path: reason``).
+name; it grabs the frames (:func:`readsim.app.recording.capture`, GUI thread) behind a progress
+dialog that can cancel (nothing is written then), then encodes and writes the file in a worker
+thread (:func:`readsim.app.background.run_in_background`). Errors go to the window's message box (``path: reason``).
 """
 
 from __future__ import annotations
@@ -135,14 +136,25 @@ def ask_figure(window) -> None:
                               lambda p: export_figure(window, p, span, width), window.show_error, window.status.setText)
 
 
+def _raise(exc: BaseException):
+    raise exc
+
+
 def ask_record(window) -> None:
-    """Record playback: the dialog, the save dialog, then the recording behind a progress dialog."""
-    from ..recording import Cancelled, record
+    """Record playback: the dialog, the save dialog, the frames grabbed behind a progress dialog
+    (GUI thread), then the file encoded and written in a worker thread."""
+    from readsim.engine.atomic import write_bytes
+
+    from ..background import run_in_background
+    from ..recording import Cancelled, capture
 
     dialog = RecordDialog(window)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return
     fmt, options = dialog.format.currentText(), dialog.options()
+    path = export._ask(window, "Record playback", RECORD_FILTERS[fmt], export._stem(window, "playback") + "." + fmt.lower())
+    if path is None:
+        return
     progress = QProgressDialog("Recording the playback…", "Cancel", 0, 100, window)
     progress.setWindowModality(Qt.WindowModality.WindowModal)
     progress.setMinimumDuration(300)
@@ -152,19 +164,26 @@ def ask_record(window) -> None:
         progress.setValue(done)  # a modal progress dialog processes events here (its Cancel)
         return not progress.wasCanceled()
 
-    def write(path):
-        try:
-            return record(window, path, progress=tick, **options)
-        finally:
-            progress.close()
+    def fail(exc: BaseException) -> None:  # the one message every export gives (anything else: a bug, raised)
+        export.write_export(path, lambda _: _raise(exc), window.show_error, window.status.setText)
 
-    path = export._ask(window, "Record playback", RECORD_FILTERS[fmt], export._stem(window, "playback") + "." + fmt.lower())
-    if path is None:
-        return
     try:
-        export.write_export(path, write, window.show_error, window.status.setText)
+        captured = export.write_export(path, lambda p: capture(window, p, progress=tick, **options),
+                                       window.show_error, lambda _: None)
     except Cancelled:
         window.status.setText(f"Recording cancelled; nothing was written to {path}")
+        return
+    finally:
+        progress.close()
+    if captured is None:  # the error is shown
+        return
+    window.status.setText(f"Writing {path} ({captured.frames:,} frames)…")
+
+    def write():
+        write_bytes(captured.path, captured.encode())
+        return captured.path
+
+    run_in_background(window, write, lambda out: window.status.setText(f"Exported {out}"), fail)
 
 
 def install_render(window) -> None:

@@ -57,7 +57,7 @@ def test_export_figure_dialog_writes_the_range_asked(real_window, monkeypatch, t
     assert window.status.text() == f"Exported {out}"
 
 
-def test_record_dialog_writes_a_gif_and_cancel_writes_nothing(real_window, monkeypatch, tmp_path):
+def test_record_dialog_writes_a_gif_and_cancel_writes_nothing(real_window, qtbot, monkeypatch, tmp_path):
     window = real_window()
     s = window.session
 
@@ -68,14 +68,26 @@ def test_record_dialog_writes_a_gif_and_cancel_writes_nothing(real_window, monke
     accept(monkeypatch, rd.RecordDialog, setup)
     out = tmp_path / "rec.gif"
     monkeypatch.setattr(export, "_ask", lambda *a: str(out))
-    window.act_record.trigger()
+    window.act_record.trigger()  # frames grabbed now, the GIF encoded and written in a worker
+    qtbot.waitUntil(lambda: window.status.text() == f"Exported {out}", timeout=60_000)
     assert Image.open(out).n_frames == s.screens()
-    assert window.status.text() == f"Exported {out}"
     out.write_bytes(b"before")
     monkeypatch.setattr(QProgressDialog, "wasCanceled", lambda self: True)
     window.act_record.trigger()
     assert out.read_bytes() == b"before"
     assert window.status.text() == f"Recording cancelled; nothing was written to {out}"
+
+
+def test_a_recording_the_file_refuses_is_a_message(real_window, monkeypatch, tmp_path):
+    window = real_window()
+    shown = []
+    monkeypatch.setattr(window, "show_error", shown.append)
+    accept(monkeypatch, rd.RecordDialog, lambda d: None)
+    folder = tmp_path / "folder.gif"
+    folder.mkdir()
+    monkeypatch.setattr(export, "_ask", lambda *a: str(folder))
+    window.act_record.trigger()
+    assert len(shown) == 1 and shown[0].startswith(f"Cannot export to {folder}: Is a directory")
 
 
 def test_a_bad_range_in_the_dialog_is_a_message(real_window, monkeypatch, tmp_path):
