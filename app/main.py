@@ -83,7 +83,8 @@ def parser() -> argparse.ArgumentParser:
                                 epilog="Exit status: 0 ok; 1 an input error while loading (with --screenshot) or an "
                                 "OS error (path: reason: a missing, unreadable or wrong-kind path, the screenshot's folder "
                                 "cannot be created, the image cannot be written, a screenshot path that is not a regular "
-                                "file or is one of the inputs; no display, or no libxcb-cursor on X11); 2 bad usage: "
+                                "file or is one of the inputs; no display, or no libxcb-cursor on X11), or a --figure or "
+                                "--record that cannot be made (a bad range or width, a suffix it cannot write); 2 bad usage: "
                                 "an option value out of range or options that do not go together (named in the message); "
                                 "130 interrupted.")
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder of XML files (flat or nested), or a .zip, "

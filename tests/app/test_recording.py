@@ -182,6 +182,14 @@ def test_a_gif_too_big_to_hold_is_refused_before_recording(real_window, monkeypa
     assert not calls and not (tmp_path / "big.gif").exists()
 
 
+def test_mp4_without_imageio_ffmpeg_says_how_to_get_it(real_window, monkeypatch, tmp_path):
+    window = real_window()
+    monkeypatch.setattr(rec, "mp4_available", lambda: False)
+    with pytest.raises(ValueError, match=r"MP4 needs imageio and imageio-ffmpeg: pip install 'readsim\[mp4\]'"):
+        rec.record(window, tmp_path / "x.mp4")
+    assert not (tmp_path / "x.mp4").exists()
+
+
 def test_no_article_is_a_clear_error(qtbot):
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Session
