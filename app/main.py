@@ -449,7 +449,8 @@ def wait_idle(timeout_ms: int = SCREENSHOT_TIMEOUT_MS) -> bool:
 
 
 def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> int:
-    """Wait for the loads, step ``args.step`` screens, render the window to ``args.screenshot``.
+    """Wait for the loads, step ``args.step`` screens, write ``--figure`` and ``--record``
+    (:func:`readsim.app.render_args.render_outputs`), render the window to ``args.screenshot``.
     Raises ``KeyboardInterrupt`` between steps after Ctrl+C (:class:`Interrupt`)."""
     caught: list[str] = []
     previous = sys.excepthook
