@@ -180,6 +180,13 @@ def test_cli_figure_usage(tmp_path, capsys):
     assert "give a file ending in .svg, .pdf, .png" in capsys.readouterr().err
     assert main(["--sample", "--range", "0:10"]) == 2
     assert "--range goes with --figure FILE" in capsys.readouterr().err
+    link = tmp_path / "null.svg"
+    link.symlink_to("/dev/null")  # a link to a device: refused before loading, the device untouched
+    assert main(["--sample", "--figure", str(link)]) == 1
+    assert "not a regular file (a character device)" in capsys.readouterr().err
+    assert main(["--sample", "--record", str(tmp_path / "rec.gif"), "--figure", str(link)]) == 1
+    assert not (tmp_path / "rec.gif").exists()  # nothing written when one of the outputs is refused
+    capsys.readouterr()
     afile = tmp_path / "afile"
     afile.write_text("x")
     assert main(["--sample", "--figure", str(afile / "x.svg")]) == 1  # a folder that is a file
