@@ -7,6 +7,7 @@
             [--topic T] [--article A] [--unit bytes|chars]
             [--reading MODE --screen S --tolerance T --beta B] [--entry OFFSET]
             [--screenshot out.png [--step K]]   # render offscreen, write a PNG, exit
+            [--figure FILE [--range START:END]] [--record FILE.gif]   # app/render_args.py
 
 :func:`main` returns the exit code: 0; 1 for an input error found while loading (with
 ``--screenshot``) or an OS error (``path: reason``: the screenshot's folder cannot be created,
@@ -41,11 +42,14 @@ import traceback
 from pathlib import Path
 
 from readsim.engine.atomic import check_output
-from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option, silence
+from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.measure import MAX_SIZE, parse_count, parse_real
 from readsim.engine.reading import Mode
+
+from .render_args import (add_render_arguments, check_render_usage, check_render_values, headless, outputs, render_outputs,
+                          write_output)
 
 SCREENSHOT_TIMEOUT_MS = 120_000
 MAX_SCREEN = 10_000_000  # the Reader controls' range for the screen size and the T2I tolerance
@@ -81,7 +85,8 @@ def parser() -> argparse.ArgumentParser:
                                 epilog="Exit status: 0 ok; 1 an input error while loading (with --screenshot) or an "
                                 "OS error (path: reason: a missing, unreadable or wrong-kind path, the screenshot's folder "
                                 "cannot be created, the image cannot be written, a screenshot path that is not a regular "
-                                "file or is one of the inputs; no display, or no libxcb-cursor on X11); 2 bad usage: "
+                                "file or is one of the inputs; no display, or no libxcb-cursor on X11), or a --figure or "
+                                "--record that cannot be made (a bad range or width, a suffix it cannot write); 2 bad usage: "
                                 "an option value out of range or options that do not go together (named in the message); "
                                 "130 interrupted.")
     p.add_argument("view", nargs="?", metavar="VIEW.readsim", help="a saved view (File > Save view): its files, topic, "
@@ -111,7 +116,8 @@ def parser() -> argparse.ArgumentParser:
                    help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
     p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")
     p.add_argument("--step", type=option(_step), default=None, metavar="K",
-                   help="with --screenshot (only): screens read forward, 0 or more (default 0)")
+                   help="with --screenshot or --figure (only): screens read forward, 0 or more (default 0)")
+    add_render_arguments(p)
     return p
 
 
@@ -142,8 +148,9 @@ def check_usage(args: argparse.Namespace) -> list[str]:
     shot = Path(args.screenshot) if args.screenshot else None
     if shot is not None and not shot.is_dir() and shot.suffix.lower() not in (".png", ".svg"):
         out.append(f"--screenshot {args.screenshot}: the image must end in .png or .svg")
-    if args.step is not None and not args.screenshot:
-        out.append("--step K goes with --screenshot (the screens read forward before the picture); "
+    out += check_render_usage(args)
+    if args.step is not None and not (args.screenshot or args.figure):
+        out.append("--step K goes with --screenshot or --figure (the screens read forward before the picture); "
                    "in the window, use the reader's controls")
     if args.entry is not None and args.reading not in (None, Mode.ENTRY.value):
         out.append(f"--entry sets the entry point of the entry reading mode: it does not go with --reading {args.reading}")
@@ -316,11 +323,13 @@ class Interrupt:
         self._write.close()
 
 
-def screenshot_output(args: argparse.Namespace) -> str | None:
-    """Create the folder of ``--screenshot``'s image and check the image may be written there
+def screenshot_output(args: argparse.Namespace, path: str | None = None) -> str | None:
+    """Create the folder of ``--screenshot``'s image (or of ``path``: ``--figure``, ``--record``)
+    and check the file may be written there
     (:func:`screenshot_folder`, then :func:`readsim.engine.atomic.check_output` against every
     input); the problem as ``path: reason``, or None."""
-    problem = screenshot_folder(args.screenshot)
+    path = path or args.screenshot
+    problem = screenshot_folder(path)
     if problem:
         return problem
     inputs = [("collection", args.collection), ("qrels", args.qrels), ("topics", args.topics),
@@ -330,9 +339,9 @@ def screenshot_output(args: argparse.Namespace) -> str | None:
         inputs += [("collection", view.collection), ("qrels", view.qrels), ("topics", view.topics),
                    *(("run", r) for r in view.runs), ("view", args.view)]
     try:
-        check_output(args.screenshot, inputs)
+        check_output(path, inputs)
     except OSError as exc:
-        return describe_os_error(exc, args.screenshot)
+        return describe_os_error(exc, path)
     return None
 
 
@@ -360,20 +369,21 @@ def _main(argv: list[str] | None) -> int:
         return int(exit_.code or 0)
     if args.list_lessons:
         return _list_lessons()
-    for check, code in ((check_usage, 2), (check_lesson, 2), (check_paths, 1), (check_view, 1)):
+    for check, code in ((check_usage, 2), (check_lesson, 2), (check_paths, 1), (check_view, 1),
+                        (check_render_values, 1)):
         problems = check(args)
         if problems:
             for text in problems:
                 _error(text)
             return code
-    if args.screenshot:
-        problem = screenshot_output(args)
+    for path in outputs(args):
+        problem = screenshot_output(args, path)
         if problem:
             _error(problem)
             return 1
-    if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
+    if headless(args) and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    problem = None if args.screenshot else display_problem()
+    problem = None if headless(args) else display_problem()
     if problem:
         _error(problem)
         return 1
@@ -394,7 +404,7 @@ def _run(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     """Open the window (or render the screenshot) once Qt's application exists."""
     from .files import freeze_settings, thaw_settings
 
-    if args.screenshot:
+    if headless(args):
         from PySide6.QtCore import qInstallMessageHandler
 
         freeze_settings()
@@ -430,10 +440,10 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     session = Session(unit=args.unit)
     reading = args.reading or (Mode.ENTRY.value if args.entry is not None else Mode.NATURAL.value)
     session.set_settings(mode=reading, screen=args.screen, tolerance=args.tolerance, beta=args.beta)
-    window = MainWindow(session, show_dialogs=not args.screenshot, restore=not args.screenshot, defer_plots=True)
+    window = MainWindow(session, show_dialogs=not headless(args), restore=not headless(args), defer_plots=True)
     session.setParent(window)
     start(session, window, args)
-    if args.screenshot:
+    if headless(args):
         try:
             return screenshot(app, window, args, interrupt)
         finally:
@@ -483,7 +493,7 @@ def start(session, window, args: argparse.Namespace) -> None:
         text = (f"The shipped sample is missing ({s.collection.parent}). "
                 "Open a collection folder, qrels and a run from the File menu, or drop them here.")
         window.status.setText(text)
-        if args.screenshot:
+        if headless(args):
             session.errors.append(text)
 
 
@@ -508,7 +518,8 @@ def wait_idle(timeout_ms: int = SCREENSHOT_TIMEOUT_MS) -> bool:
 
 
 def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> int:
-    """Wait for the loads, step ``args.step`` screens, render the window to ``args.screenshot``.
+    """Wait for the loads, step ``args.step`` screens, write ``--figure`` and ``--record``
+    (:func:`readsim.app.render_args.render_outputs`), render the window to ``args.screenshot``.
     Raises ``KeyboardInterrupt`` between steps after Ctrl+C (:class:`Interrupt`)."""
     caught: list[str] = []
     previous = sys.excepthook
@@ -540,6 +551,10 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
         for text in session.errors:
             _error(text)
         return 1
+    code = render_outputs(window, args, _error)  # --figure, --record
+    interrupt.check()
+    if code or not args.screenshot:
+        return code
     out = Path(args.screenshot)
     problem = screenshot_output(args)  # again: it may have changed while loading
     if problem:
@@ -547,23 +562,11 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
         return 1
     from .export import export_widget
 
-    try:  # rendered in memory, then written atomically: a failure leaves any previous image intact
-        export_widget(window, out)
-    except ValueError as exc:  # a suffix other than .png or .svg
-        _error(str(exc))
-        return 2
-    except OSError as exc:
-        _error(describe_os_error(exc, out))
-        return 1
-    try:
-        print(f"readsim: wrote {out}", file=streams.output(), flush=True)
-    except BrokenPipeError:
-        silence(sys.stdout)
-    except OSError as exc:
-        silence(sys.stdout)
-        if sys.stdout is not None:  # closed by the caller: the image is written, the note is dropped
-            _error(describe_os_error(exc, "<stdout>"))
-            return 1
+    # rendered in memory, then written atomically: a failure leaves any previous image intact;
+    # a suffix other than .png or .svg (ValueError) is bad usage, 2
+    code = write_output(out, lambda: export_widget(window, out), _error, value_code=2)
+    if code:
+        return code
     interrupt.check()
     return 0
 

@@ -32,6 +32,7 @@ from .widgets.scores import ScoresPanel
 from .widgets.compare import install_compare
 from .widgets.on_demand import install_elements, install_runs
 from .export import install_export
+from .widgets.render_dialogs import install_render
 from .editing import install_editing
 from .help import install_help
 from .widgets.strategies import install_strategies
@@ -171,6 +172,7 @@ class MainWindow(QMainWindow):
         install_runs(self)
         install_elements(self)
         install_export(self)
+        install_render(self)  # File ▸ Export figure…, Reader ▸ Record playback…
         install_help(self)
         install_editing(self)
         install_strategies(self)
