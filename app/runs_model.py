@@ -223,7 +223,8 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
             docs = _evaluate_one(qrels, run, measures, options, collection, True, progress, start + width, width,
                                  f"evaluating {label} as whole documents ({i + 1} of {len(runs)})")
         cached.append(Cached(run, qrels, collection, key, ev, docs))
-    progress.step(0.9, f"testing {len(runs) * (len(runs) - 1) // 2} pairs of runs")
+    pairs = len(runs) * (len(runs) - 1) // 2
+    progress.step(0.9, f"testing {pairs} pair{'s' if pairs != 1 else ''} of runs")
     evaluations = []
     documents = [] if options.baseline else None
     for c, label in zip(cached, labels):
