@@ -37,6 +37,7 @@ from .help import install_help
 from .widgets.strategies import install_strategies
 from .widgets.passages_table import install_passages
 from .widgets.topic_view import install_topic_view
+from .widgets.topic_chooser import install_topic_scores
 
 DEFAULT_SIZE = (1600, 1000)
 SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
@@ -172,6 +173,7 @@ class MainWindow(QMainWindow):
         install_strategies(self)
         install_passages(self)
         install_topic_view(self)
+        install_topic_scores(self)  # after the topic view and the editor: the chooser's scores follow both
         install_article_loading(self)
         if restore:
             self._restore()
