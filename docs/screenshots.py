@@ -5,7 +5,8 @@ default ``../shared/data/inex``; FOLDER, default ``docs/``, is created if missin
 picture is written atomically, only over a regular file). Writes ``docs/window-real.png`` (the window: ranked list,
 article, scores, precision curve, topic view with where the run loses), ``docs/passages.png``
 (the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
-the worst-case order, its jumps drawn) and ``docs/compare.png`` (A/B of two real runs).
+the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs), the Runs
+window (``docs/runs.png``) and its Topics tab (``docs/topics.png``).
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     save(w.compare_dock, OUT / "compare.png")
     elements_shot()
     runs_shot()
+    topics_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -187,6 +189,32 @@ def runs_shot(tabs_to: str | Path | None = None) -> Path:
             name = runs_window.tabs.tabText(index).lower()
             save(runs_window, Path(tabs_to) / f"runs-{name}.png")
             print("wrote", Path(tabs_to) / f"runs-{name}.png")
+    return out
+
+
+def topics_shot() -> Path:
+    """``docs/topics.png``: the Runs window's Topics tab on ``indri-passages.run`` against
+    ``bert-passages-map199.run`` under AgP/F(0.25): the 118 paired topics, both runs' values and
+    their difference, where Indri gains most first. Alone too::
+
+        QT_QPA_PLATFORM=offscreen .venv/bin/python -c "import runpy; runpy.run_path('docs/screenshots.py')['topics_shot']()"
+    """
+    _app()
+    w = window("2009074", "23724", ["indri-passages.run", "bert-passages-map199.run"])
+    w.act_runs.trigger()
+    runs_window = w.runs_window
+    runs_window.set_options(measures=["AgP/F(0.25)", "AgP/aveChP"], baseline=False)
+    runs_window.compare()
+    settle(lambda: runs_window.result is not None and not runs_window.busy()
+           and len(runs_window.result.comparison.measures) == 2)
+    if runs_window.errors_shown:
+        raise SystemExit("; ".join(runs_window.errors_shown))
+    runs_window.tabs.setCurrentWidget(runs_window.topics_tab)
+    runs_window.resize(1300, 720)
+    settle()
+    out = OUT / "topics.png"
+    save(runs_window, out)
+    print("wrote", out)
     return out
 
 

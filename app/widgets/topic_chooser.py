@@ -10,8 +10,8 @@ once the topic's own ranked list is scored, never in the GUI thread; a newer req
 older result (a generation counter), and results are kept per (run, inputs, measure, settings,
 edits) so switching back costs nothing.
 
-:func:`install_topic_scores` wires it to a main window: the combo's items get `` · 0.1234``
-(the measure named in the combo's tooltip), :data:`SCORE_ROLE` holds each value, and the
+:func:`install_topic_scores` wires it to a main window: each item gets `` · 0.1234`` after its
+topic id (``2009074 · 0.0259  web ranking ...``; the measure named in the combo's tooltip), :data:`SCORE_ROLE` holds each value, and the
 View menu's (and the combo's context menu's) "Sort topics by the run's score" orders them.
 See docs/architecture.md (a widget's background work)."""
 
@@ -65,7 +65,7 @@ class TopicChooserScores(QObject):
         self._generation = 0
         self._running = False
         self._wanted: tuple | None = None  # the inputs of the scores to show
-        self._suffix: dict[str, str] = {}  # topic -> the text appended to its item
+        self._suffix: dict[str, str] = {}  # topic -> the score inserted after its id in its item
         self.act_sort = QAction(SORT_TEXT, window)
         self.act_sort.setCheckable(True)
         self.act_sort.setStatusTip("List the topics in the chooser by the open run's score on each, lowest first")
@@ -147,19 +147,19 @@ class TopicChooserScores(QObject):
         run_in_background(self, op, success, failure)
 
     def relabel(self) -> None:
-        """Append each topic's score to its item (replacing the previous one), then sort."""
+        """Put each topic's score after its id in its item (replacing the previous one), then sort."""
         combo = self.combo
         m = self.measure
         for i in range(combo.count()):
             t = combo.itemData(i)
             text = combo.itemText(i)
-            old = self._suffix.get(t)
-            if old and text.endswith(old):
-                text = text[: -len(old)]
+            old = self._suffix.get(t)  # the score put after the topic id last time
+            if old and text.startswith(t + old):
+                text = t + text[len(t) + len(old):]
             value = self.scores.get(t)
-            suffix = f"  ·  {format_score(m, value)}" if m is not None and self.scores else ""
-            self._suffix[t] = suffix
-            combo.setItemText(i, text + suffix)
+            shown = f" · {format_score(m, value)}" if m is not None and self.scores else ""
+            self._suffix[t] = shown
+            combo.setItemText(i, t + shown + text[len(t):] if text.startswith(t) else text)
             combo.setItemData(i, value, SCORE_ROLE)
             if combo.itemData(i, ORDER_ROLE) is None:
                 combo.setItemData(i, i, ORDER_ROLE)

@@ -35,7 +35,7 @@ def test_scores_per_topic_and_sorting(real_window, real, qtbot):
     # the topic view shows the same number for the open topic
     assert ts.scores[s.topic] == pytest.approx(w.topic_view.values()["AgP/F(0.25)"], abs=1e-12)
     i = combo.findData(s.topic)
-    assert combo.itemText(i).endswith(f"  ·  {want[s.topic]:.4f}")
+    assert combo.itemText(i).startswith(f"{s.topic} · {want[s.topic]:.4f}  web ranking")
     assert combo.itemData(i, SCORE_ROLE) == pytest.approx(want[s.topic])
     assert "AgP/F(0.25)" in combo.toolTip()
     assert w.topic_scores.topics_shown() == s.topic_ids()  # the run's order until sorted
