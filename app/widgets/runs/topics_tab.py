@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from ... import runs_model as rm
 from ...plain import esc, plain_tip
-from .cells import TABLE_STYLE, note
+from .cells import TABLE_STYLE, titled
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 """A cell's sort key: the topic id (its position in the engine's order for ties), a value, a difference."""
@@ -156,8 +156,6 @@ class TopicsTab(QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        lay = QVBoxLayout(self)
-        self.title = note()
         self.model = TopicsModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
@@ -173,10 +171,7 @@ class TopicsTab(QWidget):
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         self.table.doubleClicked.connect(self._activated)
-        self.legend = note()
-        lay.addWidget(self.title)
-        lay.addWidget(self.table, 1)
-        lay.addWidget(self.legend)
+        self.title, self.legend = titled(self, self.table)
 
     def show_nothing(self, text: str) -> None:
         self.title.setText(text)
