@@ -24,7 +24,8 @@ Sources:
   columns); **Pearson's r**: Gövert, Fuhr, Lalmas, Kazai, Information Retrieval 9, 2006
   ([Gövert 2006]), Tables 2-5.
 
-Policies, all in one place (each has a test in ``tests/engine/test_compare.py``):
+Policies, all in one place (each has a test in ``tests/engine/test_compare.py``; 8 and 9 also in
+``tests/engine/test_compare_per_topic.py``):
 
 1. **Pairing by topic.** Every statistic pairs the runs topic by topic over one set of topics,
    the same for every run and measure: the topics *every* run has (:func:`score_matrix`; the

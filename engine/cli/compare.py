@@ -7,7 +7,11 @@ once, evaluates it with every measure in one pass (the Python API's
 2010]'s "doc" columns, Table 2, unless ``--no-doc``), then prints per measure the runs ranked by their
 mean with a confidence interval, the significance matrix over all run pairs with the count of
 significant pairs (as [Kamps 2007a]'s "112 of the 190 pairwise comparisons"), the neighbouring pairs' effect sizes, and
-Kendall's tau and Pearson's r between every two measures and against the baseline. The
+Kendall's tau and Pearson's r between every two measures and against the baseline (with two runs,
+"two runs cannot show a correlation"); with ``--per-topic``, every paired topic with each run's
+value and its difference to a reference run (:meth:`engine.compare.Comparison.per_topic`). When
+topics are left out of the pairing, the report and the warning say which, and each run's own
+topic count (``readsim-eval``'s means are over those). The
 statistics and their policies (pairing by topic, orientation, ties, tests, correction, effect
 size) are :mod:`engine.compare`'s.
 
