@@ -290,6 +290,13 @@ def setting_text(c, with_collection: bool, options: Options) -> str:
     return "; ".join(parts)
 
 
+def edited_runs(result: Compared) -> dict[str, str]:
+    """Label -> source (``edited from FILE, N edits``) of each compared run the passage editor
+    had changed when it was compared (:attr:`Compared.sources`)."""
+    return {label: source for label, source in zip(result.labels, result.sources)
+            if source.startswith("edited from ")}
+
+
 def neighbour_marks(c, k: int) -> dict[int, object]:
     """Run index -> the engine's :class:`~readsim.engine.compare.Pair` of that run and the run
     ranked just below it under measure ``k`` (the last run has none)."""

@@ -469,7 +469,8 @@ class RunsWindow(QMainWindow):
         self.measure.setCurrentIndex(max(c.measures.index(keep) if keep in c.measures else 0, 0))
         self.measure.blockSignals(False)
         self.correlation_tab.set_measures(c.measures)
-        setting = rm.setting_text(c, self.result.with_collection, self.result.options)
+        setting = rm.setting_text(c, self.result.with_collection, self.result.options) + "".join(
+            f"; {label}: {source}" for label, source in rm.edited_runs(self.result).items())
         self.setting.setText(esc(setting))
         self.setting.setToolTip(plain_tip(setting))
         self._show_all()

@@ -180,6 +180,7 @@ def test_an_edited_run_is_named_as_edited_in_every_export(qtbot, two, tmp_path):
     w = compare_in_window(qtbot, window)
     label = w.result.labels[0]
     expected = f"edited from {original.path}, 1 edit"
+    assert f"{label}: {expected}" in w.setting.toolTip()  # the window says so too
     for kind in ("runs", "pairs", "topics"):
         data = json.loads(w.export_csv(kind, tmp_path / f"{kind}.json").read_text())
         assert data["provenance"]["edited_runs"] == [label]

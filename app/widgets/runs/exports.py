@@ -111,8 +111,7 @@ class RunsExports:
         r = w.result
         sources = r.sources or r.paths
         prov["files"]["runs"] = [f"{label}: {source}" for label, source in zip(r.labels, sources)]
-        edited = [label for label, source in zip(r.labels, sources) if source.startswith("edited from ")]
-        prov["edited_runs"] = edited or "none"
+        prov["edited_runs"] = list(rm.edited_runs(r)) or "none"
         o = r.options
         prov["settings"] = {"measures": list(o.measures), "test": o.test, "alpha": o.alpha, "resamples": o.resamples,
                             "seed": o.seed, "correction": o.correction, "mode": o.mode, "levels": o.levels,
