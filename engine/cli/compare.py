@@ -232,9 +232,9 @@ def write_compare_text(c, setting: dict, out: TextIO) -> None:
     lines = [f"readsim-eval compare: {_setting_line(c, setting)}"]
     if c.left_out:
         more = [f"{run} {n}" for run, n in setting["own_topics"].items() if n != len(c.topics)]
-        lines.append(f"topics: the {len(c.topics)} paired are those every run has; {plural(len(c.left_out), 'judged topic')} "
-                     f"left out ({_first(c.left_out)}). readsim-eval averages each run over its own judged topics "
-                     f"({', '.join(more)}), so its means differ from these")
+        lines.append(f"topics: the {len(c.topics)} paired are those every run has; "
+                     f"{plural(len(c.left_out), 'judged topic')} left out ({_first(c.left_out)}). readsim-eval "
+                     f"averages each run over its own judged topics ({', '.join(more)}), so its means differ from these")
     width = max(len(r) for r in c.runs)
     level = f"{(1 - c.alpha) * 100:g}%"
     for k, m in enumerate(c.measures):
@@ -294,10 +294,11 @@ def write_compare_text(c, setting: dict, out: TextIO) -> None:
                   "baselines) =="]
         w = max(len(c.measures[k]) for k in with_doc)
         few = len(c.runs) < MIN_CORRELATED
-        lines.append(f"{'measure':<{w}}  " + ("" if few else f"{'tau':>6}  {'r':>6}  ") + "runs better than their baseline")
+        lines.append(f"{'measure':<{w}}  " + ("" if few else f"{'tau':>6}  {'r':>6}  ")
+                     + "runs better than their baseline")
         for k in with_doc:
-            lines.append(f"{c.measures[k]:<{w}}  " + ("" if few else f"{_num(c.doc_tau[k], 3):>6}  {_num(c.doc_r[k], 3):>6}  ")
-                         + f"{c.doc_gains[k]} of {len(c.runs)}")
+            correlation = "" if few else f"{_num(c.doc_tau[k], 3):>6}  {_num(c.doc_r[k], 3):>6}  "
+            lines.append(f"{c.measures[k]:<{w}}  {correlation}{c.doc_gains[k]} of {len(c.runs)}")
         if few:
             lines.append(TWO_RUNS)
     out.write("\n".join(lines) + "\n")

@@ -22,6 +22,7 @@ from ..list_plot import cache_axes
 from .cells import CENTER, MUTED, SECTION, Cell, CellsModel, CellsTable, note, wrap_label
 
 POINT = "#1f5fbf"
+TWO_RUNS = rm.TWO_RUNS[:1].upper() + rm.TWO_RUNS[1:]  # a sentence of the note
 LABELLED_POINTS = 20  # up to this many runs, each point carries its name
 
 
@@ -236,8 +237,13 @@ class CorrelationTab(QWidget):
             self._place_labels()
         same = kx == ky
         few = len(c.runs) < MIN_CORRELATED
-        tau = "" if same else f"{rm.TWO_RUNS.split(':')[0]} · " if few else (f"Kendall's τ = {rm.fmt(c.tau[kx, ky], 3)} (p {rm.fmt_p(c.tau_p[kx, ky])}) · "
-                               f"Pearson's r = {rm.fmt(c.r[kx, ky], 3)} (p {rm.fmt_p(c.r_p[kx, ky])}) · ")
+        if same:
+            tau = ""
+        elif few:
+            tau = f"{TWO_RUNS.split(':')[0]} · "
+        else:
+            tau = (f"Kendall's τ = {rm.fmt(c.tau[kx, ky], 3)} (p {rm.fmt_p(c.tau_p[kx, ky])}) · "
+                   f"Pearson's r = {rm.fmt(c.r[kx, ky], 3)} (p {rm.fmt_p(c.r_p[kx, ky])}) · ")
         self.scatter_title = f"{tau}{len(c.runs)} runs"
         item.setTitle(esc(self.scatter_title), size="11pt", color="#222")
         notes = []
@@ -249,7 +255,7 @@ class CorrelationTab(QWidget):
                 notes.append(f"<b>{esc(c.measures[k])}</b> τ {rm.fmt(c.doc_tau[k], 3)}, r "
                              f"{rm.fmt(c.doc_r[k], 3)} ({c.doc_gains[k]} of {len(c.runs)} runs better than their "
                              f"baseline)")
-        text = "Each point a run (hover: its name and both scores)." + (f" {esc(rm.TWO_RUNS)}." if few else "")
+        text = "Each point a run (hover: its name and both scores)." + (f" {esc(TWO_RUNS)}." if few else "")
         if lower_x or lower_y:
             text += " A lower-is-better axis is reversed, so up and right are better and τ, r have their usual sign."
         if notes:
