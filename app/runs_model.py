@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from readsim.engine.collection import Collection
-from readsim.engine.compare import MIN_CORRELATED, format_number, format_signed
+from readsim.engine.compare import MIN_CORRELATED, format_number, format_signed, plural
 from readsim.engine.compare import run_labels as engine_run_labels
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, read_any_run
@@ -225,8 +225,7 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
             docs = _evaluate_one(qrels, run, measures, options, collection, True, progress, start + width, width,
                                  f"evaluating {label} as whole documents ({i + 1} of {len(runs)})")
         cached.append(Cached(run, qrels, collection, key, ev, docs))
-    pairs = len(runs) * (len(runs) - 1) // 2
-    progress.step(0.9, f"testing {pairs} pair{'s' if pairs != 1 else ''} of runs")
+    progress.step(0.9, f"testing {plural(len(runs) * (len(runs) - 1) // 2, 'pair')} of runs")
     evaluations = []
     documents = [] if options.baseline else None
     for c, label in zip(cached, labels):

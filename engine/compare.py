@@ -665,6 +665,11 @@ def format_number(value: float | None, digits: int = 4) -> str:
     return text.lstrip("-") if float(text) == 0 else text
 
 
+def plural(n: int, word: str) -> str:
+    """A count with its noun as reports print it: ``1 pair``, ``3 pairs``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def format_signed(value: float, digits: int = 4) -> str:
     """:func:`format_number` with its sign always shown (a difference), except that a value
     rounding to zero at ``digits`` decimals prints as zero without a sign (``0.0000``, never

@@ -475,7 +475,7 @@ class RunsWindow(QMainWindow):
         self.setting.setToolTip(plain_tip(setting))
         self._show_all()
         self.exports.enable()
-        self._say(f"Compared {len(c.runs)} runs on {len(c.topics)} topics under {len(c.measures)} measures"
+        self._say(f"Compared {len(c.runs)} runs on {len(c.topics)} topics under {rm.plural(len(c.measures), 'measure')}"
                   + "".join(f" · {w}" for w in self.result.label_warnings))
 
     def _show_all(self) -> None:
@@ -509,7 +509,8 @@ class RunsWindow(QMainWindow):
             self._fid_key = key
             self._show_fidelity()
             self.exports.enable()
-            self._say(f"Fidelity tables of {len(f.measures)} measures on {len(f.topics)} complete topics")
+            self._say(f"Fidelity tables of {rm.plural(len(f.measures), 'measure')} on "
+                      f"{rm.plural(len(f.topics), 'complete topic')}")
 
         def failed(exc: BaseException) -> None:
             if not isinstance(exc, rm.Cancelled):

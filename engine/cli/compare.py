@@ -33,7 +33,7 @@ from typing import TextIO
 
 import numpy as np
 
-from ..compare import MIN_CORRELATED, format_number, format_signed
+from ..compare import MIN_CORRELATED, format_number, format_signed, plural
 from ..coverage import run_paths
 from ..listmeasures import Evaluation, evaluate
 from ..measure import PARAMETER_RANGES, BadParameter, ListMeasure, parse_count, parse_real
@@ -209,11 +209,6 @@ def own_topics(evaluations: list[Evaluation], c) -> str:
     more = [f"{e.run_id} {len(e.topics)}" for e in evaluations if len(e.topics) != paired]
     return (f"readsim-eval's mean of a run is over its own judged topics ({', '.join(more)}), so it differs "
             f"from the mean over the {paired} paired topics here")
-
-
-def plural(n: int, word: str) -> str:
-    """``1 pair``, ``2 pairs``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _setting_line(c, setting: dict) -> str:

@@ -112,6 +112,7 @@ def test_real_topics_tab_double_click_and_exports(qtbot, two, real, tmp_path):
     window, runs = two
     w = compare_in_window(qtbot, window)
     assert w.errors_shown == []
+    assert w.status.text() == "Compared 2 runs on 118 topics under 1 measure"  # not "1 measures"
     tab = w.topics_tab
     m = tab.model
     # the engine alone: each run's AgP per topic, paired on the 118 topics both have
@@ -165,6 +166,7 @@ def test_real_topics_tab_double_click_and_exports(qtbot, two, real, tmp_path):
     w.compare()
     qtbot.waitUntil(lambda: not w.busy() and len(w.result.comparison.measures) == 2, timeout=60_000)
     assert "Two runs cannot show a correlation" in w.scatter_title and "τ =" not in w.scatter_title
+    assert w.status.text() == "Compared 2 runs on 118 topics under 2 measures"
     assert w.corr_table.item(0, 1).text() == "n/a" and "1.000" not in w.corr_table.item(0, 1).text()
     corr = json.loads(w.export_csv("correlations", tmp_path / "c.json").read_text())["rows"]
     assert corr[0]["tau"] is None and corr[0]["note"].startswith("two runs cannot show a correlation")
@@ -205,3 +207,4 @@ def test_one_pair_is_one_pair(real, inex):
     rm.compare_job(real["qrels"], runs, None, rm.Options(measures=("AgP/F(0.25)",), baseline=False, resamples=10),
                    [], Seen())
     assert "testing 1 pair of runs" in texts and not any("1 pairs" in t for t in texts)
+    assert [rm.plural(n, "measure") for n in (0, 1, 2)] == ["0 measures", "1 measure", "2 measures"]
