@@ -32,6 +32,8 @@ ORDER_ROLE = Qt.ItemDataRole.UserRole + 21
 """A topic item's place in the run (the order without sorting)."""
 SORT_KEY_ROLE = Qt.ItemDataRole.UserRole + 22
 SORT_TEXT = "Sort topics by the run's score (lowest first)"
+MEMO_SIZE = 32
+"""Score lists kept (one per run, inputs, measure, settings and edits)."""
 
 
 def chooser_measure(kind: str, settings) -> ListMeasure:
@@ -132,6 +134,8 @@ class TopicChooserScores(QObject):
         def success(values: dict[str, float]) -> None:
             self._running = False
             self._memo[key] = values
+            while len(self._memo) > MEMO_SIZE:  # the oldest first
+                self._memo.pop(next(iter(self._memo)))
             if generation == self._generation and key == self._key():
                 self.scores = dict(values)
                 self.relabel()
