@@ -42,6 +42,7 @@ from .widgets.explain import install_explain
 from .widgets.sensitivity import install_sensitivity
 from .view_state import install_views, open_view_file
 from .widgets.lesson_dock import install_lessons
+from .widgets.topic_chooser import install_topic_scores
 
 DEFAULT_SIZE = (1600, 1000)
 SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
@@ -180,6 +181,7 @@ class MainWindow(QMainWindow):
         install_topic_view(self)
         install_explain(self)
         install_sensitivity(self)
+        install_topic_scores(self)  # after the topic view and the editor: the chooser's scores follow both
         install_article_loading(self)
         install_views(self)
         install_lessons(self)

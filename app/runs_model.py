@@ -1,7 +1,8 @@
 """What the Runs window (:mod:`readsim.app.widgets.runs_window`) computes and exports, without
 widgets: reading extra runs, evaluating every run once (and once more as whole documents),
 comparing them (:func:`readsim.engine.compare.compare_evaluations`), the fidelity tables, and
-the CSV texts of what it shows. Runs are evaluated and the fidelity tables built by the Python
+the tables of what it shows (:class:`Table`, exported with their provenance by
+:mod:`readsim.app.provenance`). Runs are evaluated and the fidelity tables built by the Python
 API's pandas-free core (:func:`readsim._evaluate.evaluate_run`,
 :func:`readsim._compare.fidelity_of`), as ``readsim-eval`` does.
 
@@ -18,8 +19,6 @@ a Qt signal; setting :attr:`Progress.cancelled` makes the worker stop at its nex
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from readsim.engine.collection import Collection
-from readsim.engine.compare import format_number, format_signed
+from readsim.engine.compare import MIN_CORRELATED, format_number, format_signed, plural
 from readsim.engine.compare import run_labels as engine_run_labels
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, read_any_run
@@ -43,6 +42,8 @@ reading-order alternatives of Arvola et al. 2010, and cumulated effort (lower is
 
 TEST_NAMES = {"bootstrap": "paired bootstrap", "t": "paired t-test", "randomization": "paired randomization"}
 READING_MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT)
+TWO_RUNS = ("two runs cannot show a correlation: Kendall's τ and Pearson's r of two runs are ±1 whatever the "
+            "measures say (compare 3 runs or more)")
 
 
 class Cancelled(Exception):
@@ -175,6 +176,7 @@ class Compared:
     diagnostics: list[str] = field(default_factory=list)
     with_collection: bool = False
     label_warnings: list[str] = field(default_factory=list)  # run ids shared: labelled by file name
+    sources: list[str] = field(default_factory=list)  # per run: its file, or "edited from FILE, N edits"
 
     @property
     def paths(self) -> list[str]:
@@ -231,7 +233,7 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
             docs, _ = _evaluate_one(qrels, run, measures, options, collection, True, progress, start + width, width,
                                  f"evaluating {label} as whole documents ({i + 1} of {len(runs)})")
         cached.append(Cached(run, qrels, collection, key, ev, docs))
-    progress.step(0.9, f"testing {len(runs) * (len(runs) - 1) // 2} pairs of runs")
+    progress.step(0.9, f"testing {plural(len(runs) * (len(runs) - 1) // 2, 'pair')} of runs")
     evaluations = []
     documents = [] if options.baseline else None
     for c, label in zip(cached, labels):
@@ -295,6 +297,13 @@ def setting_text(c, with_collection: bool, options: Options) -> str:
     return "; ".join(parts)
 
 
+def edited_runs(result: Compared) -> dict[str, str]:
+    """Label -> source (``edited from FILE, N edits``) of each compared run the passage editor
+    had changed when it was compared (:attr:`Compared.sources`)."""
+    return {label: source for label, source in zip(result.labels, result.sources)
+            if source.startswith("edited from ")}
+
+
 def neighbour_marks(c, k: int) -> dict[int, object]:
     """Run index -> the engine's :class:`~readsim.engine.compare.Pair` of that run and the run
     ranked just below it under measure ``k`` (the last run has none)."""
@@ -321,34 +330,41 @@ def in_percent(f, k: int) -> bool:
     return not bool(f.lower_is_better[k])
 
 
-# -- CSV -------------------------------------------------------------------------------------------
+# -- tables (exported through app/provenance.py) --------------------------------------------------
 
 
-def _num(value) -> str:
-    """A CSV number at full precision; empty for NaN."""
+@dataclass
+class Table:
+    """An exported table: ``columns`` and ``rows`` (dicts keyed by them; numbers as floats, NaN
+    as None), written by :func:`readsim.app.provenance.write_table` with the provenance."""
+
+    columns: list[str]
+    rows: list[dict]
+
+
+def _num(value) -> float | str | None:
+    """A number at full precision; None for NaN (an empty CSV cell, JSON null), ``inf``/``-inf``."""
     if value is None:
-        return ""
+        return None
     value = float(value)
     if math.isnan(value):
-        return ""
+        return None
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    return repr(value)
+    return value
 
 
-def _csv(header: Sequence[str], rows: list[Sequence]) -> str:
-    f = io.StringIO(newline="")
-    w = csv.writer(f)
-    w.writerow(header)
-    w.writerows(rows)
-    return f.getvalue()
+def _table(header: Sequence[str], rows: list[Sequence]) -> Table:
+    return Table(list(header), [dict(zip(header, row)) for row in rows])
 
 
-def runs_csv(result: Compared) -> str:
+def runs_table(result: Compared, sources: Sequence[str] | None = None) -> Table:
     """One row per measure and run, in rank order: measure, rank, run, mean, the interval, the
     mean as whole documents, and the test against the next run (``significant_vs_next``),
-    with the test's settings and the run's file."""
+    with the test's settings and the run's source (``sources``: one per compared run, ``edited
+    from FILE, N edits`` for a run the passage editor changed; default the runs' files)."""
     c = result.comparison
+    sources = list(sources or result.sources or result.paths)
     rows = []
     for k, m in enumerate(c.measures):
         marks = neighbour_marks(c, k)
@@ -356,17 +372,17 @@ def runs_csv(result: Compared) -> str:
             pair = marks.get(int(i))
             rows.append((m, int(c.rank[k, i]), c.runs[i], _num(c.means[k, i]), _num(c.ci[k, i, 0]),
                          _num(c.ci[k, i, 1]), _num(c.doc_means[k, i]),
-                         "" if pair is None else c.runs[pair.worse], "" if pair is None else _num(pair.p),
-                         "" if pair is None else _num(pair.p_adjusted),
+                         "" if pair is None else c.runs[pair.worse], None if pair is None else _num(pair.p),
+                         None if pair is None else _num(pair.p_adjusted),
                          "" if pair is None else str(bool(pair.significant)).lower(),
                          "lower" if c.lower_is_better[k] else "higher", c.test, c.alpha, c.resamples, c.seed,
-                         c.correction, len(c.topics), result.paths[i]))
-    return _csv(("measure", "rank", "run", "mean", "ci_low", "ci_high", "doc_mean", "next_run", "p_vs_next",
-                 "p_adjusted_vs_next", "significant_vs_next", "better", "test", "alpha", "resamples", "seed",
-                 "correction", "topics", "run_file"), rows)
+                         c.correction, len(c.topics), sources[i]))
+    return _table(("measure", "rank", "run", "mean", "ci_low", "ci_high", "doc_mean", "next_run", "p_vs_next",
+                   "p_adjusted_vs_next", "significant_vs_next", "better", "test", "alpha", "resamples", "seed",
+                   "correction", "topics", "run_file"), rows)
 
 
-def pairs_csv(result: Compared) -> str:
+def pairs_table(result: Compared) -> Table:
     """Every tested pair of every measure (the significance matrices), in rank order."""
     c = result.comparison
     rows = []
@@ -375,32 +391,48 @@ def pairs_csv(result: Compared) -> str:
             rows.append((m, c.runs[p.better], c.runs[p.worse], int(c.rank[k, p.better]), int(c.rank[k, p.worse]),
                          _num(p.diff), _num(p.effect), p.wins, p.ties, p.losses, _num(p.p), _num(p.p_adjusted),
                          str(bool(p.significant)).lower(), c.test, c.alpha, c.correction))
-    return _csv(("measure", "better", "worse", "rank_better", "rank_worse", "diff", "effect_dz", "wins", "ties",
-                 "losses", "p", "p_adjusted", "significant", "test", "alpha", "correction"), rows)
+    return _table(("measure", "better", "worse", "rank_better", "rank_worse", "diff", "effect_dz", "wins", "ties",
+                   "losses", "p", "p_adjusted", "significant", "test", "alpha", "correction"), rows)
 
 
-def correlations_csv(result: Compared) -> str:
+def correlations_table(result: Compared) -> Table:
     """Kendall's tau and Pearson's r of every two measures over the runs, and of each measure
-    against the runs evaluated as whole documents (``other_as_documents`` true)."""
+    against the runs evaluated as whole documents (``other_as_documents`` true); empty (and
+    ``note`` saying why) with two runs, which cannot show a correlation."""
     c = result.comparison
     rows = []
+    note = TWO_RUNS if len(c.runs) < MIN_CORRELATED else ""
     for k, m in enumerate(c.measures):
         for q in range(k + 1, len(c.measures)):
             rows.append((m, c.measures[q], "false", _num(c.tau[k, q]), _num(c.tau_p[k, q]), _num(c.r[k, q]),
-                         _num(c.r_p[k, q]), len(c.runs)))
+                         _num(c.r_p[k, q]), len(c.runs), note))
         if not np.isnan(c.doc_means[k]).any():
             rows.append((m, m, "true", _num(c.doc_tau[k]), _num(c.doc_tau_p[k]), _num(c.doc_r[k]),
-                         _num(c.doc_r_p[k]), len(c.runs)))
-    return _csv(("measure", "other", "other_as_documents", "tau", "tau_p", "r", "r_p", "runs"), rows)
+                         _num(c.doc_r_p[k]), len(c.runs), note))
+    return _table(("measure", "other", "other_as_documents", "tau", "tau_p", "r", "r_p", "runs", "note"), rows)
 
 
-def fidelity_table1_csv(f) -> str:
+def topics_table(result: Compared) -> Table:
+    """Every paired topic of every measure, each run's value and its difference to its reference
+    run (:meth:`readsim.engine.compare.Comparison.per_topic`, ``readsim-eval compare
+    --per-topic``'s rows): the topics where a run beats the best-ranked run most first."""
+    c = result.comparison
+    rows = []
+    for k, m in enumerate(c.measures):
+        topics, ref, diff = c.per_topic(k)
+        for position, t in enumerate(topics, 1):
+            rows += [(m, c.topics[t], c.runs[i], _num(c.scores[k, i, t]), c.runs[ref[i]], _num(diff[i, t]), position)
+                     for i in c.order[k]]
+    return _table(("measure", "topic", "run", "value", "reference", "diff", "position"), rows)
+
+
+def fidelity_table1(f) -> Table:
     """Table 1: every simulated run's mean per measure."""
     rows = [(run, *(_num(f.means[k, i]) for k in range(len(f.measures)))) for i, run in enumerate(f.runs)]
-    return _csv(("run", *f.measures), rows)
+    return _table(("run", *f.measures), rows)
 
 
-def fidelity_table2_csv(f) -> str:
+def fidelity_table2(f) -> Table:
     """Table 2 of every measure: per expected ordering the mean difference (measure units,
     oriented), topics where the first run is better, equal, worse, the two-sided t-test p and
     the verdict; ``always`` marks the paper's 28 always-confirmed orderings."""
@@ -412,5 +444,5 @@ def fidelity_table2_csv(f) -> str:
             rows.append((m, first, second, _num(f.diff[k, o]), int(f.better[k, o]), int(f.equal[k, o]),
                          int(f.worse[k, o]), _num(f.p[k, o]), f.verdict[k][o],
                          str((first, second) in ALWAYS).lower(), len(f.topics)))
-    return _csv(("measure", "first", "second", "diff", "better", "equal", "worse", "p", "verdict", "always",
-                 "topics"), rows)
+    return _table(("measure", "first", "second", "diff", "better", "equal", "worse", "p", "verdict", "always",
+                   "topics"), rows)

@@ -7,7 +7,8 @@ article, scores, precision curve, topic view with where the run loses), ``docs/p
 (the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
 the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs), ``docs/explain.png``
 (the Explain dock, :func:`explain_shot`), ``docs/sensitivity.png`` (the Sensitivity dock: scores against
-the screen size), ``docs/lesson.png`` (a shipped lesson, on the sample).
+the screen size), ``docs/lesson.png`` (a shipped lesson, on the sample), the Runs
+window (``docs/runs.png``) and its Topics tab (``docs/topics.png``).
 """
 
 from __future__ import annotations
@@ -126,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     explain_shot()
     sensitivity_shot()
     lesson_shot()
+    topics_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -250,6 +252,29 @@ def lesson_shot() -> Path:
     out = OUT / "lesson.png"
     if readsim(["--lesson", "reading-orders", "--screenshot", str(out)]) != 0:
         raise SystemExit("screenshots.py: the lesson did not render")
+def topics_shot() -> Path:
+    """``docs/topics.png``: the Runs window's Topics tab on ``indri-passages.run`` against
+    ``bert-passages-map199.run`` under AgP/F(0.25): the 118 paired topics, both runs' values and
+    their difference, where Indri gains most first. Alone too::
+
+        QT_QPA_PLATFORM=offscreen .venv/bin/python -c "import runpy; runpy.run_path('docs/screenshots.py')['topics_shot']()"
+    """
+    _app()
+    w = window("2009074", "23724", ["indri-passages.run", "bert-passages-map199.run"])
+    w.act_runs.trigger()
+    runs_window = w.runs_window
+    runs_window.set_options(measures=["AgP/F(0.25)", "AgP/aveChP"], baseline=False)
+    runs_window.compare()
+    settle(lambda: runs_window.result is not None and not runs_window.busy()
+           and len(runs_window.result.comparison.measures) == 2)
+    if runs_window.errors_shown:
+        raise SystemExit("; ".join(runs_window.errors_shown))
+    runs_window.tabs.setCurrentWidget(runs_window.topics_tab)
+    runs_window.resize(1300, 720)
+    settle()
+    out = OUT / "topics.png"
+    save(runs_window, out)
+    print("wrote", out)
     return out
 
 

@@ -24,7 +24,8 @@ Sources:
   columns); **Pearson's r**: Gövert, Fuhr, Lalmas, Kazai, Information Retrieval 9, 2006
   ([Gövert 2006]), Tables 2-5.
 
-Policies, all in one place (each has a test in ``tests/engine/test_compare.py``):
+Policies, all in one place (each has a test in ``tests/engine/test_compare.py``; 8 and 9 also in
+``tests/engine/test_compare_per_topic.py``):
 
 1. **Pairing by topic.** Every statistic pairs the runs topic by topic over one set of topics,
    the same for every run and measure: the topics *every* run has (:func:`score_matrix`; the
@@ -79,8 +80,15 @@ Policies, all in one place (each has a test in ``tests/engine/test_compare.py``)
    the topics where each run is better (``wins``) and those tied.
 8. **Correlations** between two measures: :func:`scipy.stats.kendalltau` (tau-b) and
    :func:`scipy.stats.pearsonr` of the runs' oriented means, with their two-sided p-values;
-   NaN when a measure scores every run the same. Against the full-document baseline (the run
-   evaluated ``--as-documents``): the same for each measure with its own baseline scores.
+   NaN when a measure scores every run the same, and with fewer than :data:`MIN_CORRELATED`
+   (3) runs: two runs always lie on a line, so their tau and r are +-1 whatever the measures
+   say (reports say "two runs cannot show a correlation"). Against the full-document baseline
+   (the run evaluated ``--as-documents``): the same for each measure with its own baseline scores.
+9. **Per-topic differences** (:meth:`Comparison.per_topic`): on each paired topic, each run's
+   value minus that of its reference run, the best-ranked run (policy 3's ranking) for every
+   other run and the runner-up for the best-ranked run (with two runs: each against the
+   other); topics sorted by the largest oriented difference of any run to the best-ranked run
+   (where it loses most first), ties by topic id.
 
 Raises ``ValueError`` for arrays of the wrong shape, fewer than 2 runs or 2 topics, an
 unknown test or correction, ``alpha`` outside (0, 1), ``resamples`` outside 1 .. 100,000, a negative
@@ -112,6 +120,9 @@ MAX_CELLS = 4_000_000
 """Resampled values held at once (runs x resamples x topics for scipy's ``batch``; pairs x
 resamples for the pairs' differences)."""
 MAX_RESAMPLES = 100_000
+MIN_CORRELATED = 3
+"""Fewest runs a correlation is computed over (policy 8): two points always lie on a line, so
+over two runs Kendall's tau and Pearson's r are +-1 whatever the measures say."""
 
 
 @dataclass(frozen=True)
@@ -228,6 +239,32 @@ class Comparison(RunScores):
         """``(significant pairs, pairs)`` of measure ``k``, e.g. [Kamps 2007a]'s (112, 190)."""
         n = len(self.runs)
         return int(np.count_nonzero(self.significant[k])), n * (n - 1) // 2
+
+    def references(self, k: int) -> np.ndarray:
+        """Per run, the run its per-topic values are set against under measure ``k`` (policy 9):
+        the best-ranked run for every other run, the runner-up for the best-ranked run (so with
+        two runs each run against the other). ``(n,)`` int run indices."""
+        order = self.order[k]
+        ref = np.full(len(order), int(order[0]), dtype=np.int64)
+        ref[int(order[0])] = int(order[1])
+        return ref
+
+    def per_topic(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The per-topic table of measure ``k`` (policy 9): ``(topics, reference, diff)``.
+
+        ``reference`` ``(n,)``: :meth:`references`; ``diff`` ``(n, t)``: each run's value on a
+        topic minus its reference run's (the measure's unit and direction: for an effort measure a
+        negative difference is a gain); ``topics`` ``(t,)``: topic indices, the topics where a
+        run beats the best-ranked run by the most first (the largest oriented difference of any
+        other run to it; with two runs, where the second run gains most), ties by topic id."""
+        x = self.scores[k]
+        ref = self.references(k)
+        diff = settle(x - x[ref])
+        best = int(self.order[k][0])
+        others = np.arange(len(self.runs)) != best
+        gap = np.max(diff[others] * (-1.0 if self.lower_is_better[k] else 1.0), axis=0)
+        by_id = np.argsort(np.argsort(np.array(self.topics, dtype=object), kind="stable"), kind="stable")
+        return np.lexsort((by_id, -gap)), ref, diff
 
 
 # -- ordering and naming runs ----------------------------------------------------------------------
@@ -448,7 +485,7 @@ def _correlate(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float
     from scipy import stats
 
     a, b = settle(a), settle(b)
-    if len(a) < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
+    if len(a) < MIN_CORRELATED or np.ptp(a) == 0 or np.ptp(b) == 0:
         return (np.nan,) * 4
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -620,13 +657,25 @@ def _matrix_on(evaluations: Sequence[Evaluation], measures: Sequence[ListMeasure
 
 
 def format_number(value: float | None, digits: int = 4) -> str:
-    """A statistic as reports show it: ``digits`` decimals; ``n/a`` for None or NaN, ``+inf``/``-inf``."""
+    """A statistic as reports show it: ``digits`` decimals; ``n/a`` for None or NaN, ``+inf``/``-inf``;
+    a value rounding to zero at ``digits`` decimals prints ``0.0000``, never ``-0.0000``."""
     if value is None or not math.isfinite(value):
         return "n/a" if value is None or math.isnan(value) else ("+inf" if value > 0 else "-inf")
-    return f"{value:.{digits}f}"
+    text = f"{value:.{digits}f}"
+    return text.lstrip("-") if float(text) == 0 else text
+
+
+def plural(n: int, word: str) -> str:
+    """A count with its noun as reports print it: ``1 pair``, ``3 pairs``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def format_signed(value: float, digits: int = 4) -> str:
-    """:func:`format_number` with its sign always shown (a difference)."""
-    return f"{value:+.{digits}f}" if math.isfinite(value) else format_number(value)
+    """:func:`format_number` with its sign always shown (a difference), except that a value
+    rounding to zero at ``digits`` decimals prints as zero without a sign (``0.0000``, never
+    ``-0.0000`` nor ``+0.0000``: a sign there would claim a direction the digits do not show)."""
+    if not math.isfinite(value):
+        return format_number(value)
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
 

@@ -11,7 +11,7 @@ the runs as whole documents. Every run is evaluated once (and once more as whole
 the background, then :func:`readsim.engine.compare.compare_evaluations` compares them, with a
 progress bar; the GUI never waits. Evaluations are kept, so a new test or α only re-tests.
 
-Four tabs, all for the measure chosen at the top ("Measure"):
+Five tabs, all for the measure chosen at the top ("Measure"):
 
 - **Runs**: runs x measures (the mean; its interval, rank and baseline in the tooltip), rows
   ordered by the chosen measure, the "vs next" column marking with ≫ each run significantly
@@ -23,9 +23,12 @@ Four tabs, all for the measure chosen at the top ("Measure"):
   measures and each measure against the runs as whole documents.
 - **Fidelity**: Kamps et al.'s Tables 2 and 1 on the 20 simulated runs of the loaded qrels and
   collection (the complete topics), computed in the background on demand.
+- **Topics**: the paired topics x the runs, each run's value and its difference to the other
+  run (two runs) or to the best-ranked run, coloured, sortable; double-clicking a topic shows it
+  in the main window (:attr:`RunsWindow.topic_chosen`).
 
 Exports (the Export button, or the window's File menu): the current tab as PNG or SVG, and each
-table as CSV (:mod:`readsim.app.runs_model`), written atomically through
+table as CSV or JSON with its provenance (:mod:`readsim.app.runs_model`), written atomically through
 :func:`readsim.app.export.export_with_dialog`; an error names the path.
 
 The window only assembles its parts (:mod:`readsim.app.widgets.runs`: the options panel and
@@ -42,7 +45,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QMainWindow, QProgressBar, QSizePolicy, QSplitter,
                                QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
@@ -57,11 +60,12 @@ from .runs.cells import NOT_SIGNIFICANT_MARK, SIGNIFICANT_MARK, note, texts
 from .runs.correlation import CorrelationTab
 from .error_box import ErrorBox
 from .runs.fidelity import FidelityTab, missing_inputs
-from .runs.exports import CSV_KINDS, TABS, RunsExports
+from .runs.exports import CSV_KINDS, TABS, RunsExports, run_sources
 from .runs.jobs import LatestJob
 from .runs.options import OptionsPanel
 from .runs.runs_tab import RunsTab
 from .runs.significance import SignificanceTab
+from .runs.topics_tab import TopicsTab
 
 __all__ = ["CSV_KINDS", "NOT_SIGNIFICANT_MARK", "SIGNIFICANT_MARK", "TABS", "RunsWindow", "open_runs_window"]
 
@@ -80,6 +84,8 @@ class RunsWindow(QMainWindow):
     their widgets are reachable here under their former names (``runs_table``, ``heat``, ...)."""
 
     texts = staticmethod(texts)
+    topic_chosen = Signal(str)
+    """A topic double-clicked in the Topics tab (the main window shows it)."""
 
     def __init__(self, session, parent: QWidget | None = None, show_dialogs: bool = True) -> None:
         super().__init__(parent)
@@ -188,8 +194,11 @@ class RunsWindow(QMainWindow):
         t.button.clicked.connect(self.compute_fidelity)
         self.fidelity_button, self.fidelity_status, self.verdict = t.button, t.status, t.verdict
         self.table1, self.table2, self.table2_title = t.table1, t.table2, t.table2_title
+        self.topics_tab = TopicsTab()
+        self.topics_tab.topic_activated.connect(self.topic_chosen)
         self.tabs = QTabWidget()
-        for page, name in zip((self.runs_tab, self.significance_tab, self.correlation_tab, self.fidelity_tab), TABS):
+        for page, name in zip((self.runs_tab, self.significance_tab, self.correlation_tab, self.fidelity_tab,
+                               self.topics_tab), TABS):
             self.tabs.addTab(page, name)
         lay.addWidget(self.tabs, 1)
         return panel
@@ -367,10 +376,12 @@ class RunsWindow(QMainWindow):
             return
         key = self._key()
         qrels, collection, cache = s.qrels, s.collection, list(self._cache)
+        sources = run_sources(self.parent(), runs)  # an edited run as evaluated now: "edited from FILE, N edits"
 
         def success(result: rm.Compared) -> None:
             self._last_key = key
             self._cache = result.cached
+            result.sources = sources
             self.result = result
             self._show_result()
 
@@ -446,6 +457,7 @@ class RunsWindow(QMainWindow):
         text = "<i>Press Compare (or load at least 2 runs and a qrels file).</i>"
         self.runs_tab.show_nothing(text)
         self.significance_tab.show_nothing(text)
+        self.topics_tab.show_nothing(text)
         self.correlation_tab.show_nothing()
 
     def _show_result(self) -> None:
@@ -457,12 +469,13 @@ class RunsWindow(QMainWindow):
         self.measure.setCurrentIndex(max(c.measures.index(keep) if keep in c.measures else 0, 0))
         self.measure.blockSignals(False)
         self.correlation_tab.set_measures(c.measures)
-        setting = rm.setting_text(c, self.result.with_collection, self.result.options)
+        setting = rm.setting_text(c, self.result.with_collection, self.result.options) + "".join(
+            f"; {label}: {source}" for label, source in rm.edited_runs(self.result).items())
         self.setting.setText(esc(setting))
         self.setting.setToolTip(plain_tip(setting))
         self._show_all()
         self.exports.enable()
-        self._say(f"Compared {len(c.runs)} runs on {len(c.topics)} topics under {len(c.measures)} measures"
+        self._say(f"Compared {len(c.runs)} runs on {len(c.topics)} topics under {rm.plural(len(c.measures), 'measure')}"
                   + "".join(f" · {w}" for w in self.result.label_warnings))
 
     def _show_all(self) -> None:
@@ -471,6 +484,7 @@ class RunsWindow(QMainWindow):
         k = self._k()
         self.runs_tab.show_result(self.result, k)
         self.significance_tab.show_result(self.result.comparison, k)
+        self.topics_tab.show_result(self.result.comparison, k)
         self.correlation_tab.show_result(self.result)
         self._show_fidelity()
 
@@ -495,7 +509,8 @@ class RunsWindow(QMainWindow):
             self._fid_key = key
             self._show_fidelity()
             self.exports.enable()
-            self._say(f"Fidelity tables of {len(f.measures)} measures on {len(f.topics)} complete topics")
+            self._say(f"Fidelity tables of {rm.plural(len(f.measures), 'measure')} on "
+                      f"{rm.plural(len(f.topics), 'complete topic')}")
 
         def failed(exc: BaseException) -> None:
             if not isinstance(exc, rm.Cancelled):
@@ -541,8 +556,21 @@ def open_runs_window(window) -> RunsWindow:
     w = getattr(window, "runs_window", None)
     if w is None:
         w = RunsWindow(window.session, window, show_dialogs=getattr(window, "show_dialogs", True))
+        w.topic_chosen.connect(lambda topic: show_topic(window, topic))
         window.runs_window = w
     w.show()
     w.raise_()
     w.activateWindow()
     return w
+
+
+def show_topic(window, topic: str) -> None:
+    """The main window ``window`` shows ``topic`` (a topic double-clicked in the Topics tab),
+    raised and active; a topic its open run does not rank is told in its status line."""
+    s = window.session
+    if topic not in s.topic_ids():
+        window.status.setText(f"Topic {topic} is not in the open run {s.run.run_id if s.run else ''}".rstrip())
+        return
+    s.set_topic(topic)
+    window.raise_()
+    window.activateWindow()

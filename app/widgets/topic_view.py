@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame
                                QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from readsim.engine.loss import LossSplit
+from readsim.engine.compare import format_number, format_signed
 from readsim.engine.measure import ListMeasure
 
 from ..files import app_settings
@@ -256,7 +257,7 @@ class LossModel(QAbstractTableModel):
 
 
 def _signed(value: float) -> str:
-    return f"{value:+.4f}"
+    return format_signed(value)  # a value rounding to zero shows 0.0000, never -0.0000
 
 
 class LossPanel(QWidget):
@@ -381,7 +382,7 @@ class LossPanel(QWidget):
             return
         self.square.show()
         self.title.setText(f"<b>Where the run loses</b> · AgP/{name}")
-        self._shown = {key: f"{getattr(loss, key):.4f}" for key in self.KEYS}
+        self._shown = {key: format_number(getattr(loss, key)) for key in self.KEYS}
         t = self._shown
         for key, colour, note in (("actual", "#555", "as is"),
                                   ("ideal_ranking", "#1f5fbf", f"({_signed(loss.fetch)} fetch)"),

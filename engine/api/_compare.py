@@ -77,10 +77,29 @@ class Comparison:
         return pd.DataFrame(rows, columns=["measure", "better", "worse", "diff", "effect", "wins", "ties", "losses",
                                            "p", "p_adjusted", "significant"])
 
+    def per_topic(self):
+        """Every paired topic of every measure with each run's value and its difference to a
+        reference run (reference section 12.1, per-topic differences): columns ``measure``,
+        ``topic``, ``run``, ``value``, ``reference`` (the other run with two runs; with more, the
+        best-ranked run, and for that run the runner-up), ``diff`` (``value`` minus the
+        reference's value on the topic, the measure's unit and direction). Per measure the topics
+        where a run beats the best-ranked run most come first (ties by topic id), the runs of a
+        topic in rank order; the values are those of ``readsim-eval -q`` for each run."""
+        import pandas as pd
+
+        c = self.engine
+        rows = []
+        for k, m in enumerate(c.measures):
+            topics, ref, diff = c.per_topic(k)
+            rows += [(m, c.topics[t], c.runs[i], float(c.scores[k, i, t]), c.runs[ref[i]], float(diff[i, t]))
+                     for t in topics for i in c.order[k]]
+        return pd.DataFrame(rows, columns=["measure", "topic", "run", "value", "reference", "diff"])
+
     def correlations(self):
         """Every two measures: ``measure``, ``other``, Kendall's ``tau`` (tau-b) and Pearson's
         ``r`` of the runs' means (effort measures negated), with two-sided ``tau_p`` and
-        ``r_p``; NaN when a measure scores every run the same."""
+        ``r_p``; NaN when a measure scores every run the same or with two runs (two runs cannot
+        show a correlation: their tau and r are +-1 whatever the measures say)."""
         import pandas as pd
 
         c = self.engine

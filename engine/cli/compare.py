@@ -7,7 +7,11 @@ once, evaluates it with every measure in one pass (the Python API's
 2010]'s "doc" columns, Table 2, unless ``--no-doc``), then prints per measure the runs ranked by their
 mean with a confidence interval, the significance matrix over all run pairs with the count of
 significant pairs (as [Kamps 2007a]'s "112 of the 190 pairwise comparisons"), the neighbouring pairs' effect sizes, and
-Kendall's tau and Pearson's r between every two measures and against the baseline. The
+Kendall's tau and Pearson's r between every two measures and against the baseline (with two runs,
+"two runs cannot show a correlation"); with ``--per-topic``, every paired topic with each run's
+value and its difference to a reference run (:meth:`engine.compare.Comparison.per_topic`). When
+topics are left out of the pairing, the report and the warning say which, and each run's own
+topic count (``readsim-eval``'s means are over those). The
 statistics and their policies (pairing by topic, orientation, ties, tests, correction, effect
 size) are :mod:`engine.compare`'s.
 
@@ -29,7 +33,7 @@ from typing import TextIO
 
 import numpy as np
 
-from ..compare import format_number, format_signed
+from ..compare import MIN_CORRELATED, format_number, format_signed, plural
 from ..coverage import run_paths
 from ..listmeasures import Evaluation, evaluate
 from ..measure import PARAMETER_RANGES, BadParameter, ListMeasure, parse_count, parse_real
@@ -99,6 +103,10 @@ def build_parser() -> Parser:
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder (flat or nested), a .zip or .tar[.gz|.bz2|.xz] "
                    "archive, or a folder of archives; clips passages, resolves XPaths")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects")
+    p.add_argument("--per-topic", action="store_true",
+                   help="add per measure every paired topic with each run's value and its difference to the "
+                   "other run (two runs) or to the best-ranked run (the best run: to the runner-up), the topics "
+                   "where a run beats the best-ranked run most first")
     return p
 
 
@@ -162,7 +170,8 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
         lo = comparison.left_out
         print(f"readsim-eval compare: warning: {len(lo)} judged topic{'s are' if len(lo) > 1 else ' is'} not in "
               f"every run (first: {', '.join(lo[:3])}); compared on the {len(comparison.topics)} topics every run "
-              f"has (-c scores a missing topic as an empty ranking)", file=err)
+              f"has (-c scores a missing topic as an empty ranking); {own_topics(evaluations, comparison)}",
+              file=err)
     pairs = len(comparison.runs) * (len(comparison.runs) - 1) // 2
     t = len(comparison.topics)
     smallest = 1 / 2**t if t < 63 and 2**t <= args.resamples else 1 / (args.resamples + 1)
@@ -170,7 +179,8 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
         print(f"readsim-eval compare: warning: with --correction {args.correction} over {pairs} pairs a p-value must "
               f"be below {args.alpha / pairs:.2g}; the randomization test's smallest p here is {smallest:.2g}: no "
               f"pair can be significant (raise --resamples)", file=err)
-    setting = {"complete": bool(args.complete), "as_documents": bool(args.as_documents)}
+    setting = {"complete": bool(args.complete), "as_documents": bool(args.as_documents),
+               "per_topic": bool(args.per_topic), "own_topics": {e.run_id: len(e.topics) for e in evaluations}}
     if args.format == "text":
         write_compare_text(comparison, setting, out)
     else:
@@ -182,12 +192,23 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
 
 
 _num, _signed = format_number, format_signed
+TWO_RUNS = ("two runs cannot show a correlation: Kendall's tau and Pearson's r of two runs are +-1 whatever the "
+            "measures say (compare 3 runs or more)")
 
 
 def _p(value: float) -> str:
     if value is None or math.isnan(value):
         return "-"
     return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def own_topics(evaluations: list[Evaluation], c) -> str:
+    """Why ``readsim-eval``'s means can differ from compare's: each run's own topic count when
+    it has topics left out of the pairing (docs/reference.md section 12.1, pairing by topic)."""
+    paired = len(c.topics)
+    more = [f"{e.run_id} {len(e.topics)}" for e in evaluations if len(e.topics) != paired]
+    return (f"readsim-eval's mean of a run is over its own judged topics ({', '.join(more)}), so it differs "
+            f"from the mean over the {paired} paired topics here")
 
 
 def _setting_line(c, setting: dict) -> str:
@@ -204,6 +225,11 @@ def _setting_line(c, setting: dict) -> str:
 def write_compare_text(c, setting: dict, out: TextIO) -> None:
     """The readable report of a :class:`engine.compare.Comparison`."""
     lines = [f"readsim-eval compare: {_setting_line(c, setting)}"]
+    if c.left_out:
+        more = [f"{run} {n}" for run, n in setting["own_topics"].items() if n != len(c.topics)]
+        lines.append(f"topics: the {len(c.topics)} paired are those every run has; "
+                     f"{plural(len(c.left_out), 'judged topic')} left out ({_first(c.left_out)}). readsim-eval "
+                     f"averages each run over its own judged topics ({', '.join(more)}), so its means differ from these")
     width = max(len(r) for r in c.runs)
     level = f"{(1 - c.alpha) * 100:g}%"
     for k, m in enumerate(c.measures):
@@ -242,7 +268,11 @@ def write_compare_text(c, setting: dict, out: TextIO) -> None:
             lines.append(f"{c.rank[k, pair.better]:>4} > {c.rank[k, pair.worse]:<4} {_signed(pair.diff):>9}  "
                          f"d {_signed(pair.effect, 2):>6}  {f'{pair.wins}/{pair.ties}/{pair.losses}':>13}  "
                          f"p {_p(shown):>6}{' *' if pair.significant else ''}")
-    if len(c.measures) > 1:
+        if setting.get("per_topic"):
+            lines += ["", *_per_topic_text(c, k)]
+    if len(c.measures) > 1 and len(c.runs) < MIN_CORRELATED:
+        lines += ["", "== Correlation of the runs' scores between measures ==", TWO_RUNS]
+    elif len(c.measures) > 1:
         lines += ["", "== Correlation of the runs' scores between measures: Kendall's tau / Pearson's r "
                   "(effort measures negated) =="]
         w = max(len(m) for m in c.measures)
@@ -258,16 +288,58 @@ def write_compare_text(c, setting: dict, out: TextIO) -> None:
         lines += ["", "== Against each run evaluated as whole documents (--as-documents; Arvola et al. 2010's \"doc\" "
                   "baselines) =="]
         w = max(len(c.measures[k]) for k in with_doc)
-        lines.append(f"{'measure':<{w}}  {'tau':>6}  {'r':>6}  runs better than their baseline")
+        few = len(c.runs) < MIN_CORRELATED
+        lines.append(f"{'measure':<{w}}  " + ("" if few else f"{'tau':>6}  {'r':>6}  ")
+                     + "runs better than their baseline")
         for k in with_doc:
-            lines.append(f"{c.measures[k]:<{w}}  {_num(c.doc_tau[k], 3):>6}  {_num(c.doc_r[k], 3):>6}  "
-                         f"{c.doc_gains[k]} of {len(c.runs)}")
+            correlation = "" if few else f"{_num(c.doc_tau[k], 3):>6}  {_num(c.doc_r[k], 3):>6}  "
+            lines.append(f"{c.measures[k]:<{w}}  {correlation}{c.doc_gains[k]} of {len(c.runs)}")
+        if few:
+            lines.append(TWO_RUNS)
     out.write("\n".join(lines) + "\n")
+
+
+def _first(topics: list[str], first: int = 5) -> str:
+    return ", ".join(topics[:first]) + (", ..." if len(topics) > first else "")
+
+
+def _per_topic_text(c, k: int) -> list[str]:
+    """Measure ``k``'s per-topic table (:meth:`engine.compare.Comparison.per_topic`): a row per
+    paired topic, each run's value (runs in rank order) and, after each run but the best, its
+    difference to the best-ranked run."""
+    topics, ref, diff = c.per_topic(k)
+    order = [int(i) for i in c.order[k]]
+    best = order[0]
+    x = c.scores[k]
+    tw = max(5, *(len(t) for t in c.topics))
+    heads = [f"{'topic':<{tw}}"]
+    for i in order:
+        heads.append(f"{c.runs[i]:>{max(9, len(c.runs[i]))}}")
+        if i != best:
+            name = f"{c.runs[i]} - {c.runs[best]}" if len(order) == 2 else f"- {c.runs[best]}"
+            heads.append(f"{name:>{max(9, len(name))}}")
+    gains = "a run beats the best-ranked run most" if len(order) > 2 else f"{c.runs[order[1]]} gains most"
+    lines = [f"per topic ({len(c.topics)} paired topics, where {gains} first): each run's value"
+             + (", and its difference to the best-ranked run" if len(order) > 2 else ", and their difference")]
+    lines.append("  ".join(heads).rstrip())
+    for t in topics:
+        cells = [f"{c.topics[t]:<{tw}}"]
+        h = 1
+        for i in order:
+            cells.append(f"{_num(x[i, t]):>{len(heads[h])}}")
+            h += 1
+            if i != best:
+                cells.append(f"{_signed(diff[i, t]):>{len(heads[h])}}")
+                h += 1
+        lines.append("  ".join(cells).rstrip())
+    return lines
 
 
 def write_compare_rows(c, setting: dict, fmt: str, out: TextIO) -> None:
     """tsv or jsonl rows of a :class:`engine.compare.Comparison` (kinds: setting, mean, pair,
-    summary, correlation)."""
+    summary, correlation; with ``--per-topic`` topic: ``measure``, ``topic``, ``run``, ``value``,
+    ``reference`` (the run it is set against), ``diff`` (value minus the reference's),
+    ``position`` (1: the topic listed first))."""
     rows = Rows(fmt, out)
     rows.add("setting", test=c.test, alpha=c.alpha, resamples=c.resamples, seed=c.seed, correction=c.correction,
              topics=len(c.topics), left_out=len(c.left_out), runs=len(c.runs), complete=setting["complete"],
@@ -294,3 +366,11 @@ def write_compare_rows(c, setting: dict, fmt: str, out: TextIO) -> None:
             rows.add("correlation", measure=m, other=m, other_as_documents=True, tau=float(c.doc_tau[k]),
                      tau_p=float(c.doc_tau_p[k]), r=float(c.doc_r[k]), r_p=float(c.doc_r_p[k]))
     rows.flush()
+    if setting.get("per_topic"):
+        for k, m in enumerate(c.measures):
+            topics, ref, diff = c.per_topic(k)
+            for position, t in enumerate(topics, 1):
+                for i in c.order[k]:
+                    rows.add("topic", measure=m, topic=c.topics[t], run=c.runs[i], value=float(c.scores[k, i, t]),
+                             reference=c.runs[ref[i]], diff=float(diff[i, t]), position=position)
+            rows.flush()

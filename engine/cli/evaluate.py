@@ -207,12 +207,29 @@ def run_lists(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> in
     if jobs > 1 and _can_fork():
         return _run_lists_parallel(args, measures, jobs, out, err)
     qrels, collection, runs = read_inputs(args, err)
+    done: list[Evaluation] = []
     with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
         for _, result in evaluations(qrels, runs, measures, reading=args.reading, collection=collection,
                                      all_topics=args.complete, as_documents=args.as_documents, levels=args.levels,
                                      progress=_evaluating(err)):
             write_evaluation(result, args.per_topic, args.format, out)
+            done.append(result)
+    note_topics(done, err)
     return 0
+
+
+def note_topics(results: Sequence[Evaluation], err: TextIO) -> None:
+    """When the runs' means are over different topics (each run's own judged topics, the
+    official tool's rule), say so on ``err`` and how ``readsim-eval compare`` pairs them
+    (docs/reference.md section 12.1): the same two runs then show other means there."""
+    counts = {len(r.topics) for r in results}
+    if len(counts) < 2:
+        return
+    shared = set.intersection(*(set(r.topics) for r in results))
+    print(f"readsim-eval: note: each run's mean (topic 'all') is over its own judged topics "
+          f"({', '.join(f'{r.run_id} {len(r.topics)}' for r in results)}); readsim-eval compare pairs the "
+          f"{len(shared)} topics every run has, so its means differ (-c averages every run over every judged "
+          f"topic)", file=err)
 
 
 def _can_fork() -> bool:
@@ -319,4 +336,5 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
     for r in results:
         warn(unsaid(r.evaluation.diagnostics, said) + r.join, err)
         write_evaluation(r.evaluation, args.per_topic, args.format, out)
+    note_topics([r.evaluation for r in results], err)
     return 0

@@ -147,7 +147,7 @@ def test_table2_model_in_percentage_points_and_as_is(qapp):
     assert model.data(verdict, Qt.ItemDataRole.FontRole).bold()
     model.set_rows(fidelity(), 1)  # lower is better: the engine's difference as is, 4 decimals
     assert model.headerData(1, Qt.Orientation.Horizontal) == "Diff"
-    assert [row[1] for row in model.texts()] == ["−2.0000", "+0.0000"] and model.texts()[0][5] == "–"
+    assert [row[1] for row in model.texts()] == ["−2.0000", "0.0000"] and model.texts()[0][5] == "–"
 
 
 def test_table1_model_best_and_worst_runs(qapp):

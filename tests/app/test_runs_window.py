@@ -73,6 +73,12 @@ def expected(evaluations, **options):
     return compare_evaluations(evs, measures, docs, **{"resamples": RESAMPLES, **options})
 
 
+def table_rows(path: Path) -> list[dict]:
+    """An exported CSV's rows, past its provenance comment lines (``# key: value``)."""
+    text = path.read_text()
+    return list(csv.DictReader(io.StringIO("".join(line for line in text.splitlines(True) if not line.startswith("#")))))
+
+
 def open_window(qtbot, real, runs, collection=True) -> MainWindow:
     session = Session()
     window = MainWindow(session, show_dialogs=False, restore=False)
@@ -239,17 +245,17 @@ def test_compare_the_five_real_runs(qtbot, real, runs, evaluations, closing, tmp
 
     # -- exports: CSV (the engine's numbers at full precision) and pictures -------------------
     out = w.export_csv("runs", tmp_path / "runs.csv")
-    table = list(csv.DictReader(io.StringIO(out.read_text())))
+    table = table_rows(out)
     assert len(table) == 4 * n
     first = [r for r in table if r["measure"] == "AgP/F(0.25)"]
     assert [r["run"] for r in first] == [LABELS[i] for i in e.order[0]]
     assert [float(r["mean"]) for r in first] == [e.means[0, i] for i in e.order[0]]
     assert [r["significant_vs_next"] for r in first] == [
         str(bool(neighbours[int(i)].significant)).lower() if int(i) in neighbours else "" for i in e.order[0]]
-    pairs = list(csv.DictReader(io.StringIO(w.export_csv("pairs", tmp_path / "pairs.csv").read_text())))
+    pairs = table_rows(w.export_csv("pairs", tmp_path / "pairs.csv"))
     assert len(pairs) == 4 * 10
     assert sum(r["significant"] == "true" for r in pairs) == int(e.significant.sum())
-    corr = list(csv.DictReader(io.StringIO(w.export_csv("correlations", tmp_path / "c.csv").read_text())))
+    corr = table_rows(w.export_csv("correlations", tmp_path / "c.csv"))
     assert {(r["measure"], r["other"], r["other_as_documents"]) for r in corr} >= {
         ("AgP/F(0.25)", "AgP/aveChP", "false"), ("AgP/F(0.25)", "AgP/F(0.25)", "true")}
     for index, name in enumerate(rw.TABS[:3]):
@@ -304,13 +310,13 @@ def test_fidelity_tab_on_the_complete_topics(qtbot, real, runs, closing, tmp_pat
     assert [r[0] for r in t1] == e.runs and t1[0][1] == "1.0000"  # SR: the relevant text exactly
     assert [r[1] for r in t1] == [f"{v:.4f}" for v in e.means[0]]
     # Table 2 as CSV, every measure's rows
-    table = list(csv.DictReader(io.StringIO(w.export_csv("fidelity2", tmp_path / "t2.csv").read_text())))
+    table = table_rows(w.export_csv("fidelity2", tmp_path / "t2.csv"))
     assert len(table) == 4 * 36
     agp = [r for r in table if r["measure"] == "AgP/F(0.25)"]
     assert [r["verdict"] for r in agp] == e.verdict[0]
     assert [float(r["diff"]) for r in agp] == [float(v) for v in e.diff[0]]
     assert sum(r["always"] == "true" for r in agp) == 28
-    t1csv = list(csv.DictReader(io.StringIO(w.export_csv("fidelity1", tmp_path / "t1.csv").read_text())))
+    t1csv = table_rows(w.export_csv("fidelity1", tmp_path / "t1.csv"))
     assert len(t1csv) == 20 and float(t1csv[0]["AgP/F(0.25)"]) == e.means[0, 0]
 
 
@@ -397,7 +403,7 @@ def test_export_errors_name_the_path_and_geometry_is_kept(qtbot, real, runs, clo
     good = tmp_path / "runs.csv"
     monkeypatch.setattr(rw.QFileDialog, "getSaveFileName", lambda *a, **k: (str(good), "CSV table (*.csv)"))
     w.csv_actions["runs"].trigger()
-    assert good.read_text().startswith("measure,rank,run,mean")
+    assert good.read_text().startswith("# readsim: ") and "\nmeasure,rank,run,mean" in good.read_text()
     # nothing to export yet: the fidelity tables are not computed (the action is off, and told)
     assert not w.csv_actions["fidelity2"].isEnabled()
     with pytest.raises(ValueError, match="not computed"):

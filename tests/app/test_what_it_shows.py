@@ -29,6 +29,7 @@ from readsim.app.main import check_usage, parser
 from readsim.app.session import Loaded
 from readsim.app.widgets.ranked_list import format_score
 from readsim.app.widgets.scores import NOT_RETRIEVED, WHOLE_TITLE
+from readsim.app.widgets.topic_chooser import format_score as topic_score
 from readsim.engine.collection import Collection
 from readsim.engine.document import Settings, evaluate_document
 from readsim.engine.formats import read_run
@@ -117,12 +118,16 @@ def test_topic_chooser_counts_the_articles_the_collection_holds(qtbot, real):
     s = w.session
     load(qtbot, s, real, [real["run"]], TOPIC, PAGERANK)
     qtbot.waitUntil(lambda: s.in_collection(TOPIC) is not None, timeout=20_000)
+    scores = w.topic_scores  # the open run's score on each topic follows the topic id
+    qtbot.waitUntil(lambda: not scores.busy() and bool(scores.scores), timeout=60_000)
     combo = w.topic_combo
     for topic in (TOPIC, "2009001"):
         entries = real["run"].topics[topic]
         have = sum(present(real, e.article) for e in entries)
         i = combo.findData(topic)
-        assert combo.itemText(i) == f"{topic}  {s.topic_title(topic)} — {have} of {len(entries)} in the collection"
+        score = topic_score(scores.measure, scores.scores.get(topic))
+        assert combo.itemText(i) == (f"{topic} · {score}  {s.topic_title(topic)} — {have} of {len(entries)} in the "
+                                     f"collection")
         assert f"holds {have} of the {len(entries)} articles" in combo.itemData(i, Qt.ItemDataRole.ToolTipRole)
     assert 0 < sum(present(real, e.article) for e in real["run"].topics[TOPIC]) < 100
     assert combo.itemText(combo.findData("2009001")).endswith("— 0 of 100 in the collection")

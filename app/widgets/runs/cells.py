@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from ... import runs_model as rm
 from ...plain import plain_label, plain_tip, rich_label
@@ -194,6 +194,17 @@ def note(text: str = "", colour: str = "#555", rich: bool = True) -> QLabel:
     label.setWordWrap(True)
     label.setStyleSheet(f"color:{colour};")
     return label
+
+
+def titled(page: QWidget, table: QWidget) -> tuple[QLabel, QLabel]:
+    """Lay ``page`` (a tab) out as a title note over ``table`` over a legend note; returns
+    ``(title, legend)``."""
+    lay = QVBoxLayout(page)
+    title, legend = note(), note()
+    lay.addWidget(title)
+    lay.addWidget(table, 1)
+    lay.addWidget(legend)
+    return title, legend
 
 
 def wrap_label(text: str, width: int = 14) -> str:

@@ -14,12 +14,15 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QToolButton, QVBoxLayout, QWidget
 
+from readsim.engine.compare import MIN_CORRELATED
+
 from ... import runs_model as rm
 from ...plain import esc, plain_tip, rich_label
 from ..list_plot import cache_axes
 from .cells import CENTER, MUTED, SECTION, Cell, CellsModel, CellsTable, note, wrap_label
 
 POINT = "#1f5fbf"
+TWO_RUNS = rm.TWO_RUNS[:1].upper() + rm.TWO_RUNS[1:]  # a sentence of the note
 LABELLED_POINTS = 20  # up to this many runs, each point carries its name
 
 
@@ -35,6 +38,11 @@ class CorrelationModel(CellsModel):
         columns = [Cell(wrap_label(name, 9)) for name in c.measures]
         row_heads = [Cell(name) for name in c.measures]
         rows = []
+        if len(c.runs) < MIN_CORRELATED:  # two runs: tau and r would be +-1 whatever the measures say
+            rows = [[Cell("—" if k == q else "n/a", "" if k == q else rm.TWO_RUNS, CENTER, MUTED) for q in range(m)]
+                    for k in range(m)]
+            self._set(rows, columns, row_heads)
+            return
         for k in range(m):
             rows.append([Cell("—", align=CENTER, fg=MUTED) if k == q else
                          Cell(f"τ {rm.fmt(c.tau[k, q], 3)}\nr {rm.fmt(c.r[k, q], 3)}",
@@ -228,17 +236,26 @@ class CorrelationTab(QWidget):
                 self.labels.append(label)
             self._place_labels()
         same = kx == ky
-        tau = "" if same else (f"Kendall's τ = {rm.fmt(c.tau[kx, ky], 3)} (p {rm.fmt_p(c.tau_p[kx, ky])}) · "
-                               f"Pearson's r = {rm.fmt(c.r[kx, ky], 3)} (p {rm.fmt_p(c.r_p[kx, ky])}) · ")
+        few = len(c.runs) < MIN_CORRELATED
+        if same:
+            tau = ""
+        elif few:
+            tau = f"{TWO_RUNS.split(':')[0]} · "
+        else:
+            tau = (f"Kendall's τ = {rm.fmt(c.tau[kx, ky], 3)} (p {rm.fmt_p(c.tau_p[kx, ky])}) · "
+                   f"Pearson's r = {rm.fmt(c.r[kx, ky], 3)} (p {rm.fmt_p(c.r_p[kx, ky])}) · ")
         self.scatter_title = f"{tau}{len(c.runs)} runs"
         item.setTitle(esc(self.scatter_title), size="11pt", color="#222")
         notes = []
         for k in dict.fromkeys((kx, ky)):
-            if not math.isnan(c.doc_tau[k]) or not np.isnan(c.doc_means[k]).any():
+            if few and not np.isnan(c.doc_means[k]).any():
+                notes.append(f"<b>{esc(c.measures[k])}</b> {c.doc_gains[k]} of {len(c.runs)} runs better than their "
+                             f"baseline")
+            elif not math.isnan(c.doc_tau[k]) or not np.isnan(c.doc_means[k]).any():
                 notes.append(f"<b>{esc(c.measures[k])}</b> τ {rm.fmt(c.doc_tau[k], 3)}, r "
                              f"{rm.fmt(c.doc_r[k], 3)} ({c.doc_gains[k]} of {len(c.runs)} runs better than their "
                              f"baseline)")
-        text = "Each point a run (hover: its name and both scores)."
+        text = "Each point a run (hover: its name and both scores)." + (f" {esc(TWO_RUNS)}." if few else "")
         if lower_x or lower_y:
             text += " A lower-is-better axis is reversed, so up and right are better and τ, r have their usual sign."
         if notes:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QHeaderView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QWidget
 
 from ... import runs_model as rm
 from ...plain import esc
-from .cells import (BLANK, CENTER, MUTED, NOT_SIGNIFICANT, Cell, CellsModel, CellsTable, font_of, note, p_colour,
-                    pair_tip, wrap_label)
+from .cells import (BLANK, CENTER, MUTED, NOT_SIGNIFICANT, Cell, CellsModel, CellsTable, font_of, p_colour,
+                    pair_tip, titled, wrap_label)
 
 HEAT_STYLE = ("QTableView { font-size: 11pt; gridline-color: #ffffff; } "
               "QHeaderView::section { font-weight: bold; padding: 4px; }")
@@ -72,16 +72,11 @@ class SignificanceTab(QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        lay = QVBoxLayout(self)
-        self.title = note()
         self.model = PairsModel(self)
         self.table = CellsTable(self.model, HEAT_STYLE)
         self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
         self.table.verticalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.legend = note()
-        lay.addWidget(self.title)
-        lay.addWidget(self.table, 1)
-        lay.addWidget(self.legend)
+        self.title, self.legend = titled(self, self.table)
 
     def show_nothing(self, text: str) -> None:
         self.title.setText(text)
