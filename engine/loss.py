@@ -63,8 +63,8 @@ from .batch import document
 from .collection import Collection
 from .document import DocumentEvaluation, evaluate_documents, row_pointers
 from .formats import Judgement, Qrels, Run
-from .listmeasures import agp, article_score, bep_score
-from .measure import DocMeasure
+from .listmeasures import RankingTable, agp, article_score, bep_score
+from .measure import DocMeasure, ListMeasure
 from .reading import Mode
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -143,6 +143,9 @@ class LossSplit:
     ideal_ranking: float | None
     ideal: float | None
     perfect: float | None
+    perfect_scores: np.ndarray | None = None
+    """``S_ideal`` of every relevant article of the topic (ranked or not) in the R order: the
+    run ``perfect`` scores (float ``(nrel,)``)."""
 
     @property
     def effort(self) -> bool:
@@ -224,7 +227,7 @@ def split(measure: DocMeasure, articles: Sequence[str], relevant: np.ndarray, rs
                   agp(scores[mine], ones, nrel), agp(ideal_scores[mine], ones, nrel),
                   agp(all_ideal[order], np.ones(len(order), dtype=bool), nrel)]
     return LossSplit(measure, articles, relevant, rsize, scores, ideal_scores, ideal_rank, nrel, missed_sorted,
-                     *values)
+                     *values, perfect_scores=all_ideal[order])
 
 
 def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: Sequence[str],
@@ -286,3 +289,198 @@ def topic_loss(qrels: Qrels, run: Run, topic: str, measure: DocMeasure, mode: Mo
             else None for e in entries]
     return loss_split(measure, judged, [e.article for e in entries], docs, mode, levels,
                       [e.entry_point for e in entries])
+
+
+# -- what each article costs (reference section 5.11) ------------------------------------------
+
+COST_KINDS = ("AgP", "gP", "CE", "NCE", "ANCE")
+"""List measures whose per-article costs are computed (they aggregate a document measure S and
+are evaluated for many rankings at once by :meth:`engine.listmeasures.RankingTable.of_rows`)."""
+
+
+def list_values(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, nrel: int,
+                levels: int = 4) -> np.ndarray:
+    """``measure`` of each row of ``(m, w)`` matrices, as rankings of one topic with Nrel ``nrel``:
+    ``relevant`` bool (isrel of each rank), ``scores`` float (S of each rank, the null value for a
+    non-relevant one); float ``(m,)``. The arithmetic of
+    :class:`~engine.listmeasures.RankingTable` (equal to :meth:`Ranking.value` of each row, to
+    1e-12), in blocks of at most its ``CELLS`` cells. Raises ``ValueError`` for a kind not in
+    :data:`COST_KINDS`."""
+    if measure.kind not in COST_KINDS:
+        raise ValueError(f"no per-article costs for {measure.name}: give one of {', '.join(COST_KINDS)} "
+                         f"over a document measure (AgP/F(0.25), gP@10/F(0.25), ANCE@600/LE(300), ...)")
+    m, w = scores.shape
+    out = np.empty(m)
+    step = max(1, RankingTable.CELLS // max(w, measure.cutoff, 1))
+    for a in range(0, m, step):
+        table = RankingTable.of_rows(relevant[a:a + step], {measure.doc: scores[a:a + step]}, nrel)
+        out[a:a + step] = table.values(measure, levels)
+    return out
+
+
+def ideal_positions(articles: Sequence[str], relevant: np.ndarray, rsize: np.ndarray) -> np.ndarray:
+    """Each ranked article's 0-based place in the **ideal ordering of the run's articles**: its
+    relevant articles in the order of the ideal ranking (:func:`ideal_order`: decreasing relevant
+    size, ties by :func:`article_key`), then its non-relevant ones in their run order. int64
+    ``(n,)``. For AgP and CE/NCE/ANCE this ordering scores as the ideal ranking does (a
+    non-relevant article after the last relevant one adds nothing to AgP and NR past the end)."""
+    relevant = np.asarray(relevant, dtype=bool)
+    order = np.concatenate([ideal_order(articles, np.where(relevant, rsize, 0)), np.flatnonzero(~relevant)])
+    places = np.empty(len(order), dtype=np.int64)
+    places[order] = np.arange(len(order))
+    return places
+
+
+def moved(places: np.ndarray) -> np.ndarray:
+    """The rankings with one article moved: int64 ``(n, n)``, row k the run's ranking (indices into
+    rank order) with article k alone moved to 0-based place ``places[k]`` and the others keeping
+    their order (those between shift by one)."""
+    n = len(places)
+    j = np.arange(n)[None, :]
+    k = np.arange(n)[:, None]
+    p = np.asarray(places, dtype=np.int64)[:, None]
+    out = np.where((p < k) & (j > p) & (j <= k), j - 1, np.broadcast_to(j, (n, n)))
+    out = np.where((p > k) & (j >= k) & (j < p), j + 1, out)
+    return np.where(j == p, k, out)
+
+
+def _gain(measure: ListMeasure, variant, base):
+    """What a variant gains over ``base`` (positive is better; negated for an effort measure)."""
+    return base - variant if measure.lower_is_better else variant - base
+
+
+def browse_costs(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, replaced: np.ndarray,
+                 nrel: int, levels: int = 4) -> np.ndarray:
+    """Per ranked article k, float ``(n,)``: ``measure`` of the ranking with S(d_k) alone replaced
+    by ``replaced[k]``, minus as is (:func:`_gain`); NaN where ``replaced[k]`` is NaN (no
+    replacement). All n variants in one ``(n, n)`` evaluation (:func:`list_values`)."""
+    relevant = np.asarray(relevant, dtype=bool)
+    scores = np.asarray(scores, dtype=float)
+    replaced = np.asarray(replaced, dtype=float)
+    n = len(scores)
+    base = list_values(measure, relevant[None, :], scores[None, :], nrel, levels)[0]
+    variants = np.repeat(scores[None, :], n, axis=0)
+    none = np.isnan(replaced)
+    variants[np.arange(n), np.arange(n)] = np.where(none, scores, replaced)
+    out = _gain(measure, list_values(measure, np.broadcast_to(relevant, (n, n)), variants, nrel, levels), base)
+    out[none] = np.nan
+    return out
+
+
+def rank_costs(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, places: np.ndarray,
+               nrel: int, levels: int = 4) -> np.ndarray:
+    """Per ranked article k, float ``(n,)``: ``measure`` of the ranking with article k alone moved
+    to 0-based place ``places[k]`` (:func:`moved`), minus as is (:func:`_gain`); NaN where
+    ``places[k]`` < 0 (no move). All n variants in one ``(n, n)`` evaluation."""
+    relevant = np.asarray(relevant, dtype=bool)
+    scores = np.asarray(scores, dtype=float)
+    places = np.asarray(places, dtype=np.int64)
+    none = places < 0
+    at = moved(np.where(none, np.arange(len(places)), places))
+    base = list_values(measure, relevant[None, :], scores[None, :], nrel, levels)[0]
+    out = _gain(measure, list_values(measure, relevant[at], scores[at], nrel, levels), base)
+    out[none] = np.nan
+    return out
+
+
+@dataclass(frozen=True)
+class ArticleCosts:
+    """What each ranked article of one topic costs under list measure ``measure`` (reference
+    section 5.11), over the topic's :class:`LossSplit` ``loss`` (its document measure S).
+
+    The topic: ``as_is``, ``ideal_passages``, ``ideal_ranking``, ``ideal`` (both), ``perfect``:
+    ``measure`` of the run as is, with every article's S replaced by ``S_ideal``, in the ideal
+    ordering of the run's articles (:func:`ideal_positions`), both, and every relevant article
+    of the topic with ``S_ideal`` in the R order. Per ranked article (float ``(n,)``, rank
+    order): ``ideal_rank`` (1-based, int64) in the ideal ordering of the run's articles;
+    ``browse_cost``: ``measure`` with S(d_k) alone replaced by S_ideal(d_k), minus as is;
+    ``rank_cost``: with article k alone moved to its ideal rank, minus as is. Every difference is
+    what the change gains (negated for CE/NCE/ANCE, lower is better), so positive is what the run
+    gives away."""
+
+    measure: ListMeasure
+    loss: LossSplit
+    as_is: float
+    ideal_passages: float
+    ideal_ranking: float
+    ideal: float
+    perfect: float
+    ideal_rank: np.ndarray
+    browse_cost: np.ndarray
+    rank_cost: np.ndarray
+
+    @property
+    def browse(self) -> float:
+        """Fixing every article's passages: ``ideal_passages`` over as is (gain)."""
+        return _gain(self.measure, self.ideal_passages, self.as_is)
+
+    @property
+    def fetch(self) -> float:
+        """Fixing the order: ``ideal_ranking`` over as is (gain)."""
+        return _gain(self.measure, self.ideal_ranking, self.as_is)
+
+    @property
+    def interaction(self) -> float:
+        """``both - browse - fetch`` gains: browse + fetch + interaction = the gain of both."""
+        return _gain(self.measure, self.ideal, self.as_is) - self.browse - self.fetch
+
+    @property
+    def unretrieved(self) -> float:
+        """``perfect`` over ``ideal`` (gain): the relevant articles the run does not rank."""
+        return _gain(self.measure, self.perfect, self.ideal)
+
+
+def article_costs(loss: LossSplit, measure: ListMeasure, levels: int = 4) -> ArticleCosts:
+    """The :class:`ArticleCosts` of ``loss``'s topic under ``measure`` (a kind of
+    :data:`COST_KINDS` whose document measure is ``loss.measure``). Raises ``ValueError``
+    otherwise, or when the topic has no relevant article (Nrel = 0)."""
+    if measure.doc != loss.measure:
+        raise ValueError(f"{measure.name} does not aggregate {loss.measure.name}, the split's document measure")
+    if loss.nrel < 1:
+        raise ValueError("a topic with no relevant article has no costs (every list measure divides by Nrel)")
+    rel, s, ideal_s = loss.relevant, loss.scores, loss.ideal_scores
+    places = ideal_positions(loss.articles, rel, loss.rsize)
+    order = np.argsort(places)
+    rows_rel = np.stack([rel, rel, rel[order], rel[order]])
+    rows_s = np.stack([s, ideal_s, s[order], ideal_s[order]])
+    four = list_values(measure, rows_rel, rows_s, loss.nrel, levels)
+    perfect_s = loss.perfect_scores if loss.perfect_scores is not None else np.zeros(0)
+    perfect = list_values(measure, np.ones((1, len(perfect_s)), dtype=bool), perfect_s[None, :], loss.nrel, levels)
+    return ArticleCosts(measure, loss, *map(float, four), float(perfect[0]), places + 1,
+                        browse_costs(measure, rel, s, ideal_s, loss.nrel, levels),
+                        rank_costs(measure, rel, s, places, loss.nrel, levels))
+
+
+@dataclass(frozen=True)
+class Versus:
+    """The same topic of a competitor's run, article by article (reference section 5.11).
+
+    Per article of the run (float ``(n,)``, rank order): ``vs_rank`` (1-based, 0 when the
+    competitor does not rank it; int64); ``vs_score``: S of the article with the competitor's
+    passages (NaN when not ranked); ``vs_rank_cost``: ``measure`` of the run with this article
+    alone moved to the competitor's rank (the run's last rank when that is beyond it), minus as
+    is; ``vs_browse_cost``: with this article's S alone replaced by ``vs_score``, minus as is
+    (both NaN when the competitor does not rank it; gains, as :class:`ArticleCosts`)."""
+
+    run: str
+    vs_rank: np.ndarray
+    vs_score: np.ndarray
+    vs_rank_cost: np.ndarray
+    vs_browse_cost: np.ndarray
+
+
+def versus(costs: ArticleCosts, other: LossSplit, run: str = "", levels: int = 4) -> Versus:
+    """:class:`Versus` of ``costs``' topic against ``other``, the competitor's split of the same
+    topic with the same document measure (``run``: its name)."""
+    loss = costs.loss
+    n = len(loss.articles)
+    theirs = {a: k for k, a in enumerate(other.articles)}
+    at = np.array([theirs.get(a, -1) for a in loss.articles], dtype=np.int64)
+    ranked = at >= 0
+    score = np.where(ranked, np.asarray(other.scores, dtype=float)[np.maximum(at, 0)] if len(other.articles)
+                     else np.nan, np.nan)
+    places = np.where(ranked, np.minimum(at, n - 1), -1)
+    m = costs.measure
+    return Versus(run, np.where(ranked, at + 1, 0),
+                  score, rank_costs(m, loss.relevant, loss.scores, places, loss.nrel, levels),
+                  browse_costs(m, loss.relevant, loss.scores, score, loss.nrel, levels))
