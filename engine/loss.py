@@ -455,6 +455,7 @@ def article_costs(loss: LossSplit, measure: ListMeasure, levels: int = 4) -> Art
 class Versus:
     """The same topic of a competitor's run, article by article (reference section 5.11).
 
+    ``as_is``: the competitor's ``measure`` on the topic (its own ranking and passages).
     Per article of the run (float ``(n,)``, rank order): ``vs_rank`` (1-based, 0 when the
     competitor does not rank it; int64); ``vs_score``: S of the article with the competitor's
     passages (NaN when not ranked); ``vs_rank_cost``: ``measure`` of the run with this article
@@ -463,6 +464,7 @@ class Versus:
     (both NaN when the competitor does not rank it; gains, as :class:`ArticleCosts`)."""
 
     run: str
+    as_is: float
     vs_rank: np.ndarray
     vs_score: np.ndarray
     vs_rank_cost: np.ndarray
@@ -481,6 +483,25 @@ def versus(costs: ArticleCosts, other: LossSplit, run: str = "", levels: int = 4
                      else np.nan, np.nan)
     places = np.where(ranked, np.minimum(at, n - 1), -1)
     m = costs.measure
-    return Versus(run, np.where(ranked, at + 1, 0),
+    own = list_values(m, np.asarray(other.relevant, dtype=bool)[None, :], np.asarray(other.scores, dtype=float)[None, :],
+                      loss.nrel, levels)[0]
+    return Versus(run, float(own), np.where(ranked, at + 1, 0),
                   score, rank_costs(m, loss.relevant, loss.scores, places, loss.nrel, levels),
                   browse_costs(m, loss.relevant, loss.scores, score, loss.nrel, levels))
+
+
+def topic_costs(qrels: Qrels, run: Run, topic: str, measure: ListMeasure, mode: Mode | str = Mode.NATURAL,
+                collection: Collection | None = None, levels: int = 4,
+                other: Run | None = None) -> tuple[ArticleCosts, Versus | None]:
+    """``topic``'s :class:`ArticleCosts` under ``measure`` for ``run`` read from the files'
+    objects (:func:`topic_loss` of ``measure.doc``), and against ``other``'s same topic
+    (:func:`versus`) when given. Raises :class:`~engine.errors.InputError` as
+    :func:`topic_loss`, ``ValueError`` as :func:`article_costs`."""
+    if measure.doc is None:
+        raise ValueError(f"no per-article costs for {measure.name}: give one of {', '.join(COST_KINDS)} "
+                         f"over a document measure")
+    costs = article_costs(topic_loss(qrels, run, topic, measure.doc, mode, collection, levels), measure, levels)
+    if other is None:
+        return costs, None
+    theirs = topic_loss(qrels, other, topic, measure.doc, mode, collection, levels)
+    return costs, versus(costs, theirs, other.run_id, levels)

@@ -8,6 +8,7 @@ One module per subcommand over one shared module, none importing this one:
   assessments and the INEX 2002/2003 element metrics;
 - :mod:`.compare`   ``readsim-eval compare``: significance, effect sizes, correlations of measures;
 - :mod:`.fidelity`  ``readsim-eval fidelity``: the simulated runs' orderings;
+- :mod:`.loss`      ``readsim-eval loss``: where a run loses and what each article costs;
 - :mod:`.common`    exit statuses, argument types, the parser, output formats, the error guard.
 
 The numbers come from the Python API's pandas-free core (``readsim._evaluate``), its warnings
@@ -32,7 +33,7 @@ from . import evaluate  # noqa: E402
 
 __all__ = ["main", "EXIT_INTERRUPTED", "describe_os_error", "option", "silence"]
 
-SUBCOMMANDS = ("compare", "fidelity")
+SUBCOMMANDS = ("compare", "fidelity", "loss")
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -50,6 +51,8 @@ def _dispatch(argv: list[str], out: TextIO, err: TextIO) -> int:
         # imported on demand: scipy is not needed (nor paid for at start-up) by a plain evaluation
         if argv[0] == "compare":
             from .compare import main as subcommand
+        elif argv[0] == "loss":
+            from .loss import main as subcommand
         else:
             from .fidelity import main as subcommand
         return subcommand(argv[1:], out, err)
