@@ -220,7 +220,7 @@ class LossPanel(QWidget):
             return
         hit = self._costs.get(id(loss))
         if hit is not None and hit[0] is loss:
-            self.model.set_costs(hit[1])
+            self._show_costs(hit[1])
             return
         measure = ListMeasure("AgP", 0, loss.measure)
 
@@ -229,9 +229,15 @@ class LossPanel(QWidget):
                 self._costs.clear()
             self._costs[id(loss)] = (loss, costs)
             self.costs_computed += 1
-            self.model.set_costs(costs)
+            self._show_costs(costs)
 
         run_in_background(self, lambda: article_costs(loss, measure), done)
+
+    def _show_costs(self, costs: ArticleCosts) -> None:
+        """The costs in the table; the rows re-sort by them, so the selected row is brought back
+        into view."""
+        self.model.set_costs(costs)
+        self._keep_selected_in_view()
 
     @property
     def costs(self) -> ArticleCosts | None:

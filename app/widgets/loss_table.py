@@ -180,8 +180,8 @@ class LossModel(QAbstractTableModel):
                 return "…" if self.costs is None and not loss.effort else "–"
             if c == L_RANK_COST:
                 return f"{value:+.4f}"
-            if not rel:
-                return "–" if c != L_LOSS or loss.effort else f"{value:+.4f}"
+            if not rel:  # no relevant text: no score, nothing to fix in its passages
+                return "–"
             return (f"{value:+.0f}" if loss.effort else f"{value:+.4f}") if c == L_LOSS else score_text(loss, value)
         if role == LOSS_SORT_ROLE:
             if c == L_RANK:
