@@ -123,8 +123,8 @@ class LossPanel(QWidget):
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         h.setSectionResizeMode(L_TITLE, QHeaderView.ResizeMode.Stretch)
         h.setMinimumSectionSize(28)
-        for col, width in ((L_RANK, 40), (L_REL, 32), (L_IDEAL_RANK, 68), (L_SCORE, 60), (L_IDEAL, 56), (L_LOSS, 80),
-                           (L_RANK_COST, 72)):
+        for col, width in ((L_RANK, 40), (L_REL, 32), (L_IDEAL_RANK, 48), (L_SCORE, 70), (L_IDEAL, 56), (L_LOSS, 68),
+                           (L_RANK_COST, 68)):
             self.table.setColumnWidth(col, width)
         lay.addWidget(self.table, 1)
         # the table's height changes after a row is selected (the split line wraps, the dock

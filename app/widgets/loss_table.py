@@ -138,9 +138,9 @@ class LossModel(QAbstractTableModel):
         name = loss.measure.name if loss is not None else "S"
         effort = loss is not None and loss.effort
         if role == Qt.ItemDataRole.DisplayRole:
-            return {L_RANK: "Rank", L_TITLE: "Article", L_REL: "Rel.", L_IDEAL_RANK: "Ideal rank",
-                    L_SCORE: name, L_IDEAL: "S ideal", L_LOSS: "Extra" if effort else "Browse cost",
-                    L_RANK_COST: "Rank cost"}.get(section)
+            return {L_RANK: "Rank", L_TITLE: "Article", L_REL: "Rel.", L_IDEAL_RANK: "Ideal\nrank",
+                    L_SCORE: name, L_IDEAL: "S\nideal", L_LOSS: "Extra" if effort else "Browse\ncost",
+                    L_RANK_COST: "Rank\ncost"}.get(section)
         if role == Qt.ItemDataRole.ToolTipRole:
             return {
                 L_IDEAL_RANK: "Rank in the ideal ordering of the run's articles: its relevant articles by decreasing "

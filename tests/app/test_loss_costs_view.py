@@ -74,7 +74,7 @@ def test_model_by_hand(qtbot):
     rows = model.export_rows()
     assert [r["browse_cost"] for r in rows] == pytest.approx(browse, abs=1e-12)
     assert [r["rank_cost"] for r in rows] == pytest.approx(rank, abs=1e-12)
-    assert model.headerData(L_LOSS, Qt.Orientation.Horizontal) == "Browse cost"
+    assert model.headerData(L_LOSS, Qt.Orientation.Horizontal) == "Browse\ncost"
     # costs of another split are not shown
     model.set_costs(article_costs(mini_loss("F"), ListMeasure("AgP", 0, DocMeasure("F", 0, 0.25))))
     assert [r["browse_cost"] for r in model.export_rows()] == pytest.approx(browse, abs=1e-12)
