@@ -11,7 +11,8 @@ The public API (``docs/api.md`` documents each name with shapes, units, errors a
 - :func:`evaluate` -> a long ``pandas.DataFrame`` (``run``, ``measure``, ``topic``,
   [``article``], ``value``); :func:`compare` -> :class:`Comparison`; :func:`fidelity` -> the
   fidelity tables; :func:`article` -> :class:`ArticleEvaluation` (one article's reading order,
-  scores and curve, drawn inline in Jupyter);
+  scores and curve, drawn inline in Jupyter); :func:`loss` -> what each ranked article costs
+  (a DataFrame, reference section 5.11);
 - :func:`read_qrels`, :func:`read_run` -> :class:`Qrels`, :class:`Run` (``to_frame()``);
   :func:`parse_measure`; :class:`Collection` (a folder of articles); :mod:`readsim.elements`
   (the INEX 2002/2003 element metrics); :func:`sample` (the paths of the shipped sample);
@@ -38,7 +39,7 @@ _WHERE = {
     "Run": "._inputs", "compare": "._compare", "Comparison": "._compare", "fidelity": "._compare",
     "FidelityTables": "._compare", "article": "._article", "ArticleEvaluation": "._article",
     "parse_measure": "._evaluate", "Collection": "readsim.engine.collection", "elements": ".elements",
-    "sample": "readsim.engine.samples",
+    "sample": "readsim.engine.samples", "loss": "._loss",
 }
 
 __all__ = ["__version__", "InputError", "InputWarning", *_WHERE]
