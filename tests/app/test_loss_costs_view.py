@@ -19,32 +19,14 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from readsim.app.session import RankedRow
 from readsim.app.topic_scores import doc_measure, topic_scores
 from readsim.app.widgets.loss_panel import LossPanel
 from readsim.app.widgets.loss_table import L_IDEAL_RANK, L_LOSS, L_RANK_COST, LossModel
-from readsim.engine.document import Settings, evaluate_document
-from readsim.engine.formats import Judgement, Qrels
+from readsim.engine.document import Settings
 from readsim.engine.loss import article_costs
 from readsim.engine.measure import DocMeasure, ListMeasure
 
-TOPIC = "2009074"  # complete in the shipped subset (tests/app/conftest.py)
-PAGERANK = "23724"  # relevant; rank 10 in bert-passages.run
-REL = np.array([[0, 27]])
-
-
-def mini_rows():
-    """a: relevant, retrieved 33..55; x: not relevant; b: relevant, retrieved 24..45."""
-    def row(rank, name, retrieved, relevant):
-        ev = evaluate_document(REL if relevant else np.zeros((0, 2), np.int64), np.array(retrieved), 55)
-        return RankedRow(rank, name, name, True, relevant, ev, ev)
-    return [row(1, "a", [[32, 55]], True), row(2, "x", [[0, 10]], False), row(3, "b", [[23, 45]], True)]
-
-
-def mini_qrels() -> Qrels:
-    j = {name: Judgement("T", name, 27, 55, None, REL, i) for i, name in enumerate("abc")}
-    j["x"] = Judgement("T", "x", 0, 55, None, np.zeros((0, 2), np.int64), 4)
-    return Qrels("mini.qrels", {"T": j})
+from test_topic_view import PAGERANK, TOPIC, mini_qrels, mini_rows  # noqa: E402 (tests/app is on the path)
 
 
 def mini_loss(kind: str = "aveChP"):
