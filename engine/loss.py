@@ -505,3 +505,53 @@ def topic_costs(qrels: Qrels, run: Run, topic: str, measure: ListMeasure, mode: 
         return costs, None
     theirs = topic_loss(qrels, other, topic, measure.doc, mode, collection, levels)
     return costs, versus(costs, theirs, other.run_id, levels)
+
+
+def run_losses(qrels: Qrels, run: Run, measure: DocMeasure, topics: Sequence[str], mode: Mode | str = Mode.NATURAL,
+               collection: Collection | None = None, levels: int = 4) -> dict[str, LossSplit]:
+    """:func:`topic_loss` of each of ``topics``, the run's side column-wise: S of every ranked
+    article of every topic from one :func:`engine.listmeasures.rank_topics` call, the ideal
+    readings of each topic in one :func:`ideal_scores` batch. In the ``entry`` mode, where the
+    ideal reading starts at each run document's entry point, topic by topic
+    (:func:`topic_loss`). Raises :class:`~engine.errors.InputError` as :func:`topic_loss`."""
+    from .listmeasures import rank_topics
+
+    if Mode(mode) is Mode.ENTRY:
+        return {t: topic_loss(qrels, run, t, measure, mode, collection, levels) for t in topics}
+    ranked = rank_topics(qrels, run, [measure], mode, collection, levels=levels, topics=topics)
+    out: dict[str, LossSplit] = {}
+    for t in topics:
+        judged = qrels.topics.get(t, {})
+        r = ranked.get(t)
+        articles = list(r.articles) if r is not None else []
+        relevant = np.asarray(r.relevant, dtype=bool) if r is not None else np.zeros(0, dtype=bool)
+        scores = r.scores[measure] if r is not None else np.zeros(0)
+        names = set(articles)
+        missed = [name for name, j in judged.items() if j.relevant and name not in names]
+        mine = [judged[articles[k]] for k in np.flatnonzero(relevant).tolist()]
+        values = ideal_scores(measure, mine + [judged[m] for m in missed], mode, levels)
+        ideal = np.full(len(articles), measure.null_value(levels))
+        ideal[relevant] = values[:len(mine)]
+        rsize = r.rsize if r is not None else np.zeros(0, dtype=np.int64)
+        out[t] = split(measure, articles, relevant, rsize, scores, ideal, sum(1 for j in judged.values() if j.relevant),
+                       missed, [judged[m].rel_size for m in missed], values[len(mine):])
+    return out
+
+
+def run_costs(qrels: Qrels, run: Run, measure: ListMeasure, topics: Sequence[str], mode: Mode | str = Mode.NATURAL,
+              collection: Collection | None = None, levels: int = 4,
+              other: Run | None = None) -> list[tuple[str, ArticleCosts, Versus | None]]:
+    """``(topic, costs, versus)`` for each of ``topics``: :func:`topic_costs` over
+    :func:`run_losses` (``readsim-eval loss`` and ``readsim.loss``). Raises ``ValueError`` for a
+    measure without costs, :class:`~engine.errors.InputError` on bad input."""
+    if measure.doc is None or measure.kind not in COST_KINDS:
+        raise ValueError(f"no per-article costs for {measure.name}: give one of {', '.join(COST_KINDS)} "
+                         f"over a document measure")
+    topics = list(topics)
+    mine = run_losses(qrels, run, measure.doc, topics, mode, collection, levels)
+    theirs = run_losses(qrels, other, measure.doc, topics, mode, collection, levels) if other is not None else {}
+    out = []
+    for t in topics:
+        costs = article_costs(mine[t], measure, levels)
+        out.append((t, costs, versus(costs, theirs[t], other.run_id, levels) if other is not None else None))
+    return out

@@ -1,10 +1,10 @@
 """``readsim.loss``: where a run loses and what each ranked article costs (reference section
-5.11), as a DataFrame: the numbers of ``readsim-eval loss`` (:func:`readsim.engine.loss.topic_costs`,
+5.11), as a DataFrame: the numbers of ``readsim-eval loss`` (:func:`readsim.engine.loss.run_costs`,
 the same engine call)."""
 
 from __future__ import annotations
 
-from readsim.engine.loss import COST_KINDS, topic_costs
+from readsim.engine.loss import COST_KINDS, run_costs
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
 from readsim.engine.reading import Mode
 
@@ -52,8 +52,7 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
         if judged.nrel(t) < 1:
             raise InputError(judged.path, None, f"the qrels judge no relevant article for topic {t}")
     rows = []
-    for t in wanted:
-        c, v = topic_costs(judged, mine, t, m, reading, found, levels, other)
+    for t, c, v in run_costs(judged, mine, m, wanted, reading, found, levels, other):
         if per == "topic":
             row = [mine.run_id, t, m.name, c.loss.nrel, len(c.loss.articles), c.as_is, c.ideal_passages,
                    c.ideal_ranking, c.ideal, c.perfect, c.browse, c.fetch, c.interaction, c.unretrieved]

@@ -64,7 +64,7 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
 
 def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
     from ..formats import read_any_run, read_qrels
-    from ..loss import COST_KINDS, topic_costs
+    from ..loss import COST_KINDS, run_costs
 
     if len(measures) != 1 or measures[0].kind not in COST_KINDS or measures[0].doc is None:
         what = "one -m at a time" if len(measures) != 1 else f"no per-article costs for {measures[0].name}"
@@ -90,8 +90,7 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
         topics = list(dict.fromkeys(args.topics))
     else:
         topics = [t for t in run.topics if qrels.nrel(t) > 0]
-    results = [(t, *topic_costs(qrels, run, t, measure, args.reading, collection, args.levels, other))
-               for t in topics]
+    results = run_costs(qrels, run, measure, topics, args.reading, collection, args.levels, other)
     vs_file = Path(args.vs).name if args.vs else ""
     if args.format == "text":
         write_text(run.run_id, measure, results, args.top, out, vs_file)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from readsim.engine.formats import Qrels, Run, RunArticle, read_any_run, read_qrels
 from readsim.engine.listmeasures import Ranking, evaluate
 from readsim.engine.loss import (article_costs, browse_costs, ideal_positions, list_values, moved, rank_costs,
-                                 topic_loss, versus)
+                                 run_costs, topic_costs, topic_loss, versus)
 from readsim.engine.measure import DocMeasure, ListMeasure, parse_list_measure
 
 from .test_loss import JUDGED, RETRIEVED
@@ -228,3 +228,20 @@ def test_costs_against_the_competitor_are_the_edited_run_minus_the_run(real):
         assert v.vs_browse_cost[k] == pytest.approx(score(qrels, edited, topic) - base, abs=1e-12)
     missing = [k for k, e in enumerate(entries) if e.article not in theirs]
     assert all(v.vs_rank[k] == 0 and np.isnan(v.vs_rank_cost[k]) for k in missing)
+
+
+@pytest.mark.parametrize("mode", ["natural", "document"])
+def test_the_run_column_wise_equals_topic_by_topic(real, mode):
+    """``run_costs`` (S of every topic from one rank_topics call) gives what topic_costs (each
+    article through engine.batch.document) gives, on every topic of indri-passages.run."""
+    qrels, run, other = real
+    topics = [t for t in run.topics if qrels.nrel(t) > 0]
+    for t, c, v in run_costs(qrels, run, OFFICIAL, topics, mode, other=other):
+        want, want_vs = topic_costs(qrels, run, t, OFFICIAL, mode, other=other)
+        assert c.loss.articles == want.loss.articles and c.loss.missed == want.loss.missed
+        for key in ("as_is", "ideal_passages", "ideal_ranking", "ideal", "perfect"):
+            assert getattr(c, key) == pytest.approx(getattr(want, key), abs=1e-12), (t, key)
+        assert c.browse_cost == pytest.approx(want.browse_cost, abs=1e-12, nan_ok=True), t
+        assert c.rank_cost == pytest.approx(want.rank_cost, abs=1e-12), t
+        assert list(v.vs_rank) == list(want_vs.vs_rank)
+        assert v.vs_rank_cost == pytest.approx(want_vs.vs_rank_cost, abs=1e-12, nan_ok=True), t
