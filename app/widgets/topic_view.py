@@ -28,7 +28,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QHBoxLayout,
-                               QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QHeaderView, QLabel, QPushButton, QSizePolicy, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from readsim.engine.measure import ListMeasure
 
@@ -133,6 +134,11 @@ class TopicView(QWidget):
             self.doc_combo.setItemData(self.doc_combo.count() - 1, DOC_HELP[kind], Qt.ItemDataRole.ToolTipRole)
         self.doc_combo.setToolTip("The document score S(d) each list measure aggregates over the ranked articles")
         pick.addWidget(self.doc_combo, 1)
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Save the topic's list scores (CSV or JSON) with their provenance: the files, "
+                                      "the run's edits, the settings")
+        self.export_button.clicked.connect(self._export_clicked)
+        pick.addWidget(self.export_button)
         ll.addLayout(pick)
 
         body = QHBoxLayout()
@@ -202,6 +208,28 @@ class TopicView(QWidget):
     def set_doc_kind(self, kind: str) -> None:
         """Choose the document measure by kind (``aveChP``, ``T2IF``, ``T2IP``, ``F``, ``LE``, ``ES``)."""
         self.doc_combo.setCurrentIndex(self.doc_combo.findData(kind))
+
+    def export_scores(self, path) -> object:
+        """Write the topic's list scores (``measure``, ``value``: every number the cards and the
+        table show) to ``path`` (``.csv`` or ``.json``) with the provenance
+        (``loss_panel.context``); returns the path. Raises ``OSError``/``ValueError`` as
+        :func:`readsim.app.provenance.write_table`."""
+        from ..provenance import write_table
+
+        ts = self.scores
+        rows = [] if ts is None else [{"measure": m.name, "value": ts.values[m.name]} for m in ts.measures
+                                      if m.name in ts.values]
+        prov = {**self.loss_panel.context(), "table": "list scores of the topic",
+                "document_measure": ts.doc.name if ts is not None else None}
+        return write_table(path, ("measure", "value"), rows, prov)
+
+    def _export_clicked(self) -> None:
+        from ..export import TABLES, export_with_dialog, safe_name
+
+        panel = self.loss_panel
+        stem = safe_name(f"list-scores-{self.session.topic or 'topic'}-{self.doc_combo.currentText()}")
+        export_with_dialog(self, "Export the topic's list scores", TABLES, stem, self.export_scores,
+                           panel.tell_error, panel.say)
 
     def values(self) -> dict[str, float]:
         """The current list scores: canonical name (``AgP/F(0.25)``) -> value."""

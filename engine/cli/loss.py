@@ -157,8 +157,9 @@ def write_text(run_id: str, measure: ListMeasure, results, top: int, out: TextIO
         lines.append(head + ("" if top == 0 else f"   ({min(top, len(loss.articles))} costliest)"))
         for k in order.tolist():
             rel = bool(loss.relevant[k])
-            s = f"{loss.scores[k]:.4f}" if rel else "-"
-            si = f"{loss.ideal_scores[k]:.4f}" if rel else "-"
+            digits = 0 if doc.kind in ("LE", "ES") else 4  # screens are whole numbers
+            s = f"{loss.scores[k]:.{digits}f}" if rel else "-"
+            si = f"{loss.ideal_scores[k]:.{digits}f}" if rel else "-"
             line = (f"  {k + 1:>5} {loss.articles[k]:<10} {'yes' if rel else 'no':<3} {int(c.ideal_rank[k]):>5} "
                     f"{s:>10} {si:>8} {_cost(c.browse_cost[k]):>11} {_cost(c.rank_cost[k]):>9}")
             if v is not None:

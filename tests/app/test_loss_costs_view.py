@@ -133,6 +133,13 @@ def test_real_window_opens_on_agp_f_and_exports(real_window, real, qtbot, tmp_pa
     rows = list(csv.DictReader(line for line in text.splitlines() if not line.startswith("#")))
     assert len(rows) == len(want.rank_cost)
     assert [float(r["rank_cost"]) for r in rows] == pytest.approx(list(want.rank_cost), abs=1e-12)
+    # the list scores too
+    monkeypatch.setattr(export, "_ask", lambda *a: str(tmp_path / "scores.json"))
+    qtbot.mouseClick(tv.export_button, Qt.MouseButton.LeftButton)
+    data = json.loads((tmp_path / "scores.json").read_text())
+    assert data["provenance"]["document_measure"] == "F(0.25)" and data["provenance"]["topic"] == TOPIC
+    shown = {r["measure"]: r["value"] for r in data["rows"]}
+    assert shown == tv.values() and "AgP/F(0.25)" in shown
     # the user's choice is remembered: a new window opens on aveChP
     tv.set_doc_kind("aveChP")
     from readsim.app.widgets.topic_view import TopicView
