@@ -3,7 +3,7 @@ passages x {run, ideal} ranking, the split ideal - actual = browse + fetch + tog
 unranked relevant articles cost, and the per-article table (:mod:`.loss_table`): each ranked
 article's browse cost and rank cost, computed in the background
 (:func:`readsim.app.background.run_in_background` over :func:`readsim.engine.loss.article_costs`:
-all the articles of a topic in one ``(n, n)`` evaluation), memoised per split. Clicking a row
+all the articles of a topic at once, from cumulative sums), memoised per split. Clicking a row
 opens the article (the topic view connects it); *Export…* writes the table with its provenance
 (:func:`readsim.app.provenance.write_table`, CSV or JSON).
 """
