@@ -125,3 +125,9 @@ def test_real_topic_2009078(inex):
     assert svm["ideal_score"] - svm["score"] == pytest.approx(0.377, abs=5e-4)
     assert svm["browse_cost"] == pytest.approx(0.006, abs=5e-4)
     assert all(r["vs_rank"] is None or 1 <= r["vs_rank"] for r in rows.values())
+
+
+def test_a_bad_run_line_is_named(files):
+    (files / "bad.run").write_text(RUN + "1 Q0 y 4 0 mine -5 10\n")
+    code, out, err = run_cli(files / "q.qrels", files / "bad.run")
+    assert code == 1 and f"{files / 'bad.run'}:4:" in err and "Traceback" not in err and out == ""
