@@ -28,6 +28,14 @@ from .tables import row_table
 LEFT_WIDTH, LOSS_WIDTH = 430, 560  # the topic view's fixed columns (pixels)
 
 
+def export_button(what: str, slot: Callable[[], None]) -> QPushButton:
+    """An *Export…* button saving ``what`` (its tooltip says so), calling ``slot`` when clicked."""
+    button = QPushButton("Export…")
+    button.setToolTip(f"Save {what} as CSV or JSON with the provenance: the files, the run's edits, the settings")
+    button.clicked.connect(slot)
+    return button
+
+
 def set_wrapped(label: QLabel, text: str, width: int) -> None:
     """Set a word-wrapped ``label``'s text at the fixed ``width`` of its column, keeping the label
     at a fixed size (that width, the text's height): a fixed-size label does not invalidate the
@@ -73,10 +81,7 @@ class LossPanel(QWidget):
         top = QHBoxLayout()
         self.title = rich_label()
         top.addWidget(self.title, 1)
-        self.export_button = QPushButton("Export…")
-        self.export_button.setToolTip("Save the per-article table (CSV or JSON) with the split and its provenance: "
-                                      "the files, the run's edits, the settings")
-        self.export_button.clicked.connect(self._export_clicked)
+        self.export_button = export_button("the per-article table, with the split,", self._export_clicked)
         top.addWidget(self.export_button)
         lay.addLayout(top)
 

@@ -28,8 +28,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QHBoxLayout,
-                               QHeaderView, QLabel, QPushButton, QSizePolicy, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout, QWidget)
+                               QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from readsim.engine.measure import ListMeasure
 
@@ -38,7 +37,7 @@ from ..plain import esc, plain_label, rich_label
 from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
 from .deferred import Deferred
-from .loss_panel import LEFT_WIDTH, LOSS_WIDTH, LossPanel, set_wrapped
+from .loss_panel import LEFT_WIDTH, LOSS_WIDTH, LossPanel, export_button, set_wrapped
 from .loss_table import L_LOSS, L_RANK, L_RANK_COST, L_TITLE, LOSS_ARTICLE_ROLE  # noqa: F401 (the panel's columns)
 
 SETTINGS_KEY = "topic_view/doc"
@@ -134,10 +133,7 @@ class TopicView(QWidget):
             self.doc_combo.setItemData(self.doc_combo.count() - 1, DOC_HELP[kind], Qt.ItemDataRole.ToolTipRole)
         self.doc_combo.setToolTip("The document score S(d) each list measure aggregates over the ranked articles")
         pick.addWidget(self.doc_combo, 1)
-        self.export_button = QPushButton("Export…")
-        self.export_button.setToolTip("Save the topic's list scores (CSV or JSON) with their provenance: the files, "
-                                      "the run's edits, the settings")
-        self.export_button.clicked.connect(self._export_clicked)
+        self.export_button = export_button("the topic's list scores", self._export_clicked)
         pick.addWidget(self.export_button)
         ll.addLayout(pick)
 
