@@ -131,3 +131,16 @@ def test_a_bad_run_line_is_named(files):
     (files / "bad.run").write_text(RUN + "1 Q0 y 4 0 mine -5 10\n")
     code, out, err = run_cli(files / "q.qrels", files / "bad.run")
     assert code == 1 and f"{files / 'bad.run'}:4:" in err and "Traceback" not in err and out == ""
+
+
+def test_a_topic_the_run_does_not_rank(files):
+    """Topic 2 is judged (one relevant article) but not ranked: everything is 0 but the
+    perfect run (1) and what the unranked article costs (unretrieved 1)."""
+    (files / "q2.qrels").write_text(QRELS + "2 Q0 c 5 100 0 0:5\n")
+    code, out, err = run_cli(files / "q2.qrels", files / "mine.run", "--topic", "2", "--format", "jsonl")
+    assert code == 0, err
+    [topic] = records(out, "topic")
+    assert topic["ranked"] == 0 and topic["as_is"] == 0 and topic["perfect"] == 1 and topic["unretrieved"] == 1
+    assert records(out, "article") == []
+    code, out, _ = run_cli(files / "q2.qrels", files / "mine.run", "--topic", "2")
+    assert code == 0 and "topic 2: 0 ranked" in out

@@ -177,7 +177,7 @@ class LossModel(QAbstractTableModel):
                 return str(int(self._ideal_rank[k]))
             value = self._columns[c][k]
             if value != value:  # not computed (yet), or no cost for this measure
-                return "…" if self.costs is None and not loss.effort else "–"
+                return "…" if self.costs is None and not loss.effort and loss.nrel >= 1 else "–"
             if c == L_RANK_COST:
                 return f"{value:+.4f}"
             if not rel:  # no relevant text: no score, nothing to fix in its passages
