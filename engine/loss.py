@@ -48,6 +48,14 @@ an **effort** score (LE, ES: lower is better) AgP does not apply (it sums gains)
 AgP values are ``None`` and ``browse_loss = S(d) - S_ideal(d)``, the extra screens the run's
 passages cost, so that in both cases a positive loss is what the run gives away.
 
+A browse loss is not what the article costs the topic. **What each article costs** (reference
+section 5.11; :func:`article_costs`, :func:`versus`, :func:`run_costs`) under a list measure L:
+its browse cost (L with this article's passages alone replaced by its highlighted text, minus
+as is), its rank cost (L with this article alone moved to its rank in the ideal ordering of the
+run's articles, :func:`ideal_positions`, minus as is) and, against a competitor, what taking
+its rank or its passages for the article is worth; all the articles of a topic at once
+(cumulative sums for AgP and gP, ``(n, n)`` matrices for CE/NCE/ANCE).
+
 Everything is numpy over the topic's vectors; shapes: ``(n,)`` for the n ranked articles.
 """
 
