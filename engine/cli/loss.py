@@ -45,6 +45,9 @@ def build_parser() -> Parser:
         "differences are negated). Measures with costs: AgP, gP@r, CE@r, NCE@r, ANCE@r over a document measure. "
         "Parameters: " + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP)
     add_subcommand_options(p)
+    for action in p._actions:  # one measure here, not the other subcommands' many
+        if action.dest == "measures":
+            action.help = "the list measure (one; default AgP/F(0.25)): AgP, gP@r, CE@r, NCE@r or ANCE@r over S"
     p.add_argument("run", metavar="RUN", help="the run (FOL or XML)")
     p.add_argument("--vs", metavar="RUN2", help="a competitor's run: per article its rank, its score and their worth")
     p.add_argument("--topic", action="append", dest="topics", metavar="T",
