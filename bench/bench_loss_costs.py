@@ -26,7 +26,7 @@ import numpy as np
 
 from readsim.engine.cli import main
 from readsim.engine.loss import article_costs, split
-from readsim.engine.measure import DocMeasure, ListMeasure, parse_list_measure
+from readsim.engine.measure import DocMeasure, parse_list_measure
 
 DATA = Path(os.environ.get("READSIM_DATA", Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "inex"))
 

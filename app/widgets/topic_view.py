@@ -38,7 +38,7 @@ from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
 from .deferred import Deferred
 from .loss_panel import LEFT_WIDTH, LOSS_WIDTH, LossPanel, export_button, set_wrapped
-from .loss_table import L_LOSS, L_RANK, L_RANK_COST, L_TITLE, LOSS_ARTICLE_ROLE  # noqa: F401 (the panel's columns)
+from .loss_table import LOSS_ARTICLE_ROLE
 
 SETTINGS_KEY = "topic_view/doc"
 DEFAULT_DOC = "F"  # AgP/F(0.25): INEX 2009-2010's official Relevant in Context measure (MAgP)

@@ -274,7 +274,7 @@ def test_switching_runs_keeps_the_topic_and_the_article(qtbot, real):
 def test_loss_panel_by_hand(qtbot):
     """The mini rows (a: 0.3484, x, b: 0.5306 aveChP; c relevant, not ranked; 27 relevant characters
     each, so the ideal order is a, b, c by article id): with the highlighted passages aveChP = 1."""
-    from readsim.app.widgets.topic_view import LossPanel
+    from readsim.app.widgets.loss_panel import LossPanel
 
     s = Settings()
     loss = topic_scores(mini_rows(), mini_qrels(), "T", doc_measure("aveChP", s), s).loss
@@ -351,7 +351,7 @@ def test_where_the_run_loses_equals_the_engine(real_window, real, qtbot):
 
 
 def test_loss_panel_for_effort_and_t2ip(real_window, real, qtbot):
-    from readsim.app.widgets.topic_view import L_LOSS
+    from readsim.app.widgets.loss_table import L_LOSS
     from readsim.engine.loss import topic_loss
 
     w = real_window(PAGERANK)
