@@ -133,6 +133,19 @@ def test_real_window_opens_on_agp_f_and_exports(real_window, real, qtbot, tmp_pa
     rows = list(csv.DictReader(line for line in text.splitlines() if not line.startswith("#")))
     assert len(rows) == len(want.rank_cost)
     assert [float(r["rank_cost"]) for r in rows] == pytest.approx(list(want.rank_cost), abs=1e-12)
+    # a setting F(0.25) does not use changes nothing: the costs are not computed again; a mode
+    # seen before takes its costs from the memo
+    computed = panel.costs_computed
+    w.session.set_settings(tolerance=100)
+    w.session.set_settings(screen=2000)
+    assert panel.costs_computed == computed and panel.costs is not None
+    w.session.set_settings(mode="document")
+    qtbot.waitUntil(lambda: panel.costs is not None and panel.costs.loss is tv.scores.loss, timeout=20_000)
+    assert panel.costs_computed == computed + 1
+    w.session.set_settings(mode="natural")
+    qtbot.waitUntil(lambda: tv.scores.loss is not None and tv.scores.loss.scores[0] == want.loss.scores[0],
+                    timeout=20_000)
+    assert panel.costs_computed == computed + 1 and panel.costs is not None
     # the list scores too
     monkeypatch.setattr(export, "_ask", lambda *a: str(tmp_path / "scores.json"))
     qtbot.mouseClick(tv.export_button, Qt.MouseButton.LeftButton)
