@@ -160,3 +160,19 @@ def test_real_window_opens_on_agp_f_and_exports(real_window, real, qtbot, tmp_pa
     other = TopicView(w.session)
     qtbot.addWidget(other)
     assert other.doc_kind() == "aveChP"
+
+
+def test_an_export_that_cannot_be_written_says_so(qtbot, tmp_path, monkeypatch):
+    from readsim.app import export
+
+    panel = LossPanel()
+    qtbot.addWidget(panel)
+    said: list[str] = []
+    panel.tell_error = said.append
+    panel.set_loss(mini_loss(), ["A", "X", "B"])
+    monkeypatch.setattr(export, "_ask", lambda *a: str(tmp_path / "no" / "such" / "loss.csv"))
+    qtbot.mouseClick(panel.export_button, Qt.MouseButton.LeftButton)
+    assert len(said) == 1 and str(tmp_path / "no" / "such") in said[0] and "Nothing was written" in said[0]
+    monkeypatch.setattr(export, "_ask", lambda *a: str(tmp_path / "loss.txt"))
+    qtbot.mouseClick(panel.export_button, Qt.MouseButton.LeftButton)
+    assert len(said) == 2 and ".csv or .json" in said[1]
