@@ -42,7 +42,7 @@ import traceback
 from pathlib import Path
 
 from readsim.engine.atomic import check_output
-from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option
+from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option, silence
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.measure import MAX_SIZE, parse_count, parse_real

@@ -7,7 +7,8 @@ are those of :func:`readsim.engine.listmeasures.evaluate` for the topic (SPEC se
 policies 1, 2 and 7 of :mod:`readsim.engine.listmeasures`: gP past a short run's end, effort
 past the run's end, unjudged and non-relevant articles score the measure's null value). The
 same rows give "where the run loses" (:func:`readsim.engine.loss.loss_split`): AgP with the
-highlighted passages and/or the ideal ranking, and each article's browse loss.
+highlighted passages and/or the ideal ranking, and each article's browse loss (what each
+article costs the topic is computed from the split by the topic view, in the background).
 
 Speed (a reader-setting change must show within a frame): the loss split reads every relevant
 article of the topic again with its highlighted passages (``S_ideal``), all in one batch

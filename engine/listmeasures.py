@@ -309,6 +309,19 @@ class RankingTable:
         self.relevant = self._pad([r.relevant for r in self.rankings], False, bool)
         self._scores: dict[DocMeasure, np.ndarray] = {}
 
+    @classmethod
+    def of_rows(cls, relevant: np.ndarray, scores: dict[DocMeasure, np.ndarray], nrel: int) -> RankingTable:
+        """Rows of one topic's rankings, all of length ``w``: ``relevant`` bool ``(m, w)``,
+        ``scores[doc]`` float ``(m, w)`` (views welcome: nothing is written), Nrel ``nrel``; the
+        variants of :func:`engine.loss.article_costs` evaluated at once (reference section 5.11)."""
+        table = cls([])
+        m, w = relevant.shape
+        table.n, table.width = np.full(m, w, dtype=np.int64), w
+        table.mask = np.ones((m, w), dtype=bool)
+        table.nrel = np.full(m, nrel, dtype=np.int64)
+        table.relevant, table._scores = relevant, dict(scores)
+        return table
+
     def _pad(self, rows: list[np.ndarray], fill, dtype) -> np.ndarray:
         if len(rows) and self.width and np.all(self.n == self.width):  # every topic as long: no padding
             return np.stack([np.asarray(r, dtype=dtype) for r in rows])

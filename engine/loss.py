@@ -48,6 +48,14 @@ an **effort** score (LE, ES: lower is better) AgP does not apply (it sums gains)
 AgP values are ``None`` and ``browse_loss = S(d) - S_ideal(d)``, the extra screens the run's
 passages cost, so that in both cases a positive loss is what the run gives away.
 
+A browse loss is not what the article costs the topic. **What each article costs** (reference
+section 5.11; :func:`article_costs`, :func:`versus`, :func:`run_costs`) under a list measure L:
+its browse cost (L with this article's passages alone replaced by its highlighted text, minus
+as is), its rank cost (L with this article alone moved to its rank in the ideal ordering of the
+run's articles, :func:`ideal_positions`, minus as is) and, against a competitor, what taking
+its rank or its passages for the article is worth; all the articles of a topic at once
+(cumulative sums for AgP and gP, ``(n, n)`` matrices for CE/NCE/ANCE).
+
 Everything is numpy over the topic's vectors; shapes: ``(n,)`` for the n ranked articles.
 """
 
@@ -63,8 +71,8 @@ from .batch import document
 from .collection import Collection
 from .document import DocumentEvaluation, evaluate_documents, row_pointers
 from .formats import Judgement, Qrels, Run
-from .listmeasures import agp, article_score, bep_score
-from .measure import DocMeasure
+from .listmeasures import RankingTable, agp, article_score, bep_score
+from .measure import DocMeasure, ListMeasure
 from .reading import Mode
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -143,6 +151,9 @@ class LossSplit:
     ideal_ranking: float | None
     ideal: float | None
     perfect: float | None
+    perfect_scores: np.ndarray | None = None
+    """``S_ideal`` of every relevant article of the topic (ranked or not) in the R order: the
+    run ``perfect`` scores (float ``(nrel,)``)."""
 
     @property
     def effort(self) -> bool:
@@ -224,7 +235,7 @@ def split(measure: DocMeasure, articles: Sequence[str], relevant: np.ndarray, rs
                   agp(scores[mine], ones, nrel), agp(ideal_scores[mine], ones, nrel),
                   agp(all_ideal[order], np.ones(len(order), dtype=bool), nrel)]
     return LossSplit(measure, articles, relevant, rsize, scores, ideal_scores, ideal_rank, nrel, missed_sorted,
-                     *values)
+                     *values, perfect_scores=all_ideal[order])
 
 
 def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: Sequence[str],
@@ -286,3 +297,345 @@ def topic_loss(qrels: Qrels, run: Run, topic: str, measure: DocMeasure, mode: Mo
             else None for e in entries]
     return loss_split(measure, judged, [e.article for e in entries], docs, mode, levels,
                       [e.entry_point for e in entries])
+
+
+# -- what each article costs (reference section 5.11) ------------------------------------------
+
+COST_KINDS = ("AgP", "gP", "CE", "NCE", "ANCE")
+"""List measures whose per-article costs are computed (they aggregate a document measure S and
+are evaluated for many rankings at once by :meth:`engine.listmeasures.RankingTable.of_rows`)."""
+
+
+def list_values(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, nrel: int,
+                levels: int = 4) -> np.ndarray:
+    """``measure`` of each row of ``(m, w)`` matrices, as rankings of one topic with Nrel ``nrel``:
+    ``relevant`` bool (isrel of each rank), ``scores`` float (S of each rank, the null value for a
+    non-relevant one); float ``(m,)``. The arithmetic of
+    :class:`~engine.listmeasures.RankingTable` (equal to :meth:`Ranking.value` of each row, to
+    1e-12), in blocks of at most its ``CELLS`` cells. Raises ``ValueError`` for a kind not in
+    :data:`COST_KINDS`."""
+    if measure.kind not in COST_KINDS:
+        raise ValueError(f"no per-article costs for {measure.name}: give one of {', '.join(COST_KINDS)} "
+                         f"over a document measure (AgP/F(0.25), gP@10/F(0.25), ANCE@600/LE(300), ...)")
+    m, w = scores.shape
+    out = np.empty(m)
+    step = max(1, RankingTable.CELLS // max(w, measure.cutoff, 1))
+    for a in range(0, m, step):
+        table = RankingTable.of_rows(relevant[a:a + step], {measure.doc: scores[a:a + step]}, nrel)
+        out[a:a + step] = table.values(measure, levels)
+    return out
+
+
+def ideal_positions(articles: Sequence[str], relevant: np.ndarray, rsize: np.ndarray) -> np.ndarray:
+    """Each ranked article's 0-based place in the **ideal ordering of the run's articles**: its
+    relevant articles in the order of the ideal ranking (:func:`ideal_order`: decreasing relevant
+    size, ties by :func:`article_key`), then its non-relevant ones in their run order. int64
+    ``(n,)``. For AgP and CE/NCE/ANCE this ordering scores as the ideal ranking does (a
+    non-relevant article after the last relevant one adds nothing to AgP and NR past the end)."""
+    relevant = np.asarray(relevant, dtype=bool)
+    order = np.concatenate([ideal_order(articles, np.where(relevant, rsize, 0)), np.flatnonzero(~relevant)])
+    places = np.empty(len(order), dtype=np.int64)
+    places[order] = np.arange(len(order))
+    return places
+
+
+def moved(places: np.ndarray) -> np.ndarray:
+    """The rankings with one article moved: int64 ``(n, n)``, row k the run's ranking (indices into
+    rank order) with article k alone moved to 0-based place ``places[k]`` and the others keeping
+    their order (those between shift by one)."""
+    n = len(places)
+    j = np.arange(n)[None, :]
+    k = np.arange(n)[:, None]
+    p = np.asarray(places, dtype=np.int64)[:, None]
+    out = np.where((p < k) & (j > p) & (j <= k), j - 1, np.broadcast_to(j, (n, n)))
+    out = np.where((p > k) & (j >= k) & (j < p), j + 1, out)
+    return np.where(j == p, k, out)
+
+
+def _gain(measure: ListMeasure, variant, base):
+    """What a variant gains over ``base`` (positive is better; negated for an effort measure)."""
+    return base - variant if measure.lower_is_better else variant - base
+
+
+def _prefix(x: np.ndarray) -> np.ndarray:
+    """``P[j] = x[0] + ... + x[j-1]`` (float ``(n + 1,)``): a sum over ``[a, b)`` is ``P[b] - P[a]``."""
+    return np.concatenate(([0.0], np.cumsum(x)))
+
+
+def _agp_replaced(rel: np.ndarray, s: np.ndarray, new: np.ndarray, nrel: int) -> np.ndarray:
+    """AgP with S(d_k) alone replaced by ``new[k]``, minus as is, for every k: AgP is linear in S
+    and S(d_k) enters gP[r] / r for every r >= k, so the change is ``(new[k] - S(d_k))
+    sum_{r >= k} isrel(d_r) / r / Nrel`` (a reversed cumulative sum)."""
+    weight = np.cumsum((rel / np.arange(1, len(s) + 1))[::-1])[::-1]
+    return (new - s) * weight / nrel
+
+
+def _agp_moved(rel: np.ndarray, s: np.ndarray, places: np.ndarray, nrel: int) -> np.ndarray:
+    """AgP with article k alone moved to 0-based place ``places[k]``, minus as is, for every k,
+    from prefix sums (C: the cumulative scores, C[j] = sum_{i <= j} S(d_i)). Moving k up to p < k
+    shifts d_p .. d_{k-1} one rank down, each adding S(d_k) to its cumulative score: the ranks p ..
+    k then sum ``isrel(d_k) (C[p-1] + S(d_k)) / (p+1) + sum_{i=p}^{k-1} isrel(d_i) (C[i] + S(d_k))
+    / (i+2)``; moving it down to p > k shifts d_{k+1} .. d_p one rank up, each losing S(d_k):
+    ``sum_{i=k+1}^{p} isrel(d_i) (C[i] - S(d_k)) / i + isrel(d_k) C[p] / (p+1)``; as is, the same
+    ranks sum ``isrel(d_j) C[j] / (j+1)``."""
+    n = len(s)
+    c = np.cumsum(s)
+    i = np.arange(n, dtype=float)
+    relf = rel.astype(float)
+    d, a, b = _prefix(relf * c / (i + 1)), _prefix(relf * c / (i + 2)), _prefix(relf / (i + 2))
+    e, f = _prefix(relf * c / np.maximum(i, 1)), _prefix(relf / np.maximum(i, 1))
+    k = np.arange(n)
+    p = np.asarray(places, dtype=np.int64)
+    before = np.where(p > 0, c[np.maximum(p - 1, 0)], 0.0)
+    up = relf * (before + s) / (p + 1) + (a[k] - a[p]) + s * (b[k] - b[p]) - (d[k + 1] - d[p])
+    down = (e[p + 1] - e[k + 1]) - s * (f[p + 1] - f[k + 1]) + relf * c[p] / (p + 1) - (d[p + 1] - d[k])
+    return np.where(p < k, up, np.where(p > k, down, 0.0)) / nrel
+
+
+def _gp_cut(measure: ListMeasure, n: int) -> tuple[int, int]:
+    """gP@r's ranks summed (``m = min(r, n)``) and its denominator (r; past the end of the run,
+    n, or r for gP(plain): policy 1 of :mod:`engine.listmeasures`)."""
+    r = measure.cutoff
+    return min(r, n), (r if r <= n or measure.plain else n)
+
+
+def _gp_replaced(measure: ListMeasure, s: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """gP@r with S(d_k) alone replaced: changed by ``(new - S(d_k)) / denominator`` within the
+    first m ranks, unchanged below."""
+    m, denominator = _gp_cut(measure, len(s))
+    return np.where(np.arange(len(s)) < m, (new - s) / max(denominator, 1), 0.0)
+
+
+def _gp_moved(measure: ListMeasure, s: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """gP@r with article k alone moved to ``places[k]``: it changes only when k crosses the cut
+    after rank m: leaving it, d_m comes in; entering it, d_{m-1} goes out."""
+    n = len(s)
+    m, denominator = _gp_cut(measure, n)
+    k = np.arange(n)
+    p = np.asarray(places, dtype=np.int64)
+    comes = s[min(m, n - 1)] if n else 0.0
+    goes = s[max(m - 1, 0)] if n else 0.0
+    out = np.where((k < m) & (p >= m), comes - s, np.where((k >= m) & (p < m), s - goes, 0.0))
+    return out / max(denominator, 1)
+
+
+def browse_costs(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, replaced: np.ndarray,
+                 nrel: int, levels: int = 4) -> np.ndarray:
+    """Per ranked article k, float ``(n,)``: ``measure`` of the ranking with S(d_k) alone replaced
+    by ``replaced[k]``, minus as is (:func:`_gain`); NaN where ``replaced[k]`` is NaN (no
+    replacement). AgP and gP@r from cumulative sums (O(n)); CE/NCE/ANCE: all n variants in one
+    ``(n, n)`` evaluation (:func:`list_values`)."""
+    relevant = np.asarray(relevant, dtype=bool)
+    scores = np.asarray(scores, dtype=float)
+    replaced = np.asarray(replaced, dtype=float)
+    n = len(scores)
+    none = np.isnan(replaced)
+    new = np.where(none, scores, replaced)
+    if measure.kind == "AgP":
+        out = _agp_replaced(relevant, scores, new, nrel)
+    elif measure.kind == "gP":
+        out = _gp_replaced(measure, scores, new)
+    else:
+        base = list_values(measure, relevant[None, :], scores[None, :], nrel, levels)[0]
+        variants = np.repeat(scores[None, :], n, axis=0)
+        variants[np.arange(n), np.arange(n)] = new
+        out = _gain(measure, list_values(measure, np.broadcast_to(relevant, (n, n)), variants, nrel, levels), base)
+    out[none] = np.nan
+    return out
+
+
+def rank_costs(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, places: np.ndarray,
+               nrel: int, levels: int = 4) -> np.ndarray:
+    """Per ranked article k, float ``(n,)``: ``measure`` of the ranking with article k alone moved
+    to 0-based place ``places[k]`` (:func:`moved`), minus as is (:func:`_gain`); NaN where
+    ``places[k]`` < 0 (no move). AgP and gP@r from cumulative sums (O(n)); CE/NCE/ANCE: all n
+    variants in one ``(n, n)`` evaluation."""
+    relevant = np.asarray(relevant, dtype=bool)
+    scores = np.asarray(scores, dtype=float)
+    places = np.asarray(places, dtype=np.int64)
+    none = places < 0
+    stay = np.where(none, np.arange(len(places)), places)
+    if measure.kind == "AgP":
+        out = _agp_moved(relevant, scores, stay, nrel)
+    elif measure.kind == "gP":
+        out = _gp_moved(measure, scores, stay)
+    else:
+        at = moved(stay)
+        base = list_values(measure, relevant[None, :], scores[None, :], nrel, levels)[0]
+        out = _gain(measure, list_values(measure, relevant[at], scores[at], nrel, levels), base)
+    out[none] = np.nan
+    return out
+
+
+@dataclass(frozen=True)
+class ArticleCosts:
+    """What each ranked article of one topic costs under list measure ``measure`` (reference
+    section 5.11), over the topic's :class:`LossSplit` ``loss`` (its document measure S).
+
+    The topic: ``as_is``, ``ideal_passages``, ``ideal_ranking``, ``ideal`` (both), ``perfect``:
+    ``measure`` of the run as is, with every article's S replaced by ``S_ideal``, in the ideal
+    ordering of the run's articles (:func:`ideal_positions`), both, and every relevant article
+    of the topic with ``S_ideal`` in the R order. Per ranked article (float ``(n,)``, rank
+    order): ``ideal_rank`` (1-based, int64) in the ideal ordering of the run's articles;
+    ``browse_cost``: ``measure`` with S(d_k) alone replaced by S_ideal(d_k), minus as is;
+    ``rank_cost``: with article k alone moved to its ideal rank, minus as is. Every difference is
+    what the change gains (negated for CE/NCE/ANCE, lower is better), so positive is what the run
+    gives away."""
+
+    measure: ListMeasure
+    loss: LossSplit
+    as_is: float
+    ideal_passages: float
+    ideal_ranking: float
+    ideal: float
+    perfect: float
+    ideal_rank: np.ndarray
+    browse_cost: np.ndarray
+    rank_cost: np.ndarray
+
+    @property
+    def browse(self) -> float:
+        """Fixing every article's passages: ``ideal_passages`` over as is (gain)."""
+        return _gain(self.measure, self.ideal_passages, self.as_is)
+
+    @property
+    def fetch(self) -> float:
+        """Fixing the order: ``ideal_ranking`` over as is (gain)."""
+        return _gain(self.measure, self.ideal_ranking, self.as_is)
+
+    @property
+    def interaction(self) -> float:
+        """``both - browse - fetch`` gains: browse + fetch + interaction = the gain of both."""
+        return _gain(self.measure, self.ideal, self.as_is) - self.browse - self.fetch
+
+    @property
+    def unretrieved(self) -> float:
+        """``perfect`` over ``ideal`` (gain): the relevant articles the run does not rank."""
+        return _gain(self.measure, self.perfect, self.ideal)
+
+
+def article_costs(loss: LossSplit, measure: ListMeasure, levels: int = 4) -> ArticleCosts:
+    """The :class:`ArticleCosts` of ``loss``'s topic under ``measure`` (a kind of
+    :data:`COST_KINDS` whose document measure is ``loss.measure``). Raises ``ValueError``
+    otherwise, or when the topic has no relevant article (Nrel = 0)."""
+    if measure.doc != loss.measure:
+        raise ValueError(f"{measure.name} does not aggregate {loss.measure.name}, the split's document measure")
+    if loss.nrel < 1:
+        raise ValueError("a topic with no relevant article has no costs (every list measure divides by Nrel)")
+    rel, s, ideal_s = loss.relevant, loss.scores, loss.ideal_scores
+    places = ideal_positions(loss.articles, rel, loss.rsize)
+    order = np.argsort(places)
+    rows_rel = np.stack([rel, rel, rel[order], rel[order]])
+    rows_s = np.stack([s, ideal_s, s[order], ideal_s[order]])
+    four = list_values(measure, rows_rel, rows_s, loss.nrel, levels)
+    perfect_s = loss.perfect_scores if loss.perfect_scores is not None else np.zeros(0)
+    perfect = list_values(measure, np.ones((1, len(perfect_s)), dtype=bool), perfect_s[None, :], loss.nrel, levels)
+    return ArticleCosts(measure, loss, *map(float, four), float(perfect[0]), places + 1,
+                        browse_costs(measure, rel, s, ideal_s, loss.nrel, levels),
+                        rank_costs(measure, rel, s, places, loss.nrel, levels))
+
+
+@dataclass(frozen=True)
+class Versus:
+    """The same topic of a competitor's run, article by article (reference section 5.11).
+
+    ``as_is``: the competitor's ``measure`` on the topic (its own ranking and passages).
+    Per article of the run (float ``(n,)``, rank order): ``vs_rank`` (1-based, 0 when the
+    competitor does not rank it; int64); ``vs_score``: S of the article with the competitor's
+    passages (NaN when not ranked); ``vs_rank_cost``: ``measure`` of the run with this article
+    alone moved to the competitor's rank (the run's last rank when that is beyond it), minus as
+    is; ``vs_browse_cost``: with this article's S alone replaced by ``vs_score``, minus as is
+    (both NaN when the competitor does not rank it; gains, as :class:`ArticleCosts`)."""
+
+    run: str
+    as_is: float
+    vs_rank: np.ndarray
+    vs_score: np.ndarray
+    vs_rank_cost: np.ndarray
+    vs_browse_cost: np.ndarray
+
+
+def versus(costs: ArticleCosts, other: LossSplit, run: str = "", levels: int = 4) -> Versus:
+    """:class:`Versus` of ``costs``' topic against ``other``, the competitor's split of the same
+    topic with the same document measure (``run``: its name)."""
+    loss = costs.loss
+    n = len(loss.articles)
+    theirs = {a: k for k, a in enumerate(other.articles)}
+    at = np.array([theirs.get(a, -1) for a in loss.articles], dtype=np.int64)
+    ranked = at >= 0
+    score = np.where(ranked, np.asarray(other.scores, dtype=float)[np.maximum(at, 0)] if len(other.articles)
+                     else np.nan, np.nan)
+    places = np.where(ranked, np.minimum(at, n - 1), -1)
+    m = costs.measure
+    own = list_values(m, np.asarray(other.relevant, dtype=bool)[None, :], np.asarray(other.scores, dtype=float)[None, :],
+                      loss.nrel, levels)[0]
+    return Versus(run, float(own), np.where(ranked, at + 1, 0),
+                  score, rank_costs(m, loss.relevant, loss.scores, places, loss.nrel, levels),
+                  browse_costs(m, loss.relevant, loss.scores, score, loss.nrel, levels))
+
+
+def topic_costs(qrels: Qrels, run: Run, topic: str, measure: ListMeasure, mode: Mode | str = Mode.NATURAL,
+                collection: Collection | None = None, levels: int = 4,
+                other: Run | None = None) -> tuple[ArticleCosts, Versus | None]:
+    """``topic``'s :class:`ArticleCosts` under ``measure`` for ``run`` read from the files'
+    objects (:func:`topic_loss` of ``measure.doc``), and against ``other``'s same topic
+    (:func:`versus`) when given. Raises :class:`~engine.errors.InputError` as
+    :func:`topic_loss`, ``ValueError`` as :func:`article_costs`."""
+    if measure.doc is None:
+        raise ValueError(f"no per-article costs for {measure.name}: give one of {', '.join(COST_KINDS)} "
+                         f"over a document measure")
+    costs = article_costs(topic_loss(qrels, run, topic, measure.doc, mode, collection, levels), measure, levels)
+    if other is None:
+        return costs, None
+    theirs = topic_loss(qrels, other, topic, measure.doc, mode, collection, levels)
+    return costs, versus(costs, theirs, other.run_id, levels)
+
+
+def run_losses(qrels: Qrels, run: Run, measure: DocMeasure, topics: Sequence[str], mode: Mode | str = Mode.NATURAL,
+               collection: Collection | None = None, levels: int = 4) -> dict[str, LossSplit]:
+    """:func:`topic_loss` of each of ``topics``, the run's side column-wise: S of every ranked
+    article of every topic from one :func:`engine.listmeasures.rank_topics` call, the ideal
+    readings of each topic in one :func:`ideal_scores` batch. In the ``entry`` mode, where the
+    ideal reading starts at each run document's entry point, topic by topic
+    (:func:`topic_loss`). Raises :class:`~engine.errors.InputError` as :func:`topic_loss`."""
+    from .listmeasures import rank_topics
+
+    if Mode(mode) is Mode.ENTRY:
+        return {t: topic_loss(qrels, run, t, measure, mode, collection, levels) for t in topics}
+    ranked = rank_topics(qrels, run, [measure], mode, collection, levels=levels, topics=topics)
+    out: dict[str, LossSplit] = {}
+    for t in topics:
+        judged = qrels.topics.get(t, {})
+        r = ranked.get(t)
+        articles = list(r.articles) if r is not None else []
+        relevant = np.asarray(r.relevant, dtype=bool) if r is not None else np.zeros(0, dtype=bool)
+        scores = r.scores[measure] if r is not None else np.zeros(0)
+        names = set(articles)
+        missed = [name for name, j in judged.items() if j.relevant and name not in names]
+        mine = [judged[articles[k]] for k in np.flatnonzero(relevant).tolist()]
+        values = ideal_scores(measure, mine + [judged[m] for m in missed], mode, levels)
+        ideal = np.full(len(articles), measure.null_value(levels))
+        ideal[relevant] = values[:len(mine)]
+        rsize = r.rsize if r is not None else np.zeros(0, dtype=np.int64)
+        out[t] = split(measure, articles, relevant, rsize, scores, ideal, sum(1 for j in judged.values() if j.relevant),
+                       missed, [judged[m].rel_size for m in missed], values[len(mine):])
+    return out
+
+
+def run_costs(qrels: Qrels, run: Run, measure: ListMeasure, topics: Sequence[str], mode: Mode | str = Mode.NATURAL,
+              collection: Collection | None = None, levels: int = 4,
+              other: Run | None = None) -> list[tuple[str, ArticleCosts, Versus | None]]:
+    """``(topic, costs, versus)`` for each of ``topics``: :func:`topic_costs` over
+    :func:`run_losses` (``readsim-eval loss`` and ``readsim.loss``). Raises ``ValueError`` for a
+    measure without costs, :class:`~engine.errors.InputError` on bad input."""
+    if measure.doc is None or measure.kind not in COST_KINDS:
+        raise ValueError(f"no per-article costs for {measure.name}: give one of {', '.join(COST_KINDS)} "
+                         f"over a document measure")
+    topics = list(topics)
+    mine = run_losses(qrels, run, measure.doc, topics, mode, collection, levels)
+    theirs = run_losses(qrels, other, measure.doc, topics, mode, collection, levels) if other is not None else {}
+    out = []
+    for t in topics:
+        costs = article_costs(mine[t], measure, levels)
+        out.append((t, costs, versus(costs, theirs[t], other.run_id, levels) if other is not None else None))
+    return out

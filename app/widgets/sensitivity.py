@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QMenu, QProgressBar, QPushButton, QVBoxLayout,
                                QWidget)
 

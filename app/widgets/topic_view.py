@@ -10,12 +10,12 @@ recomputed from the session's rows whenever the topic, the run, the mode or a re
 changes. The curves (:class:`~readsim.app.widgets.list_plot.RankCurves`) mark the open
 article's rank; clicking a curve opens the article at that rank.
 
-"Where the run loses" (:class:`LossPanel`, :mod:`readsim.engine.loss`): AgP for S over the
-square {run, ideal} passages x {run, ideal} ranking, the split ideal - actual = browse + fetch
-+ together, what the unranked relevant articles cost, and a sortable table of every ranked
-article's browse loss (its score with the highlighted passages minus its score; for LE/ES,
-where AgP does not apply, the extra screens: its score minus the ideal one). Clicking a row
-opens the article.
+"Where the run loses" (:class:`~readsim.app.widgets.loss_panel.LossPanel`,
+:mod:`readsim.engine.loss`, reference section 5.11): AgP for S over the square {run, ideal}
+passages x {run, ideal} ranking, the split, and a sortable table of what each ranked article
+costs the topic's AgP (browse cost, rank cost; :mod:`.loss_table`). Clicking a row opens the
+article. S starts as F(0.25), so the view opens on the official AgP/F(0.25) (MAgP's); the
+user's choice is remembered in the settings (:func:`readsim.app.files.app_settings`).
 
 :func:`install_topic_view` puts the view in a bottom dock of the main window ("Topic",
 View ▸ Topic scores).
@@ -25,24 +25,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QGridLayout, QHBoxLayout,
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QHBoxLayout,
                                QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from readsim.engine.loss import LossSplit
-from readsim.engine.compare import format_number, format_signed
 from readsim.engine.measure import ListMeasure
 
 from ..files import app_settings
-from ..plain import esc, plain_label, plain_tip, rich_label
+from ..plain import esc, plain_label, rich_label
 from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
 from .deferred import Deferred
-from .tables import row_table
+from .loss_panel import LEFT_WIDTH, LOSS_WIDTH, LossPanel, export_button, set_wrapped
+from .loss_table import LOSS_ARTICLE_ROLE
 
 SETTINGS_KEY = "topic_view/doc"
+DEFAULT_DOC = "F"  # AgP/F(0.25): INEX 2009-2010's official Relevant in Context measure (MAgP)
 DOC_HELP = {
     "aveChP": "average character precision of each article along the reading order",
     "T2IF": "T2I F-score: the reader stops after the tolerance of non-relevant characters",
@@ -96,318 +95,6 @@ class _Card(QFrame):
         lay.addWidget(self.value)
 
 
-# -- where the run loses ------------------------------------------------------------------
-
-L_RANK, L_TITLE, L_REL, L_IDEAL_RANK, L_SCORE, L_IDEAL, L_LOSS = range(7)
-LOSS_SORT_ROLE = Qt.ItemDataRole.UserRole + 2
-LOSS_ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-def _score_text(loss: LossSplit, value: float) -> str:
-    return f"{value:.0f}" if loss.effort else f"{value:.4f}"
-
-
-LEFT_WIDTH, LOSS_WIDTH = 430, 480  # the topic view's fixed columns (pixels)
-
-
-def _set_wrapped(label: QLabel, text: str, width: int) -> None:
-    """Set a word-wrapped ``label``'s text at the fixed ``width`` of its column, keeping the label
-    at a fixed size (that width, the text's height): a fixed-size label does not invalidate the
-    window's layout when its text changes (Qt's ``updateGeometry`` stops there), so a mode change
-    repaints the label only; a text needing more or fewer lines resizes it."""
-    if label.text() == text and label.minimumWidth() == width:
-        return
-    label.setText(text)
-    h = label.heightForWidth(width)
-    if h < 0:
-        h = label.sizeHint().height()
-    if (label.minimumWidth(), label.minimumHeight(), label.maximumWidth(), label.maximumHeight()) != (width, h, width, h):
-        label.setFixedSize(width, h)
-
-
-class LossModel(QAbstractTableModel):
-    """One row per ranked article: rank, title, relevance, rank in the ideal ranking, S with the
-    run's passages, S with the highlighted passages, browse loss (:attr:`LossSplit.browse_loss`).
-    Filled by :meth:`set_loss`; :data:`LOSS_SORT_ROLE` gives numbers to sort on."""
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.loss: LossSplit | None = None
-        self._titles: list[str] = []
-        self._columns: dict[int, np.ndarray] | None = None  # score, ideal score, loss (browse_loss computed once)
-        self._worst = 1.0
-
-    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None) -> None:
-        """Show ``loss``. The same articles in the same order (a mode or setting change) update
-        the cells in place: no reset, so the view keeps its sort, selection and scroll."""
-        n = len(loss.articles) if loss is not None else 0
-        titles = list(titles) if titles is not None and len(titles) == n else (
-            list(loss.articles) if loss is not None else [])
-        old, old_columns, old_worst = self.loss, self._columns, self._worst
-        self._columns = None if loss is None else {L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores,
-                                                   L_LOSS: loss.browse_loss}
-        self._worst = 1.0 if loss is None or not n else float(np.max(np.abs(self._columns[L_LOSS]))) or 1.0
-        if old is not None and loss is not None and n and old.articles == loss.articles and titles == self._titles:
-            self.loss = loss
-            if old.measure.name != loss.measure.name or old.effort != loss.effort:
-                self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 6)
-            everything = old.effort != loss.effort or old_columns is None
-            rel_changed = np.asarray(old.relevant, dtype=bool) != np.asarray(loss.relevant, dtype=bool)
-            if rel_changed.any():
-                self.dataChanged.emit(self.index(0, 0), self.index(n - 1, 6))
-                return
-            for c in (L_SCORE, L_IDEAL, L_LOSS):
-                # only the cells whose number (shown text, sort key, shade) changed: Qt repaints
-                # those cells only and the sort proxy re-sorts those rows only
-                if everything or (c == L_LOSS and self._worst != old_worst):
-                    changed = np.ones(n, dtype=bool)
-                else:
-                    a, b = np.asarray(old_columns[c], dtype=float), np.asarray(self._columns[c], dtype=float)
-                    changed = ~((a == b) | (np.isnan(a) & np.isnan(b)))
-                rows = np.flatnonzero(changed)
-                if not len(rows):
-                    continue
-                breaks = np.flatnonzero(np.diff(rows) > 1)
-                starts = np.concatenate(([rows[0]], rows[breaks + 1]))
-                ends = np.concatenate((rows[breaks], [rows[-1]]))
-                for first, last in zip(starts.tolist(), ends.tolist()):
-                    self.dataChanged.emit(self.index(first, c), self.index(last, c))
-            return
-        self.beginResetModel()
-        self.loss = loss
-        self._titles = titles
-        self.endResetModel()
-
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() or self.loss is None else len(self.loss.articles)
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 7
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        loss = self.loss
-        name = loss.measure.name if loss is not None else "S"
-        effort = loss is not None and loss.effort
-        if role == Qt.ItemDataRole.DisplayRole:
-            return {L_RANK: "Rank", L_TITLE: "Article", L_REL: "Rel.", L_IDEAL_RANK: "Ideal rank",
-                    L_SCORE: name, L_IDEAL: "S ideal", L_LOSS: "Extra" if effort else "Browse loss"}.get(section)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return {
-                L_IDEAL_RANK: "Rank in the ideal ranking: every relevant article of the topic by decreasing "
-                              "relevant size (ties by article id); empty for a non-relevant article",
-                L_SCORE: f"{name} with the run's passages",
-                L_IDEAL: f"{name} with the highlighted passages as the retrieved ones (computed, not assumed 1)",
-                L_LOSS: (f"{name} (run's passages) - {name} (highlighted passages): the screens the run's passages "
-                         "cost beyond the ideal ones (lower is better, so a positive number is a loss)" if effort else
-                         f"{name} (highlighted passages) - {name} (run's passages): what the passage selector "
-                         "gives away on this article"),
-            }.get(section)
-        if role == Qt.ItemDataRole.InitialSortOrderRole:  # first click: biggest loss, best score first
-            low = section in (L_RANK, L_TITLE, L_IDEAL_RANK) or (effort and section in (L_SCORE, L_IDEAL))
-            return (Qt.SortOrder.AscendingOrder if low else Qt.SortOrder.DescendingOrder).value
-        return None
-
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        loss = self.loss
-        if not index.isValid() or loss is None:
-            return None
-        k, c = index.row(), index.column()
-        rel = bool(loss.relevant[k])
-        if role == Qt.ItemDataRole.DisplayRole:
-            if c == L_RANK:
-                return str(k + 1)
-            if c == L_TITLE:
-                return self._titles[k]
-            if c == L_REL:
-                return "yes" if rel else "no"
-            if c == L_IDEAL_RANK:
-                return str(int(loss.ideal_rank[k])) if rel else ""
-            if not rel:
-                return "–"
-            value = self._columns[c][k]
-            return (f"{value:+.0f}" if loss.effort else f"{value:+.4f}") if c == L_LOSS else _score_text(loss, value)
-        if role == LOSS_SORT_ROLE:
-            if c == L_RANK:
-                return k + 1
-            if c == L_TITLE:
-                return self._titles[k].lower()
-            if c == L_REL:
-                return int(rel)
-            if c == L_IDEAL_RANK:
-                return int(loss.ideal_rank[k]) if rel else 10**9
-            return float(self._columns[c][k])
-        if role == LOSS_ARTICLE_ROLE:
-            return loss.articles[k]
-        if role == Qt.ItemDataRole.TextAlignmentRole and c != L_TITLE:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if not rel:
-                return QBrush(QColor("#999999"))
-            if c == L_REL:
-                return QBrush(QColor("#1a7f37"))
-        if role == Qt.ItemDataRole.BackgroundRole and c == L_LOSS and rel:
-            share = max(0.0, float(self._columns[L_LOSS][k])) / self._worst
-            if share > 0:
-                return QBrush(QColor(179, 38, 30, int(20 + 90 * share)))
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")
-        return None
-
-
-def _signed(value: float) -> str:
-    return format_signed(value)  # a value rounding to zero shows 0.0000, never -0.0000
-
-
-class LossPanel(QWidget):
-    """Where the run loses: the AgP square, the split and the per-article table.
-
-    :meth:`text` reads a shown number back by key: ``actual``, ``ideal_passages``,
-    ``ideal_ranking``, ``ideal``, ``perfect``, ``browse``, ``fetch``, ``interaction``,
-    ``unretrieved``."""
-
-    KEYS = ("actual", "ideal_passages", "ideal_ranking", "ideal", "perfect", "browse", "fetch", "interaction",
-            "unretrieved")
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.loss: LossSplit | None = None
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(3)
-        self.title = rich_label()
-        lay.addWidget(self.title)
-
-        self.square = QFrame()
-        self.square.setObjectName("square")
-        self.square.setStyleSheet("#square { background:#f4f6fa; border:1px solid #dde3ec; border-radius:4px; }"
-                                  " QLabel { border:none; background:transparent; }")
-        grid = QGridLayout(self.square)
-        grid.setContentsMargins(6, 2, 6, 2)
-        grid.setHorizontalSpacing(10)
-        grid.setVerticalSpacing(0)
-        grey = "color:#555; font-size:8pt;"
-        for col, text in ((1, "run ranking"), (2, "ideal ranking")):
-            head = plain_label(text)
-            head.setStyleSheet(grey)
-            grid.addWidget(head, 0, col)
-        for row, text in ((1, "run passages"), (2, "ideal passages")):
-            head = plain_label(text)
-            head.setStyleSheet(grey)
-            grid.addWidget(head, row, 0)
-        self._labels: dict[str, QLabel] = {}
-        self._shown: dict[str, str] = {}
-        for key, row, col in (("actual", 1, 1), ("ideal_ranking", 1, 2), ("ideal_passages", 2, 1), ("ideal", 2, 2)):
-            cell = rich_label("–")
-            cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            grid.addWidget(cell, row, col)
-            self._labels[key] = cell
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(2, 1)
-        lay.addWidget(self.square)
-        self.split_line = rich_label()
-        self.split_line.setWordWrap(True)
-        lay.addWidget(self.split_line)
-
-        self.model = LossModel(self)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(LOSS_SORT_ROLE)
-        self.table = row_table(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)  # the biggest losses first
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
-        h = self.table.horizontalHeader()
-        h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        h.setSectionResizeMode(L_TITLE, QHeaderView.ResizeMode.Stretch)
-        h.setMinimumSectionSize(28)
-        for col, width in ((L_RANK, 40), (L_REL, 32), (L_IDEAL_RANK, 72), (L_SCORE, 62), (L_IDEAL, 58), (L_LOSS, 98)):
-            self.table.setColumnWidth(col, width)
-        lay.addWidget(self.table, 1)
-        # the table's height changes after a row is selected (the split line wraps, the dock
-        # settles): keep the selected row whole in view, not cut at the bottom
-        self.table.viewport().installEventFilter(self)
-
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802
-        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
-            self._keep_selected_in_view()
-        return super().eventFilter(watched, event)
-
-    def _keep_selected_in_view(self) -> None:
-        rows = self.table.selectionModel().selectedRows()
-        if rows:
-            self.table.scrollTo(rows[0], QAbstractItemView.ScrollHint.EnsureVisible)
-
-    def text(self, key: str) -> str:
-        """The shown number of ``key`` (see the class docstring); KeyError if not shown."""
-        return self._shown[key]
-
-    def article_at(self, view_row: int) -> str:
-        """The article id of the table's ``view_row`` (in the current sort order)."""
-        return self.proxy.index(view_row, L_RANK).data(LOSS_ARTICLE_ROLE)
-
-    def select_article(self, article: str | None) -> None:
-        """Select ``article``'s row (clear the selection if absent or None)."""
-        loss = self.loss
-        if article is None or loss is None or article not in loss.articles:
-            self.table.clearSelection()
-            return
-        idx = self.proxy.mapFromSource(self.model.index(loss.articles.index(article), L_RANK))
-        self.table.selectRow(idx.row())
-        self.table.scrollTo(idx)
-
-    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None, why: str = "needs qrels") -> None:
-        """Show ``loss`` (None: nothing to show, ``why`` says so); ``titles``: the ranked
-        articles' titles, rank order."""
-        self.loss = loss
-        self.model.set_loss(loss, titles)
-        self._shown = {}
-        if loss is None or loss.effort:  # otherwise each cell gets its number below: one setText,
-            for label in self._labels.values():  # one re-layout, not two
-                label.setText("–")
-            self.square.setToolTip("")
-        if loss is None:
-            self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({esc(why)})</span>")
-            _set_wrapped(self.split_line, "", LOSS_WIDTH)
-            return
-        name = esc(loss.measure.name)
-        if loss.effort:
-            self.square.hide()
-            self.title.setText(f"<b>Where the run loses</b> · {name} per article")
-            _set_wrapped(self.split_line,
-                f"<span style='color:#555'>AgP sums gains; {name} is an effort (lower is better): no AgP "
-                f"split. <i>Extra</i> = {name} with the run's passages − with the highlighted ones: the "
-                f"screens the passage selector costs on each article.</span>", LOSS_WIDTH)
-            return
-        self.square.show()
-        self.title.setText(f"<b>Where the run loses</b> · AgP/{name}")
-        self._shown = {key: format_number(getattr(loss, key)) for key in self.KEYS}
-        t = self._shown
-        for key, colour, note in (("actual", "#555", "as is"),
-                                  ("ideal_ranking", "#1f5fbf", f"({_signed(loss.fetch)} fetch)"),
-                                  ("ideal_passages", "#1a7f37", f"({_signed(loss.browse)} browse)"),
-                                  ("ideal", "#555", "both")):
-            self._labels[key].setText(f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>")
-        missed = len(loss.missed)
-        if abs(loss.fetch - loss.browse) < 5e-5:
-            verdict = "alone, fixing either gains the same"
-        elif loss.fetch > loss.browse:
-            verdict = "alone, fixing the ranker gains more"
-        else:
-            verdict = "alone, fixing the passage selector gains more"
-        unranked = (f"; all {loss.nrel} relevant, ideal: {t['perfect']} ({_signed(loss.unretrieved)}: {missed} "
-                    f"relevant {'article' if missed == 1 else 'articles'} not ranked)") if missed else ""
-        _set_wrapped(self.split_line,
-            f"both − as is = {loss.ideal - loss.actual:.4f} = browse {t['browse']} + fetch {t['fetch']} "
-            f"+ together {t['interaction']}{unranked}. <span style='color:#b3261e'>{verdict}.</span>", LOSS_WIDTH)
-        self.square.setToolTip(
-            "AgP (Kamps et al., INEX 2007 evaluation measures, LNCS 4862, 2008) of the run as is, with the "
-            "highlighted passages as retrieved passages (browse fixed), with the run's relevant articles in the "
-            "ideal order: decreasing relevant size, non-relevant ones dropped (fetch fixed), and with both.\n"
-            "browse = ideal passages − as is; fetch = ideal ranking − as is; together = both − ideal passages − "
-            "ideal ranking + as is." + (f"\nNot ranked: {', '.join(loss.missed)}" if missed else ""))
-
 
 class TopicView(QWidget):
     """List scores and curves of the session's topic; :meth:`value_text` and :meth:`values`
@@ -446,6 +133,8 @@ class TopicView(QWidget):
             self.doc_combo.setItemData(self.doc_combo.count() - 1, DOC_HELP[kind], Qt.ItemDataRole.ToolTipRole)
         self.doc_combo.setToolTip("The document score S(d) each list measure aggregates over the ranked articles")
         pick.addWidget(self.doc_combo, 1)
+        self.export_button = export_button("the topic's list scores", self._export_clicked)
+        pick.addWidget(self.export_button)
         ll.addLayout(pick)
 
         body = QHBoxLayout()
@@ -493,7 +182,7 @@ class TopicView(QWidget):
 
         stored = app_settings().value(SETTINGS_KEY)
         i = self.doc_combo.findData(stored) if stored else -1
-        self.doc_combo.setCurrentIndex(max(i, 0))
+        self.doc_combo.setCurrentIndex(i if i >= 0 else self.doc_combo.findData(DEFAULT_DOC))
         self.doc_combo.currentIndexChanged.connect(self._doc_changed)
         session.topic_changed.connect(self._topic_changed)
         session.rows_changed.connect(self._rows_arrived)
@@ -516,6 +205,28 @@ class TopicView(QWidget):
         """Choose the document measure by kind (``aveChP``, ``T2IF``, ``T2IP``, ``F``, ``LE``, ``ES``)."""
         self.doc_combo.setCurrentIndex(self.doc_combo.findData(kind))
 
+    def export_scores(self, path) -> object:
+        """Write the topic's list scores (``measure``, ``value``: every number the cards and the
+        table show) to ``path`` (``.csv`` or ``.json``) with the provenance
+        (``loss_panel.context``); returns the path. Raises ``OSError``/``ValueError`` as
+        :func:`readsim.app.provenance.write_table`."""
+        from ..provenance import write_table
+
+        ts = self.scores
+        rows = [] if ts is None else [{"measure": m.name, "value": ts.values[m.name]} for m in ts.measures
+                                      if m.name in ts.values]
+        prov = {**self.loss_panel.context(), "table": "list scores of the topic",
+                "document_measure": ts.doc.name if ts is not None else None}
+        return write_table(path, ("measure", "value"), rows, prov)
+
+    def _export_clicked(self) -> None:
+        from ..export import TABLES, export_with_dialog, safe_name
+
+        panel = self.loss_panel
+        stem = safe_name(f"list-scores-{self.session.topic or 'topic'}-{self.doc_combo.currentText()}")
+        export_with_dialog(self, "Export the topic's list scores", TABLES, stem, self.export_scores,
+                           panel.tell_error, panel.say)
+
     def values(self) -> dict[str, float]:
         """The current list scores: canonical name (``AgP/F(0.25)``) -> value."""
         return dict(self.scores.values) if self.scores is not None else {}
@@ -532,7 +243,7 @@ class TopicView(QWidget):
 
     def _topic_changed(self, _topic: str) -> None:
         self._stale = True  # rows still belong to the previous topic until rows_changed
-        _set_wrapped(self.header, f"<b>Topic {esc(_topic)}</b> <span style='color:#777'>evaluating…</span>", LEFT_WIDTH)
+        set_wrapped(self.header, f"<b>Topic {esc(_topic)}</b> <span style='color:#777'>evaluating…</span>", LEFT_WIDTH)
         if self.loss_panel.loss is None:
             self.loss_panel.set_loss(None, [], "evaluating…")
 
@@ -600,14 +311,14 @@ class TopicView(QWidget):
     def _show_header(self) -> None:
         s, ts = self.session, self.scores
         if ts is None:
-            _set_wrapped(self.header, "<i>No topic open.</i>", LEFT_WIDTH)
+            set_wrapped(self.header, "<i>No topic open.</i>", LEFT_WIDTH)
             return
         title = s.topic_title(ts.topic)
         run = s.run
         run_text = f"{esc(run.run_id)} ({esc(Path(run.path).name)})" if run is not None else ""
         facts = (f"{ts.n} ranked · Nrel {ts.nrel} · {ts.relevant_ranked} relevant ranked · "
                  f"{esc(str(s.settings.mode))} reading")
-        _set_wrapped(self.header,
+        set_wrapped(self.header,
             f"<b>Topic {esc(ts.topic)}</b> {esc(title)}<br>run {run_text}<br>"
             f"<span style='color:#555'>{facts}</span>", LEFT_WIDTH)
 
@@ -710,20 +421,20 @@ class TopicView(QWidget):
         s, ts, cur = self.session, self.scores, self.session.current
         self.loss_panel.select_article(cur.name if cur is not None else None)
         if cur is None or ts is None or self._stale:  # stale: the rows are of the topic before
-            _set_wrapped(self.article_line, "", LEFT_WIDTH)
+            set_wrapped(self.article_line, "", LEFT_WIDTH)
             self.curves_slot.call("mark_rank", None)
             return
         row = s.row_of(cur.name)
         k = ts.ranking.articles.index(cur.name) if row is not None and cur.name in ts.ranking.articles else -1
         if k < 0:
-            _set_wrapped(self.article_line, f"Open article <b>{esc(cur.name)}</b>: "
+            set_wrapped(self.article_line, f"Open article <b>{esc(cur.name)}</b>: "
                                       f"<span style='color:#b3261e'>not in this run</span>", LEFT_WIDTH)
             self.curves_slot.call("mark_rank", None)
             return
         score = ts.scores[k]  # k: 0-based position in the ranked list (= rank - 1 without gaps)
         rel = "relevant" if ts.ranking.relevant[k] else "not relevant"
         text = f"{score:.0f}" if ts.doc.kind in EFFORT_KINDS else f"{score:.4f}"
-        _set_wrapped(self.article_line,
+        set_wrapped(self.article_line,
             f"Open article <b>{esc(cur.name)}</b>: rank {row.rank}, {rel}, "
             f"S = {ts.doc.name} = {text}", LEFT_WIDTH)
         self.curves_slot.call("mark_rank", k + 1, f"{cur.name} (rank {row.rank})")
@@ -770,6 +481,14 @@ def install_topic_view(window) -> TopicView:
     else:
         window.menuBar().addMenu("&Topic").addAction(action)
     window.topic_view, window.topic_dock = view, dock
+    from ..provenance import provenance
+
+    panel = view.loss_panel
+    panel.context = lambda: provenance(window)
+    panel.tell_error = getattr(window, "show_error", panel.tell_error)
+    status = getattr(window, "status", None)
+    if status is not None:
+        panel.say = status.setText
     return view
 
 

@@ -12,7 +12,8 @@ The public API (``docs/api.md`` documents each name with shapes, units, errors a
   [``article``], ``value``); :func:`compare` -> :class:`Comparison`; :func:`fidelity` -> the
   fidelity tables; :func:`article` -> :class:`ArticleEvaluation` (one article's reading order,
   scores and curve, drawn inline in Jupyter); :func:`sweep` -> a long ``DataFrame`` of a run's
-  measures at every value of one parameter;
+  measures at every value of one parameter; :func:`loss` -> what each ranked article costs
+  (a DataFrame, reference section 5.11);
 - :func:`read_qrels`, :func:`read_run` -> :class:`Qrels`, :class:`Run` (``to_frame()``);
   :func:`parse_measure`; :class:`Collection` (a folder of articles); :mod:`readsim.elements`
   (the INEX 2002/2003 element metrics); :func:`sample` (the paths of the shipped sample);
@@ -39,7 +40,7 @@ _WHERE = {
     "Run": "._inputs", "compare": "._compare", "Comparison": "._compare", "fidelity": "._compare",
     "FidelityTables": "._compare", "article": "._article", "ArticleEvaluation": "._article",
     "parse_measure": "._evaluate", "Collection": "readsim.engine.collection", "elements": ".elements",
-    "sample": "readsim.engine.samples", "sweep": "._sweep",
+    "sample": "readsim.engine.samples", "sweep": "._sweep", "loss": "._loss",
 }
 
 __all__ = ["__version__", "InputError", "InputWarning", *_WHERE]

@@ -9,6 +9,7 @@ One module per subcommand over one shared module, none importing this one:
 - :mod:`.compare`   ``readsim-eval compare``: significance, effect sizes, correlations of measures;
 - :mod:`.fidelity`  ``readsim-eval fidelity``: the simulated runs' orderings;
 - :mod:`.sweep`     ``readsim-eval sweep``: measures at every value of one parameter;
+- :mod:`.loss`      ``readsim-eval loss``: where a run loses and what each article costs;
 - :mod:`.common`    exit statuses, argument types, the parser, output formats, the error guard.
 
 The numbers come from the Python API's pandas-free core (``readsim._evaluate``), its warnings
@@ -42,7 +43,7 @@ from . import evaluate  # noqa: E402
 
 __all__ = ["main", "EXIT_INTERRUPTED", "describe_os_error", "option", "silence"]
 
-SUBCOMMANDS = ("compare", "fidelity", "sweep")
+SUBCOMMANDS = ("compare", "fidelity", "sweep", "loss")
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -62,6 +63,8 @@ def _dispatch(argv: list[str], out: TextIO, err: TextIO) -> int:
             from .compare import main as subcommand
         elif argv[0] == "sweep":
             from .sweep import main as subcommand
+        elif argv[0] == "loss":
+            from .loss import main as subcommand
         else:
             from .fidelity import main as subcommand
         return subcommand(argv[1:], out, err)

@@ -60,9 +60,9 @@ def build_parser() -> Parser:
         "num_q, num_ret, num_rel, num_rel_ret. Document measures (DOC, and --per-article): aveChP, ChP@k, ChR@k, "
         "T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta), BEP(d). "
         "Subcommands: 'readsim-eval compare QRELS RUN RUN ...' (significance, effect sizes, correlations of "
-        "measures), 'readsim-eval fidelity QRELS --collection DIR' (the simulated runs' orderings) and "
-        "'readsim-eval sweep QRELS RUN -m MEASURE --vary NAME=VALUES' (measures at many values of one parameter); "
-        "each has --help. "
+        "measures), 'readsim-eval fidelity QRELS --collection DIR' (the simulated runs' orderings), "
+        "'readsim-eval sweep QRELS RUN -m MEASURE --vary NAME=VALUES' (measures at many values of one parameter) and "
+        "'readsim-eval loss QRELS RUN [--vs RUN2]' (where a run loses, what each article costs); each has --help. "
         "gP@r past the end of a short run repeats the last rank's value as the official tool does; "
         "gP(plain)@r (or --plain-gp) is sum/r. Parameters: " + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP,
     )

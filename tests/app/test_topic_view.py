@@ -245,7 +245,7 @@ def test_switching_runs_keeps_the_topic_and_the_article(qtbot, real):
     assert session.topic == TOPIC and w.topic_combo.currentData() == TOPIC
     assert session.current.name == PAGERANK and w.table.selected_article() == PAGERANK
     assert "bert-passages-map19.run" in w.topic_view.header.text()
-    assert w.topic_view.values()["AgP/aveChP"] == pytest.approx(engine_value(real, run2, "AgP/aveChP"))
+    assert w.topic_view.values()["AgP/F(0.25)"] == pytest.approx(engine_value(real, run2, "AgP/F(0.25)"))
     assert w.topic_view.curves.marked_rank() == 1
     # a third run that does not rank PageRank (opened as File > Open run would): it stays open
     cut = Run(str(real["paths"] / "runs" / "without-pagerank.run"), "cut",
@@ -274,7 +274,7 @@ def test_switching_runs_keeps_the_topic_and_the_article(qtbot, real):
 def test_loss_panel_by_hand(qtbot):
     """The mini rows (a: 0.3484, x, b: 0.5306 aveChP; c relevant, not ranked; 27 relevant characters
     each, so the ideal order is a, b, c by article id): with the highlighted passages aveChP = 1."""
-    from readsim.app.widgets.topic_view import LossPanel
+    from readsim.app.widgets.loss_panel import LossPanel
 
     s = Settings()
     loss = topic_scores(mini_rows(), mini_qrels(), "T", doc_measure("aveChP", s), s).loss
@@ -292,8 +292,9 @@ def test_loss_panel_by_hand(qtbot):
 
 
 def test_where_the_run_loses_equals_the_engine(real_window, real, qtbot):
-    from readsim.app.widgets.topic_view import L_LOSS, L_RANK, L_TITLE
-    from readsim.engine.loss import topic_loss
+    from readsim.app.widgets.loss_table import L_IDEAL_RANK, L_LOSS, L_RANK, L_RANK_COST, L_TITLE
+    from readsim.engine.loss import article_costs, topic_loss
+    from readsim.engine.measure import ListMeasure
 
     w = real_window(PAGERANK)
     tv = w.topic_view
@@ -317,31 +318,40 @@ def test_where_the_run_loses_equals_the_engine(real_window, real, qtbot):
     assert proxy.rowCount() == 100
     k = want.articles.index(PAGERANK)
     assert want.ideal_scores[k] == pytest.approx(1.0)
-    loss = want.browse_loss
-    # sorting: rank first, then a click on the browse-loss header (biggest loss first), then again
+    # the column is each article's cost to the topic's AgP (computed in the background), not the
+    # difference of its own scores: the engine's costs, each checked against an edited run in
+    # tests/engine/test_loss_costs.py
+    qtbot.waitUntil(lambda: panel.costs is not None, timeout=20_000)
+    costs = article_costs(want, ListMeasure("AgP", 0, DocMeasure("F", 0, 0.25)))
+    assert panel.costs.browse_cost == pytest.approx(costs.browse_cost, abs=1e-12)
+    assert panel.costs.rank_cost == pytest.approx(costs.rank_cost, abs=1e-12)
+    # sorting: rank first, then a click on the browse-cost header (biggest first), then again
     click_header(qtbot, table, L_RANK)
     assert [panel.article_at(r) for r in range(100)] == want.articles
-    click_header(qtbot, table, L_LOSS)
-    shown = [panel.article_at(r) for r in range(100)]
-    values = [loss[want.articles.index(a)] for a in shown]
-    assert values == sorted(values, reverse=True) and values[0] == pytest.approx(max(loss))
-    assert shown[0] == "1482394"  # Ranking (rank 77): F(0.25) 0.0165 with its passages
-    assert proxy.index(0, L_LOSS).data() == f"{max(loss):+.4f}"
-    assert proxy.index(0, L_TITLE).data() == "Ranking"
-    click_header(qtbot, table, L_LOSS)
-    values = [loss[want.articles.index(panel.article_at(r))] for r in range(100)]
-    assert values == sorted(values)
+    for column, cost in ((L_LOSS, costs.browse_cost), (L_RANK_COST, costs.rank_cost)):
+        click_header(qtbot, table, column)
+        shown = [panel.article_at(r) for r in range(100)]
+        values = [cost[want.articles.index(a)] for a in shown]
+        assert values == sorted(values, reverse=True) and values[0] == max(cost)
+        assert proxy.index(0, column).data() == f"{max(cost):+.4f}"
+        click_header(qtbot, table, column)
+        values = [cost[want.articles.index(panel.article_at(r))] for r in range(100)]
+        assert values == sorted(values)
+    # the ideal rank shown is the one the rank cost moves the article to
+    row = proxy.mapFromSource(panel.model.index(k, L_RANK)).row()
+    assert proxy.index(row, L_IDEAL_RANK).data() == str(costs.ideal_rank[k])
     # the open article's row is selected; clicking a row opens its article
     assert table.selectionModel().selectedRows()[0].data(Qt.ItemDataRole.UserRole + 1) == PAGERANK
-    click_header(qtbot, table, L_LOSS)  # biggest first again
+    click_header(qtbot, table, L_LOSS)  # biggest browse cost first
+    top = want.articles[int(np.argmax(costs.browse_cost))]
     rect = table.visualRect(proxy.index(0, L_TITLE))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    wait_loaded(qtbot, w.session, "1482394")
-    assert "rank 77" in tv.article_line.text()
+    wait_loaded(qtbot, w.session, top)
+    assert f"rank {want.articles.index(top) + 1}" in tv.article_line.text()
 
 
 def test_loss_panel_for_effort_and_t2ip(real_window, real, qtbot):
-    from readsim.app.widgets.topic_view import L_LOSS
+    from readsim.app.widgets.loss_table import L_LOSS
     from readsim.engine.loss import topic_loss
 
     w = real_window(PAGERANK)

@@ -1,0 +1,276 @@
+"""Where the run loses (reference section 5.11): the topic's AgP over the square {run, ideal}
+passages x {run, ideal} ranking, the split ideal - actual = browse + fetch + together, what the
+unranked relevant articles cost, and the per-article table (:mod:`.loss_table`): each ranked
+article's browse cost and rank cost, computed in the background
+(:func:`readsim.app.background.run_in_background` over :func:`readsim.engine.loss.article_costs`:
+all the articles of a topic at once, from cumulative sums), memoised per split. Clicking a row
+opens the article (the topic view connects it); *Export…* writes the table with its provenance
+(:func:`readsim.app.provenance.write_table`, CSV or JSON).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QSortFilterProxyModel, Qt
+from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from readsim.engine.compare import format_number, format_signed
+from readsim.engine.loss import ArticleCosts, LossSplit, article_costs
+from readsim.engine.measure import ListMeasure
+
+from ..background import run_in_background
+from ..plain import esc, plain_label, rich_label
+from .loss_table import (L_IDEAL, L_IDEAL_RANK, L_LOSS, L_RANK, L_RANK_COST, L_REL, L_SCORE, L_TITLE,
+                         LOSS_ARTICLE_ROLE, LOSS_SORT_ROLE, LossModel)
+from .tables import row_table
+
+LEFT_WIDTH, LOSS_WIDTH = 430, 560  # the topic view's fixed columns (pixels)
+
+
+def export_button(what: str, slot: Callable[[], None]) -> QPushButton:
+    """An *Export…* button saving ``what`` (its tooltip says so), calling ``slot`` when clicked."""
+    button = QPushButton("Export…")
+    button.setToolTip(f"Save {what} as CSV or JSON with the provenance: the files, the run's edits, the settings")
+    button.clicked.connect(slot)
+    return button
+
+
+def set_wrapped(label: QLabel, text: str, width: int) -> None:
+    """Set a word-wrapped ``label``'s text at the fixed ``width`` of its column, keeping the label
+    at a fixed size (that width, the text's height): a fixed-size label does not invalidate the
+    window's layout when its text changes (Qt's ``updateGeometry`` stops there), so a mode change
+    repaints the label only; a text needing more or fewer lines resizes it."""
+    if label.text() == text and label.minimumWidth() == width:
+        return
+    label.setText(text)
+    h = label.heightForWidth(width)
+    if h < 0:
+        h = label.sizeHint().height()
+    if (label.minimumWidth(), label.minimumHeight(), label.maximumWidth(), label.maximumHeight()) != (width, h, width, h):
+        label.setFixedSize(width, h)
+
+
+def _signed(value: float) -> str:
+    return format_signed(value)  # a value rounding to zero shows 0.0000, never -0.0000
+
+
+class LossPanel(QWidget):
+    """Where the run loses: the AgP square, the split and the per-article table.
+
+    :meth:`text` reads a shown number back by key: ``actual``, ``ideal_passages``,
+    ``ideal_ranking``, ``ideal``, ``perfect``, ``browse``, ``fetch``, ``interaction``,
+    ``unretrieved``."""
+
+    KEYS = ("actual", "ideal_passages", "ideal_ranking", "ideal", "perfect", "browse", "fetch", "interaction",
+            "unretrieved")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.loss: LossSplit | None = None
+        self._costs: dict[int, tuple[LossSplit, ArticleCosts]] = {}  # id(split) -> its costs (memo)
+        self.costs_computed = 0  # splits whose costs were computed (not found in the memo): for tests
+        self.context: Callable[[], dict] = dict
+        """The provenance of the exported table (the topic view sets
+        :func:`readsim.app.provenance.provenance` of its window)."""
+        self.tell_error: Callable[[str], None] = lambda text: None
+        self.say: Callable[[str], None] = lambda text: None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(3)
+        top = QHBoxLayout()
+        self.title = rich_label()
+        top.addWidget(self.title, 1)
+        self.export_button = export_button("the per-article table, with the split,", self._export_clicked)
+        top.addWidget(self.export_button)
+        lay.addLayout(top)
+
+        self.square = QFrame()
+        self.square.setObjectName("square")
+        self.square.setStyleSheet("#square { background:#f4f6fa; border:1px solid #dde3ec; border-radius:4px; }"
+                                  " QLabel { border:none; background:transparent; }")
+        grid = QGridLayout(self.square)
+        grid.setContentsMargins(6, 2, 6, 2)
+        grid.setHorizontalSpacing(10)
+        grid.setVerticalSpacing(0)
+        grey = "color:#555; font-size:8pt;"
+        for col, text in ((1, "run ranking"), (2, "ideal ranking")):
+            head = plain_label(text)
+            head.setStyleSheet(grey)
+            grid.addWidget(head, 0, col)
+        for row, text in ((1, "run passages"), (2, "ideal passages")):
+            head = plain_label(text)
+            head.setStyleSheet(grey)
+            grid.addWidget(head, row, 0)
+        self._labels: dict[str, QLabel] = {}
+        self._shown: dict[str, str] = {}
+        for key, row, col in (("actual", 1, 1), ("ideal_ranking", 1, 2), ("ideal_passages", 2, 1), ("ideal", 2, 2)):
+            cell = rich_label("–")
+            cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            grid.addWidget(cell, row, col)
+            self._labels[key] = cell
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(2, 1)
+        lay.addWidget(self.square)
+        self.split_line = rich_label()
+        self.split_line.setWordWrap(True)
+        lay.addWidget(self.split_line)
+
+        self.model = LossModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(LOSS_SORT_ROLE)
+        self.table = row_table(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)  # the biggest losses first
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
+        h = self.table.horizontalHeader()
+        h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        h.setSectionResizeMode(L_TITLE, QHeaderView.ResizeMode.Stretch)
+        h.setMinimumSectionSize(28)
+        for col, width in ((L_RANK, 40), (L_REL, 32), (L_IDEAL_RANK, 48), (L_SCORE, 70), (L_IDEAL, 56), (L_LOSS, 68),
+                           (L_RANK_COST, 68)):
+            self.table.setColumnWidth(col, width)
+        lay.addWidget(self.table, 1)
+        # the table's height changes after a row is selected (the split line wraps, the dock
+        # settles): keep the selected row whole in view, not cut at the bottom
+        self.table.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self._keep_selected_in_view()
+        return super().eventFilter(watched, event)
+
+    def _keep_selected_in_view(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            self.table.scrollTo(rows[0], QAbstractItemView.ScrollHint.EnsureVisible)
+
+    def text(self, key: str) -> str:
+        """The shown number of ``key`` (see the class docstring); KeyError if not shown."""
+        return self._shown[key]
+
+    def article_at(self, view_row: int) -> str:
+        """The article id of the table's ``view_row`` (in the current sort order)."""
+        return self.proxy.index(view_row, L_RANK).data(LOSS_ARTICLE_ROLE)
+
+    def select_article(self, article: str | None) -> None:
+        """Select ``article``'s row (clear the selection if absent or None)."""
+        loss = self.loss
+        if article is None or loss is None or article not in loss.articles:
+            self.table.clearSelection()
+            return
+        idx = self.proxy.mapFromSource(self.model.index(loss.articles.index(article), L_RANK))
+        self.table.selectRow(idx.row())
+        self.table.scrollTo(idx)
+
+    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None, why: str = "needs qrels") -> None:
+        """Show ``loss`` (None: nothing to show, ``why`` says so); ``titles``: the ranked
+        articles' titles, rank order."""
+        self.loss = loss
+        self.model.set_loss(loss, titles)
+        self._ask_costs(loss)
+        self.export_button.setEnabled(loss is not None)
+        self._shown = {}
+        if loss is None or loss.effort:  # otherwise each cell gets its number below: one setText,
+            for label in self._labels.values():  # one re-layout, not two
+                label.setText("–")
+            self.square.setToolTip("")
+        if loss is None:
+            self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({esc(why)})</span>")
+            set_wrapped(self.split_line, "", LOSS_WIDTH)
+            return
+        name = esc(loss.measure.name)
+        if loss.effort:
+            self.square.hide()
+            self.title.setText(f"<b>Where the run loses</b> · {name} per article")
+            set_wrapped(self.split_line,
+                f"<span style='color:#555'>AgP sums gains; {name} is an effort (lower is better): no AgP "
+                f"split. <i>Extra</i> = {name} with the run's passages − with the highlighted ones: the "
+                f"screens the passage selector costs on each article.</span>", LOSS_WIDTH)
+            return
+        self.square.show()
+        self.title.setText(f"<b>Where the run loses</b> · AgP/{name}")
+        self._shown = {key: format_number(getattr(loss, key)) for key in self.KEYS}
+        t = self._shown
+        for key, colour, note in (("actual", "#555", "as is"),
+                                  ("ideal_ranking", "#1f5fbf", f"({_signed(loss.fetch)} fetch)"),
+                                  ("ideal_passages", "#1a7f37", f"({_signed(loss.browse)} browse)"),
+                                  ("ideal", "#555", "both")):
+            self._labels[key].setText(f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>")
+        missed = len(loss.missed)
+        if abs(loss.fetch - loss.browse) < 5e-5:
+            verdict = "alone, fixing either gains the same"
+        elif loss.fetch > loss.browse:
+            verdict = "alone, fixing the ranker gains more"
+        else:
+            verdict = "alone, fixing the passage selector gains more"
+        unranked = (f"; all {loss.nrel} relevant, ideal: {t['perfect']} ({_signed(loss.unretrieved)}: {missed} "
+                    f"relevant {'article' if missed == 1 else 'articles'} not ranked)") if missed else ""
+        set_wrapped(self.split_line,
+            f"both − as is = {format_number(loss.ideal - loss.actual)} = browse {t['browse']} + fetch {t['fetch']} "
+            f"+ together {t['interaction']}{unranked}. <span style='color:#b3261e'>{verdict}.</span>", LOSS_WIDTH)
+        self.square.setToolTip(
+            "AgP (Kamps et al., INEX 2007 evaluation measures, LNCS 4862, 2008) of the run as is, with the "
+            "highlighted passages as retrieved passages (browse fixed), with the run's relevant articles in the "
+            "ideal order: decreasing relevant size, non-relevant ones dropped (fetch fixed), and with both.\n"
+            "browse = ideal passages − as is; fetch = ideal ranking − as is; together = both − ideal passages − "
+            "ideal ranking + as is." + (f"\nNot ranked: {', '.join(loss.missed)}" if missed else ""))
+
+    # -- the per-article costs, in the background ------------------------------------------
+    def _ask_costs(self, loss: LossSplit | None) -> None:
+        """Show ``loss``'s costs: from the memo, or computed in a worker (the table shows "…"
+        until they arrive; a result for a split no longer shown is dropped by the model)."""
+        if loss is None or loss.effort or loss.nrel < 1:
+            return
+        hit = self._costs.get(id(loss))
+        if hit is not None and hit[0] is loss:
+            self._show_costs(hit[1])
+            return
+        measure = ListMeasure("AgP", 0, loss.measure)
+
+        def done(costs: ArticleCosts) -> None:
+            if len(self._costs) >= 32:
+                self._costs.clear()
+            self._costs[id(loss)] = (loss, costs)
+            self.costs_computed += 1
+            self._show_costs(costs)
+
+        run_in_background(self, lambda: article_costs(loss, measure), done)
+
+    def _show_costs(self, costs: ArticleCosts) -> None:
+        """The costs in the table; the rows re-sort by them, so the selected row is brought back
+        into view."""
+        self.model.set_costs(costs)
+        self._keep_selected_in_view()
+
+    @property
+    def costs(self) -> ArticleCosts | None:
+        """The costs shown (None until they arrive, or for LE/ES)."""
+        return self.model.costs
+
+    # -- export -----------------------------------------------------------------------------
+    def export_table(self, path) -> object:
+        """Write the per-article table to ``path`` (``.csv`` or ``.json``) with the provenance
+        (:attr:`context`) and the split (``where_the_run_loses``: the AgP values and the
+        measure); returns the path. Raises ``OSError``/``ValueError`` as
+        :func:`readsim.app.provenance.write_table`."""
+        from ..provenance import write_table
+
+        loss = self.loss
+        split = {} if loss is None or loss.effort else {
+            "measure": f"AgP/{loss.measure.name}", **{key: getattr(loss, key) for key in self.KEYS}}
+        if loss is not None and loss.effort:
+            split = {"measure": loss.measure.name, "note": "no AgP for an effort score: extra_screens per article"}
+        prov = {**self.context(), "table": "where the run loses: per-article costs", "where_the_run_loses": split}
+        return write_table(path, self.model.export_columns(), self.model.export_rows(), prov)
+
+    def _export_clicked(self) -> None:
+        from ..export import TABLES, export_with_dialog, safe_name
+
+        loss = self.loss
+        stem = safe_name(f"loss-{self.context().get('topic') or 'topic'}-{loss.measure.name if loss else ''}")
+        export_with_dialog(self, "Export where the run loses", TABLES, stem, self.export_table, self.tell_error,
+                           self.say)
+

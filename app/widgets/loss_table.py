@@ -1,0 +1,238 @@
+"""The per-article table of "where the run loses" (reference section 5.11): one row per ranked
+article with its rank, title, relevance, rank in the ideal ordering of the run's articles, S with
+the run's passages and with the highlighted ones, and what it costs the topic's AgP: its **browse
+cost** (the topic's AgP with this article's passages alone replaced by its highlighted text,
+minus as is) and its **rank cost** (with this article alone moved to its ideal rank, minus as
+is), from :func:`readsim.engine.loss.article_costs`. For LE/ES, where AgP does not apply, the
+browse column is the extra screens the run's passages cost on the article (S minus S_ideal) and
+there is no rank cost.
+
+:class:`LossModel` is filled by :meth:`~LossModel.set_loss` (the split, at once) and
+:meth:`~LossModel.set_costs` (the costs, computed in the background by the panel); usable
+without a window. No file access, no engine work beyond :func:`readsim.engine.loss.ideal_positions`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from readsim.engine.compare import format_signed
+from readsim.engine.loss import ArticleCosts, LossSplit, ideal_positions
+
+from ..plain import plain_tip
+
+L_RANK, L_TITLE, L_REL, L_IDEAL_RANK, L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST = range(8)
+COLUMNS = 8
+LOSS_SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+LOSS_ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
+EXPORT_COLUMNS = ("rank", "article", "title", "relevant", "ideal_rank", "score", "ideal_score", "browse_cost",
+                  "rank_cost")
+
+
+def score_text(loss: LossSplit, value: float) -> str:
+    """A document score as shown: whole screens for LE/ES, 4 decimals otherwise."""
+    return f"{value:.0f}" if loss.effort else f"{value:.4f}"
+
+
+def _changed_runs(a: np.ndarray | None, b: np.ndarray, n: int) -> list[tuple[int, int]]:
+    """The runs ``(first, last)`` of rows where ``a`` and ``b`` differ (NaN equal to NaN); every
+    row when ``a`` is None."""
+    if a is None:
+        changed = np.ones(n, dtype=bool)
+    else:
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        changed = ~((a == b) | (np.isnan(a) & np.isnan(b)))
+    rows = np.flatnonzero(changed)
+    if not len(rows):
+        return []
+    breaks = np.flatnonzero(np.diff(rows) > 1)
+    starts = np.concatenate(([rows[0]], rows[breaks + 1]))
+    ends = np.concatenate((rows[breaks], [rows[-1]]))
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
+class LossModel(QAbstractTableModel):
+    """One row per ranked article (see the module docstring). :data:`LOSS_SORT_ROLE` gives
+    numbers to sort on (a cost not yet computed sorts as 0); :data:`LOSS_ARTICLE_ROLE` the
+    article id."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.loss: LossSplit | None = None
+        self.costs: ArticleCosts | None = None
+        self._titles: list[str] = []
+        self._columns: dict[int, np.ndarray] | None = None
+        self._ideal_rank = np.zeros(0, dtype=np.int64)
+        self._worst = 1.0
+
+    def _nan(self) -> np.ndarray:
+        return np.full(len(self.loss.articles), np.nan)
+
+    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None) -> None:
+        """Show ``loss`` (its costs come with :meth:`set_costs`; until then the cost cells are
+        empty). The same articles in the same order (a mode or setting change) update the cells
+        in place: no reset, so the view keeps its sort, selection and scroll."""
+        n = len(loss.articles) if loss is not None else 0
+        titles = list(titles) if titles is not None and len(titles) == n else (
+            list(loss.articles) if loss is not None else [])
+        old, old_columns = self.loss, self._columns
+        self.costs = None
+        if loss is None:
+            self._columns = None
+        else:
+            self._ideal_rank = ideal_positions(loss.articles, loss.relevant, loss.rsize) + 1
+            nan = np.full(n, np.nan)
+            self._columns = {L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores,
+                             L_LOSS: loss.browse_loss if loss.effort else nan, L_RANK_COST: nan}
+        self._worst = self._worst_of()
+        if old is not None and loss is not None and n and old.articles == loss.articles and titles == self._titles:
+            self.loss = loss
+            if old.measure.name != loss.measure.name or old.effort != loss.effort:
+                self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMNS - 1)
+            rel_changed = np.asarray(old.relevant, dtype=bool) != np.asarray(loss.relevant, dtype=bool)
+            if rel_changed.any() or old.effort != loss.effort or old_columns is None:
+                self.dataChanged.emit(self.index(0, 0), self.index(n - 1, COLUMNS - 1))
+                return
+            self._emit_changed(old_columns, (L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST))
+            return
+        self.beginResetModel()
+        self.loss = loss
+        self._titles = titles
+        self.endResetModel()
+
+    def set_costs(self, costs: ArticleCosts | None) -> None:
+        """Show ``costs`` (those of the split shown; others are ignored)."""
+        if costs is None or self.loss is None or costs.loss is not self.loss or self.loss.effort:
+            return
+        old = dict(self._columns)
+        self.costs = costs
+        self._columns[L_LOSS], self._columns[L_RANK_COST] = costs.browse_cost, costs.rank_cost
+        self._worst = self._worst_of()
+        self._emit_changed(old, (L_LOSS, L_RANK_COST), every=True)
+
+    def _worst_of(self) -> float:
+        if self._columns is None or self.loss is None or not len(self.loss.articles):
+            return 1.0
+        cells = np.concatenate([self._columns[L_LOSS], self._columns[L_RANK_COST]])
+        return float(np.nanmax(np.abs(cells), initial=0.0)) or 1.0
+
+    def _emit_changed(self, old: dict, columns, every: bool = False) -> None:
+        """dataChanged for the cells whose number changed only: Qt repaints those cells and the
+        sort proxy re-sorts those rows only (``every``: the whole columns, their shade changed)."""
+        n = len(self.loss.articles)
+        for c in columns:
+            for first, last in _changed_runs(None if every else old[c], self._columns[c], n):
+                self.dataChanged.emit(self.index(first, c), self.index(last, c))
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() or self.loss is None else len(self.loss.articles)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else COLUMNS
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        loss = self.loss
+        name = loss.measure.name if loss is not None else "S"
+        effort = loss is not None and loss.effort
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {L_RANK: "Rank", L_TITLE: "Article", L_REL: "Rel.", L_IDEAL_RANK: "Ideal\nrank",
+                    L_SCORE: name, L_IDEAL: "S\nideal", L_LOSS: "Extra" if effort else "Browse\ncost",
+                    L_RANK_COST: "Rank\ncost"}.get(section)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return {
+                L_IDEAL_RANK: "Rank in the ideal ordering of the run's articles: its relevant articles by decreasing "
+                              "relevant size (ties by article id), then its non-relevant ones in run order",
+                L_SCORE: f"{name} with the run's passages",
+                L_IDEAL: f"{name} with the highlighted passages as the retrieved ones (computed, not assumed 1)",
+                L_LOSS: (f"{name} (run's passages) - {name} (highlighted passages): the screens the run's passages "
+                         "cost beyond the ideal ones (lower is better, so a positive number is a loss)" if effort else
+                         f"The topic's AgP/{name} with this article's passages alone replaced by its highlighted "
+                         "text, minus as is: what the passage selector gives away on this article"),
+                L_RANK_COST: ("AgP does not apply to an effort score" if effort else
+                              f"The topic's AgP/{name} with this article alone moved to its ideal rank (the others "
+                              "keeping their order), minus as is: what the ranker gives away on this article"),
+            }.get(section)
+        if role == Qt.ItemDataRole.InitialSortOrderRole:  # first click: biggest cost, best score first
+            low = section in (L_RANK, L_TITLE, L_IDEAL_RANK) or (effort and section in (L_SCORE, L_IDEAL))
+            return (Qt.SortOrder.AscendingOrder if low else Qt.SortOrder.DescendingOrder).value
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        loss = self.loss
+        if not index.isValid() or loss is None:
+            return None
+        k, c = index.row(), index.column()
+        rel = bool(loss.relevant[k])
+        if role == Qt.ItemDataRole.DisplayRole:
+            if c == L_RANK:
+                return str(k + 1)
+            if c == L_TITLE:
+                return self._titles[k]
+            if c == L_REL:
+                return "yes" if rel else "no"
+            if c == L_IDEAL_RANK:
+                return str(int(self._ideal_rank[k]))
+            value = self._columns[c][k]
+            if value != value:  # not computed (yet), or no cost for this measure
+                return "…" if self.costs is None and not loss.effort and loss.nrel >= 1 else "–"
+            if c == L_RANK_COST:
+                return format_signed(value)
+            if not rel:  # no relevant text: no score, nothing to fix in its passages
+                return "–"
+            return (f"{value:+.0f}" if loss.effort else format_signed(value)) if c == L_LOSS else score_text(loss, value)
+        if role == LOSS_SORT_ROLE:
+            if c == L_RANK:
+                return k + 1
+            if c == L_TITLE:
+                return self._titles[k].lower()
+            if c == L_REL:
+                return int(rel)
+            if c == L_IDEAL_RANK:
+                return int(self._ideal_rank[k])
+            value = float(self._columns[c][k])
+            return 0.0 if value != value else value
+        if role == LOSS_ARTICLE_ROLE:
+            return loss.articles[k]
+        if role == Qt.ItemDataRole.TextAlignmentRole and c != L_TITLE:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if not rel and c != L_RANK_COST:
+                return QBrush(QColor("#999999"))
+            if c == L_REL:
+                return QBrush(QColor("#1a7f37"))
+        if role == Qt.ItemDataRole.BackgroundRole and c in (L_LOSS, L_RANK_COST):
+            value = float(self._columns[c][k])
+            share = max(0.0, value) / self._worst if value == value else 0.0
+            if share > 0:
+                colour = (179, 38, 30) if c == L_LOSS else (31, 95, 191)
+                return QBrush(QColor(*colour, int(20 + 90 * share)))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")
+        return None
+
+    def export_columns(self) -> tuple[str, ...]:
+        """:data:`EXPORT_COLUMNS`; for LE/ES ``extra_screens`` stands for ``browse_cost``."""
+        if self.loss is not None and self.loss.effort:
+            return tuple("extra_screens" if c == "browse_cost" else c for c in EXPORT_COLUMNS)
+        return EXPORT_COLUMNS
+
+    def export_rows(self) -> list[dict]:
+        """The table as dicts keyed by :meth:`export_columns`, rank order, numbers at full
+        precision (None where a cell shows none)."""
+        loss = self.loss
+        if loss is None:
+            return []
+
+        def number(c: int, k: int):
+            value = float(self._columns[c][k])
+            return None if value != value else value
+
+        return [{"rank": k + 1, "article": a, "title": self._titles[k], "relevant": bool(loss.relevant[k]),
+                 "ideal_rank": int(self._ideal_rank[k]),
+                 "score": float(loss.scores[k]), "ideal_score": float(loss.ideal_scores[k]),
+                 self.export_columns()[7]: number(L_LOSS, k), "rank_cost": number(L_RANK_COST, k)}
+                for k, a in enumerate(loss.articles)]

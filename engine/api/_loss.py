@@ -1,0 +1,72 @@
+"""``readsim.loss``: where a run loses and what each ranked article costs (reference section
+5.11), as a DataFrame: the numbers of ``readsim-eval loss`` (:func:`readsim.engine.loss.run_costs`,
+the same engine call)."""
+
+from __future__ import annotations
+
+from readsim.engine.loss import COST_KINDS, run_costs
+from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
+from readsim.engine.reading import Mode
+
+from ._evaluate import _collection
+from ._inputs import as_qrels, as_run, warn
+
+TOPIC_COLUMNS = ["run", "topic", "measure", "nrel", "ranked", "as_is", "ideal_passages", "ideal_ranking", "ideal",
+                 "perfect", "browse", "fetch", "interaction", "unretrieved"]
+ARTICLE_COLUMNS = ["run", "topic", "article", "rank", "relevant", "ideal_rank", "score", "ideal_score",
+                   "browse_cost", "rank_cost"]
+VS_COLUMNS = ["vs_rank", "vs_score", "vs_rank_cost", "vs_browse_cost"]
+
+
+def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, topics=None,
+         reading: str = "natural", collection=None, unit: str = "bytes", levels: int = 4):
+    """What each ranked article of ``run`` costs (``per="article"``: one row per topic and ranked
+    article, :data:`ARTICLE_COLUMNS`, plus :data:`VS_COLUMNS` with ``vs``), or where the run loses
+    on each topic (``per="topic"``: :data:`TOPIC_COLUMNS`, plus ``vs_run`` and ``vs_as_is``).
+
+    ``measure``: AgP, gP@r, CE@r, NCE@r or ANCE@r over a document measure (default the official
+    ``AgP/F(0.25)``); ``vs``: a competitor's run (path, ``readsim.Run`` or DataFrame); ``topics``:
+    topic ids (default every topic of the run the qrels judge with a relevant article). Costs are
+    gains (positive: what the run gives away; negated differences for CE/NCE/ANCE); ``vs_*`` are
+    NaN for an article the competitor does not rank (``vs_rank`` 0). Raises ``ValueError`` for a
+    measure without costs or a bad option, :class:`readsim.InputError` on bad input or a topic
+    the qrels do not judge with a relevant article."""
+    import pandas as pd
+
+    from readsim.engine.errors import InputError
+
+    if per not in ("article", "topic"):
+        raise ValueError(f"per must be 'article' or 'topic', not {per!r}")
+    Mode(reading)
+    m = measure if isinstance(measure, ListMeasure) else parse_list_measure(str(measure))
+    if m.kind not in COST_KINDS or m.doc is None:
+        raise UnknownMeasure(f"no per-article costs for {m.name}: give one of {', '.join(COST_KINDS)} over a "
+                             f"document measure")
+    judged = as_qrels(qrels)
+    mine = as_run(run)
+    other = as_run(vs) if vs is not None else None
+    warn(judged.diagnostics + mine.diagnostics + (other.diagnostics if other is not None else []))
+    found = _collection(collection, unit)
+    wanted = [str(t) for t in topics] if topics is not None else [t for t in mine.topics if judged.nrel(t) > 0]
+    for t in wanted:
+        if judged.nrel(t) < 1:
+            raise InputError(judged.path, None, f"the qrels judge no relevant article for topic {t}")
+    rows = []
+    for t, c, v in run_costs(judged, mine, m, wanted, reading, found, levels, other):
+        if per == "topic":
+            row = [mine.run_id, t, m.name, c.loss.nrel, len(c.loss.articles), c.as_is, c.ideal_passages,
+                   c.ideal_ranking, c.ideal, c.perfect, c.browse, c.fetch, c.interaction, c.unretrieved]
+            rows.append(row + ([] if v is None else [v.run, v.as_is]))
+            continue
+        for k, a in enumerate(c.loss.articles):
+            row = [mine.run_id, t, a, k + 1, bool(c.loss.relevant[k]), int(c.ideal_rank[k]), float(c.loss.scores[k]),
+                   float(c.loss.ideal_scores[k]), float(c.browse_cost[k]), float(c.rank_cost[k])]
+            if v is not None:
+                row += [int(v.vs_rank[k]), float(v.vs_score[k]), float(v.vs_rank_cost[k]), float(v.vs_browse_cost[k])]
+            rows.append(row)
+    columns = (TOPIC_COLUMNS + ([] if other is None else ["vs_run", "vs_as_is"]) if per == "topic"
+               else ARTICLE_COLUMNS + ([] if other is None else VS_COLUMNS))
+    return pd.DataFrame(rows, columns=columns)
+
+
+__all__ = ["loss"]
