@@ -27,6 +27,8 @@ from PySide6.QtGui import QAction, QKeySequence, QUndoCommand
 
 from readsim.engine.formats import Run, RunArticle
 
+from .widgets.edit_worth import install_edit_worth
+
 
 @dataclasses.dataclass(frozen=True)
 class Move:
@@ -143,7 +145,9 @@ class RankEditsUI:
 
 
 def install_rank_edits(window) -> RankEditsUI:
-    """Add rank moves to ``window`` (after :func:`~readsim.app.editing.install_editing`); sets
+    """Add rank moves to ``window`` (after :func:`~readsim.app.editing.install_editing`) and the
+    before/after box of the edits (:mod:`readsim.app.widgets.edit_worth`); sets
     ``window.rank_edits``."""
     window.rank_edits = RankEditsUI(window)
+    install_edit_worth(window)
     return window.rank_edits

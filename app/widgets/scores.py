@@ -7,7 +7,11 @@ An article the run does not rank (opened from the qrels, the outline, the A/B or
 views) contributes 0 to the list: the panel says so above the grid, and the grid shows what it
 *would* score if the run retrieved it whole (:func:`if_retrieved_whole`), marked as such: the
 values in italics and colour, the box's title and each value's tooltip saying "if retrieved
-whole" (:meth:`ScoresPanel.hypothetical`)."""
+whole" (:meth:`ScoresPanel.hypothetical`).
+
+While the run has unsaved edits (passages or ranks), each value shows under it its value before
+the first edit and the difference (``was 0.3000, +0.1567``; :func:`readsim.app.worth.before_evaluation`),
+until the edits are saved or all undone."""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from readsim.engine.reading import Mode
 
 from ..plain import amount, plain_label
 from ..session import Session
+from ..worth import NOT_RANKED, before_evaluation, signed
 from .ranked_list import format_score
 
 HELP = {
@@ -100,7 +105,9 @@ class ScoresPanel(QGroupBox):
         self.grid.addWidget(self.facts, 1 + ROWS, 0, 1, 4)
         self.grid.setColumnStretch(1, 1)
         self.grid.setColumnStretch(3, 1)
-        for sig in (session.settings_changed, session.evaluation_changed, session.article_changed):
+        self._before_shown = False
+        for sig in (session.settings_changed, session.evaluation_changed, session.article_changed,
+                    session.baselines_changed):
             sig.connect(self.refresh)
         self.refresh()
 
@@ -110,20 +117,31 @@ class ScoresPanel(QGroupBox):
         # a mode change emits evaluation_changed and settings_changed: score once
         # (the same objects: the article state and its evaluation are compared by identity)
         key = (id(cur), id(cur.evaluation) if cur is not None else 0, s, self.session.unit,
-               self.session.entry_of_current(), cur)
+               self.session.entry_of_current(), id(self.session.baseline()), cur)
         last, self._key = self._key, key
-        if last is not None and last[5] is cur and last[:5] == key[:5]:
+        if last is not None and last[6] is cur and last[:6] == key[:6]:
             return
         measures = panel_measures(s)
         whole = cur is not None and cur.row is None  # not ranked by the run: what it would score whole
         shown = if_retrieved_whole(cur.evaluation) if whole else (cur.evaluation if cur is not None else None)
         values = panel_scores(shown, s) if shown is not None else {}
+        before = before_evaluation(self.session, cur.name) if cur is not None and not whole else None
+        was = panel_scores(before.evaluation, s) if before is not None and before.evaluation is not None else {}
+        if (before is not None) != self._before_shown:  # labels of another height: sized again
+            self._before_shown = before is not None
+            for label in self._values:
+                label.setMinimumSize(0, 0)
+                label.setMaximumSize(16777215, 16777215)
+            self._shown = [(None, None, None, None, False)] * len(self._shown)
         if whole != self._whole:
             self.banner.setVisible(whole)
             self.setTitle(WHOLE_TITLE if whole else TITLE)
         self._whole = whole
         for i, (m, name, value) in enumerate(zip(measures, self._names, self._values)):
             text = format_score(m, values[m.name]) if m.name in values else "–"
+            if before is not None and m.name in values:
+                text += (f"\nwas {format_score(m, was[m.name])}, {signed(values[m.name] - was[m.name], m.kind in ('LE', 'ES'))}"
+                         if m.name in was else f"\nwas {NOT_RANKED}")
             if m.name not in values:
                 tip = ""
             elif whole:
@@ -131,6 +149,8 @@ class ScoresPanel(QGroupBox):
                        "it contributes 0 to the list")
             else:
                 tip = f"{m.name} = {values[m.name]!r}"
+                if m.name in was:
+                    tip += f"\nbefore the unsaved edits: {was[m.name]!r}"
             new = (m.name, HELP.get(m.kind, ""), text, tip, whole)
             old = self._shown[i]
             if new == old:
@@ -165,7 +185,8 @@ class ScoresPanel(QGroupBox):
         return self._whole
 
     def value_text(self, name: str) -> str:
-        """The shown text of measure ``name`` (canonical name), or KeyError."""
+        """The shown text of measure ``name`` (canonical name; with unsaved edits two lines: the
+        value, then ``was BEFORE, DIFF``), or KeyError."""
         for n, v in zip(self._names, self._values):
             if n.text() == name:
                 return v.text()

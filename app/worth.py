@@ -1,0 +1,110 @@
+"""What the unsaved edits are worth: every score before the first edit, beside its value now.
+
+The passage editor (:mod:`readsim.app.editing`) keeps each edited run's *baseline*: the run as
+opened or as last saved (``Session.baselines``, ``Session.baseline()``); it is dropped when the
+edits are saved or all undone. The numbers here are the baseline's, computed with the same
+engine functions as the values shown now, so that "before" is exactly what the unedited run
+scores:
+
+- an article's document scores: :func:`before_evaluation` (``engine.batch.document`` on the
+  baseline's entry for the article, as the ranked list scores it, in the current reading mode);
+- a topic's list score and the run's mean over topics: :func:`worth_job`
+  (``engine.listmeasures.evaluate`` of the baseline and of the edited run, the measure chosen
+  by the user: by default INEX 2009-2010's official ``AgP/F(0.25)``, docs/reference.md section 5).
+
+No widgets. Threading contract: :func:`worth_job` runs in a worker thread (plain engine data
+only); everything else in the GUI thread.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from readsim.engine.batch import document
+from readsim.engine.collection import Collection
+from readsim.engine.document import DocumentEvaluation
+from readsim.engine.formats import Qrels, Run
+from readsim.engine.listmeasures import Evaluation, evaluate
+from readsim.engine.measure import ListMeasure
+from readsim.engine.reading import Mode
+
+from .rows import with_entry, with_mode
+
+DEFAULT_LIST_MEASURE = "AgP/F(0.25)"
+"""The list measure of the before/after line by default: INEX 2009-2010's official Relevant in
+Context measure (its mean over topics is MAgP)."""
+LIST_MEASURE_KEY = "worth/list_measure"
+"""QSettings key of the list measure chosen for the before/after line."""
+NOT_RANKED = "not ranked"
+
+
+@dataclass(frozen=True)
+class Before:
+    """An article in the baseline: its evaluation, or None when the baseline did not rank it."""
+
+    evaluation: DocumentEvaluation | None
+
+
+_memo: dict[tuple, tuple] = {}  # (baseline, topic, article, qrels, collection) -> (entry, natural evaluation)
+
+
+def before_evaluation(session, name: str) -> Before | None:
+    """Article ``name`` of the session's topic as the baseline of the shown run ranked it (in
+    the current reading mode, from the entry point the user set, if any), or None when the
+    shown run has no unsaved edits."""
+    base = session.baseline()
+    topic = session.topic
+    if base is None or topic is None:
+        return None
+    entry = base.article(topic, name)
+    if entry is None:
+        return Before(None)
+    key = (id(base), topic, name, id(session.qrels), id(session.collection))
+    hit = _memo.get(key)
+    if hit is not None and hit[0] is entry:
+        natural = hit[1]
+    else:
+        coll = session.collection if session.collection is not None and name in session.collection else None
+        natural = with_entry(document(session.qrels or Qrels(""), base, topic, entry, Mode.NATURAL, coll), entry)
+        if len(_memo) > 256:
+            _memo.clear()
+        _memo[key] = (entry, natural)
+    point = session.entries.get((topic, name))
+    if point is not None:
+        natural = dataclasses.replace(natural, entry=point)
+    return Before(with_mode(natural, session.settings.mode))
+
+
+def signed(value: float, lower_is_better: bool = False) -> str:
+    """A difference as ``+0.0123`` (4 decimals; whole numbers for an effort in screens)."""
+    return f"{value:+.0f}" if lower_is_better else f"{value:+.4f}"
+
+
+@dataclass(frozen=True)
+class Worth:
+    """A list measure before and after the edits: the topic's value and the mean over the
+    run's judged topics (``n`` topics), each before and now (None: the topic is not judged)."""
+
+    measure: str
+    topic: str
+    topic_before: float | None
+    topic_now: float | None
+    mean_before: float
+    mean_now: float
+    n: int
+
+
+def list_evaluation(qrels: Qrels, run: Run, measure: ListMeasure, mode: Mode, collection: Collection | None,
+                    levels: int) -> Evaluation:
+    """``engine.listmeasures.evaluate`` of one measure (worker thread)."""
+    return evaluate(qrels, run, [measure], mode, collection, levels=levels)
+
+
+def worth_job(qrels: Qrels, before: Evaluation, run: Run, measure: ListMeasure, mode: Mode,
+              collection: Collection | None, levels: int, topic: str | None) -> Worth:
+    """:class:`Worth` of ``run`` against the baseline's evaluation ``before`` (worker thread)."""
+    now = list_evaluation(qrels, run, measure, mode, collection, levels)
+    name = measure.name
+    return Worth(name, topic or "", before.values[name].get(topic), now.values[name].get(topic),
+                 before.means[name], now.means[name], len(now.topics))
