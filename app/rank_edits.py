@@ -137,11 +137,16 @@ class RankEditsUI:
         """Move the ranked list's selected article (else the open one) by ``delta`` ranks."""
         s = self.window.session
         article = self.table.selected_article() or (s.current.name if s.current is not None else None)
-        return article is not None and move_by(self.editor, article, delta)
+        return article is not None and self._selected(article, move_by(self.editor, article, delta))
 
     def drop(self, article: str, rank: int) -> bool:
         """A row dropped: ``article`` to ``rank``."""
-        return move_to_rank(self.editor, article, rank)
+        return self._selected(article, move_to_rank(self.editor, article, rank))
+
+    def _selected(self, article: str, done: bool) -> bool:
+        if done:
+            self.table.select_article(article)  # the moved row stays selected
+        return done
 
 
 def install_rank_edits(window) -> RankEditsUI:

@@ -19,6 +19,7 @@ only); everything else in the GUI thread.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from readsim.engine.batch import document
@@ -101,10 +102,32 @@ def list_evaluation(qrels: Qrels, run: Run, measure: ListMeasure, mode: Mode, co
     return evaluate(qrels, run, [measure], mode, collection, levels=levels)
 
 
-def worth_job(qrels: Qrels, before: Evaluation, run: Run, measure: ListMeasure, mode: Mode,
+def changed_topics(run: Run, base: Run) -> list[str]:
+    """The topics whose ranked list in ``run`` is not the one of ``base`` (edits replace a
+    topic's :class:`RunArticle` objects, so the others are the same objects)."""
+    out = []
+    for t in dict.fromkeys([*run.topics, *base.topics]):
+        a, b = run.topics.get(t, []), base.topics.get(t, [])
+        if len(a) != len(b) or any(x is not y for x, y in zip(a, b)):
+            out.append(t)
+    return out
+
+
+def worth_job(qrels: Qrels, before: Evaluation, run: Run, base: Run, measure: ListMeasure, mode: Mode,
               collection: Collection | None, levels: int, topic: str | None) -> Worth:
-    """:class:`Worth` of ``run`` against the baseline's evaluation ``before`` (worker thread)."""
-    now = list_evaluation(qrels, run, measure, mode, collection, levels)
+    """:class:`Worth` of ``run`` against its baseline ``base`` and the baseline's evaluation
+    ``before`` (worker thread). Only the changed topics (:func:`changed_topics`) are evaluated
+    again; the mean is then taken as ``engine.listmeasures.evaluate`` takes it (``math.fsum``
+    over the same topics, or the sum for a count), so it is the mean a fresh evaluation of the
+    edited run gives, to the last bit."""
     name = measure.name
-    return Worth(name, topic or "", before.values[name].get(topic), now.values[name].get(topic),
-                 before.means[name], now.means[name], len(now.topics))
+    values = dict(before.values[name])
+    changed = [t for t in changed_topics(run, base) if t in run.topics]
+    if changed:
+        part = list_evaluation(qrels, dataclasses.replace(run, topics={t: run.topics[t] for t in changed}),
+                               measure, mode, collection, levels)
+        values.update({t: v for t, v in part.values[name].items() if t in values})
+    column = [values[t] for t in before.topics]
+    mean = float(sum(column)) if measure.is_count else (math.fsum(column) / len(column) if column else 0.0)
+    return Worth(name, topic or "", before.values[name].get(topic), values.get(topic),
+                 before.means[name], mean, len(before.topics))

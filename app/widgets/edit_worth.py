@@ -117,7 +117,7 @@ class EditWorth(QFrame):
 
         def op():
             before = known if known is not None else list_evaluation(qrels, base, measure, mode, coll, levels)
-            return before, worth_job(qrels, before, run, measure, mode, coll, levels, topic)
+            return before, worth_job(qrels, before, run, base, measure, mode, coll, levels, topic)
 
         def success(result) -> None:
             if gen != self._gen:

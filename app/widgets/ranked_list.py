@@ -513,8 +513,7 @@ class RankedListView(QTableView):
             super().dropEvent(event)
             return
         rank = self.drop_rank(article, event.position().toPoint())
-        event.setDropAction(Qt.DropAction.CopyAction)  # the view removes no row: the run's order changes
-        event.accept()
+        event.accept()  # the model removes no row (it has no removeRows): the run's order changes
         if rank is not None:
             self.rank_move_requested.emit(article, rank)
 
@@ -533,6 +532,8 @@ class RankedListView(QTableView):
         target = self.source.row(self.proxy.mapToSource(idx).row()).rank
         rect = self.visualRect(idx)
         after = pos.y() >= rect.center().y()
+        if old == target:  # on its own row
+            return old
         if old > target:
             return target + 1 if after else target
         return target if after else target - 1
