@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QVBoxLayout
 
 from readsim.engine.document import DocumentEvaluation, evaluate_document
 from readsim.engine.panel import panel_measures, panel_scores
@@ -43,6 +43,7 @@ TITLE = "Scores of the open article"
 WHOLE_TITLE = "Scores of the open article, if retrieved whole"
 NOT_RETRIEVED = "not retrieved by this run: contributes 0 to the list; if retrieved whole it would score:"
 WHOLE_STYLE = "color: #8a4b00; font-style: italic;"  # values of the article as if retrieved whole
+WAS_STYLE = "color: #6b5200; font-size: 8pt;"  # the value before the unsaved edits, under each value
 ENTRY_SOURCE = {"you": "set by you", "run": "the run's", "start": "the article's start"}
 
 
@@ -85,6 +86,7 @@ class ScoresPanel(QGroupBox):
         self._key: tuple | None = None  # what the shown scores are of (see refresh)
         self._names: list[QLabel] = []
         self._values: list[QLabel] = []
+        self._was: list[QLabel] = []  # under each value: its value before the unsaved edits
         self._shown: list[tuple] = []  # per measure: (name, its tooltip, value, its tooltip, whole) last set
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
@@ -95,7 +97,16 @@ class ScoresPanel(QGroupBox):
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             col = (i // ROWS) * 2
             self.grid.addWidget(name, 1 + i % ROWS, col, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            self.grid.addWidget(value, 1 + i % ROWS, col + 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            was = plain_label()
+            was.setStyleSheet(WAS_STYLE)
+            was.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            was.hide()
+            cell = QVBoxLayout()
+            cell.setSpacing(0)
+            cell.addWidget(value, 0, Qt.AlignmentFlag.AlignRight)
+            cell.addWidget(was, 0, Qt.AlignmentFlag.AlignRight)
+            self.grid.addLayout(cell, 1 + i % ROWS, col + 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self._was.append(was)
             self._names.append(name)
             self._values.append(value)
             self._shown.append((None, None, None, None, False))
@@ -105,7 +116,6 @@ class ScoresPanel(QGroupBox):
         self.grid.addWidget(self.facts, 1 + ROWS, 0, 1, 4)
         self.grid.setColumnStretch(1, 1)
         self.grid.setColumnStretch(3, 1)
-        self._before_shown = False
         for sig in (session.settings_changed, session.evaluation_changed, session.article_changed,
                     session.baselines_changed):
             sig.connect(self.refresh)
@@ -127,21 +137,12 @@ class ScoresPanel(QGroupBox):
         values = panel_scores(shown, s) if shown is not None else {}
         before = before_evaluation(self.session, cur.name) if cur is not None and not whole else None
         was = panel_scores(before.evaluation, s) if before is not None and before.evaluation is not None else {}
-        if (before is not None) != self._before_shown:  # labels of another height: sized again
-            self._before_shown = before is not None
-            for label in self._values:
-                label.setMinimumSize(0, 0)
-                label.setMaximumSize(16777215, 16777215)
-            self._shown = [(None, None, None, None, False)] * len(self._shown)
         if whole != self._whole:
             self.banner.setVisible(whole)
             self.setTitle(WHOLE_TITLE if whole else TITLE)
         self._whole = whole
         for i, (m, name, value) in enumerate(zip(measures, self._names, self._values)):
             text = format_score(m, values[m.name]) if m.name in values else "–"
-            if before is not None and m.name in values:
-                text += (f"\nwas {format_score(m, was[m.name])}, {signed(values[m.name] - was[m.name], m.kind in ('LE', 'ES'))}"
-                         if m.name in was else f"\nwas {NOT_RANKED}")
             if m.name not in values:
                 tip = ""
             elif whole:
@@ -167,6 +168,7 @@ class ScoresPanel(QGroupBox):
             if new[4] != old[4]:
                 value.setStyleSheet(WHOLE_STYLE if whole else "")
                 fit_text(value, text)
+        self._show_before(measures, values, was if before is not None else None)
         if cur is None:
             self.facts.setText("")
             return
@@ -180,13 +182,32 @@ class ScoresPanel(QGroupBox):
             facts += f" · entry point {amount(entry[0], unit)} ({ENTRY_SOURCE[entry[1]]})"
         self.facts.setText(facts)
 
+    def _show_before(self, measures, values: dict, was: dict | None) -> None:
+        """Under each value, its value before the unsaved edits and the difference (``was``:
+        the values before; None: no unsaved edits, the lines hidden)."""
+        for m, label in zip(measures, self._was):
+            if was is None or m.name not in values:
+                label.setVisible(False)
+                continue
+            text = (f"was {format_score(m, was[m.name])}, {signed(values[m.name] - was[m.name], m.kind in ('LE', 'ES'))}"
+                    if m.name in was else f"was {NOT_RANKED}")
+            if label.text() != text:
+                label.setText(text)
+            label.setVisible(True)
+
+    def before_text(self, name: str) -> str:
+        """The "was" line under measure ``name`` ("" when hidden: no unsaved edits), or KeyError."""
+        for n, w in zip(self._names, self._was):
+            if n.text() == name:
+                return w.text() if not w.isHidden() else ""
+        raise KeyError(name)
+
     def hypothetical(self) -> bool:
         """True when the values are the article's as if retrieved whole (the run does not rank it)."""
         return self._whole
 
     def value_text(self, name: str) -> str:
-        """The shown text of measure ``name`` (canonical name; with unsaved edits two lines: the
-        value, then ``was BEFORE, DIFF``), or KeyError."""
+        """The shown text of measure ``name`` (canonical name), or KeyError."""
         for n, v in zip(self._names, self._values):
             if n.text() == name:
                 return v.text()

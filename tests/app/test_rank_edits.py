@@ -173,7 +173,7 @@ def test_before_and_after_equal_fresh_evaluations(qtbot, win, data, tmp_path):
                            f"Mean over 120 topics: {w.mean_now:.4f} (before {w.mean_before:.4f}, "
                            f"{w.mean_now - w.mean_before:+.4f})"]
     # the article's scores: a move changes none ("was" = now, +0)
-    assert win.scores.value_text("F(0.25)").endswith("+0.0000")
+    assert win.scores.before_text("F(0.25)") == f"was {win.scores.value_text('F(0.25)')}, +0.0000"
     # a passage edit of the open article: "was" is the original run's evaluation
     s.open_article("90500")
     qtbot.waitUntil(lambda: s.current.name == "90500" and activity().count == 0, timeout=20_000)
@@ -182,14 +182,15 @@ def test_before_and_after_equal_fresh_evaluations(qtbot, win, data, tmp_path):
     ev = document(data["qrels"], orig, TOPIC, orig.article(TOPIC, "90500"), Mode.NATURAL, Collection(data["collection"]))
     was = panel_scores(ev, s.settings)
     now = panel_scores(s.current.evaluation, s.settings)
-    text = win.scores.value_text("F(0.25)")
-    assert text == f"{now['F(0.25)']:.4f}\nwas {was['F(0.25)']:.4f}, {now['F(0.25)'] - was['F(0.25)']:+.4f}"
+    assert win.scores.value_text("F(0.25)") == f"{now['F(0.25)']:.4f}"
+    assert win.scores.before_text("F(0.25)") == f"was {was['F(0.25)']:.4f}, {now['F(0.25)'] - was['F(0.25)']:+.4f}"
+    assert win.scores.before_text("LE(300)") == f"was {was['LE(300)']:.0f}, {now['LE(300)'] - was['LE(300)']:+.0f}"
     qtbot.waitUntil(lambda: box.worth is not None and box.worth.topic_now != w.topic_now, timeout=20_000)
     # all undone: no baseline, no "was", the box hidden
     while win.editing.editor.stack.canUndo():
         win.editing.act_undo.trigger()
     assert s.baselines == [] and box.isHidden()
-    assert "\n" not in win.scores.value_text("F(0.25)")
+    assert win.scores.before_text("F(0.25)") == ""
 
 
 def test_saving_drops_the_baseline(qtbot, win, tmp_path):
@@ -199,7 +200,7 @@ def test_saving_drops_the_baseline(qtbot, win, tmp_path):
     assert s.baseline() is not None and win.edit_worth.isVisible()
     assert win.editing.save_as(str(tmp_path / "saved.run"))
     assert s.baseline() is None and win.edit_worth.isHidden()
-    assert "\n" not in win.scores.value_text("F(0.25)")
+    assert win.scores.before_text("F(0.25)") == ""
     win.rank_edits.move(-1)  # the next edit compares with the run as saved
     base = s.baseline()
     assert [e.article for e in base.topics[TOPIC][:5]] == ["233488", "20926", "2829632", "90500", "1222568"]
