@@ -172,6 +172,7 @@ class Compared:
     diagnostics: list[str] = field(default_factory=list)
     with_collection: bool = False
     label_warnings: list[str] = field(default_factory=list)  # run ids shared: labelled by file name
+    before: dict[int, int] = field(default_factory=dict)  # run i's unsaved edits: run before[i] is it before them
 
     @property
     def paths(self) -> list[str]:

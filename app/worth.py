@@ -113,20 +113,25 @@ def changed_topics(run: Run, base: Run) -> list[str]:
     return out
 
 
-def worth_job(qrels: Qrels, before: Evaluation, run: Run, base: Run, measure: ListMeasure, mode: Mode,
+def changed_part(run: Run, base: Run) -> Run:
+    """``run`` holding only its :func:`changed_topics`, each list copied (GUI thread: a worker
+    gets this, never the lists the editor changes in place)."""
+    return dataclasses.replace(run, topics={t: list(run.topics[t]) for t in changed_topics(run, base)
+                                            if t in run.topics})
+
+
+def worth_job(qrels: Qrels, before: Evaluation, part: Run, measure: ListMeasure, mode: Mode,
               collection: Collection | None, levels: int, topic: str | None) -> Worth:
-    """:class:`Worth` of ``run`` against its baseline ``base`` and the baseline's evaluation
-    ``before`` (worker thread). Only the changed topics (:func:`changed_topics`) are evaluated
+    """:class:`Worth` of the edited run against its baseline's evaluation ``before`` (worker
+    thread). ``part`` is the edited run's :func:`changed_part`: only those topics are evaluated
     again; the mean is then taken as ``engine.listmeasures.evaluate`` takes it (``math.fsum``
     over the same topics, or the sum for a count), so it is the mean a fresh evaluation of the
     edited run gives, to the last bit."""
     name = measure.name
     values = dict(before.values[name])
-    changed = [t for t in changed_topics(run, base) if t in run.topics]
-    if changed:
-        part = list_evaluation(qrels, dataclasses.replace(run, topics={t: run.topics[t] for t in changed}),
-                               measure, mode, collection, levels)
-        values.update({t: v for t, v in part.values[name].items() if t in values})
+    if part.topics:
+        done = list_evaluation(qrels, part, measure, mode, collection, levels)
+        values.update({t: v for t, v in done.values[name].items() if t in values})
     column = [values[t] for t in before.topics]
     mean = float(sum(column)) if measure.is_count else (math.fsum(column) / len(column) if column else 0.0)
     return Worth(name, topic or "", before.values[name].get(topic), values.get(topic),

@@ -24,7 +24,7 @@ from ..files import app_settings
 from ..plain import plain_label
 from ..runs_model import DEFAULT_MEASURES
 from ..session import Session
-from ..worth import DEFAULT_LIST_MEASURE, LIST_MEASURE_KEY, Worth, list_evaluation, signed, worth_job
+from ..worth import DEFAULT_LIST_MEASURE, LIST_MEASURE_KEY, Worth, changed_part, list_evaluation, signed, worth_job
 
 
 def worth_lines(w: Worth) -> list[str]:
@@ -111,13 +111,14 @@ class EditWorth(QFrame):
         self.text.setText(f"{measure.name}: evaluating…")
         self._gen += 1
         gen = self._gen
-        qrels, coll, run, topic = s.qrels, s.collection, s.run, s.topic
+        qrels, coll, topic = s.qrels, s.collection, s.topic
+        part = changed_part(s.run, base)  # copied here: the editor changes the run's lists in place
         bkey = (id(base), measure, mode, levels, id(qrels), id(coll))
         known = self._before.get(bkey)
 
         def op():
             before = known if known is not None else list_evaluation(qrels, base, measure, mode, coll, levels)
-            return before, worth_job(qrels, before, run, base, measure, mode, coll, levels, topic)
+            return before, worth_job(qrels, before, part, measure, mode, coll, levels, topic)
 
         def success(result) -> None:
             if gen != self._gen:

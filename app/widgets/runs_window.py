@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QMainWindow, QProgressBar, QSizePolicy, QSplitter,
                                QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
@@ -60,6 +60,7 @@ from .runs.fidelity import FidelityTab, missing_inputs
 from .runs.exports import CSV_KINDS, TABS, RunsExports
 from .runs.jobs import LatestJob
 from .runs.options import OptionsPanel
+from .runs.before_edits import BeforeEdits, key as before_key
 from .runs.runs_tab import RunsTab
 from .runs.significance import SignificanceTab
 
@@ -132,10 +133,13 @@ class RunsWindow(QMainWindow):
         self.timer.timeout.connect(self._poll)
 
         session.files_changed.connect(self._files_changed)
+        self.before_edits = BeforeEdits()  # runs with unsaved edits: also as they were before them
+        session.baselines_changed.connect(self._inputs_changed)
+        session.rows_changed.connect(lambda: self._inputs_changed() if session.baselines else None)  # an edit
         self.fill_runs()
         self._show_nothing()
         self._show_fidelity()
-        self.resize(1500, 900)
+        self.resize(QSize(1500, 900).boundedTo(self.screen().availableGeometry().size()))  # within the screen
         self._restore()
 
     # -- layout: the parts, wired ---------------------------------------------------------------
@@ -342,7 +346,7 @@ class RunsWindow(QMainWindow):
         except UnknownMeasure:
             return None
         s = self.session
-        return (options, tuple(id(r) for r in self.chosen_runs()), id(s.qrels), id(s.collection))
+        return (options, tuple(id(r) for r in self.chosen_runs()), id(s.qrels), id(s.collection), before_key(s))
 
     # -- comparing ------------------------------------------------------------------------------
     def busy(self) -> bool:
@@ -354,7 +358,7 @@ class RunsWindow(QMainWindow):
         running is dropped)."""
         self.message.setText("")
         s = self.session
-        runs = self.chosen_runs()
+        runs, before = self.before_edits.runs(s, self.chosen_runs())
         if s.qrels is None:
             self._refuse("Open a qrels file (File ▸ Open qrels… in the main window) to compare runs.")
             return
@@ -369,6 +373,7 @@ class RunsWindow(QMainWindow):
         qrels, collection, cache = s.qrels, s.collection, list(self._cache)
 
         def success(result: rm.Compared) -> None:
+            result.before = before
             self._last_key = key
             self._cache = result.cached
             self.result = result

@@ -216,3 +216,32 @@ def test_the_list_measure_is_remembered(qtbot, win):
     box.measure.setCurrentText("no such measure")
     assert "not a list measure" in box.text.text()
     assert EditWorth(win.session).measure.currentText() == "AgP/aveChP"  # a bad name is not remembered
+
+
+def test_runs_window_compares_the_run_before_its_edits(qtbot, win, data, tmp_path):
+    s = win.session
+    win.table.select_article("90500")
+    win.rank_edits.move(-4)
+    win.act_runs.trigger()
+    rw = win.runs_window
+    qtbot.waitUntil(lambda: rw.result is not None and not rw.busy(), timeout=60_000)
+    r = rw.result
+    assert r.labels == ["indri-passages", "indri-passages (before edits)"] and r.before == {0: 1}
+    out = tmp_path / "now.run"
+    write_run(s.run, out)
+    q = r.comparison.measures.index(AGP_F.name)
+    c = r.comparison
+    after_ev, before_ev = fresh(data, out), fresh(data, data["path"])
+    # per topic the fresh evaluations' values, to rounding (the Runs window scores through
+    # engine.compare's own arrays); the means are compare's (numpy over the paired topics)
+    assert c.scores[q, 1].tolist() == pytest.approx([before_ev.values[AGP_F.name][t] for t in c.topics], rel=1e-12)
+    assert c.scores[q, 0].tolist() == pytest.approx([after_ev.values[AGP_F.name][t] for t in c.topics], rel=1e-12)
+    now, before = after_ev.means[AGP_F.name], before_ev.means[AGP_F.name]
+    assert float(c.means[q, 0]) == pytest.approx(now, rel=1e-12)
+    assert float(c.means[q, 1]) == pytest.approx(before, rel=1e-12)
+    now, before = float(c.means[q, 0]), float(c.means[q, 1])
+    m = rw.runs_tab.model
+    cells = [m.index(0, c).data() for c in range(m.columnCount())]
+    assert any(text.startswith(f"{now:.4f} (+{now - before:.4f})") for text in cells if text)
+    win.editing.act_undo.trigger()  # all undone: compared again without the before run
+    qtbot.waitUntil(lambda: not rw.busy() and s.baselines == [], timeout=60_000)
