@@ -5,7 +5,7 @@ A :class:`RankMove` is a ``QUndoCommand`` on the passage editor's stack
 passage edits in the order they were made, and File ▸ Save run writes both. A move takes one
 article of a topic from one position to another; the topic's articles are then renumbered
 (``RunArticle.rank`` = position, 1-based), as a run file's line order is its ranking
-(docs/reference.md section 2.2). Saving writes the moved topic in its new order with ranks and
+(docs/reference.md section 2.3). Saving writes the moved topic in its new order with ranks and
 rsv rewritten to match (:func:`readsim.engine.formats.write_run`, its reordered-topic rule).
 
 A move changes no article's document scores (they do not depend on the rank), so the topic's

@@ -5,7 +5,8 @@ default ``../shared/data/inex``; FOLDER, default ``docs/``, is created if missin
 picture is written atomically, only over a regular file). Writes ``docs/window-real.png`` (the window: ranked list,
 article, scores, precision curve, topic view with where the run loses), ``docs/passages.png``
 (the passages dock on a run with three passages in PageRank), ``docs/playback.png`` (the reader mid-way in
-the worst-case order, its jumps drawn) and ``docs/compare.png`` (A/B of two real runs).
+the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs) and
+``docs/fixes.png`` (a rank move and a passage edit with their worth, before and now).
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     save(w.compare_dock, OUT / "compare.png")
     elements_shot()
     runs_shot()
+    fixes_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -188,6 +190,19 @@ def runs_shot(tabs_to: str | Path | None = None) -> Path:
             save(runs_window, Path(tabs_to) / f"runs-{name}.png")
             print("wrote", Path(tabs_to) / f"runs-{name}.png")
     return out
+
+
+def fixes_shot() -> None:
+    """``docs/fixes.png``: topic 2009078 of indri-passages after two edits, with their worth: the
+    relevant "Boosting" (90500) dropped from rank 5 to rank 1, and "Supervised learning" (20926,
+    the open article) cut to its first 2,000 bytes."""
+    w = window("2009078", "20926", ["indri-passages.run"])
+    settle(lambda: w.session.rows_ready() and len(w.session.rows) == 100)
+    w.editing.editor.set_retrieved([[0, 2000]])
+    w.rank_edits.drop("90500", 1)
+    w.table.select_article("20926")
+    settle(lambda: w.edit_worth.worth is not None)
+    save(w, OUT / "fixes.png")
 
 
 if __name__ == "__main__":

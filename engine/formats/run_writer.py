@@ -41,7 +41,7 @@ def write_run(run: Run, path: str | os.PathLike) -> list[Diagnostic]:
       articles in ``run``'s order: article k (1-based) gets rank k and the rsv of the file's
       k-th article of the topic (its first line's; past the file's articles, the last one's),
       so ranks and rsv stay consistent with the line order, which is the rank (docs/reference.md
-      section 2.2). An article not edited keeps its lines' other fields (passages, XPaths, Q0
+      section 2.3). An article not edited keeps its lines' other fields (passages, XPaths, Q0
       column, run id); an edited or new one is generated as above;
     - generated lines end like the file's first line (LF or CRLF) and separate fields by one space.
 

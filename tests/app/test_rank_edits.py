@@ -245,3 +245,11 @@ def test_runs_window_compares_the_run_before_its_edits(qtbot, win, data, tmp_pat
     assert any(text.startswith(f"{now:.4f} (+{now - before:.4f})") for text in cells if text)
     win.editing.act_undo.trigger()  # all undone: compared again without the before run
     qtbot.waitUntil(lambda: not rw.busy() and s.baselines == [], timeout=60_000)
+
+
+def test_the_article_header_follows_a_move(qtbot, win):
+    assert "rank 2 " in win.article.header.text()  # 20926, the open article
+    win.rank_edits.drop("20926", 4)
+    assert "rank 4 " in win.article.header.text()
+    win.editing.act_undo.trigger()
+    assert "rank 2 " in win.article.header.text()

@@ -1,6 +1,6 @@
 """Saving a run whose ranks were moved (engine.formats.run_writer.write_run, reordered topics).
 
-A FOL run's line order is its ranking (docs/reference.md section 2.2), so a topic whose
+A FOL run's line order is its ranking (docs/reference.md section 2.3), so a topic whose
 articles were moved is written as one block, in the new order, where the topic began: article
 k gets rank k and the rsv the file gave its k-th article; an article not edited keeps its other
 fields (passages, Q0 column, run id). Every expected file below is written out by hand.
