@@ -110,3 +110,16 @@ def test_view_log_shows_the_log_in_front(qtbot):
     w.topic_dock.raise_()
     w.warnings_label.linkActivated.emit("log")
     qtbot.waitUntil(lambda: not w.log_dock.visibleRegion().isEmpty())
+
+
+def test_runs_window_opens_within_the_screen(qtbot):
+    w = window(qtbot)
+    w.act_runs.trigger()
+    rw = w.runs_window
+    qtbot.waitUntil(lambda: rw is not None and rw.isVisible() if (rw := w.runs_window) else False)
+    avail = rw.screen().availableGeometry()
+    least = rw.minimumSizeHint()
+    # 1,500 x 900 where the screen has room, else the screen's available size (or the window's least)
+    assert rw.width() <= max(min(1500, avail.width()), least.width())
+    assert rw.height() <= max(min(900, avail.height()), least.height())
+    rw.close()
