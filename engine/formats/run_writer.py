@@ -38,8 +38,9 @@ def write_run(run: Run, path: str | os.PathLike) -> list[Diagnostic]:
     - lines of articles the run no longer holds are dropped;
     - a topic whose articles are no longer in file order (ranks moved in the window: see
       :func:`reordered`) is written as one block at the position of its first line, its
-      articles in ``run``'s order: article k (1-based) gets rank k and the rsv of the file's
-      k-th article of the topic (its first line's; past the file's articles, the last one's),
+      articles in ``run``'s order: article k (1-based) gets rank k (line i of the block rank i
+      when the file numbered the topic's lines rather than its articles) and the rsv of the
+      file's k-th article of the topic (its first line's; past the file's articles, the last one's),
       so ranks and rsv stay consistent with the line order, which is the rank (docs/reference.md
       section 2.3). An article not edited keeps its lines' other fields (passages, XPaths, Q0
       column, run id); an edited or new one is generated as above;
@@ -185,19 +186,28 @@ def write_run(run: Run, path: str | os.PathLike) -> list[Diagnostic]:
     for topic in moved:
         block_at.setdefault(min(n for e in run.topics[topic] for n in (*e.lines, e.line) if n), []).append(topic)
 
+    def numbered_by_line(topic: str) -> bool:
+        """Whether the file's rank column counts the topic's lines (1, 2, 3, ... line by line, as
+        some runs number passages) rather than its articles."""
+        ranks = [f[3] for f in (ln.split(None, 4) for ln in lines) if len(f) >= 4 and f[0] == topic.encode()]
+        return len(ranks) > 1 and all(r == str(i).encode() for i, r in enumerate(ranks, 1))
+
     def write_block(topic: str) -> None:
         entries = run.topics[topic]
         slots = [f for f in (fields(lines, n) for n in sorted(e.lines[0] if e.lines else e.line for e in entries
                                                                if e.lines or e.line)) if f and len(f) >= 6]
+        rows: list[list[str]] = []  # the block's lines as fields, rank k = the article's position
         for k, e in enumerate(entries, 1):
             q0, rsv, run_id = (slots[min(k, len(slots)) - 1][i] for i in (1, 4, 5))
-            if not e.lines:
-                for chunk in result_lines(topic, e, k, rsv, q0, run_id, eol):
-                    put(chunk)
-                continue
-            for n in e.lines:
-                f = fields(lines, n)
-                put(" ".join([*f[:3], str(k), rsv, *f[5:]]).encode("utf-8") + eol)
+            if e.lines:
+                rows += [[*f[:3], str(k), rsv, *f[5:]] for f in (fields(lines, n) for n in e.lines)]
+            else:
+                rows += [c.decode("utf-8").split() for c in result_lines(topic, e, k, rsv, q0, run_id, b"")]
+        by_line = numbered_by_line(topic)
+        for i, f in enumerate(rows, 1):
+            if by_line:
+                f[3] = str(i)
+            put(" ".join(f).encode("utf-8") + eol)
 
     for n, raw in enumerate(lines, 1):
         for topic in block_at.get(n, []):

@@ -132,10 +132,20 @@ def test_saved_run_has_the_new_ranks_and_scores_the_same(qtbot, win, data, tmp_p
     original = data["path"].read_text().splitlines()
     assert len(lines) == len(original)
     topic_lines = [ln.split() for ln in lines if ln.split()[0] == TOPIC]
-    firsts = list(dict.fromkeys((f[2], f[3]) for f in topic_lines))[:5]
-    assert firsts == [("90500", "1"), ("233488", "2"), ("20926", "3"), ("2829632", "4"), ("1222568", "5")]
-    rsv = [f[4] for f in (ln.split() for ln in original if ln.split()[0] == TOPIC)]
-    assert [f[4] for f in topic_lines][:1] == rsv[:1]  # rank 1 carries the file's first rsv
+    file_lines = [ln.split() for ln in original if ln.split()[0] == TOPIC]
+    assert list(dict.fromkeys(f[2] for f in topic_lines))[:5] == ["90500", *FIRST5[:4]]
+    # this file numbers the topic's lines (one per passage): so does the saved one
+    assert [f[3] for f in file_lines] == [str(i) for i in range(1, len(file_lines) + 1)]
+    assert [f[3] for f in topic_lines] == [str(i) for i in range(1, len(topic_lines) + 1)]
+    # the rsv stays the file's k-th article's: 90500 now first, with 233488's 34.0178
+    def first_rsv(rows):  # each article's first line's rsv, in file order
+        out = {}
+        for f in rows:
+            out.setdefault(f[2], f[4])
+        return out
+
+    assert list(first_rsv(topic_lines).values()) == list(first_rsv(file_lines).values())
+    assert first_rsv(topic_lines)["90500"] == "34.0178" == first_rsv(file_lines)["233488"]
     others = [ln for ln in lines if ln.split()[0] != TOPIC]
     assert others == [ln for ln in original if ln.split()[0] != TOPIC]  # other topics byte for byte
     back = fresh(data, out)
@@ -253,3 +263,22 @@ def test_the_article_header_follows_a_move(qtbot, win):
     assert "rank 4 " in win.article.header.text()
     win.editing.act_undo.trigger()
     assert "rank 2 " in win.article.header.text()
+
+
+def test_save_over_its_own_file_then_undo_and_save_again(qtbot, tmp_path, data):
+    own = tmp_path / "indri.run"
+    own.write_bytes(data["path"].read_bytes())
+    session = Session()
+    w = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    session.adopt(Loaded(collection=Collection(data["collection"]), qrels=data["qrels"], runs=[read_run(own)]),
+                  TOPIC, "20926")
+    qtbot.waitUntil(lambda: activity().count == 0 and session.rows_ready() and len(session.rows) == 100, timeout=20_000)
+    w.rank_edits.drop("90500", 1)
+    assert w.editing.save_as(str(own))
+    assert [e.article for e in read_run(own).topics[TOPIC][:3]] == ["90500", "233488", "20926"]
+    w.editing.act_undo.trigger()  # back to the file's first order, then saved over the moved file
+    assert w.editing.save_as(str(own))
+    assert own.read_bytes() == data["path"].read_bytes()  # the original, byte for byte (one space between fields)
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)

@@ -20,8 +20,8 @@ LINES = [
     "# my run",
     "101 Q0 a1 1 9.5 r 0 10",
     "101 Q0 a2 2 9.0 r 5 5",
-    "101 Q0 a1 3 8.0 r 20 5",  # a1 again (interleaved): merged into its first rank, lines 2 and 4
-    "101 Q0 a3 4 8.5 r 30 5",
+    "101 Q0 a1 1 8.0 r 20 5",  # a1 again (interleaved): merged into its first rank, lines 2 and 4
+    "101 Q0 a3 3 8.5 r 30 5",
     "",
     "102 Q0 b 1 7.0 r",
     "102 Q0 c 2 6.0 r 0 4",
@@ -107,3 +107,22 @@ def test_reordered():
     assert reordered([e(5, (5,)), e(2, (2, 4)), e(3, (3,))])
     assert not reordered([e(2), e(3), e(0)])  # an edited article at its line, a new one at the end
     assert reordered([e(2), e(0), e(3)])  # a new article moved above one of the file's
+
+
+def test_a_run_that_numbers_its_lines_keeps_numbering_lines(tmp_path):
+    # as indri-passages.run: the rank column counts the topic's lines (one per passage), the rsv
+    # is the article's
+    path = src(tmp_path, ["7 Q0 x 1 3.5 r 0 10", "7 Q0 x 2 3.5 r 20 5", "7 Q0 y 3 2.5 r 0 4", "7 Q0 z 4 1.5 r 5 5"])
+    run = read_run(path)
+    move(run, "7", "z", 0)
+    out = tmp_path / "out.run"
+    write_run(run, out)
+    assert out.read_text().splitlines() == [
+        "7 Q0 z 1 3.5 r 5 5",
+        "7 Q0 x 2 2.5 r 0 10",  # x is now the second article: the second article's rsv, line ranks 2, 3
+        "7 Q0 x 3 2.5 r 20 5",
+        "7 Q0 y 4 1.5 r 0 4",
+    ]
+    move(run, "7", "z", 2)  # back: the file as it was
+    write_run(run, out)
+    assert out.read_bytes() == path.read_bytes()
