@@ -22,6 +22,8 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from readsim.engine.batch import document
 from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation
@@ -31,6 +33,7 @@ from readsim.engine.measure import ListMeasure
 from readsim.engine.reading import Mode
 
 from .rows import with_entry, with_mode
+from .topic_scores import topic_scores
 
 DEFAULT_LIST_MEASURE = "AgP/F(0.25)"
 """The list measure of the before/after line by default: INEX 2009-2010's official Relevant in
@@ -75,6 +78,51 @@ def before_evaluation(session, name: str) -> Before | None:
     if point is not None:
         natural = dataclasses.replace(natural, entry=point)
     return Before(with_mode(natural, session.settings.mode))
+
+
+def same_retrieval(a, b) -> bool:
+    """Whether two :class:`RunArticle` of one article retrieve the same (their rank aside)."""
+    if a is b:
+        return True
+    pa, pb = a.passages, b.passages
+    return ((pa is None) == (pb is None) and (pa is None or np.array_equal(pa, pb))
+            and list(a.xpaths) == list(b.xpaths) and list(a.pointers) == list(b.pointers))
+
+
+def rows_before(session) -> list | None:
+    """The shown topic's ranked rows as the shown run's baseline ranked them, in its order:
+    a row whose article retrieves the same keeps its evaluation, an edited one gets
+    :func:`before_evaluation`'s. None without unsaved edits (or while the rows are evaluated)."""
+    base, topic = session.baseline(), session.topic
+    if base is None or topic is None or session.run is None or not session.rows_ready():
+        return None
+    now = {e.article: e for e in session.run.topics.get(topic, [])}
+    rows = {r.article: r for r in session.rows}
+    out = []
+    for k, e in enumerate(base.topics.get(topic, []), 1):
+        row, cur = rows.get(e.article), now.get(e.article)
+        if row is None or cur is None or not same_retrieval(cur, e):
+            before = before_evaluation(session, e.article)
+            if row is None or before is None or before.evaluation is None:
+                continue
+            row = dataclasses.replace(row, evaluation=before.evaluation)
+        out.append(dataclasses.replace(row, rank=k))
+    return out
+
+
+def topic_before(session, scores) -> str:
+    """A line saying what the shown topic's headline list score (``scores``: the topic view's
+    :class:`~readsim.app.topic_scores.TopicScores`; its first measure) was before the unsaved
+    edits: ``before the unsaved edits: AgP/F(0.25) 0.2054 (now +0.0877)``; "" without edits."""
+    rows = rows_before(session)
+    if rows is None or scores is None or not scores.values:
+        return ""
+    before = topic_scores(rows, session.qrels, scores.topic, scores.doc, session.settings)
+    name = scores.measures[0].name
+    if name not in before.values:
+        return ""
+    was, now = before.values[name], scores.values[name]
+    return f"before the unsaved edits: {name} {was:.4f} (now {signed(now - was)})"
 
 
 def signed(value: float, lower_is_better: bool = False) -> str:

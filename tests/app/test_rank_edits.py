@@ -282,3 +282,16 @@ def test_save_over_its_own_file_then_undo_and_save_again(qtbot, tmp_path, data):
     assert w.editing.save_as(str(own))
     assert own.read_bytes() == data["path"].read_bytes()  # the original, byte for byte (one space between fields)
     qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+def test_topic_view_says_the_score_before(qtbot, win, data):
+    view = win.topic_view
+    view.set_doc_kind("F")
+    assert "before the unsaved edits" not in view.header.text()
+    win.rank_edits.drop("90500", 1)
+    qtbot.waitUntil(lambda: "before the unsaved edits" in view.header.text())
+    before = fresh(data, data["path"]).values[AGP_F.name][TOPIC]
+    now = view.values()[AGP_F.name]
+    assert f"AgP/F(0.25) {before:.4f} (now {now - before:+.4f})" in view.header.text()
+    win.editing.act_undo.trigger()
+    assert "before the unsaved edits" not in view.header.text()
