@@ -145,7 +145,7 @@ class PassageEditor(QObject):
             return False
         run = self._own(s.run)
         before = run.article(s.topic, cur.name)
-        if before is not None:  # edited: no longer the file's lines (see engine.formats.run.write_run)
+        if before is not None:  # edited: no longer the file's lines (see engine.formats.run_writer.write_run)
             after = dataclasses.replace(before, passages=new, xpaths=[], pointers=[], lines=(), line_spans=None)
         else:
             rank = len(run.topics.get(s.topic, [])) + 1
@@ -276,7 +276,7 @@ class PassageEditor(QObject):
     def save(self, path: str | os.PathLike, run: Run | None = None) -> list:
         """Write ``run`` (default: the session's run, with its edits) as a FOL run, atomically.
 
-        What each line becomes is :func:`~readsim.engine.formats.run.write_run`'s rule: the
+        What each line becomes is :func:`~readsim.engine.formats.run_writer.write_run`'s rule: the
         lines of articles not edited are copied byte for byte from the run's own file, in its
         order; an edited article's lines are replaced by one line per passage at its first
         line. Articles retrieved by XPointer (XML runs) are written as the offsets of their
