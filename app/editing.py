@@ -279,7 +279,8 @@ class PassageEditor(QObject):
         What each line becomes is :func:`~readsim.engine.formats.run_writer.write_run`'s rule: the
         lines of articles not edited are copied byte for byte from the run's own file, in its
         order; an edited article's lines are replaced by one line per passage at its first
-        line. Articles retrieved by XPointer (XML runs) are written as the offsets of their
+        line; a topic whose ranks were moved (:mod:`readsim.app.rank_edits`) is written in its new
+        order. Articles retrieved by XPointer (XML runs) are written as the offsets of their
         passages (resolved with the collection). Returns write_run's notes (``Diagnostic``:
         why lines were generated rather than copied).
 
