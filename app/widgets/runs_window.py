@@ -394,6 +394,9 @@ class RunsWindow(QMainWindow):
         self._say("Cancelled")
 
     def _refuse(self, text: str) -> None:
+        if self.result is not None and self.result.before:  # a run before edits now saved or undone
+            self.result = None
+            self._show_nothing()
         self.message.setText(text)
         self._say(text)
 
