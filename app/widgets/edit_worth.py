@@ -77,10 +77,6 @@ class EditWorth(QFrame):
     def lines(self) -> list[str]:
         return self.text.text().splitlines()
 
-    def busy(self) -> bool:
-        """True while the values are computed."""
-        return self._key is not None and self.worth is None
-
     def _measure_changed(self, text: str) -> None:
         try:
             parse_list_measure(text)
