@@ -196,6 +196,12 @@ def test_before_and_after_equal_fresh_evaluations(qtbot, win, data, tmp_path):
     assert win.scores.before_text("F(0.25)") == f"was {was['F(0.25)']:.4f}, {now['F(0.25)'] - was['F(0.25)']:+.4f}"
     assert win.scores.before_text("LE(300)") == f"was {was['LE(300)']:.0f}, {now['LE(300)'] - was['LE(300)']:+.0f}"
     qtbot.waitUntil(lambda: box.worth is not None and box.worth.topic_now != w.topic_now, timeout=20_000)
+    both = tmp_path / "both.run"  # the move and the passage edit: saved, read again, evaluated afresh
+    write_run(s.run, both)
+    after = fresh(data, both)
+    assert box.worth.topic_now == after.values[AGP_F.name][TOPIC]
+    assert box.worth.mean_now == after.means[AGP_F.name]
+    assert box.worth.topic_before == w.topic_before and box.worth.mean_before == w.mean_before
     # all undone: no baseline, no "was", the box hidden
     while win.editing.editor.stack.canUndo():
         win.editing.act_undo.trigger()
