@@ -35,6 +35,7 @@ from readsim.engine.reading import Mode
 
 from .plain import amount
 from .files import add_recent
+from .rank_edits import install_rank_edits
 from .rows import RankedRow, with_entry, with_mode
 from .session import Session
 from .widgets.outline import Outline
@@ -60,6 +61,13 @@ def display_to_unit(lay: Layout, start: int, end: int) -> tuple[int, int] | None
     idx = int(lay.src[k]) + min(end - 1 - int(lay.dst[k]), int(lay.length[k]) - 1)  # last string index shown
     b = int(lay.article.from_index(idx + 1))
     return (a, b) if b > a else None
+
+
+def snapshot(run: Run) -> Run:
+    """A copy of ``run`` that later edits of ``run`` leave as it is (edits replace its topic
+    lists' :class:`RunArticle` objects, never change them)."""
+    return dataclasses.replace(run, topics={t: list(es) for t, es in run.topics.items()},
+                               diagnostics=list(run.diagnostics))
 
 
 # -- the editor --------------------------------------------------------------------------------
@@ -105,8 +113,11 @@ class PassageEditor(QObject):
         self.session = session
         self.stack = QUndoStack(self)
         self._owned: list[Run] = []  # the run copies this editor made
+        #: (run, the run as at the history's clean state: as opened or as last saved)
+        self._references: list[tuple[Run, Run]] = []
         self.path: str | None = None  # where the run was last saved
         session.files_changed.connect(self._files_changed)
+        self.stack.indexChanged.connect(self._show_baselines)
 
     # -- what can be edited ------------------------------------------------------------------
     def can_edit(self) -> bool:
@@ -143,11 +154,19 @@ class PassageEditor(QObject):
         before = run.article(topic, article)
         if spans is None:
             after = None
-        elif before is not None:  # edited: no longer the file's lines (see engine.formats.run.write_run)
+        elif before is not None:  # edited: no longer the file's lines (see engine.formats.run_writer.write_run)
             after = dataclasses.replace(before, passages=spans, xpaths=[], pointers=[], lines=(), line_spans=None)
         else:
             after = RunArticle(article, len(run.topics.get(topic, [])) + 1, spans, [], 0)
-        self.stack.push(PassageEdit(self, Change(run, topic, article, before, after), text))
+        self.push(PassageEdit(self, Change(run, topic, article, before, after), text))
+
+    def push(self, command: QUndoCommand) -> None:
+        """Do ``command`` (its ``change.run`` the run it edits) as the next step of the history;
+        the run as it was before its first unsaved edit is kept as its baseline."""
+        run = command.change.run
+        if self._reference(run) is None:
+            self._references.append((run, snapshot(run)))
+        self.stack.push(command)
 
     def add(self, a: int, b: int) -> bool:
         """Add unit span ``[a, b)`` to the retrieved passages."""
@@ -214,20 +233,35 @@ class PassageEditor(QObject):
         """``run``, or the editable copy that replaces it in the session on first edit."""
         if any(r is run for r in self._owned):
             return run
-        copy = dataclasses.replace(run, topics={t: list(es) for t, es in run.topics.items()},
-                                   diagnostics=list(run.diagnostics))
+        copy = snapshot(run)
         s = self.session
         s.runs = [copy if r is run else r for r in s.runs]
         if s.run is run:
             s.run = copy
         self._owned.append(copy)
+        if self._reference(copy) is None:
+            self._references.append((copy, run))  # the run as read: never edited in place
         return copy
+
+    def _reference(self, run: Run) -> Run | None:
+        return next((ref for r, ref in self._references if r is run), None)
+
+    def _show_baselines(self, *_) -> None:
+        """Set the session's :attr:`~readsim.app.session.Session.baselines`: each run with edits
+        not undone and not saved, with its reference (as opened or as last saved)."""
+        s = self.session
+        new = [] if self.stack.isClean() else [(run, self._reference(run)) for run in self.edited_runs()
+                                                 if self.edit_count(run) and self._reference(run) is not None]
+        if len(new) != len(s.baselines) or any(a is not c or b is not d for (a, b), (c, d) in zip(new, s.baselines)):
+            s.baselines = new
+            s.baselines_changed.emit()
 
     def _files_changed(self) -> None:
         """Drop the history when the edited runs are no longer open (reloaded or replaced)."""
         for run in self.edited_runs():
             if all(r is not run for r in self.session.runs):
                 self.stack.clear()
+                self._references.clear()
                 return
 
     # -- saving ------------------------------------------------------------------------------
@@ -249,10 +283,11 @@ class PassageEditor(QObject):
     def save(self, path: str | os.PathLike, run: Run | None = None) -> list:
         """Write ``run`` (default: the session's run, with its edits) as a FOL run, atomically.
 
-        What each line becomes is :func:`~readsim.engine.formats.run.write_run`'s rule: the
+        What each line becomes is :func:`~readsim.engine.formats.run_writer.write_run`'s rule: the
         lines of articles not edited are copied byte for byte from the run's own file, in its
         order; an edited article's lines are replaced by one line per passage at its first
-        line. Articles retrieved by XPointer (XML runs) are written as the offsets of their
+        line; a topic whose ranks were moved (:mod:`readsim.app.rank_edits`) is written in its new
+        order. Articles retrieved by XPointer (XML runs) are written as the offsets of their
         passages (resolved with the collection). Returns write_run's notes (``Diagnostic``:
         why lines were generated rather than copied).
 
@@ -272,7 +307,9 @@ class PassageEditor(QObject):
         if run.path and os.path.realpath(path) == os.path.realpath(run.path):
             self._rebase(run)
         self.path = str(path)
+        self._references = [(r, snapshot(r) if r is run else ref) for r, ref in self._references]
         self.stack.setClean()
+        self._show_baselines()
         self.saved.emit(str(path))
         return notes
 
@@ -301,7 +338,7 @@ class PassageEditor(QObject):
 
         for i in range(self.stack.count()):
             cmd = self.stack.command(i)
-            if cmd.change.run is run:
+            if isinstance(cmd, PassageEdit) and cmd.change.run is run:
                 cmd.change = dataclasses.replace(cmd.change, before=moved(cmd.change, cmd.change.before),
                                                  after=moved(cmd.change, cmd.change.after))
 
@@ -559,7 +596,7 @@ class EditingUI(QObject):
     def _ask_unsaved(self):
         if not self.window.show_dialogs:
             return DISCARD
-        return QMessageBox.question(self.window, "readsim", "The run has unsaved passage edits. Save them before closing?",
+        return QMessageBox.question(self.window, "readsim", "The run has unsaved edits (passages or ranks). Save them before closing?",
                                     SAVE | DISCARD | CANCEL, SAVE)
 
     def _title(self, clean: bool) -> None:
@@ -590,6 +627,8 @@ def install_editing(window) -> EditingUI:
     """Add passage editing to ``window``: an Edit menu (undo, redo, add/remove the selection,
     retrieve the outline's element, apply a simulated strategy), the article view's context
     menu, File ▸ Save run (as…), the outline dock (View ▸ Outline), the "*" in the title and
-    the question on closing with unsaved edits. Sets ``window.editing``."""
+    the question on closing with unsaved edits, and the rank moves of :mod:`readsim.app.rank_edits`
+    on the same history. Sets ``window.editing``."""
     window.editing = EditingUI(window)
+    install_rank_edits(window)
     return window.editing

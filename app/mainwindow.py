@@ -154,7 +154,7 @@ class MainWindow(QMainWindow):
         self.act_cancel_indexing.setEnabled(False)
         self.act_cancel_indexing.triggered.connect(self.session.cancel_indexing)
         self.warnings_label = rich_label()
-        self.warnings_label.linkActivated.connect(lambda _link: self.log_dock.show())
+        self.warnings_label.linkActivated.connect(lambda _link: self.show_log())
         self.statusBar().addWidget(self.status, 1)
         self.statusBar().addPermanentWidget(self.warnings_label)
         self.statusBar().addPermanentWidget(self.busy)
@@ -238,7 +238,9 @@ class MainWindow(QMainWindow):
         reader.addAction(self._action("Laptop screen (2000)", lambda: s.set_settings(screen=2000), S("Ctrl+2")))
 
         view = self.menuBar().addMenu("&View")
-        view.addAction(self.log_dock.toggleViewAction())
+        log = self.log_dock.toggleViewAction()
+        log.triggered.connect(lambda on: self.show_log() if on else None)  # tabified: raised too
+        view.addAction(log)
         help_ = self.menuBar().addMenu("&Help")
         help_.addAction(self._action("About readsim", self._about))
 
@@ -456,6 +458,11 @@ class MainWindow(QMainWindow):
             return
         self.warnings_label.setText(" · ".join(parts) + " — see <a href='log'>View ▸ Log</a>")
         self.warnings_label.setToolTip(plain_tip("\n".join(self._coverage_lines)))
+
+    def show_log(self) -> None:
+        """Show the log dock in front (it shares its tabs with the topic view)."""
+        self.log_dock.show()
+        self.log_dock.raise_()
 
     def warnings_text(self) -> str:
         """The warnings label as plain text (what the status bar shows)."""

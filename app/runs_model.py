@@ -177,6 +177,7 @@ class Compared:
     with_collection: bool = False
     label_warnings: list[str] = field(default_factory=list)  # run ids shared: labelled by file name
     sources: list[str] = field(default_factory=list)  # per run: its file, or "edited from FILE, N edits"
+    before: dict[int, int] = field(default_factory=dict)  # run i's unsaved edits: run before[i] is it before them
 
     @property
     def paths(self) -> list[str]:

@@ -67,7 +67,8 @@ class Session(QObject):
     - ``diagnostics(list)``: reader warnings (strings);
     - ``coverage_changed(list)``: :attr:`coverage` replaced: the ``Diagnostic`` warnings of
       :func:`readsim.engine.coverage.check_coverage` on everything loaded (empty when the inputs
-      fit together).
+      fit together);
+    - ``baselines_changed()``: :attr:`baselines` replaced (an edit made, undone or saved).
     """
 
     files_changed = Signal()
@@ -82,6 +83,7 @@ class Session(QObject):
     error = Signal(str)
     diagnostics = Signal(list)
     coverage_changed = Signal(list)
+    baselines_changed = Signal()
 
     #: ``preparer(state, done, progress) -> cancel``: builds the view of a read article before it
     #: becomes :attr:`current` (the article panel's :class:`DocumentBuilder`), calling
@@ -106,6 +108,9 @@ class Session(QObject):
         #: they replace the run's entry point for that article in whatever run is shown
         self.entries: dict[tuple[str, str], int] = {}
         self.coverage: list = []  # Diagnostics: how the loaded inputs fit together
+        #: (edited run, the same run before its unsaved edits) for each run with unsaved edits
+        #: (kept by the passage editor, :mod:`readsim.app.editing`): what "before" values are of
+        self.baselines: list[tuple[Run, Run]] = []
         self.errors: list[str] = []  # every error shown, for the --screenshot exit code
         #: the collection index being built (worker thread writes, GUI thread reads; Esc cancels)
         self.indexing: Progress | None = None
@@ -377,6 +382,12 @@ class Session(QObject):
         """Whether :attr:`rows` are the current topic's (False while they are evaluated: then
         :attr:`rows` is empty and the open article, if any, carries its own row)."""
         return not self._rows_pending
+
+    def baseline(self, run: Run | None = None) -> Run | None:
+        """``run`` (default: the shown run) as it was before its unsaved edits, or None when it
+        has none (:attr:`baselines`)."""
+        run = run or self.run
+        return next((before for edited, before in self.baselines if edited is run), None)
 
     def row_of(self, article: str) -> RankedRow | None:
         for row in self.rows:

@@ -8,7 +8,8 @@ article, scores, precision curve, topic view with where the run loses), ``docs/p
 the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real runs), ``docs/explain.png``
 (the Explain dock, :func:`explain_shot`), ``docs/sensitivity.png`` (the Sensitivity dock: scores against
 the screen size), ``docs/lesson.png`` (a shipped lesson, on the sample), the Runs
-window (``docs/runs.png``) and its Topics tab (``docs/topics.png``).
+window (``docs/runs.png``), its Topics tab (``docs/topics.png``) and ``docs/fixes.png`` (a rank move and a
+passage edit with their worth, before and now).
 """
 
 from __future__ import annotations
@@ -128,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     sensitivity_shot()
     lesson_shot()
     topics_shot()
+    fixes_shot()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -244,6 +246,9 @@ def explain_shot() -> Path:
     out = OUT / "explain.png"
     save(w, out)
     print("wrote", out)
+    return out
+
+
 def lesson_shot() -> Path:
     """``docs/lesson.png``: the lesson "reading-orders" (Help ▸ Lessons) on the shipped sample, its
     steps in the dock beside the article, as ``readsim --lesson reading-orders`` opens it."""
@@ -252,6 +257,9 @@ def lesson_shot() -> Path:
     out = OUT / "lesson.png"
     if readsim(["--lesson", "reading-orders", "--screenshot", str(out)]) != 0:
         raise SystemExit("screenshots.py: the lesson did not render")
+    return out
+
+
 def topics_shot() -> Path:
     """``docs/topics.png``: the Runs window's Topics tab on ``indri-passages.run`` against
     ``bert-passages-map199.run`` under AgP/F(0.25): the 118 paired topics, both runs' values and
@@ -276,6 +284,19 @@ def topics_shot() -> Path:
     save(runs_window, out)
     print("wrote", out)
     return out
+
+
+def fixes_shot() -> None:
+    """``docs/fixes.png``: topic 2009078 of indri-passages after two edits, with their worth: the
+    relevant "Boosting" (90500) dropped from rank 5 to rank 1, and "Supervised learning" (20926,
+    the open article) cut to its first 2,000 bytes."""
+    w = window("2009078", "20926", ["indri-passages.run"])
+    settle(lambda: w.session.rows_ready() and len(w.session.rows) == 100)
+    w.editing.editor.set_retrieved([[0, 2000]])
+    w.rank_edits.drop("90500", 1)
+    w.table.select_article("20926")
+    settle(lambda: w.edit_worth.worth is not None)
+    save(w, OUT / "fixes.png")
 
 
 if __name__ == "__main__":

@@ -183,6 +183,7 @@ class ArticlePanel(QWidget):
         lay.addLayout(nav)
 
         session.article_changed.connect(self.show_current)
+        session.rows_changed.connect(self._rank_moved)
         session.coverage_changed.connect(self._coverage_known)
         session.evaluation_changed.connect(self.update_chain)
         session.settings_changed.connect(lambda _: self.update_window(scroll=False))
@@ -263,14 +264,10 @@ class ArticlePanel(QWidget):
             self.builder.cancel()
 
     # -- reactions ----------------------------------------------------------------------
-    def show_current(self) -> None:
+    def show_header(self) -> None:
+        """The line above the text: title, article, rank (it follows a rank move), relevance, topic."""
         cur = self.session.current
         if cur is None:
-            self.header.setText("<i>No article open.</i>")
-            self._keep_shown_document()
-            self.view.show_message("No article open. Use File ▸ Open…, or drop a collection folder, qrels and a run here.")
-            self.chain.set_chain(())
-            self.update_window()
             return
         ev = cur.evaluation
         title = cur.article.title if cur.article is not None else (cur.row.title if cur.row else cur.name)
@@ -289,6 +286,24 @@ class ArticlePanel(QWidget):
         topic = self.session.topic or ""
         self.header.setText(f'<span style="font-size:13pt"><b>{esc(title)}</b></span>'
                             f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {esc(topic)}</span>')
+
+    def _rank_moved(self) -> None:
+        """The rows replaced with the open article's own row among them (a rank move): its rank."""
+        s, cur = self.session, self.session.current
+        if cur is not None and cur.row is not None and s.rows_ready() and s.row_of(cur.name) is cur.row:
+            self.show_header()
+
+    def show_current(self) -> None:
+        cur = self.session.current
+        if cur is None:
+            self.header.setText("<i>No article open.</i>")
+            self._keep_shown_document()
+            self.view.show_message("No article open. Use File ▸ Open…, or drop a collection folder, qrels and a run here.")
+            self.chain.set_chain(())
+            self.update_window()
+            return
+        ev = cur.evaluation
+        self.show_header()
         self._keep_shown_document(unless=cur.layout)
         if cur.layout is not None:
             prepared, self._prepared = self._prepared, None

@@ -46,6 +46,7 @@ from ..rows import MODES
 from ..session import Session
 from .article_view import ArticleView
 from .legend import Legend
+from .placement import give_back, within_screen
 
 BETTER = QColor("#c9efcf")   # the better value of a row
 WORSE_TEXT = QColor("#b3261e")
@@ -587,8 +588,10 @@ class ComparePanel(QWidget):
 
 def install_compare(window) -> QDockWidget:
     """Add the A/B dock to ``window`` (a MainWindow): View ▸ "Compare runs (A/B)"
-    (Ctrl+Shift+B) and Navigate ▸ "Next run" (Ctrl+Shift+R). The dock floats large the first
-    time it is shown (no saved layout); docked or floating, ``saveState`` keeps it."""
+    (Ctrl+Shift+B) and Navigate ▸ "Next run" (Ctrl+Shift+R). The first time ever it is shown
+    (no saved layout) the dock floats, large but inside the screen (:func:`within_screen`),
+    before it shows, so it never widens the main window; closing it gives the main window
+    back the size it had before (:func:`give_back`). Docked or floating, ``saveState`` keeps it."""
     panel = ComparePanel(window.session)
     panel.active = False
     dock = QDockWidget("Compare runs (A/B)", window)
@@ -599,15 +602,24 @@ def install_compare(window) -> QDockWidget:
     window.compare = panel
     window.compare_dock = dock
 
+    before: list = []  # the main window's size before the dock opened (given back on closing)
+
+    def place() -> None:
+        """Before the first show ever: float the dock inside the screen, so that the panel's
+        width never widens the main window (docked, it would, past the screen)."""
+        if dock.isVisible():
+            return
+        before[:] = [window.size()]
+        if dock.isFloating() or app_settings().value("compare/placed", False, type=bool):
+            return
+        dock.setFloating(True)
+        dock.setGeometry(within_screen(window, 0.94, 0.88))
+
     def visible(on: bool) -> None:
-        st = app_settings()
-        if on and not dock.isFloating() and not st.value("compare/placed", False, type=bool):
-            dock.setFloating(True)  # first time ever: a large window of its own (dockable)
-            g = window.geometry()
-            dock.resize(int(g.width() * 0.94), int(g.height() * 0.88))
-            dock.move(g.x() + int(g.width() * 0.03), g.y() + int(g.height() * 0.06))
         if on:
-            st.setValue("compare/placed", True)
+            app_settings().setValue("compare/placed", True)
+        elif before:
+            give_back(window, before.pop())
         panel.set_active(on)
 
     dock.visibilityChanged.connect(visible)
@@ -615,6 +627,8 @@ def install_compare(window) -> QDockWidget:
     act.setText("Compare runs (A/B)")
     act.setShortcut(QKeySequence("Ctrl+Shift+B"))
     act.setStatusTip("Two runs on the open article, side by side, with their scores and the difference")
+    act.triggered.disconnect()  # the dock's own toggle: placed first (place), then shown
+    act.triggered.connect(lambda on: (place(), dock.setVisible(on)) if on else dock.setVisible(False))
     window.act_compare = act
     window.addAction(act)
     nxt = QAction("Next run", window)

@@ -12,7 +12,7 @@ a score); the selection follows its article through sorting and through a model 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
@@ -29,6 +29,8 @@ OPTIONAL_COLUMNS = (ARTICLE, CHP, T2IP, ES, P_SET, R_SET)  # hidden by default
 COLUMN_KEYS = {RANK: "rank", ARTICLE: "article", TITLE: "title", RELEVANT: "relevant", AVECHP: "aveChP",
                T2IF: "T2IF", LE: "LE", F: "F", CHP: "ChP", T2IP: "T2IP", ES: "ES", P_SET: "P_set", R_SET: "R_set"}
 COLUMNS_KEY = "ranked_list/columns"
+RANKED_MIME = "application/x-readsim-ranked-article"
+"""The MIME type of a dragged row: the article id, UTF-8."""
 ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 _DISPLAY, _ALIGN, _FOREGROUND, _FONT, _TOOLTIP = (
@@ -216,6 +218,23 @@ class RankedListModel(QAbstractTableModel):
     def measures(self) -> list[DocMeasure]:
         return list(self._measures)
 
+    # -- Qt model API: dragging a row --------------------------------------------------------
+    def flags(self, index):
+        f = super().flags(index)
+        return f | Qt.ItemFlag.ItemIsDragEnabled if index.isValid() else f
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802
+        return [RANKED_MIME]
+
+    def mimeData(self, indexes) -> QMimeData:  # noqa: N802
+        data = QMimeData()
+        if indexes:
+            data.setData(RANKED_MIME, self._rows[indexes[0].row()].article.encode("utf-8"))
+        return data
+
+    def supportedDragActions(self):  # noqa: N802
+        return Qt.DropAction.MoveAction
+
     # -- Qt model API -------------------------------------------------------------------
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
@@ -289,9 +308,11 @@ class RankedListModel(QAbstractTableModel):
 
 class RankedListView(QTableView):
     """The ranked list: sortable by any column (run order by default); ``article_activated(id)``
-    when the user picks a row."""
+    when the user picks a row; ``rank_move_requested(id, rank)`` when a row is dropped on
+    another (:meth:`drop_rank`)."""
 
     article_activated = Signal(str)
+    rank_move_requested = Signal(str, int)
 
     def __init__(self, model: RankedListModel, parent=None) -> None:
         super().__init__(parent)
@@ -308,6 +329,10 @@ class RankedListView(QTableView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
+        self.setDragEnabled(True)
+        self.setAcceptDrops(True)
+        self.setDropIndicatorShown(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)  # the drop is told, the model stays
         self.verticalHeader().hide()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         h = self.horizontalHeader()
@@ -465,3 +490,50 @@ class RankedListView(QTableView):
         self.selectRow(nxt)
         self.scrollTo(idx)
         self.article_activated.emit(idx.data(ARTICLE_ROLE))
+
+    # -- dragging a row to another rank ------------------------------------------------------
+    def _dragged(self, event) -> str | None:
+        data = event.mimeData()
+        return bytes(data.data(RANKED_MIME)).decode("utf-8") if data.hasFormat(RANKED_MIME) else None
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        if self._dragged(event) is not None:
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802
+        super().dragMoveEvent(event)  # the drop indicator
+        if self._dragged(event) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        article = self._dragged(event)
+        if article is None:
+            super().dropEvent(event)
+            return
+        rank = self.drop_rank(article, event.position().toPoint())
+        event.accept()  # the model removes no row (it has no removeRows): the run's order changes
+        if rank is not None:
+            self.rank_move_requested.emit(article, rank)
+
+    def drop_rank(self, article: str, pos) -> int | None:
+        """The rank ``article`` takes when dropped at viewport point ``pos``: just before the
+        row under it (its upper half) or just after (its lower half), in rank order; below the
+        last row, the last rank. None when ``article`` is not in the list."""
+        src = self.source.row_of(article)
+        n = self.source.rowCount()
+        if src < 0 or not n:
+            return None
+        old = self.source.row(src).rank
+        idx = self.indexAt(pos)
+        if not idx.isValid():
+            return n if pos.y() > 0 else 1
+        target = self.source.row(self.proxy.mapToSource(idx).row()).rank
+        rect = self.visualRect(idx)
+        after = pos.y() >= rect.center().y()
+        if old == target:  # on its own row
+            return old
+        if old > target:
+            return target + 1 if after else target
+        return target if after else target - 1

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QMainWindow, QProgressBar, QSizePolicy, QSplitter,
                                QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
@@ -63,6 +63,7 @@ from .runs.fidelity import FidelityTab, missing_inputs
 from .runs.exports import CSV_KINDS, TABS, RunsExports, run_sources
 from .runs.jobs import LatestJob
 from .runs.options import OptionsPanel
+from .runs.before_edits import BeforeEdits, key as before_key
 from .runs.runs_tab import RunsTab
 from .runs.significance import SignificanceTab
 from .runs.topics_tab import TopicsTab
@@ -138,10 +139,13 @@ class RunsWindow(QMainWindow):
         self.timer.timeout.connect(self._poll)
 
         session.files_changed.connect(self._files_changed)
+        self.before_edits = BeforeEdits()  # runs with unsaved edits: also as they were before them
+        session.baselines_changed.connect(self._inputs_changed)
+        session.rows_changed.connect(lambda: self._inputs_changed() if session.baselines else None)  # an edit
         self.fill_runs()
         self._show_nothing()
         self._show_fidelity()
-        self.resize(1500, 900)
+        self.resize(QSize(1500, 900).boundedTo(self.screen().availableGeometry().size()))  # within the screen
         self._restore()
 
     # -- layout: the parts, wired ---------------------------------------------------------------
@@ -351,7 +355,7 @@ class RunsWindow(QMainWindow):
         except UnknownMeasure:
             return None
         s = self.session
-        return (options, tuple(id(r) for r in self.chosen_runs()), id(s.qrels), id(s.collection))
+        return (options, tuple(id(r) for r in self.chosen_runs()), id(s.qrels), id(s.collection), before_key(s))
 
     # -- comparing ------------------------------------------------------------------------------
     def busy(self) -> bool:
@@ -363,7 +367,7 @@ class RunsWindow(QMainWindow):
         running is dropped)."""
         self.message.setText("")
         s = self.session
-        runs = self.chosen_runs()
+        runs, before = self.before_edits.runs(s, self.chosen_runs())
         if s.qrels is None:
             self._refuse("Open a qrels file (File ▸ Open qrels… in the main window) to compare runs.")
             return
@@ -379,6 +383,7 @@ class RunsWindow(QMainWindow):
         sources = run_sources(self.parent(), runs)  # an edited run as evaluated now: "edited from FILE, N edits"
 
         def success(result: rm.Compared) -> None:
+            result.before = before
             self._last_key = key
             self._cache = result.cached
             result.sources = sources
@@ -400,6 +405,9 @@ class RunsWindow(QMainWindow):
         self._say("Cancelled")
 
     def _refuse(self, text: str) -> None:
+        if self.result is not None and self.result.before:  # a run before edits now saved or undone
+            self.result = None
+            self._show_nothing()
         self.message.setText(text)
         self._say(text)
 

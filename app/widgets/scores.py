@@ -7,13 +7,17 @@ An article the run does not rank (opened from the qrels, the outline, the A/B or
 views) contributes 0 to the list: the panel says so above the grid, and the grid shows what it
 *would* score if the run retrieved it whole (:func:`if_retrieved_whole`), marked as such: the
 values in italics and colour, the box's title and each value's tooltip saying "if retrieved
-whole" (:meth:`ScoresPanel.hypothetical`)."""
+whole" (:meth:`ScoresPanel.hypothetical`).
+
+While the run has unsaved edits (passages or ranks), each value shows under it its value before
+the first edit and the difference (``was 0.3000, +0.1567``; :func:`readsim.app.worth.before_evaluation`),
+until the edits are saved or all undone."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QVBoxLayout
 
 from readsim.engine.document import DocumentEvaluation, evaluate_document
 from readsim.engine.panel import panel_measures, panel_scores
@@ -21,6 +25,7 @@ from readsim.engine.reading import Mode
 
 from ..plain import amount, plain_label
 from ..session import Session
+from ..worth import NOT_RANKED, before_evaluation, signed
 from .ranked_list import format_score
 
 HELP = {
@@ -38,6 +43,7 @@ TITLE = "Scores of the open article"
 WHOLE_TITLE = "Scores of the open article, if retrieved whole"
 NOT_RETRIEVED = "not retrieved by this run: contributes 0 to the list; if retrieved whole it would score:"
 WHOLE_STYLE = "color: #8a4b00; font-style: italic;"  # values of the article as if retrieved whole
+WAS_STYLE = "color: #6b5200; font-size: 8pt;"  # the value before the unsaved edits, under each value
 ENTRY_SOURCE = {"you": "set by you", "run": "the run's", "start": "the article's start"}
 
 
@@ -80,6 +86,7 @@ class ScoresPanel(QGroupBox):
         self._key: tuple | None = None  # what the shown scores are of (see refresh)
         self._names: list[QLabel] = []
         self._values: list[QLabel] = []
+        self._was: list[QLabel] = []  # under each value: its value before the unsaved edits
         self._shown: list[tuple] = []  # per measure: (name, its tooltip, value, its tooltip, whole) last set
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
@@ -90,7 +97,16 @@ class ScoresPanel(QGroupBox):
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             col = (i // ROWS) * 2
             self.grid.addWidget(name, 1 + i % ROWS, col, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            self.grid.addWidget(value, 1 + i % ROWS, col + 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            was = plain_label()
+            was.setStyleSheet(WAS_STYLE)
+            was.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            was.hide()
+            cell = QVBoxLayout()
+            cell.setSpacing(0)
+            cell.addWidget(value, 0, Qt.AlignmentFlag.AlignRight)
+            cell.addWidget(was, 0, Qt.AlignmentFlag.AlignRight)
+            self.grid.addLayout(cell, 1 + i % ROWS, col + 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self._was.append(was)
             self._names.append(name)
             self._values.append(value)
             self._shown.append((None, None, None, None, False))
@@ -100,7 +116,8 @@ class ScoresPanel(QGroupBox):
         self.grid.addWidget(self.facts, 1 + ROWS, 0, 1, 4)
         self.grid.setColumnStretch(1, 1)
         self.grid.setColumnStretch(3, 1)
-        for sig in (session.settings_changed, session.evaluation_changed, session.article_changed):
+        for sig in (session.settings_changed, session.evaluation_changed, session.article_changed,
+                    session.baselines_changed):
             sig.connect(self.refresh)
         self.refresh()
 
@@ -110,14 +127,16 @@ class ScoresPanel(QGroupBox):
         # a mode change emits evaluation_changed and settings_changed: score once
         # (the same objects: the article state and its evaluation are compared by identity)
         key = (id(cur), id(cur.evaluation) if cur is not None else 0, s, self.session.unit,
-               self.session.entry_of_current(), cur)
+               self.session.entry_of_current(), id(self.session.baseline()), cur)
         last, self._key = self._key, key
-        if last is not None and last[5] is cur and last[:5] == key[:5]:
+        if last is not None and last[6] is cur and last[:6] == key[:6]:
             return
         measures = panel_measures(s)
         whole = cur is not None and cur.row is None  # not ranked by the run: what it would score whole
         shown = if_retrieved_whole(cur.evaluation) if whole else (cur.evaluation if cur is not None else None)
         values = panel_scores(shown, s) if shown is not None else {}
+        before = before_evaluation(self.session, cur.name) if cur is not None and not whole else None
+        was = panel_scores(before.evaluation, s) if before is not None and before.evaluation is not None else {}
         if whole != self._whole:
             self.banner.setVisible(whole)
             self.setTitle(WHOLE_TITLE if whole else TITLE)
@@ -131,6 +150,8 @@ class ScoresPanel(QGroupBox):
                        "it contributes 0 to the list")
             else:
                 tip = f"{m.name} = {values[m.name]!r}"
+                if m.name in was:
+                    tip += f"\nbefore the unsaved edits: {was[m.name]!r}"
             new = (m.name, HELP.get(m.kind, ""), text, tip, whole)
             old = self._shown[i]
             if new == old:
@@ -147,6 +168,7 @@ class ScoresPanel(QGroupBox):
             if new[4] != old[4]:
                 value.setStyleSheet(WHOLE_STYLE if whole else "")
                 fit_text(value, text)
+        self._show_before(measures, values, was if before is not None else None)
         if cur is None:
             self.facts.setText("")
             return
@@ -159,6 +181,26 @@ class ScoresPanel(QGroupBox):
         if entry is not None:
             facts += f" · entry point {amount(entry[0], unit)} ({ENTRY_SOURCE[entry[1]]})"
         self.facts.setText(facts)
+
+    def _show_before(self, measures, values: dict, was: dict | None) -> None:
+        """Under each value, its value before the unsaved edits and the difference (``was``:
+        the values before; None: no unsaved edits, the lines hidden)."""
+        for m, label in zip(measures, self._was):
+            if was is None or m.name not in values:
+                label.setVisible(False)
+                continue
+            text = (f"was {format_score(m, was[m.name])}, {signed(values[m.name] - was[m.name], m.kind in ('LE', 'ES'))}"
+                    if m.name in was else f"was {NOT_RANKED}")
+            if label.text() != text:
+                label.setText(text)
+            label.setVisible(True)
+
+    def before_text(self, name: str) -> str:
+        """The "was" line under measure ``name`` ("" when hidden: no unsaved edits), or KeyError."""
+        for n, w in zip(self._names, self._was):
+            if n.text() == name:
+                return w.text() if not w.isHidden() else ""
+        raise KeyError(name)
 
     def hypothetical(self) -> bool:
         """True when the values are the article's as if retrieved whole (the run does not rank it)."""

@@ -36,6 +36,7 @@ from ..files import app_settings
 from ..plain import esc, plain_label, rich_label
 from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
+from ..worth import topic_before
 from .deferred import Deferred
 from .loss_panel import LEFT_WIDTH, LOSS_WIDTH, LossPanel, export_button, set_wrapped
 from .loss_table import LOSS_ARTICLE_ROLE
@@ -186,6 +187,7 @@ class TopicView(QWidget):
         self.doc_combo.currentIndexChanged.connect(self._doc_changed)
         session.topic_changed.connect(self._topic_changed)
         session.rows_changed.connect(self._rows_arrived)
+        session.baselines_changed.connect(self.refresh)
         session.settings_changed.connect(self._settings_changed)
         session.article_changed.connect(self.show_article)
         session.evaluation_changed.connect(self.show_article)
@@ -258,7 +260,7 @@ class TopicView(QWidget):
         st = s.settings
         doc = doc_measure(self.doc_kind(), st)
         effort = doc if doc.kind in EFFORT_KINDS else doc_measure("LE", st)
-        objects = (s.rows, s.run, s.qrels)  # by identity
+        objects = (s.rows, s.run, s.qrels, s.baseline())  # by identity
         values = (s.topic, doc, effort, st.levels, st.mode)
         shown = self._shown_key
         if shown is not None and all(a is b for a, b in zip(objects, shown[0])) and values == shown[1]:
@@ -318,9 +320,11 @@ class TopicView(QWidget):
         run_text = f"{esc(run.run_id)} ({esc(Path(run.path).name)})" if run is not None else ""
         facts = (f"{ts.n} ranked · Nrel {ts.nrel} · {ts.relevant_ranked} relevant ranked · "
                  f"{esc(str(s.settings.mode))} reading")
+        before = topic_before(s, ts)  # unsaved edits: the headline score before them
         set_wrapped(self.header,
             f"<b>Topic {esc(ts.topic)}</b> {esc(title)}<br>run {run_text}<br>"
-            f"<span style='color:#555'>{facts}</span>", LEFT_WIDTH)
+            f"<span style='color:#555'>{facts}</span>"
+            + (f"<br><span style='color:#6b5200'>{esc(before)}</span>" if before else ""), LEFT_WIDTH)
 
     def _fill(self) -> None:
         ts = self.scores

@@ -9,7 +9,8 @@
 from ..errors import Diagnostic, InputError
 from .lines import read_bytes
 from .qrels import Judgement, Qrels, read_qrels
-from .run import Run, RunArticle, read_run, write_run
+from .run import Run, RunArticle, read_run
+from .run_writer import write_run
 from .topics import Topic, read_topics
 from .xmlrun import is_xml_run, read_xml_run
 

@@ -1,4 +1,4 @@
-"""Saving a run (engine.formats.run.write_run) and the atomic write under it (engine.atomic).
+"""Saving a run (engine.formats.run_writer.write_run) and the atomic write under it (engine.atomic).
 
 What a saved line is: the lines of articles not edited are the run file's own bytes, in its
 order; an edited article's lines become one 8-field line per passage at its first line, with

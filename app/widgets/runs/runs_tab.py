@@ -84,7 +84,13 @@ class RunsTableModel(CellsModel):
                     if nxt is not None:
                         tip += (f"\n{'significantly' if nxt.significant else 'not significantly'} better than "
                                 f"{c.runs[nxt.worse]} (rank {rank + 1}), p {rm.fmt_p(shown_p(c, nxt))}")
-                    row.append(Cell(rm.fmt(mean) if q == k else f"{rm.fmt(mean)} ({rank})", tip,
+                    text = rm.fmt(mean) if q == k else f"{rm.fmt(mean)} ({rank})"
+                    if i in result.before:  # a run with unsaved edits: the difference to its mean before them
+                        was = float(c.means[q, result.before[i]])
+                        text += f" ({rm.fmt_signed(mean - was)})"
+                        tip += (f"\nbefore the unsaved edits ({c.runs[result.before[i]]}): {was:.6f}, "
+                                f"difference {rm.fmt_signed(mean - was, 6)}")
+                    row.append(Cell(text, tip,
                                     bg=CHOSEN if q == k else None, font=bold if i in best[q] else mono))
             rows.append(row)
         rows.append([self._footer(c, kind, q) for kind, q in kinds])
