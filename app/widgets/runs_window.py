@@ -367,7 +367,8 @@ class RunsWindow(QMainWindow):
         running is dropped)."""
         self.message.setText("")
         s = self.session
-        runs, before = self.before_edits.runs(s, self.chosen_runs())
+        chosen = self.chosen_runs()
+        runs, before = self.before_edits.runs(s, chosen)
         if s.qrels is None:
             self._refuse("Open a qrels file (File ▸ Open qrels… in the main window) to compare runs.")
             return
@@ -380,7 +381,9 @@ class RunsWindow(QMainWindow):
             return
         key = self._key()
         qrels, collection, cache = s.qrels, s.collection, list(self._cache)
-        sources = run_sources(self.parent(), runs)  # an edited run as evaluated now: "edited from FILE, N edits"
+        # an edited run as evaluated now: "edited from FILE, N edits"; then the runs before their edits
+        sources = run_sources(self.parent(), chosen) + [f"{r.path}, before its unsaved edits"
+                                                        for r in runs[len(chosen):]]
 
         def success(result: rm.Compared) -> None:
             result.before = before

@@ -191,7 +191,9 @@ def test_an_edited_run_is_named_as_edited_in_every_export(qtbot, two, tmp_path):
     assert f"# edited_runs: {label}\n" in text
     rows = list(csv.DictReader(io.StringIO("".join(x for x in text.splitlines(True) if not x.startswith("#")))))
     assert {r["run_file"] for r in rows if r["run"] == label} == {expected}
-    assert {r["run_file"] for r in rows if r["run"] != label} == {str(runs[1].path)}
+    # the other run as its file; the edited run once more as it was before its edits (a run of its own)
+    assert {r["run"]: r["run_file"] for r in rows if r["run"] != label} == {
+        w.result.labels[1]: str(runs[1].path), f"{label} (before edits)": f"{original.path}, before its unsaved edits"}
 
 
 def test_one_pair_is_one_pair(real, inex):

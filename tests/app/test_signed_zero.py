@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from readsim.app.widgets.topic_view import LossPanel
+from readsim.app.widgets.loss_panel import LossPanel
 from readsim.engine.loss import LossSplit
 from readsim.engine.measure import DocMeasure
 
