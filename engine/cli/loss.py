@@ -22,6 +22,7 @@ from typing import TextIO
 
 import numpy as np
 
+from ..compare import format_signed
 from ..errors import InputError
 from ..measure import PARAMETER_RANGES, ListMeasure, parse_count
 from .common import (EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,
@@ -131,7 +132,7 @@ def write_rows(run_id: str, measure: ListMeasure, results, fmt: str, out: TextIO
 
 
 def _cost(value: float) -> str:
-    return "-" if value != value else f"{value:+.4f}"
+    return "-" if value != value else format_signed(value)  # a zero difference unsigned: 0.0000
 
 
 def write_text(run_id: str, measure: ListMeasure, results, top: int, out: TextIO, vs_file: str = "") -> None:
@@ -144,10 +145,10 @@ def write_text(run_id: str, measure: ListMeasure, results, top: int, out: TextIO
         loss = c.loss
         lines += ["", f"topic {topic}: {len(loss.articles)} ranked, {int(np.count_nonzero(loss.relevant))} of "
                       f"Nrel {loss.nrel} relevant ranked" + (f"; {vs_file} ({v.run}) {v.as_is:.4f}" if v is not None else ""),
-                  f"  as is {c.as_is:.4f}   ideal passages {c.ideal_passages:.4f} (browse {c.browse:+.4f})   "
-                  f"ideal ranking {c.ideal_ranking:.4f} (fetch {c.fetch:+.4f})   both {c.ideal:.4f} "
-                  f"(together {c.interaction:+.4f})   all relevant ideal {c.perfect:.4f} "
-                  f"(unretrieved {c.unretrieved:+.4f})"]
+                  f"  as is {c.as_is:.4f}   ideal passages {c.ideal_passages:.4f} (browse {format_signed(c.browse)})   "
+                  f"ideal ranking {c.ideal_ranking:.4f} (fetch {format_signed(c.fetch)})   both {c.ideal:.4f} "
+                  f"(together {format_signed(c.interaction)})   all relevant ideal {c.perfect:.4f} "
+                  f"(unretrieved {format_signed(c.unretrieved)})"]
         if not loss.articles:
             continue
         costs = [c.browse_cost, c.rank_cost] + ([] if v is None else [v.vs_rank_cost, v.vs_browse_cost])
