@@ -39,7 +39,7 @@ from ..topic_scores import EFFORT_KINDS, doc_measure
 from .deferred import Deferred
 from .tables import install_bottom_dock
 
-SHORTCUT = "Ctrl+Alt+G"
+SHORTCUT = "Ctrl+Alt+W"
 SETTINGS_KEY = "sensitivity/sweep"
 COLUMNS = ("curve", "measure", "parameter", "parameter_value", "value")
 
@@ -329,7 +329,7 @@ class SensitivityPanel(QWidget):
 
 def install_sensitivity(window) -> QDockWidget:
     """Add the "Sensitivity" dock (bottom, hidden at first, tabbed with the other bottom docks
-    when shown) with a View menu entry (Ctrl+Alt+G) and its Export menu (PNG/SVG per plot,
+    when shown) with a View menu entry (Ctrl+Alt+W) and its Export menu (PNG/SVG per plot,
     CSV/JSON of the curves). Sets ``window.sensitivity``, ``window.sensitivity_dock`` and
     ``window.act_sensitivity``."""
     from ..export import PICTURES, TABLES, export_plot, export_with_dialog, safe_name

@@ -1,4 +1,4 @@
-"""The Sensitivity dock (View ▸ Sensitivity, Ctrl+Alt+G): the open article's curves against the
+"""The Sensitivity dock (View ▸ Sensitivity, Ctrl+Alt+W): the open article's curves against the
 swept setting, equal at every value to the measure's plain value; the current value marked; a
 click sets the setting; the topic curve arrives from a worker, equal to the engine's evaluation
 of the topic at its values; a newer sweep makes an older one obsolete; exports write files. On
