@@ -80,7 +80,10 @@ READINGS = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)  # t
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="readsim", description="Reading-order simulator for focused retrieval "
+    p = argparse.ArgumentParser(prog="readsim",
+                                usage="%(prog)s [VIEW.readsim | --sample | --lesson NAME | --collection DIR --qrels FILE "
+                                "--run FILE ...] [options] (every option: readsim --help)",
+                                description="Reading-order simulator for focused retrieval "
                                 "(INEX Relevant in Context): read an article the way a run's matching chain leads.",
                                 epilog="Exit status: 0 ok; 1 an input error while loading (with --screenshot) or an "
                                 "OS error (path: reason: a missing, unreadable or wrong-kind path, the screenshot's folder "
