@@ -287,7 +287,7 @@ def save_view_as(window, path: str | None = None) -> bool:
 
 
 def install_views(window) -> None:
-    """File ▸ Save view… (Ctrl+Alt+V) and Open view… (Ctrl+Alt+O), before Quit. Sets
+    """File ▸ Save view… (Ctrl+Alt+Shift+S) and Open view… (Ctrl+Alt+O), before Quit. Sets
     ``window.act_save_view``, ``window.act_open_view`` and ``window.view_restore`` (None)."""
     window.view_restore = None
 
@@ -298,7 +298,7 @@ def install_views(window) -> None:
                 open_view_file(window, path)
 
     save = QAction("Save &view…", window)
-    save.setShortcut(QKeySequence("Ctrl+Alt+V"))
+    save.setShortcut(QKeySequence("Ctrl+Alt+Shift+S"))
     save.setStatusTip("Save what is on screen (files, topic, article, settings, step, edits, docks) as a .readsim file")
     save.triggered.connect(lambda: save_view_as(window))
     open_ = QAction("Open v&iew…", window)

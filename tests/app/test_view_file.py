@@ -298,7 +298,7 @@ def test_file_menu_saves_a_view_or_tells_why_not(qtbot, tmp_path):
     w = _window(qtbot)
     texts = [a.text() for a in w.menuBar().actions()[0].menu().actions()]
     assert texts.index("Open v&iew…") + 1 == texts.index("Save &view…")
-    assert w.act_save_view.shortcut().toString() == "Ctrl+Alt+V"
+    assert w.act_save_view.shortcut().toString() == "Ctrl+Alt+Shift+S"
     assert not save_view_as(w, str(tmp_path / "empty.readsim"))  # nothing open yet
     assert w.errors_shown[-1] == "Cannot save the view: nothing to save: open a run first"
     w.session.open_files(s0.collection, s0.qrels, s0.runs, s0.topics, TOPIC, "900002")
@@ -352,3 +352,30 @@ def test_a_fifo_a_folder_or_binary_data_is_no_view(tmp_path):
         with pytest.raises(ViewError) as err:
             read_view(path)
         assert str(err.value) == f"{path}: {reason}"
+
+
+def test_every_dock_of_the_window_is_recorded_and_reopened(qtbot, tmp_path):
+    """Generic: whichever docks the window has (by objectName), open ones reopen open and the
+    others closed."""
+    from readsim.app.view_state import NOT_RECORDED, docks
+
+    s0 = sample()
+    w = _window(qtbot)
+    w.session.open_files(s0.collection, s0.qrels, s0.runs, s0.topics, TOPIC, "900001")
+    _idle(qtbot, w, "900001")
+    names = sorted(d.objectName() for d in docks(w) if d.objectName() not in NOT_RECORDED)
+    assert {"log", "outline", "passages", "strategies", "topic"} <= set(names)
+    for d in docks(w):
+        d.setVisible(d.objectName() not in NOT_RECORDED)
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=60_000)
+    path = tmp_path / "all.readsim"
+    save_view(w, path)
+    assert sorted(read_view(path).docks) == names
+    w2 = _reopen(qtbot, path)
+    assert sorted(open_docks(w2)) == names
+    for d in docks(w):
+        d.setVisible(d.objectName() == "outline")
+    save_view(w, path)
+    restore = open_view_file(w2, path)  # the same window: the others close
+    qtbot.waitUntil(lambda: restore.done, timeout=60_000)
+    assert open_docks(w2) == ["outline"]
