@@ -9,7 +9,8 @@ the worst-case order, its jumps drawn), ``docs/compare.png`` (A/B of two real ru
 (the Explain dock, :func:`explain_shot`), ``docs/sensitivity.png`` (the Sensitivity dock: scores against
 the screen size), ``docs/lesson.png`` (a shipped lesson, on the sample), the Runs
 window (``docs/runs.png``), its Topics tab (``docs/topics.png``) and ``docs/fixes.png`` (a rank move and a
-passage edit with their worth, before and now).
+passage edit with their worth, before and now); :func:`debugging_shots` the README's "Debugging a run
+against a competitor" (``docs/debug-topics.png``, ``docs/debug-costs.png``, ``docs/debug-fix.png``).
 """
 
 from __future__ import annotations
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     lesson_shot()
     topics_shot()
     fixes_shot()
+    debugging_shots()
     print("wrote", ", ".join(str(OUT / n) for n in ("window-real.png", "passages.png", "playback.png", "compare.png")))
     return 0
 
@@ -297,6 +299,48 @@ def fixes_shot() -> None:
     w.table.select_article("20926")
     settle(lambda: w.edit_worth.worth is not None)
     save(w, OUT / "fixes.png")
+
+
+def debugging_shots() -> list[Path]:
+    """The README's "Debugging a run against a competitor", indri-passages against
+    bert-passages-map199 under AgP/F(0.25): ``docs/debug-topics.png`` (the Topics tab, where Indri
+    loses most first), ``docs/debug-costs.png`` (topic 2009085, the worst-losing topic whose articles
+    the collection holds, its costliest article 8843405 open, the topic view's browse and rank
+    costs, sorted by rank cost) and ``docs/debug-fix.png`` (that article moved from rank 71 to its
+    ideal rank 2, the worth of the move). Alone too::
+
+        QT_QPA_PLATFORM=offscreen .venv/bin/python -c "import runpy; runpy.run_path('docs/screenshots.py')['debugging_shots']()"
+    """
+    _app()
+    runs = ["indri-passages.run", "bert-passages-map199.run"]
+    w = window("2009085", "8843405", runs)
+    w.act_runs.trigger()
+    runs_window = w.runs_window
+    runs_window.set_options(measures=["AgP/F(0.25)"], baseline=False)
+    runs_window.compare()
+    settle(lambda: runs_window.result is not None and not runs_window.busy())
+    if runs_window.errors_shown:
+        raise SystemExit("; ".join(runs_window.errors_shown))
+    runs_window.tabs.setCurrentWidget(runs_window.topics_tab)
+    runs_window.topics_tab.table.sortByColumn(3, Qt.SortOrder.AscendingOrder)  # the difference, losses first
+    runs_window.resize(1100, 560)
+    settle()
+    outs = [OUT / "debug-topics.png", OUT / "debug-costs.png", OUT / "debug-fix.png"]
+    save(runs_window, outs[0])
+    runs_window.close()
+    settle(lambda: w.session.rows_ready() and w.topic_view.loss_panel.costs is not None)
+    from readsim.app.widgets.loss_table import L_RANK_COST
+
+    w.topic_view.loss_panel.table.sortByColumn(L_RANK_COST, Qt.SortOrder.DescendingOrder)
+    w.topic_view.loss_panel.select_article("8843405")
+    settle()
+    save(w, outs[1])
+    w.rank_edits.drop("8843405", 2)
+    w.table.select_article("8843405")
+    settle(lambda: w.edit_worth.worth is not None and w.topic_view.loss_panel.costs is not None)
+    save(w, outs[2])
+    print("wrote", ", ".join(map(str, outs)))
+    return outs
 
 
 if __name__ == "__main__":
