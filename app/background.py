@@ -129,8 +129,7 @@ def wait_for(signal, done: Callable[[], bool], timeout_ms: int) -> bool:
     timer.setSingleShot(True)
     timer.timeout.connect(loop.quit)
     timer.start(timeout_ms)
-    while not done() and timer.isActive():
-        loop.exec()
+    loop.exec()  # once: QCoreApplication.exit (Ctrl+C, exit 130) ends it too and must not be waited past
     signal.disconnect(loop.quit)
     return done()
 
