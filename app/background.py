@@ -38,7 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QEventLoop, QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from readsim.engine.errors import InputError
 
@@ -115,23 +115,6 @@ class Activity(QObject):
 
 _activity: Activity | None = None
 _live: set[_Relay] = set()
-
-
-def wait_for(signal, done: Callable[[], bool], timeout_ms: int) -> bool:
-    """Turn the event loop until ``done()`` holds, woken by ``signal``, for at most ``timeout_ms``
-    (the headless outputs wait so for the background work and a view's restore). Returns
-    ``done()``: False on timeout."""
-    if done():
-        return True
-    loop = QEventLoop()
-    signal.connect(loop.quit)
-    timer = QTimer()
-    timer.setSingleShot(True)
-    timer.timeout.connect(loop.quit)
-    timer.start(timeout_ms)
-    loop.exec()  # once: QCoreApplication.exit (Ctrl+C, exit 130) ends it too and must not be waited past
-    signal.disconnect(loop.quit)
-    return done()
 
 
 def activity() -> Activity:

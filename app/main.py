@@ -502,10 +502,22 @@ def start(session, window, args: argparse.Namespace) -> None:
 
 def wait_idle(timeout_ms: int = SCREENSHOT_TIMEOUT_MS) -> bool:
     """Process events until no background job is in flight; False on timeout."""
-    from .background import activity, wait_for
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from .background import activity
 
     act = activity()
-    return wait_for(act.idle, lambda: act.count == 0, timeout_ms)
+    if act.count == 0:
+        return True
+    loop = QEventLoop()
+    act.idle.connect(loop.quit)
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(loop.quit)
+    timer.start(timeout_ms)
+    loop.exec()
+    act.idle.disconnect(loop.quit)
+    return act.count == 0
 
 
 def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> int:

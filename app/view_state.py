@@ -24,13 +24,13 @@ import os
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog
 
 from readsim.engine import intervals as iv
 
-from .background import activity, wait_for
+from .background import activity
 from .editing import CANCEL, SAVE
 from .plain import amount
 from .view_file import SUFFIX, Edit, View, ViewError, read_view, write_view
@@ -228,7 +228,16 @@ def restore(window, view: View) -> ViewRestore:
 def wait_restored(window, timeout_ms: int) -> bool:
     """Process events until the window's view restore (if any) has finished; False on timeout."""
     r = getattr(window, "view_restore", None)
-    return r is None or wait_for(r.finished, lambda: r.done, timeout_ms)
+    if r is None or r.done:
+        return True
+    loop = QEventLoop()
+    r.finished.connect(loop.quit)
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(loop.quit)
+    timer.start(timeout_ms)
+    loop.exec()
+    return r.done
 
 
 # -- the File menu --------------------------------------------------------------------------
