@@ -1,11 +1,13 @@
-"""The open article: :class:`ArticleState`, reading one (:func:`read_article`) and the cache of
-the last ones laid out (:class:`ArticleCache`).
+"""The open article: :class:`ArticleState`, reading one (:func:`read_article`), the cache of
+the last ones laid out (:class:`ArticleCache`), and the open article as the score panel and the
+Explain dock show it (:func:`shown_article`: a :class:`readsim._article.ArticleEvaluation`,
+``readsim.article``'s object, whose scores and explanations are the API's).
 
 No Qt. Threading contract: :func:`read_article` runs in a worker thread (through
 :func:`readsim.app.background.run_in_background`) and reads plain engine data only (a
 :class:`~readsim.engine.collection.Collection` is thread-safe); an :class:`ArticleCache` is used
 in the GUI thread only (:class:`readsim.app.session.Session` looks a hit up before it starts the
-worker and keeps what the worker returns).
+worker and keeps what the worker returns); :func:`shown_article` runs in the GUI thread.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from readsim._article import ArticleEvaluation
+from readsim._scores import evaluate_passages
 from readsim.engine import intervals as iv
 from readsim.engine.batch import Join
 from readsim.engine.collection import Collection
-from readsim.engine.document import DocumentEvaluation, evaluate_document
+from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.layout import Layout, layout
 from readsim.engine.reading import Mode
@@ -104,5 +108,26 @@ def read_article(name: str, topic: str, mode: Mode, coll: Collection | None, qre
         j = qrels.judgement(topic, name) if qrels is not None else None
         length = j.doc_length if j is not None else (article.doc_length if article is not None else 0)
         rel = j.passages if j is not None else iv.EMPTY
-        ev = evaluate_document(rel, iv.EMPTY, length, mode, point or 0)
+        ev = evaluate_passages(rel, iv.EMPTY, length, mode, point or 0)
     return ArticleState(name, article, lay, row, ev, message)
+
+
+def if_retrieved_whole(ev: DocumentEvaluation) -> DocumentEvaluation:
+    """``ev``'s article as if the run retrieved it whole (``[0, n)``), in the same mode and
+    entry point."""
+    return evaluate_passages(ev.relevant, None, ev.n, ev.mode, ev.entry)
+
+
+def shown_article(state: ArticleState, settings: Settings, topic: str, qrels: Qrels | None, run: Run | None,
+                  unit: str) -> ArticleEvaluation:
+    """The open article ``state`` as the score panel and the Explain dock show it, for the
+    reader's ``settings``: its evaluation in the current mode, or, when the run does not rank it
+    (``state.row`` None), as if retrieved whole (:func:`if_retrieved_whole`). ``bep`` (the
+    qrels' best entry point) and ``entry_point`` (the run's) serve BEP(d) (reference §4.7);
+    ``unit``: the offsets' unit. GUI thread; O(1) until a score or an explanation is asked."""
+    ev = if_retrieved_whole(state.evaluation) if state.row is None else state.evaluation
+    judged = qrels.judgement(topic, state.name) if qrels is not None and topic else None
+    ranked = run.article(topic, state.name) if run is not None and topic else None
+    return ArticleEvaluation(ev, settings, topic or "", state.name, run.run_id if run is not None else "",
+                             state.article, {"unit": unit}, judged.bep if judged is not None else None,
+                             ranked.entry_point if ranked is not None else None)

@@ -3,8 +3,8 @@
 :class:`PassageEditor` sits beside a :class:`~readsim.app.session.Session`. Each edit replaces
 one ranked article (:class:`~readsim.engine.formats.RunArticle`) of the current run and topic
 with one whose passages are the new retrieved spans, as a :class:`PassageEdit` command on a
-``QUndoStack``; doing or undoing it re-evaluates that one article (:func:`engine.batch.document`,
-as the session scores a ranked list) and emits the session's ``rows_changed`` and
+``QUndoStack``; doing or undoing it re-evaluates that one article (the API's
+:func:`readsim._scores.ranked_article`, as the session scores a ranked list) and emits the session's ``rows_changed`` and
 ``evaluation_changed``, so the scores, the ranked list, the plot and the chain follow at once.
 
 The first edit of a run works on a copy of it (the session's run objects may be shared); the
@@ -26,17 +26,17 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMenu, QMessageBox
 
+from readsim._scores import ranked_article
 from readsim.engine import intervals as iv
-from readsim.engine.batch import document, retrieved_passages
+from readsim.engine.batch import retrieved_passages
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle, read_any_run, write_run
 from readsim.engine.layout import Layout
-from readsim.engine.reading import Mode
 
 from .plain import amount
 from .files import add_recent
 from .rank_edits import install_rank_edits
-from .rows import RankedRow, with_entry, with_mode
+from .rows import RankedRow, with_mode
 from .session import Session
 from .widgets.outline import Outline
 
@@ -207,7 +207,7 @@ class PassageEditor(QObject):
         coll = s.collection if s.collection is not None and name in s.collection else None
         qrels = s.qrels or Qrels("")
         probe = entry or RunArticle(name, 0, iv.EMPTY, [], 0)
-        natural = with_entry(document(qrels, change.run, change.topic, probe, Mode.NATURAL, coll), probe)
+        natural = ranked_article(qrels, change.run, change.topic, probe, coll)
         ev = with_mode(natural, s.settings.mode)
         row = None
         rows = [r for r in s.rows if r.article != name]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from readsim.engine import docmeasures as dm
+from readsim._scores import relevant_read
 from readsim.engine.document import DocumentEvaluation
 from readsim.engine.reading import Piece
 
@@ -56,7 +56,7 @@ def jumps(pieces: tuple[Piece, ...] | list[Piece]) -> list[tuple[int, int, int]]
 class SoFar:
     """Scores of the reader so far, after ``read`` characters of the reading order (unit).
 
-    ``relevant``: relevant characters among them (:func:`docmeasures.relevant_read`);
+    ``relevant``: relevant characters among them (:func:`readsim._scores.relevant_read`);
     ``precision = relevant / read`` (0 when nothing is read), ``recall = relevant / nrc``
     (0 when the article has no relevant text); ``t2i_stop``: characters read when the T2I
     reader stops (:func:`docmeasures.t2i_stop`), reached when ``read >= t2i_stop``;
@@ -85,7 +85,7 @@ class SoFar:
 def so_far(ev: DocumentEvaluation, read: int, tolerance: int) -> SoFar:
     """:class:`SoFar` of ``ev`` after ``read`` characters (clipped to ``[0, ev.n]``)."""
     read = min(max(read, 0), ev.n)
-    rel = dm.relevant_read(ev.pieces, read)
+    rel = relevant_read(ev, read)
     return SoFar(read, ev.n, rel, ev.nrc, rel / read if read else 0.0, rel / ev.nrc if ev.nrc else 0.0,
                  ev.t2i_stop(tolerance), ev.first_relevant())
 

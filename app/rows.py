@@ -1,9 +1,10 @@
 """The topic's ranked list: one :class:`RankedRow` per ranked article, and how it is scored.
 
-A ranked article's evaluation is :func:`readsim.engine.batch.document` (doc_length from the
-qrels, else from the article; retrieved passages clipped to the article when it is at hand),
-computed once per topic in the natural mode and re-derived for another mode from its pieces'
-inputs (:func:`with_mode`, :class:`RowsByMode`), so a control change never re-reads or re-lays
+A ranked article's evaluation is the API's (:func:`readsim._scores.ranked_article`, as
+``readsim.article``: doc_length from the qrels, else from the article; retrieved passages
+clipped to the article when it is at hand), computed once per topic in the natural mode and
+re-derived for another mode from its pieces' inputs (:func:`with_mode`, :class:`RowsByMode`:
+:func:`readsim._scores.in_modes`, one batch), so a control change never re-reads or re-lays
 out anything. The ``entry`` mode reads each article from its entry point, which the natural
 evaluation carries (``DocumentEvaluation.entry``): the run's (``RunArticle.entry_point``: a Best
 in Context line's offset, else the first passage's start, docs/reference.md section 3), or
@@ -21,9 +22,10 @@ import dataclasses
 from collections.abc import Container
 from dataclasses import dataclass, field
 
-from readsim.engine.batch import Join, document
+from readsim._scores import evaluate_passages, in_modes, ranked_article, with_entry
+from readsim.engine.batch import Join
 from readsim.engine.collection import Collection
-from readsim.engine.document import DocumentEvaluation, evaluate_document, in_mode_many
+from readsim.engine.document import DocumentEvaluation
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.reading import Mode
@@ -54,15 +56,6 @@ class RankedRow:
         return dataclasses.replace(self, evaluation=with_mode(self.natural or self.evaluation, mode))
 
 
-def with_entry(ev: DocumentEvaluation, entry: RunArticle) -> DocumentEvaluation:
-    """``ev`` carrying ``entry``'s entry point for the entry mode (:func:`with_mode` reads it):
-    a Best in Context line's offset, else the first resolved passage, as readsim-eval."""
-    point = entry.entry_point
-    if point is None:
-        point = int(ev.retrieved[0, 0]) if ev.retrieved is not None and len(ev.retrieved) else 0
-    return dataclasses.replace(ev, entry=int(point))
-
-
 def with_user_entry(row: RankedRow, point: int | None) -> RankedRow:
     """``row`` whose natural evaluation starts the entry mode at ``point`` (None: unchanged)."""
     base = row.natural or row.evaluation
@@ -89,7 +82,7 @@ def moved_entry(row: RankedRow | None, ev: DocumentEvaluation, point: int,
         row = with_user_entry(row, point).in_mode(mode)
         return row, row.evaluation
     if mode is Mode.ENTRY:
-        return None, evaluate_document(ev.relevant, ev.retrieved, ev.n, mode, point)
+        return None, evaluate_passages(ev.relevant, ev.retrieved, ev.n, mode, point)
     return None, dataclasses.replace(ev, entry=point)
 
 
@@ -110,9 +103,8 @@ def ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Coll
                 raise
             notes.append(str(err))
             in_coll, use = False, None
-    ev = document(qrels, run, topic, entry, Mode.NATURAL, use, join=join)
+    ev = ranked_article(qrels, run, topic, entry, use, join)
     relevant = (qrels.judgement(topic, entry.article) is not None and ev.is_relevant) if judged else None
-    ev = with_entry(ev, entry)
     return RankedRow(entry.rank, entry.article, title, in_coll, relevant, ev, ev)
 
 
@@ -183,6 +175,6 @@ class RowsByMode:
             memo[old] = rows
         out = memo.get(new)
         if out is None:
-            evs = in_mode_many([r.natural or r.evaluation for r in rows], new)  # one batch
+            evs = in_modes([r.natural or r.evaluation for r in rows], new)  # one batch
             out = memo[new] = [dataclasses.replace(r, evaluation=ev) for r, ev in zip(rows, evs)]
         return out

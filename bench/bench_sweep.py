@@ -6,7 +6,7 @@ measured in this run.
   the collection) swept
   over 200 screen sizes (ChP@k, ChR@k, LE(s), ES(s)) and 200 tolerances (T2IP, T2IR, T2IF):
   :func:`readsim.engine.sweep.article_sweep`. Floor: one plain evaluation of the score panel's
-  11 measures of that article (:func:`readsim.engine.panel.panel_scores`). For the record: the
+  11 measures of that article (:func:`readsim._scores.panel_scores`). For the record: the
   same curves value by value (``DocMeasure.value`` 200 times per measure).
 - **run sweep** (``readsim-eval sweep``; aim: 50 values within 2 s): ``AgP/T2IF(t)`` at 50
   tolerances over the whole real run (``bert-passages.run``, qrels and run read beforehand):
@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from readsim._scores import panel_scores
 from readsim._evaluate import evaluations
 from readsim._sweep import sweep_rows
 from readsim.engine.batch import document
@@ -47,7 +48,6 @@ from readsim.engine.document import Settings
 from readsim.engine.formats import read_qrels, read_run
 from readsim.engine.listmeasures import Ranking
 from readsim.engine.measure import parse_list_measure, parse_measure
-from readsim.engine.panel import panel_scores
 from readsim.engine.sweep import article_sweep, parse_vary, topic_sweep, with_parameter
 
 ROOT = Path(__file__).resolve().parent.parent

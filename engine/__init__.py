@@ -17,8 +17,8 @@ Modules, one place for each thing:
 - :mod:`.elements`     element retrieval: e/s assessments and the INEX 2002/2003 metrics
 - :mod:`.samples`      the sample shipped in ``resources/sample``
 - ``api/``             not a module of the engine: the public ``readsim`` package (pyproject maps it),
-  imported as ``readsim`` only (``docs/api.md``)
-- :mod:`.panel`        the window's score panel: its measures for the reader's settings
+  imported as ``readsim`` only (``docs/api.md``); its ``_scores`` holds one ranked article's
+  scores and the score panel's measures, which ``readsim.article`` and the window share
 - :mod:`.cli`          the ``readsim-eval`` command: one module per subcommand (``evaluate``,
   ``compare``, ``fidelity``, ``elements``) over ``common``, built on the ``readsim`` API
 """

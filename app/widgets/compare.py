@@ -4,12 +4,12 @@
 passages in two read-only :class:`~readsim.app.widgets.article_view.ArticleView` s (the window's
 marks: yellow relevant, blue-underlined retrieved, green both, numbered matching chain; their
 scrolling linked), and a table with columns A, B and B−A for every panel measure
-(:func:`readsim.engine.panel.panel_measures`), the article's rank in each run, and the topic's
+(:func:`readsim._scores.panel_measures`), the article's rank in each run, and the topic's
 list scores AgP/DOC for the panel's main document measures. The better value of each row is
 shaded green (for LE, ES and the rank, lower is better).
 
-Each side is :func:`readsim.engine.batch.document` ``(qrels, run, topic, entry, mode,
-collection)``, recomputed at once on every article, run, mode or settings change (one article:
+Each side is the API's :func:`readsim._scores.ranked_article` ``(qrels, run, topic, entry,
+collection)`` read in the mode (``readsim.article``'s evaluation), recomputed at once on every article, run, mode or settings change (one article:
 a scan over its passages). The AgP rows need the whole topic under both runs and are computed
 with :func:`readsim.engine.listmeasures.rank_topics` in the background
 (:func:`readsim.app.background.run_in_background`). An article a run does not rank for the
@@ -29,14 +29,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QSplitter, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
+from readsim._scores import evaluate_passages, panel_measures, panel_scores, ranked_article
 from readsim.engine import intervals as iv
-from readsim.engine.batch import document
-from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
+from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.listmeasures import rank_topics
 from readsim.engine.measure import DocMeasure, ListMeasure
-from readsim.engine.panel import panel_measures, panel_scores
 
 from .. import marks as mk
 from ..background import run_in_background
@@ -75,7 +74,7 @@ class Side:
 def evaluate_side(session: Session, run: Run, settings: Settings) -> Side:
     """Evaluate the session's open article under ``run`` (GUI thread; one article).
 
-    Uses :func:`readsim.engine.batch.document` with the session's qrels and, when it has the
+    Uses :func:`readsim._scores.ranked_article` with the session's qrels and, when it has the
     article, its collection (clipping, XPaths). An XPath the article lacks is reported in the
     note and the whole article is scored, as the ranked list does."""
     cur, topic = session.current, session.topic
@@ -90,10 +89,10 @@ def evaluate_side(session: Session, run: Run, settings: Settings) -> Side:
     coll = session.collection if session.collection is not None and cur.name in session.collection else None
     note = ""
     try:
-        ev = document(qrels, run, topic, entry, settings.mode, coll)
+        ev = ranked_article(qrels, run, topic, entry, coll).in_mode(settings.mode)
     except InputError as err:
         note = str(err)
-        ev = document(qrels, run, topic, dataclasses.replace(entry, xpaths=[]), settings.mode, coll)
+        ev = ranked_article(qrels, run, topic, dataclasses.replace(entry, xpaths=[]), coll).in_mode(settings.mode)
     return Side(run, entry, ev, note)
 
 
@@ -102,7 +101,7 @@ def _relevance_only(session: Session) -> DocumentEvaluation | None:
     cur = session.current
     if cur is None:
         return None
-    return evaluate_document(cur.evaluation.relevant, iv.EMPTY, cur.evaluation.n, session.settings.mode)
+    return evaluate_passages(cur.evaluation.relevant, iv.EMPTY, cur.evaluation.n, session.settings.mode)
 
 
 def run_label(run: Run) -> str:

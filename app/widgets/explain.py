@@ -1,10 +1,11 @@
 """The Explain dock (View ▸ Explain): a document measure's formula with the open article's numbers.
 
-For the open article and the reader's settings, :func:`readsim.engine.explain.explain` gives the
-chosen measure's formula (reference §4, its section named), the formula with this article's
-numbers written in and its result (the score the scores panel shows: for an article the run
-does not rank, the score if retrieved whole, as that panel says), and the formula's terms. The
-measure chooser lists the scores panel's measures for the current settings (and ``BEP(500)``);
+For the open article and the reader's settings, ``readsim.article``'s explanation
+(:meth:`readsim._article.ArticleEvaluation.explain` of :func:`readsim.app.articles.shown_article`,
+the score panel's object) gives the chosen measure's formula (reference §4, its section named),
+the formula with this article's numbers written in and its result (the score the scores panel
+shows: for an article the run does not rank, the score if retrieved whole, as that panel says),
+and the formula's terms. The measure chooser lists the scores panel's measures for the current settings (and ``BEP(500)``);
 any document measure may be typed (``ChP@600``, ``T2IF(300,0.5)``). Clicking a term's row
 highlights the characters it counts in the article view (a translucent violet overlay over
 the view's text, :class:`SpanOverlay`) and scrolls to the first; :attr:`ExplainPanel.selected`
@@ -23,13 +24,13 @@ from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QR
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTextCursor
 from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QVBoxLayout, QWidget
 
+from readsim._scores import panel_measures
 from readsim.engine import intervals as iv
-from readsim.engine.explain import Explanation, Term, explain, number
-from readsim.engine.panel import panel_measures
+from readsim.engine.explain import Explanation, Term, number
 
+from ..articles import shown_article
 from ..plain import amount, esc, plain_label, rich_label
 from ..session import Session
-from .scores import if_retrieved_whole
 from .tables import FollowingPanel, install_bottom_dock, row_table
 
 SHORTCUT = "Ctrl+Alt+X"
@@ -248,12 +249,8 @@ class ExplainPanel(FollowingPanel):
         name = self.chooser.currentText().strip()
         whole = cur is not None and cur.row is None
         if cur is not None:
-            ev = if_retrieved_whole(cur.evaluation) if whole else cur.evaluation
-            judged = s.qrels.judgement(s.topic, cur.name) if s.qrels is not None and s.topic else None
-            entry = s.run.article(s.topic, cur.name) if s.run is not None and s.topic else None
             try:
-                self.explanation = explain(name, ev, s.settings.levels, bep=judged.bep if judged else None,
-                                           entry=entry.entry_point if entry is not None else None, unit=s.unit)
+                self.explanation = shown_article(cur, s.settings, s.topic, s.qrels, s.run, s.unit).explain(name)
             except ValueError as exc:
                 self.problem = str(exc)
         self.model.set_explanation(self.explanation)

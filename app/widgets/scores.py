@@ -1,13 +1,15 @@
-"""Live scores of the open article: :func:`readsim.engine.panel.panel_scores` under the measures'
-canonical names (aveChP, ChP@s, ChR@s, T2IP(t), T2IR(t), T2IF(t), LE(s), ES(s), P_set, R_set,
-F(b)), plus the article's sizes (and its entry point in the ``entry`` mode). Recomputed from the
-cached evaluation on every change.
+"""Live scores of the open article: ``readsim.article``'s (the open article as a
+:class:`readsim._article.ArticleEvaluation`, :func:`readsim.app.articles.shown_article`; its
+``scores`` are :func:`readsim._scores.panel_scores`) under the measures' canonical names
+(aveChP, ChP@s, ChR@s, T2IP(t), T2IR(t), T2IF(t), LE(s), ES(s), P_set, R_set, F(b)), plus the
+article's sizes (and its entry point in the ``entry`` mode). Recomputed from the cached
+evaluation on every change.
 
 An article the run does not rank (opened from the qrels, the outline, the A/B or the strategies
 views) contributes 0 to the list: the panel says so above the grid, and the grid shows what it
-*would* score if the run retrieved it whole (:func:`if_retrieved_whole`), marked as such: the
-values in italics and colour, the box's title and each value's tooltip saying "if retrieved
-whole" (:meth:`ScoresPanel.hypothetical`).
+*would* score if the run retrieved it whole (:func:`readsim.app.articles.if_retrieved_whole`),
+marked as such: the values in italics and colour, the box's title and each value's tooltip
+saying "if retrieved whole" (:meth:`ScoresPanel.hypothetical`).
 
 While the run has unsaved edits (passages or ranks), each value shows under it its value before
 the first edit and the difference (``was 0.3000, +0.1567``; :func:`readsim.app.worth.before_evaluation`),
@@ -19,10 +21,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QVBoxLayout
 
-from readsim.engine.document import DocumentEvaluation, evaluate_document
-from readsim.engine.panel import panel_measures, panel_scores
+from readsim._scores import panel_measures, panel_scores
 from readsim.engine.reading import Mode
 
+from ..articles import shown_article
 from ..plain import amount, plain_label
 from ..session import Session
 from ..worth import NOT_RANKED, before_evaluation, signed
@@ -47,12 +49,6 @@ WAS_STYLE = "color: #6b5200; font-size: 8pt;"  # the value before the unsaved ed
 ENTRY_SOURCE = {"you": "set by you", "run": "the run's", "start": "the article's start"}
 
 
-def if_retrieved_whole(ev: DocumentEvaluation) -> DocumentEvaluation:
-    """``ev``'s article as if the run retrieved it whole (``[0, n)``), in the same mode and
-    entry point."""
-    return evaluate_document(ev.relevant, None, ev.n, ev.mode, ev.entry)
-
-
 def fit_text(label: QLabel, text: str) -> None:
     """Set ``label``'s text keeping it at a fixed size that only grows: a label of fixed width
     and height does not invalidate the window's layout when its text changes (Qt's
@@ -66,7 +62,8 @@ def fit_text(label: QLabel, text: str) -> None:
 
 
 class ScoresPanel(QGroupBox):
-    """A grid of measure name -> value labels; :meth:`value_text` reads one back (tests)."""
+    """A grid of measure name -> value labels; :meth:`value_text` reads one back (tests).
+    :attr:`article` is the :class:`~readsim._article.ArticleEvaluation` shown (None: no article)."""
 
     def __init__(self, session: Session, parent=None) -> None:
         super().__init__(TITLE, parent)
@@ -83,6 +80,7 @@ class ScoresPanel(QGroupBox):
         self.banner.hide()
         self.grid.addWidget(self.banner, 0, 0, 1, 4)
         self._whole = False
+        self.article = None
         self._key: tuple | None = None  # what the shown scores are of (see refresh)
         self._names: list[QLabel] = []
         self._values: list[QLabel] = []
@@ -133,8 +131,9 @@ class ScoresPanel(QGroupBox):
             return
         measures = panel_measures(s)
         whole = cur is not None and cur.row is None  # not ranked by the run: what it would score whole
-        shown = if_retrieved_whole(cur.evaluation) if whole else (cur.evaluation if cur is not None else None)
-        values = panel_scores(shown, s) if shown is not None else {}
+        se = self.session
+        self.article = shown = shown_article(cur, s, se.topic, se.qrels, se.run, se.unit) if cur is not None else None
+        values = shown.scores if shown is not None else {}
         before = before_evaluation(self.session, cur.name) if cur is not None and not whole else None
         was = panel_scores(before.evaluation, s) if before is not None and before.evaluation is not None else {}
         if whole != self._whole:
@@ -176,7 +175,7 @@ class ScoresPanel(QGroupBox):
         unit = self.session.unit
         retrieved = ("not retrieved by this run" if whole else
                      f"retrieved {ev.retrieved_size:,} in {amount(len(ev.retrieved_spans), 'passages')}")
-        facts = f"relevant {ev.nrc:,} of {amount(ev.n, unit)} · {retrieved} · {amount(len(shown.pieces), 'reading pieces')}"
+        facts = f"relevant {ev.nrc:,} of {amount(ev.n, unit)} · {retrieved} · {amount(len(shown.evaluation.pieces), 'reading pieces')}"
         entry = self.session.entry_of_current() if ev.mode is Mode.ENTRY else None
         if entry is not None:
             facts += f" · entry point {amount(entry[0], unit)} ({ENTRY_SOURCE[entry[1]]})"
@@ -215,3 +214,9 @@ class ScoresPanel(QGroupBox):
 
     def shown(self) -> dict[str, str]:
         return {n.text(): v.text() for n, v in zip(self._names, self._values)}
+
+    def exact(self) -> dict[str, float]:
+        """Measure name -> the value its tooltip shows in full (``name = value``, the float's
+        repr: to the bit); measures without a value are left out."""
+        return {n.text(): float(v.toolTip().split(" = ", 1)[1].split()[0])
+                for n, v in zip(self._names, self._values) if v.toolTip()}

@@ -4,7 +4,7 @@ reader setting is swept over its range (docs/reference.md section 9.6; README "S
 Parameters (:data:`SWEEPS`): the screen size (50 to 20,000 on a log axis; LE(s), ES(s) and the
 panel's ChP@k, ChR@k with k = the screen), the T2I tolerance t (10 to 20,000, log) and F's beta
 (0.01 to 10, log), in the qrels' unit. The article's curves are every panel score with that
-parameter (:func:`readsim.engine.panel.panel_measures`), each computed column-wise over the
+parameter (:func:`readsim._scores.panel_measures`), each computed column-wise over the
 values in the GUI thread (:func:`readsim.engine.sweep.article_sweep`, well under a frame);
 efforts (LE, ES, in levels) have their own plot. Beside them, the topic's list score (AgP of
 the topic view's document measure, ANCE@n for LE and ES) against the same parameter, from the
@@ -28,8 +28,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QMenu, QProgressBar, QPushButton, QVBoxLayout,
                                QWidget)
 
+from readsim._scores import panel_measures
 from readsim.engine.measure import DocMeasure, ListMeasure
-from readsim.engine.panel import panel_measures
 from readsim.engine.sweep import article_sweep, grid, parameters_of, topic_sweep, with_parameter
 
 from ..background import run_in_background

@@ -4,7 +4,7 @@ passages, scored with aveChP, T2IF(t), LE(s), F(b) for the current settings and 
 
 Each strategy's spans come from the qrels passages and the article's elements
 (:func:`readsim.engine.simulated.strategy_passages`), computed once per open article; each row is
-:func:`readsim.engine.document.evaluate_document` of the qrels passages and those spans, with the
+:func:`readsim._scores.evaluate_passages` (the API's) of the qrels passages and those spans, with the
 qrels doc_length (the article's when unjudged) and the article's text length, in the current
 mode; the "run" row is the session's own evaluation of the open article (the scores panel's).
 A mode change re-reads the rows, any other control change only rescores them.
@@ -27,8 +27,9 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QSizePolicy, QVBoxLayout
 
+from readsim._scores import evaluate_passages
 from readsim.engine import intervals as iv
-from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
+from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.measure import DocMeasure
 from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
 
@@ -113,7 +114,7 @@ def strategy_rows(session: Session, spans: dict[str, np.ndarray | None] | None =
         if sp is None:
             rows.append(StrategyRow(name, None, None, "needs the article's XML (not in the collection)"))
             continue
-        ev = evaluate_document(relevant, sp, doc_length, s.mode, s.entry, text_length)
+        ev = evaluate_passages(relevant, sp, doc_length, s.mode, s.entry, text_length)
         rows.append(StrategyRow(name, sp, ev))
     rows.append(StrategyRow(RUN, cur.evaluation.retrieved_spans, cur.evaluation))
     return rows

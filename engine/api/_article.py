@@ -1,8 +1,10 @@
 """``readsim.article``: one ranked article's evaluation, as the window shows it.
 
-The reading order, the document scores and the precision curve are the engine's
-(:func:`readsim.engine.batch.document`, reference sections 3-4), the same calls the window
-makes; :meth:`ArticleEvaluation._repr_html_` draws the article's text with the window's marks
+The reading order, the document scores and the precision curve come from the API's core for
+articles (:mod:`readsim._scores`: :func:`~readsim._scores.ranked_article`,
+:func:`~readsim._scores.panel_scores`, reference sections 3-4), through which the window scores
+its ranked list, its open article and its score panel; the window holds an
+:class:`ArticleEvaluation` of its open article for the score panel and the Explain dock; :meth:`ArticleEvaluation._repr_html_` draws the article's text with the window's marks
 (relevant: yellow background, retrieved: blue underline, both: green background, the matching
 chain's passages numbered in document order, reference section 3) as plain HTML and SVG, so a
 notebook and a browser show it without Qt. Text from the article reaches the page escaped.
@@ -14,21 +16,22 @@ import html
 import importlib.util
 import subprocess
 import sys
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
 from readsim.engine import intervals as iv
-from readsim.engine.batch import Join, document
-from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document
+from readsim.engine.batch import Join
+from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.errors import InputError
 from readsim.engine.explain import Explanation, explain
 from readsim.engine.layout import layout
 from readsim.engine.reading import Mode
-from readsim.engine.panel import panel_scores
 
 from ._evaluate import _check, _collection
 from ._inputs import as_qrels, as_run, warn
+from ._scores import evaluate_passages, panel_scores, ranked_article
 
 RELEVANT, BOTH, RETRIEVED = "#ffe680", "#a8e6a1", "#1f5fbf"  # the window's colours (app/widgets/article_view.py)
 
@@ -39,7 +42,10 @@ class ArticleEvaluation:
     name -> value, the window's score panel: aveChP, ChP@s, ChR@s, T2IP(t), T2IR(t), T2IF(t),
     LE(s), ES(s), P_set, R_set, F(beta)), ``relevant`` and ``retrieved`` (``(k, 2)`` int64
     ``[start, end)`` arrays in the qrels' unit; ``retrieved`` is None for a whole-article
-    result). ``evaluation`` is the engine's object (internal)."""
+    result). ``evaluation`` is the engine's object (internal).
+
+    Built by :func:`article`, and by the window from its open article's evaluation (its score
+    panel shows ``scores``, its Explain dock ``explain``); the constructor is internal."""
 
     def __init__(self, evaluation: DocumentEvaluation, settings: Settings, topic: str, article: str, run_id: str,
                  article_text=None, files: dict | None = None, bep: int | None = None,
@@ -50,12 +56,16 @@ class ArticleEvaluation:
         self.article = article
         self.run_id = run_id
         self.reading = evaluation.mode.value
-        self.scores = panel_scores(evaluation, settings)
         self.relevant = evaluation.relevant
         self.retrieved = evaluation.retrieved
         self._text = article_text  # readsim.engine.text.Article, when the collection has it
         self._files = files or {}
         self._bep, self._entry_point = bep, entry_point  # for BEP(d): the qrels' and the run's (reference §4.7)
+
+    @cached_property
+    def scores(self) -> dict[str, float]:
+        """Canonical measure name -> value: the score panel's (:func:`readsim._scores.panel_scores`)."""
+        return panel_scores(self.evaluation, self.settings)
 
     def __repr__(self) -> str:
         return f"<readsim.ArticleEvaluation topic {self.topic} article {self.article} ({self.reading}): {self.scores}>"
@@ -256,11 +266,11 @@ def article(qrels, run, *, topic, article, collection=None, screen: int = 300, t
     if result is None:
         raise InputError(engine_run.path, None, f"topic {topic}: the run does not rank article {article_name}")
     join = Join()
-    ev = document(judged, engine_run, topic, result, reading, found, join=join)
+    ev = ranked_article(judged, engine_run, topic, result, found, join=join).in_mode(reading)
     warn(join.diagnostics)
     mode = Mode(reading)
     if mode is Mode.ENTRY and entry is not None:
-        ev = evaluate_document(ev.relevant, ev.retrieved, ev.n, mode, int(entry))
+        ev = evaluate_passages(ev.relevant, ev.retrieved, ev.n, mode, int(entry))
     settings = Settings(mode, int(screen), int(tolerance), beta=float(beta), levels=levels, entry=ev.entry)
     text = found.article(article_name) if found is not None and article_name in found else None
     files = {"qrels": judged.path, "run": engine_run.path, "collection": found.root if found is not None else None,

@@ -12,6 +12,7 @@ import dataclasses
 
 import pytest
 
+from readsim._scores import panel_measures, panel_scores
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
@@ -19,7 +20,6 @@ from readsim.engine.batch import document
 from readsim.engine.collection import Collection
 from readsim.engine.document import Settings
 from readsim.engine.formats import Run, read_run
-from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.reading import Mode
 
 TOPIC = "2009074"

@@ -17,6 +17,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 
+from readsim._scores import panel_measures, panel_scores
 from readsim.app import editing
 from readsim.app.background import activity
 from readsim.app.editing import CANCEL, DISCARD, SAVE, display_to_unit
@@ -27,7 +28,6 @@ from readsim.engine import intervals as iv
 from readsim.engine.document import Settings, evaluate_document
 from readsim.engine.formats import read_run
 from readsim.engine.layout import layout
-from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.text import Article
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from readsim._scores import panel_measures
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
@@ -29,7 +30,6 @@ from readsim.engine import intervals as iv
 from readsim.engine.document import evaluate_document
 from readsim.engine.explain import explain
 from readsim.engine.measure import parse_measure
-from readsim.engine.panel import panel_measures
 
 TOPIC, ARTICLE = "2009074", "23724"
 

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
+from readsim._scores import panel_measures
 from readsim.app import export
 from readsim.app.help import MEASURE_NAMES, MODES
-from readsim.engine.panel import panel_measures
 
 ARTICLE = "23724"  # PageRank, topic 2009074: 4,164 relevant bytes inside 25,686 retrieved
 

@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 
+from readsim._scores import panel_scores
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
@@ -27,7 +28,6 @@ from readsim.engine.collection import Collection
 from readsim.engine.formats import read_qrels, read_run, write_run
 from readsim.engine.listmeasures import evaluate
 from readsim.engine.measure import parse_list_measure
-from readsim.engine.panel import panel_scores
 from readsim.engine.reading import Mode
 
 TOPIC = "2009078"

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QApplication
 from readsim.app.rows import MODES, with_mode
 from readsim.app.topic_scores import DOC_KINDS, LossMemo, doc_measure
 from readsim.app.widgets.ranked_list import AVECHP, T2IF, T2IP, format_score, list_measures
-from readsim.app.widgets.scores import if_retrieved_whole
+from readsim.app.articles import if_retrieved_whole
 from readsim.engine.loss import loss_split
 from readsim.engine.reading import Mode
 

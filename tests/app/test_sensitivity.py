@@ -13,6 +13,7 @@ import warnings
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
+from readsim._scores import panel_measures
 from readsim.app import export
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
@@ -20,7 +21,6 @@ from readsim.app.session import Session
 from readsim.engine.collection import Collection
 from readsim.engine.formats import Run
 from readsim.engine.listmeasures import evaluate
-from readsim.engine.panel import panel_measures
 from readsim.engine.sweep import parameters_of, with_parameter
 
 TOPIC = "2009074"

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QLabel, QWidget
 
+from readsim._scores import panel_scores
 import readsim.app.rows as rows_module
 from readsim.app import export as export_module
 from readsim.app.background import activity
@@ -25,7 +26,6 @@ from readsim.app.main import main
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
 from readsim.app.widgets.deferred import Deferred
-from readsim.engine.panel import panel_scores
 
 TOPIC = "2009074"
 ARTICLE = "23724"  # rank 10 of topic 2009074 in the real run, relevant

@@ -23,6 +23,7 @@ from gui_fixtures import keep_shot  # tests/ is on sys.path
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QTextCursor
 
+from readsim._scores import panel_measures, panel_scores
 from readsim.app.background import activity
 from readsim.app.help import shortcuts
 from readsim.app.main import check_usage, parser
@@ -33,7 +34,6 @@ from readsim.app.widgets.topic_chooser import format_score as topic_score
 from readsim.engine.collection import Collection
 from readsim.engine.document import Settings, evaluate_document
 from readsim.engine.formats import read_run
-from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.reading import Mode
 
 TOPIC = "2009074"

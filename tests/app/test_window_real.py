@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from readsim._scores import panel_measures, panel_scores
 from readsim.app.widgets.article_view import build_document
 from readsim.app.widgets.ranked_list import ARTICLE, RANK, RELEVANT, TITLE
 from readsim.engine.document import Settings, evaluate_document
 from readsim.engine.layout import layout
-from readsim.engine.panel import panel_measures, panel_scores
 from readsim.engine.reading import Mode, window as read_window
 
 TOPIC = "2009074"

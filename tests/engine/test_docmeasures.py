@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from readsim._scores import panel_scores
 from readsim.engine import docmeasures as dm
 from readsim.engine import intervals as iv
 from readsim.engine.document import Settings, evaluate_document
 from readsim.engine.measure import parse_measure
-from readsim.engine.panel import panel_scores
 from readsim.engine.reading import Piece
 
 from .reference import ReferenceDoc

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from readsim._scores import panel_measures
 from readsim.engine.document import Settings
 from readsim.engine.measure import (MAX_WEIGHT, BadParameter, DocMeasure, UnknownMeasure, parse_count,
                                    parse_measure, parse_real)
-from readsim.engine.panel import panel_measures
 
 CANONICAL = ["aveChP", "ChP@600", "ChR@600", "T2IP(300)", "T2IR(300)", "T2IF(300)", "T2IF(300,0.5)",
              "LE(300)", "ES(300)", "P_set", "R_set", "F(0.25)"]

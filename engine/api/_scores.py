@@ -1,0 +1,113 @@
+"""One ranked article's reading order and document scores: the API's core for articles.
+
+:func:`readsim.article` (:class:`~readsim._article.ArticleEvaluation`) and the window (its
+ranked list, open article, score panel, passage edits, A/B dock, strategies, playback and
+Explain dock) evaluate an article through these functions only, so the window and
+``readsim.article`` cannot diverge (``tests/test_window_on_api.py`` checks that no module of the
+window calls the engine's article-level entry points itself). ``readsim.evaluate(...,
+per="article")`` and ``readsim-eval --per-article`` give the same numbers column-wise
+(:func:`readsim.engine.listmeasures.per_article`).
+
+- :func:`ranked_article`: a ranked article of a run, natural reading, carrying the entry point
+  of the ``entry`` reading (reference sections 3, 4);
+- :func:`evaluate_passages`: an article from its relevant and retrieved passages (an article
+  the run does not rank, one retrieved whole, a simulated strategy's or an edited run's
+  passages, another entry point);
+- :func:`in_modes`: a list of evaluations read in another mode, in one batch (the ranked list's
+  mode change);
+- :func:`panel_measures`, :func:`panel_scores`: the score panel's measures for the reader's
+  settings and their values (``ArticleEvaluation.scores``);
+- :func:`relevant_read`: relevant characters among the first ones read (the playback).
+
+Pandas-free, no Qt; imports only the engine's document model (light: the window imports it at
+start-up). Offsets and sizes are in the unit of the qrels and the run (UTF-8 bytes for INEX
+2009/2010, or characters).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from readsim.engine import docmeasures as dm
+from readsim.engine.batch import Join, document
+from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document, in_mode_many
+from readsim.engine.measure import DocMeasure
+from readsim.engine.reading import Mode
+
+if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is read
+    from readsim.engine.collection import Collection
+    from readsim.engine.formats import Qrels, Run, RunArticle
+
+
+def with_entry(ev: DocumentEvaluation, entry: RunArticle) -> DocumentEvaluation:
+    """``ev`` carrying ``entry``'s entry point for the ``entry`` reading
+    (:meth:`DocumentEvaluation.in_mode` reads it): a Best in Context line's offset, else the
+    first resolved retrieved passage's start, else 0 (reference section 3), as ``readsim-eval``."""
+    point = entry.entry_point
+    if point is None:
+        point = int(ev.retrieved[0, 0]) if ev.retrieved is not None and len(ev.retrieved) else 0
+    return dataclasses.replace(ev, entry=int(point))
+
+
+def ranked_article(qrels: Qrels, run: Run, topic: str, entry: RunArticle, collection: Collection | None = None,
+                   join: Join | None = None) -> DocumentEvaluation:
+    """Ranked article ``entry`` of ``run`` for ``topic``, read in the natural mode, carrying its
+    entry point (:func:`with_entry`); ``.in_mode(mode)`` reads it in another mode.
+
+    doc_length from the qrels (else the collection's article, else the last retrieved offset);
+    with ``collection``, retrieved passages are clipped to the article and element XPaths and
+    XPointers resolved (:func:`readsim.engine.batch.document`); a doc_length the collection
+    contradicts is a :class:`~readsim.engine.errors.Diagnostic` in ``join``. Raises
+    :class:`~readsim.engine.errors.InputError` naming the run's line for an XPath it cannot
+    resolve."""
+    return with_entry(document(qrels, run, topic, entry, Mode.NATURAL, collection, join=join), entry)
+
+
+def evaluate_passages(relevant: np.ndarray, retrieved: np.ndarray | None, doc_length: int,
+                      mode: Mode | str = Mode.NATURAL, entry: int = 0,
+                      text_length: int | None = None) -> DocumentEvaluation:
+    """An article from its passages: ``relevant`` and ``retrieved`` ``(k, 2)`` int64
+    ``[start, end)`` arrays (normalized here; ``retrieved`` None: the whole article, empty:
+    nothing retrieved), read in ``mode`` from ``entry`` (the ``entry`` reading); ``doc_length``
+    from the qrels or the article; ``text_length``: the article's text length, to clip the
+    retrieved passages (:func:`readsim.engine.document.evaluate_document`, reference sections 3, 4)."""
+    return evaluate_document(relevant, retrieved, doc_length, mode, entry, text_length)
+
+
+def in_modes(evaluations: list[DocumentEvaluation], mode: Mode | str) -> list[DocumentEvaluation]:
+    """Each of ``evaluations`` read in ``mode`` (same passages, extent and entry point), the
+    reading orders built in one batch (:func:`readsim.engine.document.in_mode_many`)."""
+    return in_mode_many(evaluations, mode)
+
+
+def panel_measures(s: Settings) -> list[DocMeasure]:
+    """The score panel's measures for settings ``s``, in display order: aveChP, ChP@screen,
+    ChR@screen, T2IP/T2IR/T2IF at the tolerance (T2IF with ``s.alpha``), LE and ES at the
+    screen, P_set, R_set, F(beta) (reference section 4)."""
+    return [
+        DocMeasure("aveChP"),
+        DocMeasure("ChP", s.screen),
+        DocMeasure("ChR", s.screen),
+        DocMeasure("T2IP", s.tolerance),
+        DocMeasure("T2IR", s.tolerance),
+        DocMeasure("T2IF", s.tolerance, s.alpha),
+        DocMeasure("LE", s.screen, lower_is_better=True),
+        DocMeasure("ES", s.screen, lower_is_better=True),
+        DocMeasure("P_set"),
+        DocMeasure("R_set"),
+        DocMeasure("F", 0, s.beta),
+    ]
+
+
+def panel_scores(doc: DocumentEvaluation, s: Settings) -> dict[str, float]:
+    """The score panel of one article: canonical measure name -> value for settings ``s``
+    (LE and ES with ``s.levels``, in ranks; the rest in [0, 1])."""
+    return {m.name: m.value(doc, s.levels) for m in panel_measures(s)}
+
+
+def relevant_read(ev: DocumentEvaluation, read: int) -> int:
+    """Relevant characters (the unit) among the first ``read`` of ``ev``'s reading order."""
+    return dm.relevant_read(ev.pieces, read)

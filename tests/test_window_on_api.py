@@ -1,0 +1,194 @@
+"""The window's article-level numbers come from the Python API's core, not from beside it.
+
+- No module of the window (``app/``) imports the engine's article-level scoring entry points
+  (:data:`FORBIDDEN`): a ranked article's evaluation, an article's reading order from its
+  passages, the score panel's measures and values, the document measures' functions and a
+  measure's explanation. Only the API's core (``readsim._scores``, ``readsim._article``) calls
+  them, so the window and ``readsim.article`` / ``readsim.evaluate(per="article")`` cannot
+  diverge. Checked on the import graph built from the source (every ``import`` and
+  ``from ... import``, at the top of a file or inside a function), as tests/test_architecture.py
+  does for the engine.
+- The score panel, as a user sees it (each value's tooltip holds the float in full), equals
+  ``readsim.article(...).scores`` and ``readsim.evaluate(..., per="article")`` for the same
+  article of a real run (the ``inex`` data), to 1e-12, and a small case worked by hand.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import math
+from pathlib import Path
+
+import pytest
+
+from gui_fixtures import fresh_settings, gui_thread_gc  # noqa: F401 (autouse; tests/ is on sys.path)
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "app"
+
+#: the engine's article-level scoring entry points -> what the window calls instead (the API's core);
+#: a module name forbids the whole module, a dotted name one function (and importing its module whole)
+FORBIDDEN = {
+    "readsim.engine.batch.document": "readsim._scores.ranked_article",
+    "readsim.engine.batch.inputs": "readsim._scores.ranked_article",
+    "readsim.engine.batch.evaluate_inputs": "readsim._scores.ranked_article",
+    "readsim.engine.document.evaluate_document": "readsim._scores.evaluate_passages",
+    "readsim.engine.document.evaluate_documents": "readsim._scores.in_modes",
+    "readsim.engine.document.in_mode_many": "readsim._scores.in_modes",
+    "readsim.engine.panel": "readsim._scores.panel_measures, panel_scores",
+    "readsim.engine.docmeasures": "readsim._scores.panel_scores, relevant_read",
+    "readsim.engine.explain.explain": "readsim._article.ArticleEvaluation.explain",
+    "readsim.engine.listmeasures.per_article": "readsim._evaluate.article_scores",
+}
+
+#: imports still waiting for their module's change: app/worth.py (the scores before the unsaved
+#: edits) is moved onto the API with the list-level numbers; its one ranked-article evaluation
+#: is to call readsim._scores.ranked_article. Only these may remain, never new ones.
+WAITING = {"app.worth": {"readsim.engine.batch.document"}}
+
+#: the modules that score articles, each through the API's core
+ON_THE_API = {"app.rows", "app.articles", "app.editing", "app.playback", "app.export", "app.widgets.scores",
+              "app.widgets.explain", "app.widgets.compare", "app.widgets.strategies", "app.widgets.sensitivity"}
+
+
+def imported(source: str) -> set[str]:
+    """The dotted names ``source`` imports from ``readsim``: ``import a.b`` gives ``a.b``;
+    ``from a import b`` gives ``a.b`` (a function, a class or a module)."""
+    out = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.update(f"{node.module}.{a.name}" for a in node.names)
+    return {name for name in out if name.startswith("readsim")}
+
+
+def forbidden(names: set[str]) -> set[str]:
+    """The entries of :data:`FORBIDDEN` that ``names`` reach: the name itself, something inside
+    a forbidden module, or the module holding a forbidden function imported whole."""
+    return {f for f in FORBIDDEN for n in names if n == f or n.startswith(f + ".") or f.startswith(n + ".")}
+
+
+def graph() -> dict[str, set[str]]:
+    """``app.x.y`` -> what its source imports from ``readsim``."""
+    out = {}
+    for path in APP.rglob("*.py"):
+        parts = ["app", *path.relative_to(APP).with_suffix("").parts]
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = imported(path.read_text(encoding="utf-8"))
+    return out
+
+
+def test_the_check_catches_each_way_of_importing_an_entry_point():
+    src = ("from readsim.engine.batch import Join, document\n"
+           "def f():\n    from readsim.engine import docmeasures as dm\n"
+           "import readsim.engine.explain\n"
+           "from readsim.engine.document import Settings\n")
+    assert forbidden(imported(src)) == {"readsim.engine.batch.document", "readsim.engine.docmeasures",
+                                        "readsim.engine.explain.explain"}
+    # the engine's plain data and the API's core are allowed
+    ok = "from readsim.engine.batch import Join\nfrom readsim._scores import ranked_article\nfrom ..rows import MODES\n"
+    assert forbidden(imported(ok)) == set()
+
+
+def test_no_window_module_calls_the_engines_article_scoring():
+    found = {m: forbidden(names) for m, names in graph().items()}
+    found = {m: f for m, f in found.items() if f}
+    assert all(m in WAITING and f <= WAITING[m] for m, f in found.items()), found
+
+
+def test_the_window_scores_articles_through_the_api_core():
+    g = graph()
+    assert ON_THE_API <= set(g)
+    missing = {m for m in ON_THE_API if not any(n.startswith(("readsim._scores.", "readsim._article.")) for n in g[m])}
+    assert missing == set()
+    # readsim.article is built on the same core
+    src = (ROOT / "engine" / "api" / "_article.py").read_text(encoding="utf-8")
+    tree = ast.parse(src)
+    core = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "_scores" for a in n.names}
+    assert {"ranked_article", "panel_scores"} <= core
+
+
+# -- the numbers, as a user sees them ----------------------------------------------------------
+def window_on(qtbot, loaded, topic: str, article: str):
+    from readsim.app.background import activity
+    from readsim.app.mainwindow import MainWindow
+    from readsim.app.session import Session
+
+    session = Session()
+    window = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(window)
+    window.show()
+    session.adopt(loaded, topic, article)
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None
+                    and session.current.name == article, timeout=20_000)
+    return window
+
+
+def idle(qtbot) -> None:
+    from readsim.app.background import activity
+
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+TOPIC, ARTICLE = "2009074", "23724"  # PageRank: relevant (4 passages) and retrieved at rank 10 by bert-passages
+
+
+@pytest.mark.filterwarnings("ignore::readsim.InputWarning")  # the real runs' overlapping passages
+def test_the_score_panel_shows_readsim_articles_numbers_on_a_real_run(inex, qtbot):
+    import readsim
+    from readsim.app.loading import Loaded
+    from readsim.engine.collection import Collection
+    from readsim.engine.formats import read_qrels, read_run
+    from readsim.engine.reading import Mode
+
+    qrels_path, run_path = inex / "qrels" / "inex2009-2010.qrels", inex / "runs" / "bert-passages.run"
+    run = read_run(run_path)
+    loaded = Loaded(collection=Collection(inex / "articles"), qrels=read_qrels(qrels_path), runs=[run])
+    w = window_on(qtbot, loaded, TOPIC, ARTICLE)
+    one_topic = dataclasses.replace(run, topics={TOPIC: run.topics[TOPIC]})
+    for reading, screen in (("natural", 300), ("entry", 300), ("best", 2000)):
+        w.session.set_settings(mode=Mode(reading), screen=screen)
+        idle(qtbot)
+        s = w.session.settings
+        panel = w.scores.exact()
+        a = readsim.article(qrels_path, run_path, topic=TOPIC, article=ARTICLE, collection=inex / "articles",
+                            reading=reading, screen=s.screen, tolerance=s.tolerance, beta=s.beta)
+        frame = readsim.evaluate(qrels_path, one_topic, list(a.scores), per="article", reading=reading,
+                                 collection=inex / "articles")
+        frame = frame[frame["article"] == ARTICLE]
+        per_article = dict(zip(frame["measure"], frame["value"]))
+        assert len(panel) == 11 and set(panel) == set(a.scores) == set(per_article)
+        for name, value in panel.items():
+            assert math.isclose(value, a.scores[name], rel_tol=0, abs_tol=1e-12), (reading, name)
+            assert math.isclose(value, per_article[name], rel_tol=0, abs_tol=1e-12), (reading, name)
+        # the panel holds readsim.article's object for this article; the Explain dock explains it
+        assert isinstance(w.scores.article, readsim.ArticleEvaluation) and w.scores.article.reading == reading
+    # by hand (qrels and run lines of 23724 for 2009074): T = [0, 25686) holds all of R (4,164 bytes)
+    assert math.isclose(panel["P_set"], 4164 / 25686, abs_tol=1e-12) and panel["R_set"] == 1.0
+
+
+def test_the_score_panel_and_readsim_article_on_a_case_worked_by_hand(tmp_path, qtbot):
+    import readsim
+    from readsim.app.loading import Loaded
+    from readsim.engine.formats import read_qrels, read_run
+
+    # article 100 of topic 1: 1,000 bytes, relevant R = [200, 400) (200 bytes); the run retrieves
+    # T = [300, 600) (300 bytes), so |R ∩ T| = [300, 400) = 100 bytes.
+    qrels, run = tmp_path / "hand.qrels", tmp_path / "hand.run"
+    qrels.write_text("1 Q0 100 200 1000 200 200:200\n")
+    run.write_text("1 Q0 100 1 1.0 hand 300 300\n")
+    w = window_on(qtbot, Loaded(qrels=read_qrels(qrels), runs=[read_run(run)]), "1", "100")
+    panel = w.scores.exact()
+    # P_set = |R∩T| / |T| = 100/300; R_set = |R∩T| / |R| = 100/200;
+    # F(0.25) = (1 + 1/16) P R / (P/16 + R) = (17/16)(1/6) / (1/48 + 1/2) = (17/96)(48/25) = 17/50;
+    # the natural reading reads the chain T first: the first screen [300, 600) holds 100 relevant
+    # bytes, ChP@300 = 100/300 and ChR@300 = 100/200; the first byte read is relevant (f = 1),
+    # so LE(300) = ES(300) = ceil(1/300) = 1 (reference section 4)
+    hand = {"P_set": 1 / 3, "R_set": 1 / 2, "F(0.25)": 17 / 50, "ChP@300": 1 / 3, "ChR@300": 1 / 2,
+            "LE(300)": 1.0, "ES(300)": 1.0}
+    a = readsim.article(qrels, run, topic="1", article="100")
+    for name, value in hand.items():
+        assert math.isclose(panel[name], value, rel_tol=0, abs_tol=1e-12), name
+        assert math.isclose(a.scores[name], value, rel_tol=0, abs_tol=1e-12), name
+    assert panel == pytest.approx(a.scores, rel=0, abs=1e-12)
