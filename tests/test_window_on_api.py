@@ -188,7 +188,10 @@ def test_the_score_panel_and_readsim_article_on_a_case_worked_by_hand(tmp_path, 
     hand = {"P_set": 1 / 3, "R_set": 1 / 2, "F(0.25)": 17 / 50, "ChP@300": 1 / 3, "ChR@300": 1 / 2,
             "LE(300)": 1.0, "ES(300)": 1.0}
     a = readsim.article(qrels, run, topic="1", article="100")
+    frame = readsim.evaluate(qrels, run, list(hand), per="article")
+    per_article = dict(zip(frame["measure"], frame["value"]))
     for name, value in hand.items():
         assert math.isclose(panel[name], value, rel_tol=0, abs_tol=1e-12), name
         assert math.isclose(a.scores[name], value, rel_tol=0, abs_tol=1e-12), name
+        assert math.isclose(per_article[name], value, rel_tol=0, abs_tol=1e-12), name
     assert panel == pytest.approx(a.scores, rel=0, abs=1e-12)

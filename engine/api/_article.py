@@ -12,6 +12,7 @@ notebook and a browser show it without Qt. Text from the article reaches the pag
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import importlib.util
 import subprocess
@@ -31,7 +32,7 @@ from readsim.engine.reading import Mode
 
 from ._evaluate import _check, _collection
 from ._inputs import as_qrels, as_run, warn
-from ._scores import evaluate_passages, panel_scores, ranked_article
+from ._scores import panel_scores, ranked_article
 
 RELEVANT, BOTH, RETRIEVED = "#ffe680", "#a8e6a1", "#1f5fbf"  # the window's colours (app/widgets/article_view.py)
 
@@ -266,11 +267,12 @@ def article(qrels, run, *, topic, article, collection=None, screen: int = 300, t
     if result is None:
         raise InputError(engine_run.path, None, f"topic {topic}: the run does not rank article {article_name}")
     join = Join()
-    ev = ranked_article(judged, engine_run, topic, result, found, join=join).in_mode(reading)
+    natural = ranked_article(judged, engine_run, topic, result, found, join=join)
     warn(join.diagnostics)
     mode = Mode(reading)
-    if mode is Mode.ENTRY and entry is not None:
-        ev = evaluate_passages(ev.relevant, ev.retrieved, ev.n, mode, int(entry))
+    if mode is Mode.ENTRY and entry is not None:  # an entry point of one's own, as the window's (app/rows.py)
+        natural = dataclasses.replace(natural, entry=int(entry))
+    ev = natural.in_mode(mode)
     settings = Settings(mode, int(screen), int(tolerance), beta=float(beta), levels=levels, entry=ev.entry)
     text = found.article(article_name) if found is not None and article_name in found else None
     files = {"qrels": judged.path, "run": engine_run.path, "collection": found.root if found is not None else None,
