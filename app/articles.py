@@ -12,6 +12,7 @@ worker and keeps what the worker returns); :func:`shown_article` runs in the GUI
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -122,12 +123,12 @@ def shown_article(state: ArticleState, settings: Settings, topic: str, qrels: Qr
                   unit: str) -> ArticleEvaluation:
     """The open article ``state`` as the score panel and the Explain dock show it, for the
     reader's ``settings``: its evaluation in the current mode, or, when the run does not rank it
-    (``state.row`` None), as if retrieved whole (:func:`if_retrieved_whole`). ``bep`` (the
-    qrels' best entry point) and ``entry_point`` (the run's) serve BEP(d) (reference §4.7);
-    ``unit``: the offsets' unit. GUI thread; O(1) until a score or an explanation is asked."""
+    (``state.row`` None), as if retrieved whole (:func:`if_retrieved_whole`). The qrels' best
+    entry point and the run's entry point serve BEP(d) (reference §4.7); ``unit``: the offsets'
+    unit. GUI thread; O(1) until a score or an explanation is asked."""
     ev = if_retrieved_whole(state.evaluation) if state.row is None else state.evaluation
     judged = qrels.judgement(topic, state.name) if qrels is not None and topic else None
     ranked = run.article(topic, state.name) if run is not None and topic else None
-    return ArticleEvaluation(ev, settings, topic or "", state.name, run.run_id if run is not None else "",
+    return ArticleEvaluation(ev, dataclasses.replace(settings, entry=ev.entry), topic or "", state.name, run.run_id if run is not None else "",
                              state.article, {"unit": unit}, judged.bep if judged is not None else None,
                              ranked.entry_point if ranked is not None else None)
