@@ -228,6 +228,11 @@ def test_topic_chooser_after_an_edit_equals_a_fresh_evaluation(window, qtbot, mo
     assert chooser.scores[TOPIC] > before[TOPIC]  # a relevant article moved up gains
     assert [t for t in want if chooser.scores[t] != before[t]] == [TOPIC]
     assert evaluated == [[TOPIC]]  # the other topics' values were reused, not computed again
+    # undone: the topic's first score again (the chooser keys its scores by the edit history)
+    moved = dict(chooser.scores)
+    window.editing.act_undo.trigger()
+    qtbot.waitUntil(lambda: not chooser.busy() and bool(chooser.scores) and chooser.scores != moved, timeout=60_000)
+    assert chooser.scores == pytest.approx(before, abs=1e-12)
 
 
 # -- (c) by hand -------------------------------------------------------------------------------
