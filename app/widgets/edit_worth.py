@@ -8,9 +8,10 @@ in QSettings under ``worth/list_measure``)::
     Mean over 120 topics: 0.1425 (before 0.1423, +0.0002)
 
 Both from the Python API's core (``readsim._evaluate.evaluate_run``, the numbers of
-``readsim.evaluate``) of the baseline (the run as opened or last saved) and of the edited run, in the current reading mode (:func:`readsim.app.worth.worth_job`, in
-the background; the baseline is evaluated once). The box hides when the edits are saved or
-all undone.
+``readsim.evaluate``) of the baseline (the run as opened or last saved) and of the edited run
+(``evaluate_again``: its changed topics only), in the current reading mode
+(:func:`readsim.app.worth.worth_job`, in the background; the baseline is evaluated once). The
+box hides when the edits are saved or all undone.
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ See docs/architecture.md (a widget's background work)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction
-
-import dataclasses
 
 from readsim._evaluate import evaluate_again, evaluate_run
 from readsim.engine.measure import ListMeasure
