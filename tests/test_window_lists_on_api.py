@@ -235,6 +235,20 @@ def test_topic_chooser_after_an_edit_equals_a_fresh_evaluation(window, qtbot, mo
     assert chooser.scores == pytest.approx(before, abs=1e-12)
 
 
+def test_the_chooser_keeps_the_run_files_topics_column_wise(inex):
+    """What the chooser hands its worker keeps each topic still as the file said (evaluated
+    column-wise, never built article by article in the GUI thread) and copies an edited one."""
+    from readsim.app.widgets.topic_chooser import as_evaluated
+    from readsim.engine.formats import read_run
+
+    run = read_run(inex / "runs" / "bert-passages.run")
+    run.topics[TOPIC] = list(run.topics[TOPIC])  # as the editor leaves an edited topic
+    seen = as_evaluated(run)
+    assert [t for t in run.topics if seen.columns(t) is None] == [TOPIC]
+    assert all(seen.topics[t] is run.topics[t] for t in run.topics if t != TOPIC)
+    assert seen.topics[TOPIC] is not run.topics[TOPIC] and seen.topics[TOPIC] == run.topics[TOPIC]
+
+
 # -- (c) by hand -------------------------------------------------------------------------------
 
 HAND_QRELS = """\

@@ -57,6 +57,15 @@ def format_score(measure: ListMeasure, value: float | None) -> str:
     return f"{value:.2f}" if measure.lower_is_better else f"{value:.4f}"
 
 
+def as_evaluated(run):
+    """``run`` as it is now, for a worker and for finding the topics an edit changes later: each
+    topic's list copied (GUI thread: the editor changes an edited run's lists in place), except a
+    topic still as the run file said (:meth:`readsim.engine.formats.Run.columns`), kept as it is:
+    the editor never changes the run it read, and such a topic is evaluated column-wise."""
+    return dataclasses.replace(run, topics={t: entries if run.columns(t) is not None else list(entries)
+                                            for t, entries in run.topics.items()})
+
+
 class TopicChooserScores(QObject):
     """The scores of the main window ``window``'s topic chooser (``window.topic_combo``).
 
@@ -134,8 +143,7 @@ class TopicChooserScores(QObject):
         self._generation += 1
         generation = self._generation
         qrels, run, collection, st, measure = s.qrels, s.run, s.collection, s.settings, self.measure
-        # the lists copied here (GUI thread): the editor changes the run's lists in place
-        seen = dataclasses.replace(run, topics={t: list(entries) for t, entries in run.topics.items()})
+        seen = as_evaluated(run)
         # the last evaluation with the same inputs and settings, of a run with the same topics (the
         # same run, or its editable copy after the first edit): only the changed topics are evaluated
         last = self._last
