@@ -1,10 +1,10 @@
 """What the Runs window (:mod:`readsim.app.widgets.runs_window`) computes and exports, without
 widgets: reading extra runs, evaluating every run once (and once more as whole documents),
-comparing them (:func:`readsim.engine.compare.compare_evaluations`), the fidelity tables, and
-the tables of what it shows (:class:`Table`, exported with their provenance by
-:mod:`readsim.app.provenance`). Runs are evaluated and the fidelity tables built by the Python
-API's pandas-free core (:func:`readsim._evaluate.evaluate_run`,
-:func:`readsim._compare.fidelity_of`), as ``readsim-eval`` does.
+comparing them, the fidelity tables, and the tables of what it shows (:class:`Table`, exported
+with their provenance by :mod:`readsim.app.provenance`). Runs are evaluated, compared and the
+fidelity tables built by the Python API's pandas-free core (:func:`readsim._evaluate.evaluate_run`,
+:func:`readsim._compare.comparison_of`, :func:`readsim._compare.fidelity_of`), as
+``readsim.compare`` and ``readsim-eval`` do.
 
 No statistic is computed here: every number is the engine's, as ``readsim-eval compare`` and
 ``readsim-eval fidelity`` (:mod:`readsim.engine.cli`) print it. This module only pairs
@@ -19,10 +19,12 @@ a Qt signal; setting :attr:`Progress.cancelled` makes the worker stop at its nex
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,9 +34,11 @@ from readsim.engine.compare import run_labels as engine_run_labels
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, read_any_run
 import readsim._evaluate as api_core
-from readsim.engine.listmeasures import Evaluation
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
 from readsim.engine.reading import Mode
+
+if TYPE_CHECKING:
+    from readsim.engine.listmeasures import Evaluation
 
 DEFAULT_MEASURES = ("AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "ANCE@600/LE(300)")
 """The measures compared by default: INEX's official Relevant in Context measure, the two
@@ -158,7 +162,7 @@ class Cached:
     qrels: Qrels
     collection: Collection | None
     key: tuple
-    evaluation: Evaluation
+    evaluation: Evaluation  # readsim._evaluate.evaluate_run's
     documents: Evaluation | None
 
 
@@ -207,7 +211,7 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
     them. Worker thread. Raises ``ValueError`` when too little is left to compare (fewer than 2
     runs or paired topics, an option out of range), :class:`UnknownMeasure`, :class:`InputError`,
     :class:`Cancelled`."""
-    from readsim.engine.compare import compare_evaluations
+    from readsim._compare import comparison_of
 
     measures = [parse_list_measure(m) for m in options.measures]
     if len(runs) < 2:
@@ -242,7 +246,7 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
         evaluations.append(e)
         if documents is not None:
             documents.append(_relabelled(c.documents, label))
-    comparison = compare_evaluations(evaluations, measures, documents, **options.compare_options())
+    comparison = comparison_of(evaluations, measures, documents, **options.compare_options())
     progress.step(1.0, "done")
     return Compared(comparison, list(runs), labels, options, cached, list(dict.fromkeys(diagnostics)),
                     collection is not None, shared)
@@ -250,7 +254,7 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
 
 def _relabelled(ev: Evaluation, label: str) -> Evaluation:
     """A shallow copy of ``ev`` named ``label`` (the cached evaluation keeps its run id)."""
-    return Evaluation(label, ev.measures, ev.topics, ev.values, ev.means, ev.diagnostics)
+    return dataclasses.replace(ev, run_id=label)
 
 
 def fidelity_job(qrels: Qrels, collection: Collection, options: Options, progress: Progress):

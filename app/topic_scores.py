@@ -1,21 +1,23 @@
 """The current topic's list scores (fetch phase) from the ranked rows the session already has.
 
-No Qt and no file access: :func:`topic_scores` joins the rows' evaluations (current reading
-mode) with the qrels' relevance and relevant sizes into an engine
-:class:`~readsim.engine.listmeasures.Ranking` and asks it for the list measures, so the numbers
-are those of :func:`readsim.engine.listmeasures.evaluate` for the topic (SPEC section 6;
-policies 1, 2 and 7 of :mod:`readsim.engine.listmeasures`: gP past a short run's end, effort
-past the run's end, unjudged and non-relevant articles score the measure's null value). The
-same rows give "where the run loses" (:func:`readsim.engine.loss.loss_split`): AgP with the
-highlighted passages and/or the ideal ranking, and each article's browse loss (what each
-article costs the topic is computed from the split by the topic view, in the background).
+No Qt and no file access: every number is the Python API core's, which ``readsim.evaluate``
+and ``readsim.loss`` are built on. :func:`topic_scores` joins the rows' evaluations (current
+reading mode) with the qrels' relevance and relevant sizes (:func:`readsim._evaluate.topic_ranking`)
+and asks for the list measures (:func:`readsim._evaluate.topic_values`: the arithmetic
+``readsim.evaluate(..., per="topic")`` applies to each topic; SPEC section 6, policies 1, 2 and
+7 of :mod:`readsim.engine.listmeasures`: gP past a short run's end, effort past the run's end,
+unjudged and non-relevant articles score the measure's null value) and the curves
+(:func:`readsim._evaluate.topic_curves`). The same rows give "where the run loses"
+(:func:`readsim._loss.topic_split`): AgP with the highlighted passages and/or the ideal ranking,
+and each article's browse loss (what each article costs the topic is computed from the split by
+the topic view, in the background, :func:`readsim._loss.topic_costs`).
 
 Speed (a reader-setting change must show within a frame): the loss split reads every relevant
 article of the topic again with its highlighted passages (``S_ideal``), all in one batch
-(:func:`readsim.engine.loss.ideal_scores`). A :class:`LossMemo` keeps each ``S_ideal`` (per
+(:func:`readsim._loss.ideal_scores`). A :class:`LossMemo` keeps each ``S_ideal`` (per
 judgement, measure, mode, levels and entry point) and each topic's split, so a screen or tolerance change that
 leaves S alone costs nothing and a mode already seen costs the run's side only. The numbers
-are those of :func:`readsim.engine.loss.loss_split` (same engine functions; tested equal).
+are those of :func:`readsim._loss.topic_split` without the memo (same functions; tested equal).
 """
 
 from __future__ import annotations
@@ -24,12 +26,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from readsim._evaluate import topic_curves, topic_ranking, topic_values
+from readsim._loss import ideal_scores, topic_split
 from readsim.engine.document import Settings
-from readsim.engine.formats import Qrels
-from readsim.engine.listmeasures import (Ranking, generalised_precision, generalised_recall,
-                                         normalized_cumulated_effort)
-from readsim.engine.formats import Judgement
-from readsim.engine.loss import LossSplit, ideal_scores, loss_split
+from readsim.engine.formats import Judgement, Qrels
+from readsim.engine.listmeasures import Ranking
+from readsim.engine.loss import LossSplit
 from readsim.engine.measure import DocMeasure, ListMeasure
 
 DOC_KINDS = ("aveChP", "T2IF", "T2IP", "F", "LE", "ES")  # the topic view's document measures
@@ -117,7 +119,7 @@ class TopicScores:
 
 
 class LossMemo:
-    """Memo of :func:`readsim.engine.loss.ideal_scores` values and of the last splits (see the
+    """Memo of :func:`readsim._loss.ideal_scores` values and of the last splits (see the
     module docstring). Keys hold their objects (judgement, rows list, qrels), compared by
     identity, so a new qrels file or new rows never meet an old entry; at most ``limit``
     ideal scores are kept (then the memo starts again)."""
@@ -157,14 +159,14 @@ class LossMemo:
 
     def loss_split(self, measure: DocMeasure, judged, articles, docs, mode, levels: int,
                    rows: object = None, qrels: object = None) -> LossSplit:
-        """:func:`readsim.engine.loss.loss_split` (no entry points) with memoised ``S_ideal``;
+        """:func:`readsim._loss.topic_split` (no entry points) with memoised ``S_ideal``;
         the same ``rows`` and ``qrels`` objects with the same measure, mode and levels return
         the previous split (the same object)."""
         key = (id(rows), id(qrels), measure, str(mode), levels)
         hit = self._splits.get(key) if rows is not None else None
         if hit is not None and hit[0] is rows and hit[1] is qrels:
             return hit[2]
-        out = loss_split(measure, judged, articles, docs, mode, levels, ideal=self.ideal)
+        out = topic_split(measure, judged, articles, docs, mode, levels, ideal=self.ideal)
         if rows is not None:
             if len(self._splits) >= self._max_splits:
                 self._splits.clear()
@@ -185,31 +187,15 @@ def topic_scores(rows, qrels: Qrels | None, topic: str, doc: DocMeasure, setting
     effort = doc if doc.kind in EFFORT_KINDS else DocMeasure("LE", settings.screen, lower_is_better=True)
     levels = settings.levels
     judged = qrels.topics.get(topic, {}) if qrels is not None else {}
-    n = len(rows)
-    relevant = np.zeros(n, dtype=bool)
-    rsize = np.zeros(n, dtype=np.int64)
-    wanted = list(dict.fromkeys([doc, effort]))
-    table = {m: np.full(n, m.null_value(levels)) for m in wanted}
-    for k, row in enumerate(rows):
-        j = judged.get(row.article)
-        if j is None or not j.relevant:
-            continue  # policy 7: the null value
-        relevant[k] = True
-        rsize[k] = j.rel_size
-        for m in wanted:
-            table[m][k] = m.value(row.evaluation, levels)
-    rel_sizes = [j.rel_size for j in judged.values() if j.relevant]
-    ranking = Ranking(topic, [r.article for r in rows], relevant, rsize, table, len(rel_sizes), int(sum(rel_sizes)))
-    measures = list_measures(doc, n)
-    values = {m.name: ranking.value(m, levels) for m in measures} if ranking.nrel else {}
-    gr = generalised_recall(relevant, ranking.nrel) if ranking.nrel else np.zeros(n)
-    nce = normalized_cumulated_effort(table[effort], ranking.nrel, n, levels + 1) if n else np.zeros(0)
+    docs = [r.evaluation for r in rows]
+    ranking = topic_ranking(topic, judged, [r.article for r in rows], docs, [doc, effort], levels)
+    measures = list_measures(doc, len(rows))
+    gp, gr, nce = topic_curves(ranking, doc, effort, levels)
     loss = None
     if qrels is not None:
-        docs = [r.evaluation for r in rows]
         if memo is None:
-            loss = loss_split(doc, judged, ranking.articles, docs, settings.mode, levels)
+            loss = topic_split(doc, judged, ranking.articles, docs, settings.mode, levels)
         else:
             loss = memo.loss_split(doc, judged, ranking.articles, docs, settings.mode, levels, rows, qrels)
-    return TopicScores(topic, doc, effort, ranking, measures, values, table[doc],
-                       generalised_precision(table[doc]), gr, nce, loss)
+    return TopicScores(topic, doc, effort, ranking, measures, topic_values(ranking, measures, levels),
+                       ranking.scores[doc], gp, gr, nce, loss)

@@ -6,11 +6,13 @@ edits are saved or all undone. The numbers here are the baseline's, computed wit
 engine functions as the values shown now, so that "before" is exactly what the unedited run
 scores:
 
-- an article's document scores: :func:`before_evaluation` (``engine.batch.document`` on the
-  baseline's entry for the article, as the ranked list scores it, in the current reading mode);
-- a topic's list score and the run's mean over topics: :func:`worth_job`
-  (``engine.listmeasures.evaluate`` of the baseline and of the edited run, the measure chosen
-  by the user: by default INEX 2009-2010's official ``AgP/F(0.25)``, docs/reference.md section 5).
+- an article's document scores: :func:`before_evaluation` (the API's core,
+  :func:`readsim._scores.ranked_article`, on the baseline's entry for the article, as the ranked
+  list scores it, in the current reading mode);
+- a topic's list score and the run's mean over topics: :func:`worth_job` (the Python API's
+  core, :func:`readsim._evaluate.evaluate_run`, of the baseline and of the edited run: the numbers
+  of ``readsim.evaluate``; the measure chosen by the user: by default INEX 2009-2010's official
+  ``AgP/F(0.25)``, docs/reference.md section 5).
 
 No widgets. Threading contract: :func:`worth_job` runs in a worker thread (plain engine data
 only); everything else in the GUI thread.
@@ -19,20 +21,21 @@ only); everything else in the GUI thread.
 from __future__ import annotations
 
 import dataclasses
-import math
+import operator
 from dataclasses import dataclass
 
 import numpy as np
 
-from readsim.engine.batch import document
+from readsim._evaluate import evaluate_again, evaluate_run
+from readsim._scores import ranked_article
 from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation
 from readsim.engine.formats import Qrels, Run
-from readsim.engine.listmeasures import Evaluation, evaluate
+from readsim.engine.listmeasures import Evaluation
 from readsim.engine.measure import ListMeasure
 from readsim.engine.reading import Mode
 
-from .rows import with_entry, with_mode
+from .rows import with_mode
 from .topic_scores import topic_scores
 
 DEFAULT_LIST_MEASURE = "AgP/F(0.25)"
@@ -70,7 +73,7 @@ def before_evaluation(session, name: str) -> Before | None:
         natural = hit[1]
     else:
         coll = session.collection if session.collection is not None and name in session.collection else None
-        natural = with_entry(document(session.qrels or Qrels(""), base, topic, entry, Mode.NATURAL, coll), entry)
+        natural = ranked_article(session.qrels or Qrels(""), base, topic, entry, coll)
         if len(_memo) > 256:
             _memo.clear()
         _memo[key] = (entry, natural)
@@ -146,8 +149,10 @@ class Worth:
 
 def list_evaluation(qrels: Qrels, run: Run, measure: ListMeasure, mode: Mode, collection: Collection | None,
                     levels: int) -> Evaluation:
-    """``engine.listmeasures.evaluate`` of one measure (worker thread)."""
-    return evaluate(qrels, run, [measure], mode, collection, levels=levels)
+    """``run``'s evaluation under one measure (worker thread): the Python API's core,
+    :func:`readsim._evaluate.evaluate_run`, as ``readsim.evaluate`` evaluates a run."""
+    return evaluate_run(qrels, run, [measure], reading=mode, collection=collection, all_topics=False,
+                        as_documents=False, levels=levels)[0]
 
 
 def changed_topics(run: Run, base: Run) -> list[str]:
@@ -156,7 +161,7 @@ def changed_topics(run: Run, base: Run) -> list[str]:
     out = []
     for t in dict.fromkeys([*run.topics, *base.topics]):
         a, b = run.topics.get(t, []), base.topics.get(t, [])
-        if len(a) != len(b) or any(x is not y for x, y in zip(a, b)):
+        if len(a) != len(b) or any(map(operator.is_not, a, b)):
             out.append(t)
     return out
 
@@ -172,15 +177,9 @@ def worth_job(qrels: Qrels, before: Evaluation, part: Run, measure: ListMeasure,
               collection: Collection | None, levels: int, topic: str | None) -> Worth:
     """:class:`Worth` of the edited run against its baseline's evaluation ``before`` (worker
     thread). ``part`` is the edited run's :func:`changed_part`: only those topics are evaluated
-    again; the mean is then taken as ``engine.listmeasures.evaluate`` takes it (``math.fsum``
-    over the same topics, or the sum for a count), so it is the mean a fresh evaluation of the
-    edited run gives, to the last bit."""
+    again (:func:`readsim._evaluate.evaluate_again`, which takes the mean as a fresh
+    evaluation does: ``math.fsum`` over the same topics, or the sum for a count)."""
     name = measure.name
-    values = dict(before.values[name])
-    if part.topics:
-        done = list_evaluation(qrels, part, measure, mode, collection, levels)
-        values.update({t: v for t, v in done.values[name].items() if t in values})
-    column = [values[t] for t in before.topics]
-    mean = float(sum(column)) if measure.is_count else (math.fsum(column) / len(column) if column else 0.0)
-    return Worth(name, topic or "", before.values[name].get(topic), values.get(topic),
-                 before.means[name], mean, len(before.topics))
+    now = evaluate_again(qrels, before, part, reading=mode, collection=collection, levels=levels)
+    return Worth(name, topic or "", before.values[name].get(topic), now.values[name].get(topic),
+                 before.means[name], now.means[name], len(before.topics))

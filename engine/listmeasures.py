@@ -373,6 +373,20 @@ class RankingTable:
         return nce[:, -1] if kind == "NCE" else np.mean(nce, axis=1)
 
 
+def ranking_values(rankings: Sequence[Ranking], measures: Sequence[ListMeasure], levels: int = 4
+                   ) -> dict[str, list[float]]:
+    """Each list measure of each ranking (``nrel`` >= 1): name -> one float per ranking, in order
+    (:meth:`RankingTable.values`, else :meth:`Ranking.value`): :func:`evaluate`'s arithmetic."""
+    table = RankingTable(rankings)
+    out: dict[str, list[float]] = {}
+    for m in measures:
+        column = table.values(m, levels)
+        if column is None:  # ranking by ranking: its own arithmetic
+            column = [r.value(m, levels) for r in table.rankings]
+        out[m.name] = list(map(float, column))
+    return out
+
+
 class ArticleNames(Sequence):
     """The article names of a topic's ranking read column-wise, decoded on first use."""
 
@@ -770,20 +784,17 @@ def evaluate(
                 f"length (" + ("in neither the qrels nor the collection" if collection is not None else
                                "not in the qrels; give --collection to read it") +
                 "): counted as retrieving no text in iP/MAiP, which raises their precision")))
-    values: dict[str, dict[str, float]] = {m.name: {} for m in measures}
     rankings = [ranked.get(topic) or Ranking.empty(topic, qrels, doc_measures) for topic in topics]
-    table = RankingTable(rankings)
+    columns = ranking_values(rankings, measures, levels)
+    values = {m.name: dict(zip(topics, columns[m.name])) for m in measures}
+    return Evaluation(run.run_id, measures, topics, values, topic_means(measures, topics, values), diagnostics)
+
+
+def topic_means(measures: Sequence[ListMeasure], topics: Sequence[str], values: dict[str, dict[str, float]]
+                ) -> dict[str, float]:
+    """Each measure's mean of ``values[name][topic]`` over ``topics`` (policies 4, 8)."""
+    out = {}
     for m in measures:
-        column = table.values(m, levels)
-        if column is None:  # article by article: the ranking's own arithmetic
-            column = [r.value(m, levels) for r in rankings]
-        values[m.name] = dict(zip(topics, map(float, column)))
-    means = {}
-    for m in measures:
-        name = m.name
-        column = [values[name][t] for t in topics]
-        if m.is_count:
-            means[name] = float(sum(column))
-        else:
-            means[name] = math.fsum(column) / len(column) if column else 0.0
-    return Evaluation(run.run_id, measures, topics, values, means, diagnostics)
+        column = [values[m.name][t] for t in topics]
+        out[m.name] = float(sum(column)) if m.is_count else (math.fsum(column) / len(column) if column else 0.0)
+    return out

@@ -42,14 +42,10 @@ FORBIDDEN = {
     "readsim.engine.listmeasures.per_article": "readsim._evaluate.article_scores",
 }
 
-#: imports still waiting for their module's change: app/worth.py (the scores before the unsaved
-#: edits) is moved onto the API with the list-level numbers; its one ranked-article evaluation
-#: is to call readsim._scores.ranked_article. Only these may remain, never new ones.
-WAITING = {"app.worth": {"readsim.engine.batch.document"}}
-
 #: the modules that score articles, each through the API's core
 ON_THE_API = {"app.rows", "app.articles", "app.editing", "app.playback", "app.export", "app.widgets.scores",
-              "app.widgets.explain", "app.widgets.compare", "app.widgets.strategies", "app.widgets.sensitivity"}
+              "app.widgets.explain", "app.widgets.compare", "app.widgets.strategies", "app.widgets.sensitivity",
+              "app.worth"}
 
 
 def imported(source: str) -> set[str]:
@@ -94,7 +90,7 @@ def test_the_check_catches_each_way_of_importing_an_entry_point():
 def test_no_window_module_calls_the_engines_article_scoring():
     found = {m: forbidden(names) for m, names in graph().items()}
     found = {m: f for m, f in found.items() if f}
-    assert all(m in WAITING and f <= WAITING[m] for m, f in found.items()), found
+    assert found == {}
 
 
 def test_the_window_scores_articles_through_the_api_core():

@@ -11,7 +11,8 @@ shaded green (for LE, ES and the rank, lower is better).
 Each side is the API's :func:`readsim._scores.ranked_article` ``(qrels, run, topic, entry,
 collection)`` read in the mode (``readsim.article``'s evaluation), recomputed at once on every article, run, mode or settings change (one article:
 a scan over its passages). The AgP rows need the whole topic under both runs and are computed
-with :func:`readsim.engine.listmeasures.rank_topics` in the background
+with the API's core, :func:`readsim._evaluate.evaluate_run` on each run cut to the topic (the
+values of ``readsim.evaluate(..., per="topic")``), in the background
 (:func:`readsim.app.background.run_in_background`). An article a run does not rank for the
 topic shows "not ranked" in that run's column (its view shows relevance only).
 
@@ -29,12 +30,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QSplitter, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
+from readsim._evaluate import evaluate_run
 from readsim._scores import evaluate_passages, panel_measures, panel_scores, ranked_article
 from readsim.engine import intervals as iv
 from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle
-from readsim.engine.listmeasures import rank_topics
 from readsim.engine.measure import DocMeasure, ListMeasure
 
 from .. import marks as mk
@@ -566,14 +567,15 @@ class ComparePanel(QWidget):
             for letter, run in runs.items():
                 if run is None or topic not in run.topics:
                     continue
+                part = dataclasses.replace(run, topics={topic: run.topics[topic]})
                 try:
-                    ranking = rank_topics(qrels, run, [m.doc for m in measures], mode, coll, topics=[topic],
-                                          levels=levels).get(topic)
+                    result, _ = evaluate_run(qrels, part, measures, reading=mode, collection=coll, all_topics=False,
+                                             as_documents=False, levels=levels)
                 except InputError:
-                    ranking = rank_topics(qrels, run, [m.doc for m in measures], mode, None, topics=[topic],
-                                          levels=levels).get(topic)
-                if ranking is not None and ranking.nrel:
-                    out[letter] = {m.name: ranking.value(m, levels) for m in measures}
+                    result, _ = evaluate_run(qrels, part, measures, reading=mode, collection=None, all_topics=False,
+                                             as_documents=False, levels=levels)
+                if topic in result.topics:
+                    out[letter] = {m.name: result.values[m.name][topic] for m in measures}
             return out
 
         def success(out) -> None:

@@ -7,10 +7,11 @@ in QSettings under ``worth/list_measure``)::
     Topic 2009078: 0.2311 (before 0.2054, +0.0257)
     Mean over 120 topics: 0.1425 (before 0.1423, +0.0002)
 
-Both from ``engine.listmeasures.evaluate`` of the baseline (the run as opened or last saved)
-and of the edited run, in the current reading mode (:func:`readsim.app.worth.worth_job`, in
-the background; the baseline is evaluated once). The box hides when the edits are saved or
-all undone.
+Both from the Python API's core (``readsim._evaluate.evaluate_run``, the numbers of
+``readsim.evaluate``) of the baseline (the run as opened or last saved) and of the edited run
+(``evaluate_again``: its changed topics only), in the current reading mode
+(:func:`readsim.app.worth.worth_job`, in the background; the baseline is evaluated once). The
+box hides when the edits are saved or all undone.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 passages x {run, ideal} ranking, the split ideal - actual = browse + fetch + together, what the
 unranked relevant articles cost, and the per-article table (:mod:`.loss_table`): each ranked
 article's browse cost and rank cost, computed in the background
-(:func:`readsim.app.background.run_in_background` over :func:`readsim.engine.loss.article_costs`:
-all the articles of a topic at once, from cumulative sums), memoised per split. Clicking a row
+(:func:`readsim.app.background.run_in_background` over the Python API core's
+:func:`readsim._loss.topic_costs`, the costs ``readsim.loss`` gives: all the articles of a topic
+at once, from cumulative sums), memoised per split. Clicking a row
 opens the article (the topic view connects it); *Export…* writes the table with its provenance
 (:func:`readsim.app.provenance.write_table`, CSV or JSON).
 """
@@ -16,8 +17,9 @@ from PySide6.QtCore import QEvent, QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QVBoxLayout, QWidget)
 
+from readsim._loss import topic_costs
 from readsim.engine.compare import format_number, format_signed
-from readsim.engine.loss import ArticleCosts, LossSplit, article_costs
+from readsim.engine.loss import ArticleCosts, LossSplit
 from readsim.engine.measure import ListMeasure
 
 from ..background import run_in_background
@@ -237,7 +239,7 @@ class LossPanel(QWidget):
             self.costs_computed += 1
             self._show_costs(costs)
 
-        run_in_background(self, lambda: article_costs(loss, measure), done)
+        run_in_background(self, lambda: topic_costs(loss, measure), done)
 
     def _show_costs(self, costs: ArticleCosts) -> None:
         """The costs in the table; the rows re-sort by them, so the selected row is brought back

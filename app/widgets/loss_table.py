@@ -3,13 +3,13 @@ article with its rank, title, relevance, rank in the ideal ordering of the run's
 the run's passages and with the highlighted ones, and what it costs the topic's AgP: its **browse
 cost** (the topic's AgP with this article's passages alone replaced by its highlighted text,
 minus as is) and its **rank cost** (with this article alone moved to its ideal rank, minus as
-is), from :func:`readsim.engine.loss.article_costs`. For LE/ES, where AgP does not apply, the
+is), from :func:`readsim._loss.topic_costs`. For LE/ES, where AgP does not apply, the
 browse column is the extra screens the run's passages cost on the article (S minus S_ideal) and
 there is no rank cost.
 
 :class:`LossModel` is filled by :meth:`~LossModel.set_loss` (the split, at once) and
 :meth:`~LossModel.set_costs` (the costs, computed in the background by the panel); usable
-without a window. No file access, no engine work beyond :func:`readsim.engine.loss.ideal_positions`.
+without a window. No file access, no engine work beyond :func:`readsim._loss.ideal_positions`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from readsim._loss import ideal_positions
 from readsim.engine.compare import format_signed
-from readsim.engine.loss import ArticleCosts, LossSplit, ideal_positions
+from readsim.engine.loss import ArticleCosts, LossSplit
 
 from ..plain import plain_tip
 

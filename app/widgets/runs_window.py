@@ -8,7 +8,7 @@ files or a folder, read in the background; they stay in this window), the measur
 line; default :data:`readsim.app.runs_model.DEFAULT_MEASURES`), the test (bootstrap, t,
 randomization), α, resamples, seed, correction, the reading order, ``-c`` and the baseline of
 the runs as whole documents. Every run is evaluated once (and once more as whole documents) in
-the background, then :func:`readsim.engine.compare.compare_evaluations` compares them, with a
+the background, then :func:`readsim._compare.comparison_of` compares them, with a
 progress bar; the GUI never waits. Evaluations are kept, so a new test or α only re-tests.
 
 Five tabs, all for the measure chosen at the top ("Measure"):

@@ -4,11 +4,14 @@ score on it, and the combo can list the topics by that score, lowest first.
 The score is the topic view's headline list measure (:func:`chooser_measure`: AgP over the
 topic view's document measure S, reference section 5.4; for an effort S, ANCE@100/S), with the
 reader's settings (reading order, S's parameters, LE levels): the numbers of
-:func:`readsim.engine.listmeasures.evaluate` for the open run, those ``readsim-eval -q`` prints
-(each topic's value). They are computed in a worker (:func:`readsim.app.background.run_in_background`)
-once the topic's own ranked list is scored, never in the GUI thread; a newer request drops an
-older result (a generation counter), and results are kept per (run, inputs, measure, settings,
-edits) so switching back costs nothing.
+``readsim.evaluate(..., per="topic")`` for the open run, those ``readsim-eval -q`` prints (each
+topic's value), from the Python API's core (:func:`readsim._evaluate.evaluate_run`). They are
+computed in a worker (:func:`readsim.app.background.run_in_background`) once the topic's own
+ranked list is scored, never in the GUI thread; a newer request drops an older result (a
+generation counter), and results are kept per (run, inputs, measure, settings, edits) so
+switching back costs nothing. After an edit only the changed topics are evaluated again
+(:func:`readsim._evaluate.evaluate_again` over the last evaluation of the same run and
+settings).
 
 :func:`install_topic_scores` wires it to a main window: each item gets `` · 0.1234`` after its
 topic id (``2009074 · 0.0259  web ranking ...``; the measure named in the combo's tooltip), :data:`SCORE_ROLE` holds each value, and the
@@ -17,14 +20,17 @@ See docs/architecture.md (a widget's background work)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+import dataclasses
+
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 
-from readsim.engine.listmeasures import evaluate
+from readsim._evaluate import evaluate_again, evaluate_run
 from readsim.engine.measure import ListMeasure
 
 from ..background import input_error_text, run_in_background
 from ..topic_scores import EFFORT_KINDS, doc_measure
+from ..worth import changed_part
 
 SCORE_ROLE = Qt.ItemDataRole.UserRole + 20
 """A topic item's score (float), None before it is known or when the topic has no relevant article."""
@@ -51,6 +57,15 @@ def format_score(measure: ListMeasure, value: float | None) -> str:
     return f"{value:.2f}" if measure.lower_is_better else f"{value:.4f}"
 
 
+def as_evaluated(run):
+    """``run`` as it is now, for a worker and for finding the topics an edit changes later: each
+    topic's list copied (GUI thread: the editor changes an edited run's lists in place), except a
+    topic still as the run file said (:meth:`readsim.engine.formats.Run.columns`), kept as it is:
+    the editor never changes the run it read, and such a topic is evaluated column-wise."""
+    return dataclasses.replace(run, topics={t: entries if run.columns(t) is not None else list(entries)
+                                            for t, entries in run.topics.items()})
+
+
 class TopicChooserScores(QObject):
     """The scores of the main window ``window``'s topic chooser (``window.topic_combo``).
 
@@ -68,6 +83,7 @@ class TopicChooserScores(QObject):
         self._running = False
         self._wanted: tuple | None = None  # the inputs of the scores to show
         self._suffix: dict[str, str] = {}  # topic -> the score inserted after its id in its item
+        self._last: tuple | None = None  # (key less run and edits, qrels, collection, the run's lists evaluated, evaluation)
         self.act_sort = QAction(SORT_TEXT, window)
         self.act_sort.setCheckable(True)
         self.act_sort.setStatusTip("List the topics in the chooser by the open run's score on each, lowest first")
@@ -85,7 +101,8 @@ class TopicChooserScores(QObject):
             view.doc_combo.currentIndexChanged.connect(lambda _i: self.refresh())
         editing = getattr(window, "editing", None)
         if editing is not None and getattr(editing, "editor", None) is not None:
-            editing.editor.edited.connect(lambda _article: self.refresh())
+            # after the edit is pushed: the stack's index (part of the key) moves after `edited`
+            editing.editor.edited.connect(lambda _article: QTimer.singleShot(0, self, self.refresh))
 
     def busy(self) -> bool:
         """True while scores are wanted or being computed."""
@@ -126,19 +143,33 @@ class TopicChooserScores(QObject):
         self._generation += 1
         generation = self._generation
         qrels, run, collection, st, measure = s.qrels, s.run, s.collection, s.settings, self.measure
+        seen = as_evaluated(run)
+        # the last evaluation with the same inputs and settings, of a run with the same topics (the
+        # same run, or its editable copy after the first edit): only the changed topics are evaluated
+        last = self._last
+        if last is not None and not (last[0] == key[1:-1] and last[1] is qrels and last[2] is collection
+                                     and last[3].topics.keys() == run.topics.keys()):
+            last = None
+        part = changed_part(run, last[3]) if last is not None else None
 
-        def op() -> dict[str, float]:  # worker: plain engine data only
-            return dict(evaluate(qrels, run, [measure], st.mode, collection, False, False, st.levels
-                                 ).values[measure.name])
+        def op():  # worker: plain engine data only
+            if last is not None:
+                return evaluate_again(qrels, last[4], part, reading=st.mode, collection=collection, levels=st.levels)
+            return evaluate_run(qrels, seen, [measure], reading=st.mode, collection=collection, all_topics=False,
+                                as_documents=False, levels=st.levels)[0]
 
-        def success(values: dict[str, float]) -> None:
+        def success(evaluation) -> None:
             self._running = False
+            self._last = (key[1:-1], qrels, collection, seen, evaluation)
+            values = dict(evaluation.values[measure.name])
             self._memo[key] = values
             while len(self._memo) > MEMO_SIZE:  # the oldest first
                 self._memo.pop(next(iter(self._memo)))
             if generation == self._generation and key == self._key():
                 self.scores = dict(values)
                 self.relabel()
+            elif self._wanted is None and self._key() not in self._memo:
+                self.refresh()  # the inputs moved on while this was computed and nothing asked again
             self._start_if_wanted()
 
         def failure(exc: BaseException) -> None:

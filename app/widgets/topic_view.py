@@ -5,13 +5,13 @@ A combo picks the document measure S (aveChP, T2IF(t), T2IP(t), F(b), or the eff
 LE(s), ES(s) with the reader's current parameters). For a precision-like S the view shows
 AgP, AgP', MAP and gP@r / gR@r (r = 1, 5, 10, 25, 50); for an effort score MAP, CE@r, NCE@r,
 ANCE@r and gR@r (r = 10, 50, 100 and the run's length). Numbers are those of
-:func:`readsim.engine.listmeasures.evaluate` for the topic (:mod:`readsim.app.topic_scores`),
+``readsim.evaluate(..., per="topic")`` for the topic (:mod:`readsim.app.topic_scores`, on the API's core),
 recomputed from the session's rows whenever the topic, the run, the mode or a reader setting
 changes. The curves (:class:`~readsim.app.widgets.list_plot.RankCurves`) mark the open
 article's rank; clicking a curve opens the article at that rank.
 
 "Where the run loses" (:class:`~readsim.app.widgets.loss_panel.LossPanel`,
-:mod:`readsim.engine.loss`, reference section 5.11): AgP for S over the square {run, ideal}
+``readsim.loss``'s core, reference section 5.11): AgP for S over the square {run, ideal}
 passages x {run, ideal} ranking, the split, and a sortable table of what each ranked article
 costs the topic's AgP (browse cost, rank cost; :mod:`.loss_table`). Clicking a row opens the
 article. S starts as F(0.25), so the view opens on the official AgP/F(0.25) (MAgP's); the

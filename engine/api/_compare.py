@@ -24,6 +24,7 @@ from ._inputs import as_qrels, warn
 
 if TYPE_CHECKING:
     from readsim.engine.fidelity import Fidelity
+    from readsim.engine.listmeasures import Evaluation
 
 
 class Comparison:
@@ -178,7 +179,7 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
     the topics every run has (a warning names those left out; ``all_topics`` pairs every
     judged topic). Raises :class:`readsim.InputError` on bad input, ``ValueError`` on an
     option out of range, fewer than 2 runs or fewer than 2 paired topics."""
-    from readsim.engine.compare import check_options, compare_evaluations
+    from readsim.engine.compare import check_options
 
     _check("all", reading)
     check_options(test, alpha, resamples, seed, correction)
@@ -190,7 +191,7 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
     if len(results) < 2:
         raise ValueError(f"compare needs at least 2 runs, not {len(results)}")
     try:
-        c = compare_evaluations(results, parsed, None, test=test, alpha=alpha, resamples=resamples, seed=seed,
+        c = comparison_of(results, parsed, None, test=test, alpha=alpha, resamples=resamples, seed=seed,
                                 correction=correction)
     except ValueError as exc:
         if "paired topics" not in str(exc):
@@ -204,6 +205,20 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
                          f"run (first: {', '.join(lo[:3])}); compared on the {len(c.topics)} topics every run has "
                          f"(all_topics=True scores a missing topic as an empty ranking)")])
     return Comparison(c)
+
+
+def comparison_of(evaluations: Sequence[Evaluation], measures: Sequence[ListMeasure],
+                  documents: Sequence[Evaluation] | None = None, **options) -> _EngineComparison:
+    """:func:`compare`'s statistics without pandas, and the Runs window's: the engine's
+    comparison (arrays measures x runs x topics; reference section 12.1) of runs already
+    evaluated (:func:`readsim._evaluate.evaluate_run`, one :class:`Evaluation` per run, named by
+    its ``run_id``), ``documents`` the same runs evaluated as whole documents (the "against
+    documents" correlations) or None. ``options``: ``test``, ``alpha``, ``resamples``, ``seed``,
+    ``correction`` as :func:`compare`. Raises ``ValueError`` (an option out of range, fewer than 2
+    runs or paired topics)."""
+    from readsim.engine.compare import compare_evaluations
+
+    return compare_evaluations(list(evaluations), list(measures), documents, **options)
 
 
 def fidelity_of(qrels, collection, measures: Sequence[ListMeasure], *, topics="complete", reading: str = "natural",

@@ -3,18 +3,29 @@
 The numbers are ``readsim-eval``'s: the same readers, the same coverage warnings and the same
 engine calls (:func:`readsim.engine.listmeasures.evaluate` and ``per_article``) as
 ``readsim-eval QRELS RUN ... [-q] [-c] [--per-article] [--reading R] [--collection DIR]``;
-:func:`evaluations` is that evaluation without pandas (what a writer of rows needs).
+:func:`evaluations` is that evaluation without pandas (what a writer of rows needs);
+:func:`evaluate_again` a run's evaluation after edits, only its changed topics evaluated again.
+
+One topic from document evaluations the caller already has (the window's ranked rows):
+:func:`topic_ranking` joins them with the qrels, :func:`topic_values` gives its list measures
+with the arithmetic :func:`readsim.engine.listmeasures.evaluate` applies to every topic
+(:func:`readsim.engine.listmeasures.ranking_values`: the same function, so the window's topic
+view and ``evaluate(per="topic")`` cannot diverge), :func:`topic_curves` its gP, gR and NCE
+curves (reference section 5).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from readsim.engine.batch import Join
 from readsim.engine.coverage import check_coverage
 from readsim.engine.errors import Diagnostic
-from readsim.engine.listmeasures import Evaluation, per_article
+from readsim.engine.listmeasures import (Evaluation, Ranking, generalised_precision, generalised_recall,
+                                         normalized_cumulated_effort, per_article, ranking_values, topic_means)
 from readsim.engine.listmeasures import evaluate as _evaluate_run
 from readsim.engine.measure import DocMeasure, ListMeasure, UnknownMeasure, parse_any
 from readsim.engine.reading import Mode
@@ -23,6 +34,8 @@ from ._inputs import as_qrels, as_runs, run_label, warn
 
 if TYPE_CHECKING:  # the XML model (lxml) is imported only when a collection is given
     from readsim.engine.collection import Collection
+    from readsim.engine.document import DocumentEvaluation
+    from readsim.engine.formats import Judgement
 
 PER = ("all", "topic", "article")
 DEFAULT_LIST_MEASURES = ("AgP/F(0.25)",)  # MAgP, INEX's official Relevant in Context measure (readsim-eval's default)
@@ -115,6 +128,70 @@ def evaluate_run(judged, run, measures: Sequence[ListMeasure], *, reading: str, 
     result = _evaluate_run(judged, run, measures, reading, collection, as_documents, all_topics, levels, join,
                            progress)
     return result, join.diagnostics
+
+
+def evaluate_again(judged, before: Evaluation, part, *, reading: str, collection: Collection | None,
+                   levels: int) -> Evaluation:
+    """``before`` (a run's :func:`evaluate_run`, without ``all_topics`` or ``as_documents``) with
+    the topics of ``part`` evaluated again: ``part`` is the run cut to the topics changed since
+    (an edited run's), every other topic keeps its value. The means are then taken over
+    ``before.topics`` as :func:`evaluate_run` takes them (``fsum / n``, a count's sum:
+    :func:`readsim.engine.listmeasures.topic_means`); a topic of ``part`` the qrels do not
+    judge is ignored. Plain data only (a worker thread); issues no warning."""
+    values = {name: dict(column) for name, column in before.values.items()}
+    if part.topics:
+        done, _ = evaluate_run(judged, part, before.measures, reading=reading, collection=collection,
+                               all_topics=False, as_documents=False, levels=levels)
+        for name, column in values.items():
+            column.update({t: v for t, v in done.values[name].items() if t in column})
+    return Evaluation(before.run_id, before.measures, before.topics, values,
+                      topic_means(before.measures, before.topics, values), before.diagnostics)
+
+
+def topic_ranking(topic: str, judged: Mapping[str, Judgement], articles: Sequence[str],
+                  docs: Sequence[DocumentEvaluation | None], doc_measures: Sequence[DocMeasure],
+                  levels: int = 4) -> Ranking:
+    """One topic's ranked articles joined with its qrels ``judged`` (article -> judgement):
+    relevance (``rel_size > 0``), relevant size (the qrels' unit) and ``doc_measures``' scores of
+    ``docs[k]``, article k's evaluation in rank order (read only for a relevant article: None
+    allowed otherwise). Unjudged and non-relevant articles score each measure's null value
+    (policy 7 of :mod:`readsim.engine.listmeasures`); NR = ``levels + 1``. Shapes ``(n,)``."""
+    n = len(articles)
+    relevant = np.zeros(n, dtype=bool)
+    rsize = np.zeros(n, dtype=np.int64)
+    wanted = list(dict.fromkeys(doc_measures))
+    table = {m: np.full(n, m.null_value(levels)) for m in wanted}
+    for k, name in enumerate(articles):
+        j = judged.get(name)
+        if j is None or not j.relevant:
+            continue
+        relevant[k] = True
+        rsize[k] = j.rel_size
+        for m in wanted:
+            table[m][k] = m.value(docs[k], levels)
+    rel_sizes = [j.rel_size for j in judged.values() if j.relevant]
+    return Ranking(topic, list(articles), relevant, rsize, table, len(rel_sizes), int(sum(rel_sizes)))
+
+
+def topic_values(ranking: Ranking, measures: Sequence[ListMeasure], levels: int = 4) -> dict[str, float]:
+    """List ``measures`` of one topic's ``ranking``: canonical name -> value, computed as
+    :func:`evaluate` computes each topic (``readsim.engine.listmeasures.ranking_values``); empty
+    when the topic has no relevant article (every list measure divides by Nrel)."""
+    if not ranking.nrel:
+        return {}
+    return {name: column[0] for name, column in ranking_values([ranking], measures, levels).items()}
+
+
+def topic_curves(ranking: Ranking, doc: DocMeasure, effort: DocMeasure, levels: int = 4
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(gP, gR, NCE)`` of ``ranking`` at ranks 1..n, float ``(n,)`` each: gP[r] over ``doc``'s
+    scores, gR[r] (zeros without a relevant article), NCE[r] over ``effort``'s (an LE or ES
+    measure in the ranking; NR = ``levels + 1``). Reference section 5; Arvola et al. 2010,
+    section 5.2, for NCE."""
+    n = len(ranking.articles)
+    gr = generalised_recall(ranking.relevant, ranking.nrel) if ranking.nrel else np.zeros(n)
+    nce = normalized_cumulated_effort(ranking.scores[effort], ranking.nrel, n, levels + 1) if n else np.zeros(0)
+    return generalised_precision(ranking.scores[doc]), gr, nce
 
 
 def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "natural", collection=None,

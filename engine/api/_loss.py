@@ -1,10 +1,20 @@
 """``readsim.loss``: where a run loses and what each ranked article costs (reference section
 5.11), as a DataFrame: the numbers of ``readsim-eval loss`` (:func:`readsim.engine.loss.run_costs`,
-the same engine call)."""
+the same engine call).
+
+The pandas-free core for one topic whose ranked articles the caller has already evaluated (the
+window's topic view and its loss panel are built on it): :func:`topic_split` (the AgP split,
+from the articles' evaluations; ``ideal`` may be a memo of :func:`ideal_scores`),
+:func:`topic_costs` (what each article costs: the very function :func:`loss` applies to each
+topic's split, through ``run_costs``) and :func:`ideal_positions` (each article's place in the
+ideal ordering of the run's articles, the rank its rank cost moves it to).
+"""
 
 from __future__ import annotations
 
-from readsim.engine.loss import COST_KINDS, run_costs
+from readsim.engine.loss import COST_KINDS, ArticleCosts, LossSplit, ideal_positions, ideal_scores, run_costs
+from readsim.engine.loss import article_costs as _article_costs
+from readsim.engine.loss import loss_split as _loss_split
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
 from readsim.engine.reading import Mode
 
@@ -16,6 +26,23 @@ TOPIC_COLUMNS = ["run", "topic", "measure", "nrel", "ranked", "as_is", "ideal_pa
 ARTICLE_COLUMNS = ["run", "topic", "article", "rank", "relevant", "ideal_rank", "score", "ideal_score",
                    "browse_cost", "rank_cost"]
 VS_COLUMNS = ["vs_rank", "vs_score", "vs_rank_cost", "vs_browse_cost"]
+
+
+def topic_split(measure, judged, articles, docs, mode="natural", levels: int = 4, ideal=None) -> LossSplit:
+    """Where one topic loses for document measure ``measure`` (reference section 5.11): the AgP
+    split of ``articles`` (rank order) from ``docs[k]``, article k read with the run's passages
+    in ``mode`` (None allowed for a non-relevant article), against the topic's qrels ``judged``
+    (article -> judgement). ``ideal``: :func:`ideal_scores` or a memo with its arguments.
+    Raises ``ValueError`` if a relevant article has no evaluation."""
+    return _loss_split(measure, judged, articles, docs, mode, levels, ideal=ideal)
+
+
+def topic_costs(split: LossSplit, measure: ListMeasure, levels: int = 4) -> ArticleCosts:
+    """What each ranked article of ``split``'s topic costs under ``measure`` (one of AgP, gP, CE,
+    NCE, ANCE over ``split.measure``): the browse and rank costs of :func:`loss`'s rows, all the
+    articles at once (cumulative sums, ``(n, n)`` matrices for the efforts). Raises
+    ``ValueError`` for another measure or a topic with no relevant article."""
+    return _article_costs(split, measure, levels)
 
 
 def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, topics=None,
@@ -69,4 +96,4 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
     return pd.DataFrame(rows, columns=columns)
 
 
-__all__ = ["loss"]
+__all__ = ["loss", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]  # public: loss (readsim.loss)
