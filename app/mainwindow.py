@@ -187,7 +187,8 @@ class MainWindow(QMainWindow):
         install_lessons(self)
         if restore:
             self._restore()
-        place(self, QSize(*DEFAULT_SIZE), app_settings().value("window/geometry") if restore else None)
+        else:
+            place(self, QSize(*DEFAULT_SIZE))  # within the screen (widgets/placement.py)
 
     @property
     def plot(self):
@@ -501,6 +502,7 @@ class MainWindow(QMainWindow):
     # -- settings -----------------------------------------------------------------------
     def _restore(self) -> None:
         st = app_settings()
+        place(self, QSize(*DEFAULT_SIZE), st.value("window/geometry"))  # bounded by this screen
         state = st.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
