@@ -451,7 +451,7 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     from .view_args import reader_settings, unit
 
     session = Session(unit=unit(args))
-    session.set_settings(**reader_settings(args))  # with a view, its settings and the options given (check_view_options)
+    session.set_settings(**reader_settings(args))  # with a view: the view's, and the options given over them
     window = MainWindow(session, show_dialogs=not headless(args), restore=not headless(args), defer_plots=True)
     session.setParent(window)
     start(session, window, args)

@@ -99,7 +99,8 @@ def test_main_window_opens_within_a_small_screen(tmp_path, width, height):
     env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", XDG_CONFIG_HOME=str(tmp_path / "config"),
                HOME=str(tmp_path))
     kept = QRect(20, 40, width - 70, height - 100)  # inside the screen less the margins, above the least size
-    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(kept.getRect())], env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(kept.getRect())], env=env, capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     avail = QRect(*out["avail"])
