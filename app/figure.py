@@ -209,7 +209,7 @@ def build_figure(window, span: tuple[int, int] | None = None,
     view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     view.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustIgnored)
     view.setFont(src.font())
-    view.show_document(lay, src.marks(), src.document().clone())
+    view.show_article(lay, src.marks())  # built as the pane's was (a clone loses its document margin)
     view.set_jumps(src.jumps())
     view.set_entry(src.entry())
     if span is None:  # the visible screen, as on screen

@@ -72,3 +72,32 @@ def test_export_figure_dialog_cancel_writes_nothing(real_window, monkeypatch, tm
     window.act_export_figure.trigger()
     assert out.read_bytes() == b"before"
     assert window.status.text() == f"Figure cancelled; nothing was written to {out}"
+
+
+def test_the_figure_lays_the_text_out_as_the_window_does(real_window, qtbot):
+    """The figure's document has the window's document margin (14 px, not a clone's default 4)
+    and breaks the range's lines where the window's article pane does."""
+    from PySide6.QtGui import QTextCursor
+
+    from readsim.app.figure import build_figure
+
+    window = real_window(BIG, BIG_TOPIC)
+    src = window.article.view
+    lay = window.session.current.layout
+    window.splitter.setSizes([360, 900, 340])  # a pane wider than the figure's least column (640 px)
+    qtbot.waitUntil(lambda: src.viewport().width() > 640)
+    figure = build_figure(window, (START, END))
+    try:
+        doc, view = figure.view.document(), figure.view
+        assert doc.documentMargin() == src.document().documentMargin()
+        assert view.viewport().width() == src.viewport().width()
+        a, b = lay.to_display(START, "start"), lay.to_display(END, "end")
+        for position in (a, (a + b) // 2, b - 1):
+            ours, theirs = QTextCursor(doc), QTextCursor(src.document())
+            ours.setPosition(position)
+            theirs.setPosition(position)
+            assert view.cursorRect(ours).x() == src.cursorRect(theirs).x()  # same place in its line
+            block = doc.findBlock(position)
+            assert block.layout().lineCount() == src.document().findBlock(position).layout().lineCount()
+    finally:
+        figure.close()
