@@ -21,6 +21,15 @@ Formats, by the file's suffix: ``.svg`` (``QSvgGenerator``, vector, text as text
 figure scaled to it, default :data:`DEFAULT_WIDTH`). Every file is rendered in memory, then
 written atomically (:func:`readsim.engine.atomic.write_bytes`), only over a regular file.
 
+The figure's lines are laid out in slices of at most :data:`SLICE_MS` (Qt lays a long article
+out line by line: about a second for 4 MB), and only as far as the figure needs (the range's end,
+or the visible screen's); ``tick(done, total)`` is called after each slice (blocks laid out of
+those needed) and returning False cancels (:class:`Cancelled`, nothing written): File ▸ Export
+figure… shows it in a progress dialog whose Cancel (Esc) stops it. The layout stays in the GUI
+thread: the view that lays the document out is a widget (:class:`ArticleView`), and Qt lays a
+document out again in the GUI thread as soon as a view shows it, whichever thread built it
+(:class:`~readsim.app.widgets.article_view.DocumentBuilder`).
+
 Errors: ``ValueError`` with a one-line reason when no article text is open, the range is
 not ``START:END`` with ``0 <= START < END <= article length`` (the length is named), the
 figure would be taller than :data:`MAX_HEIGHT` logical pixels, the width is out of
@@ -30,6 +39,8 @@ naming the path when the file cannot be written (a folder, a FIFO, a device are 
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +62,11 @@ MAX_PNG_PIXELS = 200_000_000  # largest PNG (width x height): 800 MB of pixels w
 PAD = 2                 # logical pixels below the range's last line (none above: the line
                         # above would show its underline)
 SUFFIXES = (".svg", ".pdf", ".png")
+SLICE_MS = 30.0         # at most this long laying the figure's lines out between two ticks
+
+
+class Cancelled(Exception):
+    """The figure was cancelled (its ``tick`` returned False); nothing was written."""
 
 
 @dataclass
@@ -167,10 +183,12 @@ def paint_legend(p: QPainter, width: int, caption: str, screen: bool) -> None:
                fm.elidedText(caption, Qt.TextElideMode.ElideRight, width - 16))
 
 
-def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
+def build_figure(window, span: tuple[int, int] | None = None,
+                 tick: Callable[[int, int], bool] | None = None) -> Figure:
     """The :class:`Figure` of ``window``'s open article: unit range ``span`` = ``(start,
-    end)``, or the article pane's visible screen when None. Raises ``ValueError`` (see the
-    module). The caller calls :meth:`Figure.close`."""
+    end)``, or the article pane's visible screen when None; ``tick(done, total)`` after each
+    slice of the layout, False cancels. Raises ``ValueError`` (see the module) or
+    :class:`Cancelled`. The caller calls :meth:`Figure.close`."""
     s = window.session
     cur = s.current
     src: ArticleView = window.article.view
@@ -191,7 +209,7 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
     view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     view.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustIgnored)
     view.setFont(src.font())
-    view.show_document(lay, src.marks(), src.document().clone())
+    view.show_article(lay, src.marks())  # built as the pane's was (a clone loses its document margin)
     view.set_jumps(src.jumps())
     view.set_entry(src.entry())
     if span is None:  # the visible screen, as on screen
@@ -199,7 +217,7 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
         height = src.viewport().height()
         view.resize(width, height)
         view.show()
-        view.ensure_layout()
+        _lay_out(view, src.visible_range()[1], tick)
         view.set_window(src.window_spans(), scroll=False)
         playback = getattr(window, "playback", None)
         view.set_read(src.read_spans(), playback.read if playback is not None else 0)
@@ -210,10 +228,10 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
         width = GUTTER + max(src.viewport().width(), COLUMN)
         view.resize(width, 400)
         view.show()
-        view.ensure_layout()
-        view.set_read([], 0)
         a, b = lay.to_display(start, "start"), lay.to_display(end, "end")
         b = max(b, a + 1)
+        _lay_out(view, b - 1, tick)
+        view.set_read([], 0)
         view.verticalScrollBar().setValue(0)
         top, bottom = _line_rect(view, a).top(), _line_rect(view, b - 1).bottom()
         height = bottom - top + 1 + PAD
@@ -233,6 +251,25 @@ def build_figure(window, span: tuple[int, int] | None = None) -> Figure:
                f"{s.settings.mode.value} reading · {what}")
     return Figure(view, caption, QSize(view.width(), view.height() + legend_height(view.width(), span is None)),
                   span is None)
+
+
+def _lay_out(view: ArticleView, position: int, tick: Callable[[int, int], bool] | None) -> None:
+    """Lay ``view``'s document out from its start to the line after display ``position`` (what
+    the figure shows and one line more, for its height), in slices of at most :data:`SLICE_MS`,
+    ``tick(done, total)`` (blocks) after each; False closes the view and raises :class:`Cancelled`."""
+    doc = view.document()
+    layout = doc.documentLayout()
+    total = min(doc.findBlock(max(position, 0)).blockNumber() + 2, doc.blockCount())
+    done = 0
+    while done < total:
+        deadline = time.perf_counter() + SLICE_MS / 1000.0
+        while done < total and time.perf_counter() < deadline:
+            done = min(total, done + 8)
+            layout.blockBoundingRect(doc.findBlockByNumber(done - 1))  # lays out every block up to it
+        if tick is not None and not tick(done, total):
+            view.close()
+            view.deleteLater()
+            raise Cancelled
 
 
 def _line_rect(view: ArticleView, position: int) -> QRect:
@@ -300,11 +337,12 @@ def render_figure(figure: Figure, suffix: str, width: int = DEFAULT_WIDTH) -> by
 
 
 def export_figure(window, path: str | Path, span: tuple[int, int] | None = None,
-                  width: int = DEFAULT_WIDTH) -> Path:
+                  width: int = DEFAULT_WIDTH, tick: Callable[[int, int], bool] | None = None) -> Path:
     """Write the figure of ``window``'s open article to ``path`` (``.svg``, ``.pdf``,
     ``.png``): unit range ``span`` = ``(start, end)`` or, when None, the visible screen;
-    ``width``: the PNG's width in pixels. Returns the path. Raises ``ValueError`` (bad range,
-    width or suffix, no article; one line) and ``OSError`` naming ``path`` (see the module)."""
+    ``width``: the PNG's width in pixels; ``tick(done, total)`` after each slice of the layout,
+    False cancels. Returns the path. Raises ``ValueError`` (bad range, width or suffix, no
+    article; one line), ``OSError`` naming ``path`` (see the module) or :class:`Cancelled`."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
@@ -312,7 +350,7 @@ def export_figure(window, path: str | Path, span: tuple[int, int] | None = None,
                          f"use one of {', '.join(SUFFIXES)}")
     if not WIDTH_RANGE[0] <= int(width) <= WIDTH_RANGE[1]:
         raise ValueError(f"figure width {width}: give {WIDTH_RANGE[0]} to {WIDTH_RANGE[1]:,} pixels")
-    figure = build_figure(window, span)
+    figure = build_figure(window, span, tick)
     try:
         data = render_figure(figure, suffix, int(width))
     finally:

@@ -93,7 +93,7 @@ def parser() -> argparse.ArgumentParser:
                                 "an option value out of range or options that do not go together (named in the message); "
                                 "130 interrupted.")
     p.add_argument("view", nargs="?", metavar="VIEW.readsim", help="a saved view (File > Save view): its files, topic, "
-                   "article, settings, step, edits and docks")
+                   "article, settings, step, edits and docks; options given with it win over its values")
     p.add_argument("--lesson", metavar="NAME", help="open a shipped lesson (its view and its steps beside the article)")
     p.add_argument("--list-lessons", action="store_true", help="print the shipped lessons, one a line (name first), and exit")
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder of XML files (flat or nested), or a .zip, "
@@ -103,7 +103,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--topics", metavar="FILE", help="INEX topic file (titles)")
     p.add_argument("--topic", metavar="T", help="topic to show (default: the run's first topic ranking a relevant article the collection has)")
     p.add_argument("--article", metavar="A", help="article to open (default: the best-ranked relevant one)")
-    p.add_argument("--unit", choices=("bytes", "chars"), default="bytes", help="offset unit (default: bytes)")
+    p.add_argument("--unit", choices=("bytes", "chars"), default=None, help="offset unit (default: bytes)")
     p.add_argument("--sample", action="store_true", help="open the shipped sample (default without files)")
     p.add_argument("--reading", choices=[m.value for m in READINGS], default=None,
                    help="reading mode (default natural); entry: each article from its entry point (a Best in "
@@ -111,11 +111,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--entry", type=option(_entry), default=None, metavar="OFFSET",
                    help="the opened article's entry point (in the unit), as if set by Alt+click in its text; "
                    "implies --reading entry")
-    p.add_argument("--screen", type=option(_screen), default=300, metavar="S",
+    p.add_argument("--screen", type=option(_screen), default=None, metavar="S",
                    help=f"screen size in characters, 1 to {MAX_SCREEN:,} (default 300)")
-    p.add_argument("--tolerance", type=option(_tolerance), default=300, metavar="T",
+    p.add_argument("--tolerance", type=option(_tolerance), default=None, metavar="T",
                    help=f"T2I tolerance in characters, 1 to {MAX_SCREEN:,} (default 300)")
-    p.add_argument("--beta", type=option(_beta), default=0.25, metavar="B",
+    p.add_argument("--beta", type=option(_beta), default=None, metavar="B",
                    help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
     p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")
     p.add_argument("--step", type=option(_step), default=None, metavar="K",
@@ -194,6 +194,14 @@ def check_view(args: argparse.Namespace) -> list[str]:
     except ViewError as exc:
         return [str(exc)]
     return []
+
+
+def check_view_options(args: argparse.Namespace) -> list[str]:
+    """The options given with a view win over its values (:func:`readsim.app.view_args.apply_to_view`);
+    a ``--unit`` other than the view's is bad usage, exit 2."""
+    from .view_args import apply_to_view
+
+    return apply_to_view(args)
 
 
 def _list_lessons() -> int:
@@ -373,7 +381,7 @@ def _main(argv: list[str] | None) -> int:
     if args.list_lessons:
         return _list_lessons()
     for check, code in ((check_usage, 2), (check_lesson, 2), (check_paths, 1), (check_view, 1),
-                        (check_render_values, 1)):
+                        (check_view_options, 2), (check_render_values, 1)):
         problems = check(args)
         if problems:
             for text in problems:
@@ -440,9 +448,10 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     from .mainwindow import MainWindow
     from .session import Session
 
-    session = Session(unit=args.unit)
-    reading = args.reading or (Mode.ENTRY.value if args.entry is not None else Mode.NATURAL.value)
-    session.set_settings(mode=reading, screen=args.screen, tolerance=args.tolerance, beta=args.beta)
+    from .view_args import reader_settings, unit
+
+    session = Session(unit=unit(args))
+    session.set_settings(**reader_settings(args))  # with a view: the view's, and the options given over them
     window = MainWindow(session, show_dialogs=not headless(args), restore=not headless(args), defer_plots=True)
     session.setParent(window)
     start(session, window, args)
@@ -479,7 +488,7 @@ def start(session, window, args: argparse.Namespace) -> None:
         from .widgets.lesson_dock import open_lesson
 
         if args.lesson:
-            open_lesson(window, args.lesson)  # its view, and its text in the lesson dock
+            open_lesson(window, args.lesson, args.view_data)  # its view, and its text in the lesson dock
         else:
             restore(window, args.view_data)
         return

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QMainWindow, QMessageBox,
                                QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
@@ -43,6 +43,7 @@ from .widgets.sensitivity import install_sensitivity
 from .view_state import install_views, open_view_file
 from .widgets.lesson_dock import install_lessons
 from .widgets.topic_chooser import install_topic_scores
+from .widgets.placement import Scrolled, place
 
 DEFAULT_SIZE = (1600, 1000)
 SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
@@ -70,7 +71,6 @@ class MainWindow(QMainWindow):
             self.session.setParent(self)
         self.show_dialogs = show_dialogs
         self.setWindowTitle("readsim — reading-order simulator")
-        self.resize(*DEFAULT_SIZE)
         self.setAcceptDrops(True)
         s = self.session
 
@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         rl.addWidget(self.plot_slot, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        for w in (left, self.article, right):
+        for w in (left, self.article, Scrolled(right, 0.28, 0.45)):  # scrolls on a small screen
             self.splitter.addWidget(w)
         # a dock that opens takes its width from the article and the plots' column (2:1), never
         # below the article's and the controls' minimum widths (the playback counters stay readable)
@@ -187,6 +187,8 @@ class MainWindow(QMainWindow):
         install_lessons(self)
         if restore:
             self._restore()
+        else:
+            place(self, QSize(*DEFAULT_SIZE))  # within the screen (widgets/placement.py)
 
     @property
     def plot(self):
@@ -500,9 +502,7 @@ class MainWindow(QMainWindow):
     # -- settings -----------------------------------------------------------------------
     def _restore(self) -> None:
         st = app_settings()
-        geo = st.value("window/geometry")
-        if isinstance(geo, QByteArray) and not geo.isEmpty():
-            self.restoreGeometry(geo)
+        place(self, QSize(*DEFAULT_SIZE), st.value("window/geometry"))  # bounded by this screen
         state = st.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)

@@ -10,7 +10,7 @@ A view is a JSON object (UTF-8) with a format version::
      "step": 0,
      "entries": [{"topic": "2026001", "article": "900002", "offset": 120}],
      "edits": [{"run": 0, "topic": "2026001", "article": "900001", "passages": [[0, 80], [200, 260]]}],
-     "docks": ["outline"], "element_run": null}
+     "docks": ["outline"], "element_run": null, "document_measure": "F"}
 
 - ``files``: the inputs, each path relative to the view file's folder (an absolute path where
   no relative one exists, another drive on Windows); ``runs`` at least one, ``run`` the index of
@@ -22,7 +22,10 @@ A view is a JSON object (UTF-8) with a format version::
 - ``edits``: the retrieved passages of each edited (run, topic, article) after the passage
   editor's edits (``[[start, end), ...]`` in the unit; ``null``: no longer retrieved);
 - ``docks``: the ``objectName`` of every open dock, whichever module built it;
-- ``element_run``: the element mode's simulated run shown (``perfect``, ``ancestors``) or null.
+- ``element_run``: the element mode's simulated run shown (``perfect``, ``ancestors``) or null;
+- ``document_measure``: the topic view's document measure S (``aveChP``, ``T2IF``, ``T2IP``,
+  ``F``, ``LE``, ``ES``; its parameters are the reader's settings), the measure of its list scores
+  and of "where the run loses"; absent or null (views written before it): the window's own.
 
 :func:`read_view` checks everything before anything is opened and raises :class:`ViewError`
 (an :class:`~readsim.engine.errors.InputError`): ``FILE: field NAME: reason``, e.g.
@@ -92,6 +95,7 @@ class View:
     edits: list[Edit] = field(default_factory=list)
     docks: list[str] = field(default_factory=list)
     element_run: str | None = None
+    document_measure: str | None = None
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -233,6 +237,10 @@ def _parse(path: Path, f: _Fields) -> View:
             raise f.fail(f"docks[{i}]", f"must be a dock's name, not {_shown(item)}")
         view.docks.append(item)
     view.element_run = f.choice("element_run", ("perfect", "ancestors"), None) if f.obj.get("element_run") else None
+    if f.obj.get("document_measure") is not None:
+        from .topic_scores import DOC_KINDS  # on demand: the list measures are not needed to read a view
+
+        view.document_measure = f.choice("document_measure", DOC_KINDS, "F")
     return view
 
 
@@ -290,7 +298,7 @@ def view_json(view: View, path: str | os.PathLike) -> dict:
         "edits": [{"run": e.run, "topic": e.topic, "article": e.article,
                    "passages": None if e.passages is None else [[int(a), int(b)] for a, b in e.passages]}
                   for e in view.edits],
-        "docks": list(view.docks), "element_run": view.element_run,
+        "docks": list(view.docks), "element_run": view.element_run, "document_measure": view.document_measure,
     }
 
 

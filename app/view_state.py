@@ -5,11 +5,13 @@ VIEW.readsim``), over the file format of :mod:`readsim.app.view_file`.
 article, the reader's settings and unit, the reading step, the entry points set by the user,
 the passage editor's edits (the net retrieved passages of each edited (run, topic, article)),
 the open docks (any ``QDockWidget`` of the window, by ``objectName``: docks added later are
-covered without change here) and the element mode's simulated run.
+covered without change here), the element mode's simulated run and the topic view's document
+measure.
 
 :class:`ViewRestore` reopens a :class:`~readsim.app.view_file.View` in a window, in stages, each
 once the background work the previous one started is over
-(:func:`readsim.app.background.activity` idle): the files (replacing what is open), then the run,
+(:func:`readsim.app.background.activity` idle): the files (replacing what is open; the reader's
+settings and the topic view's document measure with them), then the run,
 the topic and the article if the load picked others, then the edits, the docks, the element
 mode's run, and last the reading step; ``finished`` is emitted then. A file that cannot be read
 is told as any load's error (the window's message box); the rest of the view is still restored.
@@ -75,6 +77,8 @@ def capture(window) -> View:
                           "alpha": st.alpha, "beta": st.beta, "levels": st.levels},
                 step=s.step, entries=dict(s.entries), docks=open_docks(window))
     view.edits = _edits(window)
+    topic_view = getattr(window, "topic_view", None)
+    view.document_measure = topic_view.doc_kind() if topic_view is not None else None
     panel = getattr(window, "elements", None)
     if panel is not None and "elements" in view.docks:
         run = panel.current_run()
@@ -152,6 +156,9 @@ class ViewRestore(QObject):
         s.unit = v.unit
         s.entries = dict(v.entries)
         s.set_settings(**v.settings)
+        topic_view = getattr(self.window, "topic_view", None)
+        if v.document_measure is not None and topic_view is not None:
+            topic_view.set_doc_kind(v.document_measure)
         first = v.run == 0
         s.open_files(v.collection, v.qrels, v.runs, v.topics, v.topic if first else None, v.article if first else None)
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QMenu, QPlainTextEdit, Q
 from .. import lessons as ls
 from ..plain import menu_text, plain_label
 from ..view_state import open_view_file
+from ..view_state import restore as restore_view
 
 DOCK_WIDTH = 380  # pixels: the text's lines stay readable beside the article
 
@@ -60,9 +61,11 @@ class LessonPanel(QWidget):
             open_view_file(self.window, self.lesson.view)
 
 
-def open_lesson(window, name: str) -> bool:
-    """Open the shipped lesson ``name``: its view, and its text in the lesson dock. An unknown
-    name or a file that cannot be read is the window's error message; False then."""
+def open_lesson(window, name: str, view=None) -> bool:
+    """Open the shipped lesson ``name``: its view (``view``, the lesson's view already read, as
+    the command line's options changed it: ``readsim --lesson NAME --screen 2000``; None: read
+    from its file), and its text in the lesson dock. An unknown name or a file that cannot be
+    read is the window's error message; False then."""
     try:
         lesson = ls.find(name)
     except LookupError as exc:
@@ -71,7 +74,7 @@ def open_lesson(window, name: str) -> bool:
     if not window.lesson.show_lesson(lesson):
         return False
     window.lesson_dock.setWindowTitle(f"Lesson: {lesson.title()}")
-    restore = open_view_file(window, lesson.view)
+    restore = open_view_file(window, lesson.view) if view is None else restore_view(window, view)
     if restore is None:
         return False
     window.lesson_dock.show()

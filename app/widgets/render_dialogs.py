@@ -124,16 +124,41 @@ class RecordDialog(QDialog):
 
 
 def ask_figure(window) -> None:
-    """Export figure: the dialog, then the save dialog, then the figure (errors to the window)."""
-    from ..figure import export_figure
+    """Export figure: the dialog, the save dialog, then the figure, its layout behind a progress
+    dialog whose Cancel (Esc) stops it (GUI thread, in slices: :mod:`readsim.app.figure`);
+    errors to the window."""
+    from ..figure import Cancelled, export_figure
 
     dialog = FigureDialog(window)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return
     fmt, span, width = dialog.format.currentText(), dialog.span(), dialog.width.value()
-    export.export_with_dialog(window, "Export figure", FIGURE_FILTERS[fmt],
-                              export._stem(window, "figure") + "." + fmt.lower(),
-                              lambda p: export_figure(window, p, span, width), window.show_error, window.status.setText)
+    path = export._ask(window, "Export figure", FIGURE_FILTERS[fmt], export._stem(window, "figure") + "." + fmt.lower())
+    if path is None:
+        return
+    progress, tick = _progress(window, "Laying the figure out…")
+    try:
+        export.write_export(path, lambda p: export_figure(window, p, span, width, tick=tick), window.show_error,
+                            window.status.setText)
+    except Cancelled:
+        window.status.setText(f"Figure cancelled; nothing was written to {path}")
+    finally:
+        progress.close()
+
+
+def _progress(window, text: str):
+    """A window-modal progress dialog (shown after 300 ms; Cancel or Esc cancels) and its
+    ``tick(done, total) -> bool`` (False once cancelled); the caller closes the dialog."""
+    progress = QProgressDialog(text, "Cancel", 0, 100, window)
+    progress.setWindowModality(Qt.WindowModality.WindowModal)
+    progress.setMinimumDuration(300)
+
+    def tick(done: int, total: int) -> bool:
+        progress.setMaximum(total)
+        progress.setValue(done)  # a modal progress dialog processes events here (its Cancel)
+        return not progress.wasCanceled()
+
+    return progress, tick
 
 
 def _raise(exc: BaseException):
@@ -155,14 +180,7 @@ def ask_record(window) -> None:
     path = export._ask(window, "Record playback", RECORD_FILTERS[fmt], export._stem(window, "playback") + "." + fmt.lower())
     if path is None:
         return
-    progress = QProgressDialog("Recording the playback…", "Cancel", 0, 100, window)
-    progress.setWindowModality(Qt.WindowModality.WindowModal)
-    progress.setMinimumDuration(300)
-
-    def tick(done: int, total: int) -> bool:
-        progress.setMaximum(total)
-        progress.setValue(done)  # a modal progress dialog processes events here (its Cancel)
-        return not progress.wasCanceled()
+    progress, tick = _progress(window, "Recording the playback…")
 
     def fail(exc: BaseException) -> None:  # the one message every export gives (anything else: a bug, raised)
         export.write_export(path, lambda _: _raise(exc), window.show_error, window.status.setText)

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QMainWindow, QProgressBar, QSizePolicy, QSplitter,
                                QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
@@ -59,6 +59,7 @@ from ..plain import esc, plain_label, plain_tip, rich_label
 from .runs.cells import NOT_SIGNIFICANT_MARK, SIGNIFICANT_MARK, note, texts
 from .runs.correlation import CorrelationTab
 from .error_box import ErrorBox
+from .placement import place
 from .runs.fidelity import FidelityTab, missing_inputs
 from .runs.exports import CSV_KINDS, TABS, RunsExports, run_sources
 from .runs.jobs import LatestJob
@@ -145,8 +146,7 @@ class RunsWindow(QMainWindow):
         self.fill_runs()
         self._show_nothing()
         self._show_fidelity()
-        self.resize(QSize(1500, 900).boundedTo(self.screen().availableGeometry().size()))  # within the screen
-        self._restore()
+        place(self, QSize(1500, 900), app_settings().value("runs_window/geometry"))  # within the screen
 
     # -- layout: the parts, wired ---------------------------------------------------------------
     def _options_panel(self) -> OptionsPanel:
@@ -539,11 +539,6 @@ class RunsWindow(QMainWindow):
             self.fidelity_tab.show_tables(self.fidelity, self.measure.currentText())
 
     # -- geometry -------------------------------------------------------------------------------
-    def _restore(self) -> None:
-        geo = app_settings().value("runs_window/geometry")
-        if isinstance(geo, QByteArray) and not geo.isEmpty():
-            self.restoreGeometry(geo)
-
     def save_state(self) -> None:
         app_settings().setValue("runs_window/geometry", self.saveGeometry())
 

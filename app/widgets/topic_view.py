@@ -40,6 +40,7 @@ from ..worth import topic_before
 from .deferred import Deferred
 from .loss_panel import LEFT_WIDTH, LOSS_WIDTH, LossPanel, export_button, set_wrapped
 from .loss_table import LOSS_ARTICLE_ROLE
+from .placement import Scrolled
 
 SETTINGS_KEY = "topic_view/doc"
 DEFAULT_DOC = "F"  # AgP/F(0.25): INEX 2009-2010's official Relevant in Context measure (MAgP)
@@ -468,7 +469,7 @@ def install_topic_view(window) -> TopicView:
     view = TopicView(window.session, defer_plots=getattr(window, "defer_plots", False))
     dock = QDockWidget("Topic: list scores of the ranked list", window)
     dock.setObjectName("topic")
-    dock.setWidget(view)
+    dock.setWidget(Scrolled(view, 0.9, 0.25))  # scrolls on a screen too small for the view
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     log = getattr(window, "log_dock", None)
     if log is not None:

@@ -45,7 +45,8 @@ def test_ab_dock_opens_within_the_screen_and_gives_the_size_back(qtbot):
     least = dock.minimumSizeHint()
     assert dock.width() <= max(avail.width(), least.width())
     assert dock.height() <= max(avail.height(), least.height())
-    assert dock.width() < size.width()  # not 94 % of a widened main window (the defect: 2,171 px)
+    # not 94 % of a widened main window (the defect: 2,171 px): 94 % of this one at most, or its least
+    assert dock.width() <= max(int(size.width() * 0.94), least.width())
     action.trigger()
     qtbot.waitUntil(lambda: not dock.isVisible())
     assert w.size() == size

@@ -1,0 +1,141 @@
+"""Where the main window opens: at its default size (1,600 x 1,000) bounded by the screen's
+available geometry less a margin, centred; at a remembered geometry, kept where it fits the
+screen, else bounded and moved onto it (saved on a larger monitor, or on one no longer attached).
+
+The rules are pure functions of rectangles (:func:`~readsim.app.widgets.placement.opening`,
+:func:`~readsim.app.widgets.placement.fit`), tested with hand-made screens; the window itself is
+opened on small screens of Qt's offscreen platform (its ``configfile``: one screen of a given
+size) in a child process, since the test process's offscreen screen has one fixed size.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtCore import QRect, QSize
+
+from readsim.app.widgets.placement import MARGIN, fit, opening
+
+DEFAULT = QSize(1600, 1000)
+
+
+def test_margin_is_32():
+    assert MARGIN == 32  # the hand-worked numbers below use it
+
+
+@pytest.mark.parametrize("avail, want", [
+    # 1,366 x 768, no task bar: 1,366 - 2 x 32 = 1,302 wide, 768 - 64 = 704 high, 32 px from each edge
+    (QRect(0, 0, 1366, 768), QRect(32, 32, 1302, 704)),
+    # 1,280 x 720 less a 40 px task bar at the bottom: 1,216 x 616 at (32, 32)
+    (QRect(0, 0, 1280, 680), QRect(32, 32, 1216, 616)),
+    # a second monitor right of a 1,920 px one, with a 27 px panel on top: x 1,920 + 32, y 27 + 32
+    (QRect(1920, 27, 1366, 741), QRect(1952, 59, 1302, 677)),
+    # a large screen: the default size, centred: x (2,560 - 1,600) / 2 = 480, y 27 + (1,413 - 1,000) / 2 = 233
+    (QRect(0, 27, 2560, 1413), QRect(480, 233, 1600, 1000)),
+    # exactly the default size plus the margins: unchanged size, at the margin
+    (QRect(0, 0, 1664, 1064), QRect(32, 32, 1600, 1000)),
+    # a screen smaller than two margins: the whole of it
+    (QRect(0, 0, 60, 50), QRect(0, 0, 60, 50)),
+])
+def test_opening_bounds_the_default_size_by_the_screen_and_centres_it(avail, want):
+    got = opening(avail, DEFAULT)
+    assert got == want
+    assert avail.contains(got)
+
+
+@pytest.mark.parametrize("avail, saved, want", [
+    # saved on a 1,920 x 1,200 monitor at (100, 50), 1,600 x 1,000; now on 1,366 x 768: the whole screen
+    (QRect(0, 0, 1366, 768), QRect(100, 50, 1600, 1000), QRect(0, 0, 1366, 768)),
+    # saved on a monitor right of this one (x 2,700), no longer attached: moved left to 1,366 - 800 = 566
+    (QRect(0, 0, 1366, 768), QRect(2700, 100, 800, 600), QRect(566, 100, 800, 600)),
+    # partly above a top panel of 27 px: moved down to it; too high for 741 px: bounded to it
+    (QRect(0, 27, 1366, 741), QRect(200, 0, 900, 800), QRect(200, 27, 900, 741)),
+    # inside already: unchanged
+    (QRect(0, 0, 1366, 768), QRect(10, 20, 1000, 700), QRect(10, 20, 1000, 700)),
+])
+def test_fit_bounds_and_moves_a_remembered_geometry_onto_the_screen(avail, saved, want):
+    got = fit(avail, saved)
+    assert got == want
+    assert avail.contains(got)
+
+
+CHILD = r"""
+import json, sys
+from PySide6.QtCore import QRect
+from PySide6.QtWidgets import QApplication, QWidget
+app = QApplication([])
+from readsim.app.files import app_settings
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Session
+out = {"avail": app.primaryScreen().availableGeometry().getRect()}
+w = MainWindow(Session(), show_dialogs=False, restore=True)  # no remembered geometry yet
+w.show(); app.processEvents()
+out["default"] = w.frameGeometry().getRect()
+w.close()
+big = QWidget(); big.setGeometry(QRect(150, 80, 1800, 1100))  # as saved on a larger monitor
+app_settings().setValue("window/geometry", big.saveGeometry())
+app_settings().remove("window/state"); app_settings().remove("window/splitter")
+w = MainWindow(Session(), show_dialogs=False, restore=True)
+w.show(); app.processEvents()
+out["remembered"] = w.frameGeometry().getRect()
+w.setGeometry(QRect(*json.loads(sys.argv[1]))); app.processEvents()  # the user moved and sized it
+w.close()  # saves its geometry
+w = MainWindow(Session(), show_dialogs=False, restore=True)
+w.show(); app.processEvents()
+out["kept"] = w.geometry().getRect()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (1280, 720)])
+def test_main_window_opens_within_a_small_screen(tmp_path, width, height):
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "small", "x": 0, "y": 0, "width": width, "height": height,
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", XDG_CONFIG_HOME=str(tmp_path / "config"),
+               HOME=str(tmp_path))
+    kept = QRect(20, 40, width - 70, height - 100)  # inside the screen less the margins, above the least size
+    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(kept.getRect())], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    avail = QRect(*out["avail"])
+    assert avail == QRect(0, 0, width, height)  # the configured screen, no task bar offscreen
+    default, remembered = QRect(*out["default"]), QRect(*out["remembered"])
+    assert avail.contains(default), (default, avail)
+    assert avail.contains(remembered), (remembered, avail)
+    assert remembered.width() > default.width()  # bounded by the screen, not re-opened at the default size
+    assert QRect(*out["kept"]) == kept  # a remembered geometry that fits is kept
+    # the default opening keeps its margin (the offscreen frame is 2 px wide on each side)
+    assert default.left() >= MARGIN - 2 and default.top() >= MARGIN - 2
+
+
+def test_scrolled_panel_asks_its_least_size_only_where_the_screen_has_room(qtbot):
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QWidget
+
+    from readsim.app.widgets.placement import Scrolled
+
+    avail = QGuiApplication.primaryScreen().availableGeometry().size()
+    panel = QWidget()
+    panel.setMinimumSize(300, 200)
+    area = Scrolled(panel, 0.5, 0.5)
+    qtbot.addWidget(area)
+    assert area.widget() is panel
+    # room for 300 x 200 in half the screen (the offscreen screen is larger than 600 x 400)
+    assert avail.width() >= 600 and avail.height() >= 400
+    assert area.minimumSizeHint() == QSize(300, 200)
+    panel.setMinimumSize(avail.width(), avail.height() * 2)  # larger than half the screen: bounded, scrolled
+    assert area.minimumSizeHint() == QSize(avail.width() // 2, avail.height() // 2)
+    area.resize(avail.width() // 2, avail.height() // 2)
+    area.show()
+    qtbot.waitExposed(area)
+    qtbot.waitUntil(lambda: panel.size() == QSize(avail.width(), avail.height() * 2))  # the panel keeps its least size
+    assert area.verticalScrollBar().maximum() > 0 and area.horizontalScrollBar().maximum() > 0
+    panel.setMinimumSize(10, 10)  # room now: the panel fills the area, nothing scrolls
+    qtbot.waitUntil(lambda: panel.size() == area.maximumViewportSize())
+    assert area.verticalScrollBar().maximum() == 0 and area.horizontalScrollBar().maximum() == 0
