@@ -74,6 +74,14 @@ def collection_limits(collection: Collection, names: list[str], judgements: np.n
     return out
 
 
+def past_length(ptr: np.ndarray, rows: np.ndarray, doc_length: np.ndarray) -> np.ndarray:
+    """Whether segment ``a`` (``rows[ptr[a]:ptr[a + 1]]``, ``(start, end)`` pairs) has a row
+    ending past ``doc_length[a]``: the only segments whose clipping to ``max(length,
+    doc_length)`` (:func:`collection_limits`, :func:`clip_rows`) depends on the article's length."""
+    owner = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+    return np.bincount(owner[rows[:, 1] > doc_length[owner]], minlength=len(ptr) - 1) > 0
+
+
 def clip_rows(ptr: np.ndarray, rows: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Clip the normalized passages of segment ``a`` (``rows[ptr[a]:ptr[a + 1]]``) to ``[0,
     limit[a])``, dropping those left empty (as :func:`engine.intervals.clip` does per article)."""
