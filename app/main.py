@@ -529,6 +529,8 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
     sys.excepthook = lambda t, v, tb: caught.append("".join(traceback.format_exception(t, v, tb)))
     try:
         interrupt.check()
+        # shown, but not painted while loading: the image is rendered once, by the grab below
+        window.setUpdatesEnabled(False)
         window.show()
         from .view_state import wait_restored
 
@@ -543,7 +545,8 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
         from .widgets.deferred import build_all
 
         build_all(window)  # the plots, if the loading ended before they were built
-        app.processEvents()
+        window.setUpdatesEnabled(True)
+        app.processEvents()  # one paint: the plots settle their ranges and axes
         interrupt.check()
     finally:
         sys.excepthook = previous
