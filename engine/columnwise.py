@@ -48,11 +48,11 @@ def collection_limits(collection: Collection, names: list[str], judgements: np.n
     from the article that differs from the qrels' is reported once per article on ``join``, in
     run order. Each article is parsed once, in :data:`PARSE_THREADS` threads. Raises
     :class:`InputError` for an unreadable article."""
-    from concurrent.futures import ThreadPoolExecutor
-
     memo: dict = {}
     unique = list(dict.fromkeys(names))
     if len(unique) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(PARSE_THREADS) as pool:
             found = list(pool.map(lambda name: article_facts(collection, name, None), unique))
     else:
