@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-NOT_AT_START = ("readsim.engine.elements", "scipy", "pandas", "concurrent.futures", "PySide6.QtMultimedia",
+NOT_AT_START = ("readsim.engine.elements", "readsim.app.widgets.sensitivity_plot", "scipy", "pandas", "concurrent.futures", "PySide6.QtMultimedia",
                 "PySide6.QtPrintSupport", "pyqtgraph.opengl")
 
 CHILD = """
@@ -45,3 +45,45 @@ def test_a_real_screenshot_imports_none_of_them(tmp_path, inex):
                      "--topics", str(inex / "topics" / "inex2009-topics.xml"), "--topic", "2009074",
                      "--article", "23724") == []
 
+
+
+def test_build_all_leaves_a_hidden_one_until_it_shows(qtbot):
+    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+    from readsim.app.widgets.deferred import Deferred, build_all
+
+    root = QWidget()
+    qtbot.addWidget(root)
+    lay = QVBoxLayout(root)
+    shown, hidden = (Deferred(lambda: QLabel("plot"), eager=False) for _ in range(2))
+    lay.addWidget(shown)
+    lay.addWidget(hidden)
+    hidden.hide()  # as in a closed dock
+    root.show()
+    build_all(root)
+    assert shown.built() and not hidden.built()
+    hidden.show()
+    assert hidden.built()
+
+
+def test_the_closed_sensitivity_dock_builds_its_plots_when_opened(qtbot):
+    """The sample's screenshot-like start: the plots shown are built once the loading ends, the
+    Sensitivity dock's (closed) are not; opened, it draws its curves."""
+    from readsim.app.background import activity
+    from readsim.app.mainwindow import MainWindow
+    from readsim.app.session import Session
+    from readsim.app.widgets.deferred import build_all
+
+    w = MainWindow(Session(), show_dialogs=False, restore=False, defer_plots=True)
+    qtbot.addWidget(w)
+    w.show()
+    w.session.open_sample()
+    qtbot.waitUntil(lambda: activity().count == 0 and w.session.current is not None, timeout=30_000)
+    build_all(w)
+    assert w.plot_slot.built() and w.topic_view.curves_slot.built()
+    assert not w.sensitivity_dock.isVisible() and not w.sensitivity.slot.built()
+    w.act_sensitivity.trigger()
+    assert w.sensitivity.slot.built()
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=30_000)
+    curves = [item for plot in w.sensitivity.plots.findChildren(type(w.plot.plot)) for item in plot.listDataItems()]
+    assert curves and all(len(c.getData()[0]) > 1 for c in curves)
