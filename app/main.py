@@ -546,7 +546,8 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
 
         build_all(window)  # the plots, if the loading ended before they were built
         window.setUpdatesEnabled(True)
-        app.processEvents()  # one paint: the plots settle their ranges and axes
+        for _ in range(2):  # a paint sizes the plots' axes to their labels, the next turn lays them out
+            app.processEvents()
         interrupt.check()
     finally:
         sys.excepthook = previous
