@@ -529,7 +529,7 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
     sys.excepthook = lambda t, v, tb: caught.append("".join(traceback.format_exception(t, v, tb)))
     try:
         interrupt.check()
-        # shown, but not painted while loading: the image is rendered once, by the grab below
+        # shown, but not repainted as each result arrives: painted once everything is in (below)
         window.setUpdatesEnabled(False)
         window.show()
         from .view_state import wait_restored
