@@ -573,9 +573,10 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     """The rankings :func:`rank_topics` can compute column-wise (see the module docstring),
     all topics at once; the other topics are left out. With ``collection`` and ``join``, the judged
     articles are read (their length clips the passages; their doc_length is checked on ``join``);
-    with ``collection`` alone, only the relevant articles a retrieved passage of which ends past
-    the qrels' doc_length (:func:`~engine.columnwise.past_length`: the others' passages end within
-    ``max(length, doc_length)`` whatever the length, so clipping leaves them as they are)."""
+    with ``collection`` alone, only the relevant articles with a retrieved passage ending past the
+    qrels' doc_length are read (:func:`~engine.columnwise.past_length`: the others' passages end
+    within ``max(length, doc_length)`` whatever the length, so clipping leaves them as they are;
+    the numbers are the same, and an unreadable article that cannot change one is not read)."""
     if any(m.kind not in BATCH_KINDS for m in doc_measures):
         return {}
     jt = joined(qrels, run, topics)
