@@ -538,6 +538,8 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
     sys.excepthook = lambda t, v, tb: caught.append("".join(traceback.format_exception(t, v, tb)))
     try:
         interrupt.check()
+        # shown, but not repainted as each result arrives: painted once everything is in (below)
+        window.setUpdatesEnabled(False)
         window.show()
         from .view_state import wait_restored
 
@@ -552,7 +554,9 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
         from .widgets.deferred import build_all
 
         build_all(window)  # the plots, if the loading ended before they were built
-        app.processEvents()
+        window.setUpdatesEnabled(True)
+        for _ in range(2):  # a paint sizes the plots' axes to their labels, the next turn lays them out
+            app.processEvents()
         interrupt.check()
     finally:
         sys.excepthook = previous

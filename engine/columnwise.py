@@ -48,11 +48,11 @@ def collection_limits(collection: Collection, names: list[str], judgements: np.n
     from the article that differs from the qrels' is reported once per article on ``join``, in
     run order. Each article is parsed once, in :data:`PARSE_THREADS` threads. Raises
     :class:`InputError` for an unreadable article."""
-    from concurrent.futures import ThreadPoolExecutor
-
     memo: dict = {}
     unique = list(dict.fromkeys(names))
     if len(unique) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(PARSE_THREADS) as pool:
             found = list(pool.map(lambda name: article_facts(collection, name, None), unique))
     else:
@@ -72,6 +72,14 @@ def collection_limits(collection: Collection, names: list[str], judgements: np.n
                 qrels.path, int(qc.line[judgements[i]]),
                 f"article {name}: doc_length {int(dl[i])} in the qrels, {computed} computed from {path}"))
     return out
+
+
+def past_length(ptr: np.ndarray, rows: np.ndarray, doc_length: np.ndarray) -> np.ndarray:
+    """Whether segment ``a`` (``rows[ptr[a]:ptr[a + 1]]``, ``(start, end)`` pairs) has a row
+    ending past ``doc_length[a]``: the only segments whose clipping to ``max(length,
+    doc_length)`` (:func:`collection_limits`, :func:`clip_rows`) depends on the article's length."""
+    owner = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))
+    return np.bincount(owner[rows[:, 1] > doc_length[owner]], minlength=len(ptr) - 1) > 0
 
 
 def clip_rows(ptr: np.ndarray, rows: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

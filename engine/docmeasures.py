@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import intervals as iv
 from .reading import Piece
 
 _EULER = 0.5772156649015329
@@ -201,7 +202,7 @@ def precision_curve(pieces: Sequence[Piece], nrc: int, samples: int = 400) -> tu
         rel_at.append(rel_at[-1] + (piece.length if piece.relevant else 0))
     b = np.asarray(bounds, dtype=np.int64)
     r = np.asarray(rel_at, dtype=np.int64)
-    x = np.unique(np.concatenate([b[1:], b[1:-1] + 1, np.linspace(1, n, samples).round().astype(np.int64)]))
+    x = iv.distinct(np.concatenate([b[1:], b[1:-1] + 1, np.linspace(1, n, samples).round().astype(np.int64)]))
     x = x[(x >= 1) & (x <= n)]
     k = np.searchsorted(b, x, side="left") - 1  # piece holding position x (1-based)
     k = np.clip(k, 0, len(pieces) - 1)

@@ -83,7 +83,7 @@ import numpy as np
 
 from . import intervals as iv
 from .batch import Inputs, Join, element_span, evaluate_inputs, inputs, retrieved_passages
-from .columnwise import clip_rows, collection_limits, focused_rows, gather, joined
+from .columnwise import clip_rows, collection_limits, focused_rows, gather, joined, past_length
 from .document import DocumentBatch, evaluate_documents
 from .errors import Diagnostic
 from .formats import Judgement, Qrels, Run, RunArticle
@@ -585,8 +585,12 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
                   collection: Collection | None, as_document: bool, levels: int,
                   join: Join | None = None) -> dict[str, Ranking]:
     """The rankings :func:`rank_topics` can compute column-wise (see the module docstring),
-    all topics at once; the other topics are left out. With ``collection``, only the judged
-    articles are read (their length clips the passages; their doc_length is checked)."""
+    all topics at once; the other topics are left out. With ``collection`` and ``join``, the judged
+    articles are read (their length clips the passages; their doc_length is checked on ``join``);
+    with ``collection`` alone, only the relevant articles with a retrieved passage ending past the
+    qrels' doc_length are read (:func:`~engine.columnwise.past_length`: the others' passages end
+    within ``max(length, doc_length)`` whatever the length, so clipping leaves them as they are;
+    the numbers are the same, and an unreadable article that cannot change one is not read)."""
     if any(m.kind not in BATCH_KINDS for m in doc_measures):
         return {}
     jt = joined(qrels, run, topics)
@@ -601,7 +605,7 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     table = np.empty((len(doc_measures), len(G)))
     table[:] = np.asarray([m.null_value(levels) for m in doc_measures], dtype=float)[:, None]
     limit = None
-    if collection is not None:
+    if collection is not None and join is not None:  # every judged article read: its doc_length checked
         judged = np.flatnonzero(J >= 0)
         limit = collection_limits(collection, rc.names(G[judged]), J[judged], qc, qrels, join)[
             np.searchsorted(judged, at)] if len(at) else np.zeros(0, dtype=np.int64)
@@ -609,6 +613,10 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
         rel_ptr, rel_rows = gather(qc.pass_ptr, qc.passages, j_rel)
         ret_ptr, ret_start = gather(rc.pass_ptr, rc.pass_start, g_rel)
         ret_rows = np.column_stack([ret_start, gather(rc.pass_ptr, rc.pass_end, g_rel)[1]])
+        if collection is not None and limit is None:  # no check asked: only lengths that can clip are read
+            past = past_length(ret_ptr, ret_rows, qc.doc_length[j_rel])
+            limit = qc.doc_length[j_rel].astype(np.int64)
+            limit[past] = collection_limits(collection, rc.names(g_rel[past]), j_rel[past], qc, qrels, None)
         if limit is not None:
             ret_ptr, ret_rows = clip_rows(ret_ptr, ret_rows, limit)
         whole = np.ones(len(at), dtype=bool) if as_document else rc.whole[g_rel]

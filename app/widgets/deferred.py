@@ -37,6 +37,7 @@ class Deferred(QWidget):
         self._widget: QWidget | None = None
         self._pending: dict[str, tuple] = {}
         self._hooks: list[Callable[[QWidget], None]] = []
+        self._on_show = False  # built on the next show (left out by build_all while hidden)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self._placeholder: QLabel | None = plain_label("plot follows…")
@@ -48,6 +49,12 @@ class Deferred(QWidget):
 
     def built(self) -> bool:
         return self._widget is not None
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if self._on_show:
+            self._on_show = False
+            self.widget()
 
     def widget(self) -> QWidget:
         """The widget, built now if it was not yet (then the kept calls and hooks run)."""
@@ -85,9 +92,13 @@ class Deferred(QWidget):
 
 
 def build_all(root: QWidget) -> None:
-    """Build every :class:`Deferred` under ``root`` (its docks included)."""
+    """Build every :class:`Deferred` under ``root`` that shows with it (in its open docks too);
+    one in a closed dock (the Sensitivity dock's plots) is built when first shown."""
     for d in root.findChildren(Deferred):
-        d.widget()
+        if d.isVisibleTo(root):
+            d.widget()
+        else:
+            d._on_show = True
 
 
 def build_when_idle(root: QWidget, limit_ms: int = IDLE_WAIT_LIMIT_MS) -> None:

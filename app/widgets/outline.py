@@ -30,8 +30,6 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTreeView, QVBoxLayout, QWidget
 
 from readsim.engine import intervals as iv
-from readsim.engine.elements import derive_article
-from readsim.engine.elements.tree import element_tree
 from readsim.engine.text import Article, Element
 
 from ..background import run_in_background
@@ -298,6 +296,8 @@ class Outline(QWidget):
             if gen == self._gen:  # nothing newer was shown meanwhile: show what is open now
                 self.show_current()
 
+        from readsim.engine.elements.tree import element_tree  # the element metrics: when an outline is first shown
+
         run_in_background(self, lambda: (article.elements, element_tree(article)), done)
 
     def _fill(self, article: Article) -> None:
@@ -323,6 +323,8 @@ class Outline(QWidget):
         if not on:
             self.model.set_assessments(None)
             return
+        from readsim.engine.elements import derive_article
+
         j = s.qrels.judgement(s.topic, article.name)
         a = derive_article(article, j.passages if j is not None and j.relevant else iv.EMPTY)
         self.model.set_assessments(a.rsize, a.e, a.s)

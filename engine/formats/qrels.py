@@ -213,7 +213,14 @@ class Qrels:
         return j.passages if j is not None else iv.EMPTY
 
     def relevant_articles(self, topic: str) -> list[str]:
-        return [a for a, j in self.topics.get(topic, {}).items() if j.relevant]
+        """The relevant articles of ``topic`` in file order (read from the columns while the
+        topic is as the file said: no :class:`Judgement` built)."""
+        at = self.columns(topic)
+        if at is None:
+            return [a for a, j in self.topics.get(topic, {}).items() if j.relevant]
+        cols, t = at
+        rows = cols.by_topic[t]  # one line per article (a duplicate is an error)
+        return list(cols.names(cols.key[rows[cols.rel_size[rows] > 0]]))
 
     def columns(self, topic: str) -> tuple[QrelsColumns, int] | None:
         """``(columns, topic id)`` while ``topics[topic]`` is what the file said (a
