@@ -27,9 +27,10 @@ from __future__ import annotations
 import bisect
 import time
 
+import numpy as np
 from PySide6.QtCore import QObject, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QTextBlockFormat, QTextCharFormat,
-                           QTextCursor, QTextDocument, QTextListFormat)
+from PySide6.QtGui import (QBrush, QColor, QFont, QImage, QPaintEngine, QPainter, QPainterPath, QPen, QRegion,
+                           QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextListFormat, QTransform)
 from PySide6.QtWidgets import QTextEdit, QWidget
 
 from readsim.engine.layout import Layout
@@ -46,6 +47,8 @@ JUMP_AHEAD = QColor(150, 160, 180, 150)  # a jump still ahead
 ENTRY = QColor("#c2185b")        # the entry point (entry reading mode): gutter flag and caret
 GUTTER = 44
 BADGE_W = 20
+ARC_MARGIN = 6  # pixels an arc's dot, head and stroke reach beyond its ends
+ARC_IMAGES = 32  # jump arcs' images kept (each GUTTER wide, as tall as the arc)
 SLICE_MS = 30.0  # at most this long in the GUI thread per slice of a DocumentBuilder
 #: documents up to this many characters are laid out whole when shown (a few tens of ms);
 #: longer ones are laid out by Qt lazily (in steps, as the event loop runs) and on demand
@@ -237,6 +240,40 @@ class MarkIndex:
         return out
 
 
+def _draw_arc(p: QPainter, y1: int, y2: int, taken: bool, last: bool) -> None:
+    """One jump in the gutter: a curve from gutter height ``y1`` (a dot: the piece's end) to
+    ``y2`` (an arrow head: the next piece's start), orange once ``taken``, bold if the ``last``
+    taken, else grey."""
+    x = GUTTER - 9
+    bulge = min(12.0, 4.0 + abs(y2 - y1) / 12.0)
+    path = QPainterPath()
+    path.moveTo(x, y1)
+    path.cubicTo(x - bulge, y1, x - bulge, y2, x, y2)
+    color = JUMP if taken else JUMP_AHEAD
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.setPen(QPen(color, 2.2 if last else 1.3))
+    p.drawPath(path)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(color)
+    head = QPainterPath()
+    head.moveTo(x + 3, y2)
+    head.lineTo(x - 2, y2 - 3.5)
+    head.lineTo(x - 2, y2 + 3.5)
+    head.closeSubpath()
+    p.drawPath(head)
+    p.drawEllipse(QRectF(x - 2, y1 - 2, 4, 4))
+
+
+def _pixel_exact(p: QPainter, dpr: float) -> bool:
+    """Whether an image of ``dpr`` drawn by ``p`` at a whole pixel lands pixel for pixel: a
+    raster device (a window's backing store, not an SVG or PDF figure) at the widget's own
+    scale, at a whole device pixel (not a figure scaled to its width: that would resample)."""
+    t = p.deviceTransform()
+    return (p.paintEngine().type() == QPaintEngine.Type.Raster and dpr == int(dpr)
+            and t.type().value <= QTransform.TransformationType.TxScale.value and t.m11() == dpr == t.m22()
+            and t.dx() == int(t.dx()) and t.dy() == int(t.dy()))
+
+
 class _Gutter(QWidget):
     """Left margin: chain badges and "next passage" chips, the reading order's jumps and the
     reading screen's bar."""
@@ -245,6 +282,7 @@ class _Gutter(QWidget):
         super().__init__(view)
         self.view = view
         self.setMouseTracking(True)
+        self._arcs: dict[tuple, QImage] = {}  # the jump arcs' images (_arc_image)
 
     def sizeHint(self) -> QSize:
         return QSize(GUTTER, 0)
@@ -289,31 +327,44 @@ class _Gutter(QWidget):
         p.end()
 
     def _paint_jumps(self, p: QPainter) -> None:
-        """An arc per jump, from the end of a piece (tail) to the next piece's start (arrow)."""
+        """An arc per jump, from the end of a piece (tail) to the next piece's start (arrow),
+        each blitted from its image (:meth:`_arc_image`)."""
         h = self.height()
-        x = GUTTER - 9
         arcs = self.view.jump_arcs()
         last = max((i for i, (_, _, taken) in enumerate(arcs) if taken), default=-1)
+        dpr = self.devicePixelRatioF()
+        blit = _pixel_exact(p, dpr)
         for i, (y1, y2, taken) in enumerate(arcs):
             if max(y1, y2) < -10 or min(y1, y2) > h + 10:
                 continue
-            bulge = min(12.0, 4.0 + abs(y2 - y1) / 12.0)
-            path = QPainterPath()
-            path.moveTo(x, y1)
-            path.cubicTo(x - bulge, y1, x - bulge, y2, x, y2)
-            color = JUMP if taken else JUMP_AHEAD
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.setPen(QPen(color, 2.2 if i == last else 1.3))
-            p.drawPath(path)
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(color)
-            head = QPainterPath()
-            head.moveTo(x + 3, y2)
-            head.lineTo(x - 2, y2 - 3.5)
-            head.lineTo(x - 2, y2 + 3.5)
-            head.closeSubpath()
-            p.drawPath(head)
-            p.drawEllipse(QRectF(x - 2, y1 - 2, 4, 4))
+            if not blit:
+                _draw_arc(p, y1, y2, taken, i == last)
+                continue
+            top, bottom = max(min(y1, y2) - ARC_MARGIN, 0), min(max(y1, y2) + ARC_MARGIN, h)
+            p.drawImage(QPointF(0, top), self._arc_image(y1, y2, taken, i == last, top, bottom, dpr))
+
+    def _arc_image(self, y1: int, y2: int, taken: bool, last: bool, top: int, bottom: int, dpr: float) -> QImage:
+        """The arc as :func:`_draw_arc` paints it, rows ``[top, bottom)`` of the gutter, on a
+        transparent image, kept by its geometry and style: an antialiased stroke over a few
+        hundred pixels costs Qt's raster engine 0.3-0.5 ms, its image a blit, and a reading
+        mode change or a repaint mostly draws arcs seen before (an end out of view is placed
+        at a fixed height above or below it). The same pixels: drawn at the same device
+        position, composited the same way."""
+        key = (y1, y2, taken, last, top, bottom, dpr)
+        image = self._arcs.get(key)
+        if image is None:
+            if len(self._arcs) >= ARC_IMAGES:
+                self._arcs.clear()
+            image = QImage(int(GUTTER * dpr), max(int((bottom - top) * dpr), 1), QImage.Format.Format_ARGB32_Premultiplied)
+            image.setDevicePixelRatio(dpr)
+            image.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(image)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.translate(0, -top)
+            _draw_arc(painter, y1, y2, taken, last)
+            painter.end()
+            self._arcs[key] = image
+        return image
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
         pos = event.position().toPoint()
@@ -417,11 +468,16 @@ class ArticleView(QTextEdit):
 
     def set_marks(self, m: Marks) -> None:
         """New marks: a new chain (mode change) or new classes (a passage edit, a strategy's
-        preview). Only repaints: the document does not change."""
-        self._marks = m
-        self.highlighter.set_marks(m)
-        self.viewport().update()
-        self._gutter.update()
+        preview). Only repaints, and only what changed: the text's marks when the classes
+        changed, the gutter when the chain did (a mode change keeps the classes)."""
+        old, self._marks = self._marks, m
+        classes = old is None or not all(np.array_equal(a, b) for a, b in (
+            (old.relevant, m.relevant), (old.retrieved, m.retrieved), (old.both, m.both)))
+        if classes:
+            self.highlighter.set_marks(m)
+            self.viewport().update()
+        if classes or old.chain != m.chain:
+            self._gutter.update()
 
     def marks(self) -> Marks | None:
         return self._marks
@@ -429,13 +485,12 @@ class ArticleView(QTextEdit):
     def set_window(self, spans: list[tuple[int, int]], scroll: bool = True) -> None:
         """Frame the display spans of the current reading screen; scroll its first-read text into view."""
         window = [(int(a), int(b)) for a, b in spans if b > a]
-        changed = window != self._window
-        self._window = window
+        old, self._window = self._window, window
         if scroll and self._window:
             self.scroll_to_position(self._window[0][0])
-        if changed:  # the same screen again (a tolerance change): nothing to repaint
-            self.viewport().update()
-            self._gutter.update()
+        if window != old:  # the same screen again (a tolerance change): nothing to repaint
+            self._update_lines(old + window)
+            self._gutter.update(QRect(GUTTER - 7, 0, 7, self._gutter.height()))  # the screen's bar
 
     def window_spans(self) -> list[tuple[int, int]]:
         return list(self._window)
@@ -446,10 +501,13 @@ class ArticleView(QTextEdit):
         read = _merged([(int(a), int(b)) for a, b in spans if b > a])
         if read == self._read and int(reader) == self._reader:
             return
+        changed = set(read) ^ set(self._read)  # spans veiled before or now, not both
         self._read = read
-        self._reader = int(reader)
-        self.viewport().update()
-        self._gutter.update()
+        if changed:
+            self._update_lines(sorted(changed))
+        if int(reader) != self._reader:  # the jumps taken
+            self._reader = int(reader)
+            self._gutter.update()
 
     def read_spans(self) -> list[tuple[int, int]]:
         return list(self._read)
@@ -493,7 +551,10 @@ class ArticleView(QTextEdit):
     def set_entry(self, position: int | None) -> None:
         """Mark the entry point at display ``position`` (a flag in the gutter, a caret in the
         text); None: no mark."""
-        self._entry = None if position is None else int(position)
+        position = None if position is None else int(position)
+        if position == self._entry:
+            return
+        self._entry = position
         self.viewport().update()
         self._gutter.update()
 
@@ -656,6 +717,22 @@ class ArticleView(QTextEdit):
                     n += 1
             block = block.next()
         return out
+
+    def _update_lines(self, spans: list[tuple[int, int]]) -> None:
+        """Repaint the viewport's lines that show display ``spans`` (whole lines, a few pixels
+        more for the frame's stroke): what a new screen or veil changes, not the whole text."""
+        if self.layout_ is None:
+            self.viewport().update()
+            return
+        width = self.viewport().width()
+        region = QRegion()
+        for a, b in spans:
+            clipped = self._clip(a, b)
+            if clipped is not None:
+                top, bottom = self._rect_at(clipped[0]).top(), self._rect_at(max(clipped[1] - 1, clipped[0])).bottom()
+                region += QRect(0, top - 3, width, bottom - top + 7)
+        if not region.isEmpty():
+            self.viewport().update(region)
 
     def _screen_extents(self) -> list[tuple[int, int]]:
         out = []

@@ -169,8 +169,12 @@ class LossPanel(QWidget):
         """Show ``loss`` (None: nothing to show, ``why`` says so); ``titles``: the ranked
         articles' titles, rank order."""
         self.loss = loss
-        self.model.set_loss(loss, titles)
-        self._ask_costs(loss)
+        known = self._known_costs(loss)  # a split seen before: its costs with it, one table update
+        self.model.set_loss(loss, titles, known)
+        if known is not None:
+            self._keep_selected_in_view()
+        else:
+            self._ask_costs(loss)
         self.export_button.setEnabled(loss is not None)
         self._shown = {}
         if loss is None or loss.effort:  # otherwise each cell gets its number below: one setText,
@@ -219,14 +223,15 @@ class LossPanel(QWidget):
             "ideal ranking + as is." + (f"\nNot ranked: {', '.join(loss.missed)}" if missed else ""))
 
     # -- the per-article costs, in the background ------------------------------------------
-    def _ask_costs(self, loss: LossSplit | None) -> None:
-        """Show ``loss``'s costs: from the memo, or computed in a worker (the table shows "…"
-        until they arrive; a result for a split no longer shown is dropped by the model)."""
-        if loss is None or loss.effort or loss.nrel < 1:
-            return
+    def _known_costs(self, loss: LossSplit | None) -> ArticleCosts | None:
+        """``loss``'s costs from the memo (None if not computed yet)."""
         hit = self._costs.get(id(loss))
-        if hit is not None and hit[0] is loss:
-            self._show_costs(hit[1])
+        return hit[1] if hit is not None and hit[0] is loss else None
+
+    def _ask_costs(self, loss: LossSplit | None) -> None:
+        """Compute ``loss``'s costs in a worker (the table shows "…" until they arrive; a result
+        for a split no longer shown is dropped by the model), memoised per split."""
+        if loss is None or loss.effort or loss.nrel < 1:
             return
         measure = ListMeasure("AgP", 0, loss.measure)
 

@@ -25,6 +25,7 @@ from ..plain import plain_tip
 
 L_RANK, L_TITLE, L_REL, L_IDEAL_RANK, L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST = range(8)
 COLUMNS = 8
+NUMBER_COLUMNS = (L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST)  # adjacent: one dataChanged spans them
 LOSS_SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 LOSS_ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
 EXPORT_COLUMNS = ("rank", "article", "title", "relevant", "ideal_rank", "score", "ideal_score", "browse_cost",
@@ -36,21 +37,10 @@ def score_text(loss: LossSplit, value: float) -> str:
     return f"{value:.0f}" if loss.effort else f"{value:.4f}"
 
 
-def _changed_runs(a: np.ndarray | None, b: np.ndarray, n: int) -> list[tuple[int, int]]:
-    """The runs ``(first, last)`` of rows where ``a`` and ``b`` differ (NaN equal to NaN); every
-    row when ``a`` is None."""
-    if a is None:
-        changed = np.ones(n, dtype=bool)
-    else:
-        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-        changed = ~((a == b) | (np.isnan(a) & np.isnan(b)))
-    rows = np.flatnonzero(changed)
-    if not len(rows):
-        return []
-    breaks = np.flatnonzero(np.diff(rows) > 1)
-    starts = np.concatenate(([rows[0]], rows[breaks + 1]))
-    ends = np.concatenate((rows[breaks], [rows[-1]]))
-    return list(zip(starts.tolist(), ends.tolist()))
+def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Boolean mask of the rows where ``a`` and ``b`` differ (NaN equal to NaN)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return ~((a == b) | (np.isnan(a) & np.isnan(b)))
 
 
 class LossModel(QAbstractTableModel):
@@ -70,14 +60,16 @@ class LossModel(QAbstractTableModel):
     def _nan(self) -> np.ndarray:
         return np.full(len(self.loss.articles), np.nan)
 
-    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None) -> None:
-        """Show ``loss`` (its costs come with :meth:`set_costs`; until then the cost cells are
-        empty). The same articles in the same order (a mode or setting change) update the cells
-        in place: no reset, so the view keeps its sort, selection and scroll."""
+    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None,
+                 costs: ArticleCosts | None = None) -> None:
+        """Show ``loss`` with its ``costs`` when known (else the cost cells are empty until
+        :meth:`set_costs`). The same articles in the same order (a mode or setting change)
+        update the cells in place, in one ``dataChanged``: no reset, so the view keeps its sort,
+        selection and scroll, and the sort proxy re-sorts once."""
         n = len(loss.articles) if loss is not None else 0
         titles = list(titles) if titles is not None and len(titles) == n else (
             list(loss.articles) if loss is not None else [])
-        old, old_columns = self.loss, self._columns
+        old, old_columns, old_worst = self.loss, self._columns, self._worst
         self.costs = None
         if loss is None:
             self._columns = None
@@ -86,20 +78,21 @@ class LossModel(QAbstractTableModel):
             nan = np.full(n, np.nan)
             self._columns = {L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores,
                              L_LOSS: loss.browse_loss if loss.effort else nan, L_RANK_COST: nan}
-        self._worst = self._worst_of()
         if old is not None and loss is not None and n and old.articles == loss.articles and titles == self._titles:
             self.loss = loss
+            self._take_costs(costs)
             if old.measure.name != loss.measure.name or old.effort != loss.effort:
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMNS - 1)
             rel_changed = np.asarray(old.relevant, dtype=bool) != np.asarray(loss.relevant, dtype=bool)
             if rel_changed.any() or old.effort != loss.effort or old_columns is None:
                 self.dataChanged.emit(self.index(0, 0), self.index(n - 1, COLUMNS - 1))
                 return
-            self._emit_changed(old_columns, (L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST))
+            self._emit_changed(old_columns, every_cost=self._worst != old_worst)
             return
         self.beginResetModel()
         self.loss = loss
         self._titles = titles
+        self._take_costs(costs)
         self.endResetModel()
 
     def set_costs(self, costs: ArticleCosts | None) -> None:
@@ -107,10 +100,15 @@ class LossModel(QAbstractTableModel):
         if costs is None or self.loss is None or costs.loss is not self.loss or self.loss.effort:
             return
         old = dict(self._columns)
-        self.costs = costs
-        self._columns[L_LOSS], self._columns[L_RANK_COST] = costs.browse_cost, costs.rank_cost
+        self._take_costs(costs)
+        self._emit_changed(old, every_cost=True)
+
+    def _take_costs(self, costs: ArticleCosts | None) -> None:
+        """Put ``costs`` in the cost columns when they are the shown split's; set the shade's scale."""
+        if costs is not None and self.loss is not None and costs.loss is self.loss and not self.loss.effort:
+            self.costs = costs
+            self._columns[L_LOSS], self._columns[L_RANK_COST] = costs.browse_cost, costs.rank_cost
         self._worst = self._worst_of()
-        self._emit_changed(old, (L_LOSS, L_RANK_COST), every=True)
 
     def _worst_of(self) -> float:
         if self._columns is None or self.loss is None or not len(self.loss.articles):
@@ -118,13 +116,19 @@ class LossModel(QAbstractTableModel):
         cells = np.concatenate([self._columns[L_LOSS], self._columns[L_RANK_COST]])
         return float(np.nanmax(np.abs(cells), initial=0.0)) or 1.0
 
-    def _emit_changed(self, old: dict, columns, every: bool = False) -> None:
-        """dataChanged for the cells whose number changed only: Qt repaints those cells and the
-        sort proxy re-sorts those rows only (``every``: the whole columns, their shade changed)."""
-        n = len(self.loss.articles)
-        for c in columns:
-            for first, last in _changed_runs(None if every else old[c], self._columns[c], n):
-                self.dataChanged.emit(self.index(first, c), self.index(last, c))
+    def _emit_changed(self, old: dict, every_cost: bool = False) -> None:
+        """One ``dataChanged`` over the number columns (score to rank cost) and the rows whose
+        numbers changed (``every_cost``: every row, the costs' shade changed): Qt repaints those
+        cells, and the sort proxy re-sorts those rows once (a signal per changed run of cells
+        re-sorted the table once per signal)."""
+        if every_cost:
+            first, last = 0, len(self.loss.articles) - 1
+        else:
+            rows = np.flatnonzero(np.any([_changed(old[c], self._columns[c]) for c in NUMBER_COLUMNS], axis=0))
+            if not len(rows):
+                return
+            first, last = int(rows[0]), int(rows[-1])
+        self.dataChanged.emit(self.index(first, NUMBER_COLUMNS[0]), self.index(last, NUMBER_COLUMNS[-1]))
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() or self.loss is None else len(self.loss.articles)
