@@ -22,6 +22,7 @@ from readsim.engine.measure import ListMeasure
 
 from ..background import run_in_background
 from ..plain import esc, plain_label, rich_label
+from .fixed_labels import fit_text, set_wrapped
 from .loss_table import (L_IDEAL, L_IDEAL_RANK, L_LOSS, L_RANK, L_RANK_COST, L_REL, L_SCORE, L_TITLE,
                          LOSS_ARTICLE_ROLE, LOSS_SORT_ROLE, LossModel)
 from .tables import row_table
@@ -35,21 +36,6 @@ def export_button(what: str, slot: Callable[[], None]) -> QPushButton:
     button.setToolTip(f"Save {what} as CSV or JSON with the provenance: the files, the run's edits, the settings")
     button.clicked.connect(slot)
     return button
-
-
-def set_wrapped(label: QLabel, text: str, width: int) -> None:
-    """Set a word-wrapped ``label``'s text at the fixed ``width`` of its column, keeping the label
-    at a fixed size (that width, the text's height): a fixed-size label does not invalidate the
-    window's layout when its text changes (Qt's ``updateGeometry`` stops there), so a mode change
-    repaints the label only; a text needing more or fewer lines resizes it."""
-    if label.text() == text and label.minimumWidth() == width:
-        return
-    label.setText(text)
-    h = label.heightForWidth(width)
-    if h < 0:
-        h = label.sizeHint().height()
-    if (label.minimumWidth(), label.minimumHeight(), label.maximumWidth(), label.maximumHeight()) != (width, h, width, h):
-        label.setFixedSize(width, h)
 
 
 def _signed(value: float) -> str:
@@ -179,7 +165,7 @@ class LossPanel(QWidget):
         self._shown = {}
         if loss is None or loss.effort:  # otherwise each cell gets its number below: one setText,
             for label in self._labels.values():  # one re-layout, not two
-                label.setText("–")
+                fit_text(label, "–")
             self.square.setToolTip("")
         if loss is None:
             self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({esc(why)})</span>")
@@ -202,7 +188,7 @@ class LossPanel(QWidget):
                                   ("ideal_ranking", "#1f5fbf", f"({_signed(loss.fetch)} fetch)"),
                                   ("ideal_passages", "#1a7f37", f"({_signed(loss.browse)} browse)"),
                                   ("ideal", "#555", "both")):
-            self._labels[key].setText(f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>")
+            fit_text(self._labels[key], f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>")
         missed = len(loss.missed)
         if abs(loss.fetch - loss.browse) < 5e-5:
             verdict = "alone, fixing either gains the same"

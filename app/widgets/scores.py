@@ -26,6 +26,7 @@ from readsim.engine.reading import Mode
 from ..plain import amount, plain_label
 from ..session import Session
 from ..worth import NOT_RANKED, before_evaluation, signed
+from .fixed_labels import fit_text
 from .ranked_list import format_score
 
 HELP = {
@@ -51,18 +52,6 @@ def if_retrieved_whole(ev: DocumentEvaluation) -> DocumentEvaluation:
     """``ev``'s article as if the run retrieved it whole (``[0, n)``), in the same mode and
     entry point."""
     return evaluate_document(ev.relevant, None, ev.n, ev.mode, ev.entry)
-
-
-def fit_text(label: QLabel, text: str) -> None:
-    """Set ``label``'s text keeping it at a fixed size that only grows: a label of fixed width
-    and height does not invalidate the window's layout when its text changes (Qt's
-    ``updateGeometry`` stops there), so a control change repaints the changed labels only
-    instead of re-laying out the panel, the column and the splitter."""
-    label.setText(text)
-    hint = label.sizeHint()
-    w, h = max(hint.width(), label.minimumWidth()), max(hint.height(), label.minimumHeight())
-    if (w, h) != (label.maximumWidth(), label.maximumHeight()) or (w, h) != (label.minimumWidth(), label.minimumHeight()):
-        label.setFixedSize(w, h)  # grows once (a wider name or value), then stays
 
 
 class ScoresPanel(QGroupBox):
