@@ -94,7 +94,8 @@ class LossPanel(QWidget):
         for key, row, col in (("actual", 1, 1), ("ideal_ranking", 1, 2), ("ideal_passages", 2, 1), ("ideal", 2, 2)):
             cell = rich_label("–")
             cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            grid.addWidget(cell, row, col)
+            # of fixed size (fit_text) but aligned: its column still stretches
+            grid.addWidget(cell, row, col, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             self._labels[key] = cell
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(2, 1)

@@ -94,7 +94,8 @@ class _Card(QFrame):
         self.value.setStyleSheet("border:none; background:transparent;")
         self.value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.name)
-        lay.addWidget(self.value)
+        # of fixed size (fit_text: no re-layout of the dock) but aligned: it keeps its share of the card
+        lay.addWidget(self.value, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 
 
 
