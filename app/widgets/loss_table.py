@@ -28,6 +28,12 @@ COLUMNS = 8
 NUMBER_COLUMNS = (L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST)  # adjacent: one dataChanged spans them
 LOSS_SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 LOSS_ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
+DISPLAY, ALIGNMENT, FOREGROUND, BACKGROUND, TOOLTIP = (
+    Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ToolTipRole)
+_ROLES = frozenset((DISPLAY, ALIGNMENT, FOREGROUND, BACKGROUND, TOOLTIP, LOSS_SORT_ROLE, LOSS_ARTICLE_ROLE))
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+GREY, GREEN = QBrush(QColor("#999999")), QBrush(QColor("#1a7f37"))  # no relevant text; "yes"
 EXPORT_COLUMNS = ("rank", "article", "title", "relevant", "ideal_rank", "score", "ideal_score", "browse_cost",
                   "rank_cost")
 
@@ -165,58 +171,64 @@ class LossModel(QAbstractTableModel):
             return (Qt.SortOrder.AscendingOrder if low else Qt.SortOrder.DescendingOrder).value
         return None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index, role=DISPLAY):
+        """A cell's role. Painting asks about seven roles of each visible cell, so the roles
+        not served return at once and the constant ones are made once (each call from Qt into
+        Python costs microseconds: the table's paint was mostly these calls)."""
         loss = self.loss
-        if not index.isValid() or loss is None:
+        if role not in _ROLES or loss is None or not index.isValid():
             return None
         k, c = index.row(), index.column()
-        rel = bool(loss.relevant[k])
-        if role == Qt.ItemDataRole.DisplayRole:
-            if c == L_RANK:
-                return str(k + 1)
-            if c == L_TITLE:
-                return self._titles[k]
-            if c == L_REL:
-                return "yes" if rel else "no"
-            if c == L_IDEAL_RANK:
-                return str(int(self._ideal_rank[k]))
-            value = self._columns[c][k]
-            if value != value:  # not computed (yet), or no cost for this measure
-                return "…" if self.costs is None and not loss.effort and loss.nrel >= 1 else "–"
-            if c == L_RANK_COST:
-                return format_signed(value)
-            if not rel:  # no relevant text: no score, nothing to fix in its passages
-                return "–"
-            return (f"{value:+.0f}" if loss.effort else format_signed(value)) if c == L_LOSS else score_text(loss, value)
+        if role == DISPLAY:
+            return self._display(loss, k, c)
         if role == LOSS_SORT_ROLE:
             if c == L_RANK:
                 return k + 1
             if c == L_TITLE:
                 return self._titles[k].lower()
             if c == L_REL:
-                return int(rel)
+                return int(bool(loss.relevant[k]))
             if c == L_IDEAL_RANK:
                 return int(self._ideal_rank[k])
             value = float(self._columns[c][k])
             return 0.0 if value != value else value
         if role == LOSS_ARTICLE_ROLE:
             return loss.articles[k]
-        if role == Qt.ItemDataRole.TextAlignmentRole and c != L_TITLE:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if not rel and c != L_RANK_COST:
-                return QBrush(QColor("#999999"))
-            if c == L_REL:
-                return QBrush(QColor("#1a7f37"))
-        if role == Qt.ItemDataRole.BackgroundRole and c in (L_LOSS, L_RANK_COST):
+        if role == ALIGNMENT:
+            return None if c == L_TITLE else RIGHT
+        if role == FOREGROUND:
+            if c != L_RANK_COST and not loss.relevant[k]:
+                return GREY
+            return GREEN if c == L_REL else None
+        if role == BACKGROUND:
+            if c != L_LOSS and c != L_RANK_COST:
+                return None
             value = float(self._columns[c][k])
             share = max(0.0, value) / self._worst if value == value else 0.0
             if share > 0:
                 colour = (179, 38, 30) if c == L_LOSS else (31, 95, 191)
                 return QBrush(QColor(*colour, int(20 + 90 * share)))
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")
-        return None
+            return None
+        return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")  # the tooltip
+
+    def _display(self, loss: LossSplit, k: int, c: int) -> str:
+        rel = bool(loss.relevant[k])
+        if c == L_RANK:
+            return str(k + 1)
+        if c == L_TITLE:
+            return self._titles[k]
+        if c == L_REL:
+            return "yes" if rel else "no"
+        if c == L_IDEAL_RANK:
+            return str(int(self._ideal_rank[k]))
+        value = self._columns[c][k]
+        if value != value:  # not computed (yet), or no cost for this measure
+            return "…" if self.costs is None and not loss.effort and loss.nrel >= 1 else "–"
+        if c == L_RANK_COST:
+            return format_signed(value)
+        if not rel:  # no relevant text: no score, nothing to fix in its passages
+            return "–"
+        return (f"{value:+.0f}" if loss.effort else format_signed(value)) if c == L_LOSS else score_text(loss, value)
 
     def export_columns(self) -> tuple[str, ...]:
         """:data:`EXPORT_COLUMNS`; for LE/ES ``extra_screens`` stands for ``browse_cost``."""
