@@ -22,7 +22,7 @@ from readsim.engine.measure import ListMeasure
 
 from ..background import run_in_background
 from ..plain import esc, plain_label, rich_label
-from .fixed_labels import fit_text, set_wrapped
+from .fixed_labels import fit_rich, set_wrapped
 from .loss_table import (L_IDEAL, L_IDEAL_RANK, L_LOSS, L_RANK, L_RANK_COST, L_REL, L_SCORE, L_TITLE,
                          LOSS_ARTICLE_ROLE, LOSS_SORT_ROLE, LossModel)
 from .tables import row_table
@@ -94,7 +94,7 @@ class LossPanel(QWidget):
         for key, row, col in (("actual", 1, 1), ("ideal_ranking", 1, 2), ("ideal_passages", 2, 1), ("ideal", 2, 2)):
             cell = rich_label("–")
             cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            # of fixed size (fit_text) but aligned: its column still stretches
+            # of fixed size (fit_rich) but aligned: its column still stretches
             grid.addWidget(cell, row, col, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             self._labels[key] = cell
         grid.setColumnStretch(1, 1)
@@ -166,7 +166,7 @@ class LossPanel(QWidget):
         self._shown = {}
         if loss is None or loss.effort:  # otherwise each cell gets its number below: one setText,
             for label in self._labels.values():  # one re-layout, not two
-                fit_text(label, "–")
+                fit_rich(label, "–", "–")
             self.square.setToolTip("")
         if loss is None:
             self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({esc(why)})</span>")
@@ -189,7 +189,7 @@ class LossPanel(QWidget):
                                   ("ideal_ranking", "#1f5fbf", f"({_signed(loss.fetch)} fetch)"),
                                   ("ideal_passages", "#1a7f37", f"({_signed(loss.browse)} browse)"),
                                   ("ideal", "#555", "both")):
-            fit_text(self._labels[key], f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>")
+            fit_rich(self._labels[key], f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>", f"{t[key]} {note}")
         missed = len(loss.missed)
         if abs(loss.fetch - loss.browse) < 5e-5:
             verdict = "alone, fixing either gains the same"
