@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QVBoxLayout, QWidget)
 
@@ -24,7 +24,7 @@ from ..background import run_in_background
 from ..plain import esc, plain_label, rich_label
 from .fixed_labels import fit_rich, set_wrapped
 from .loss_table import (L_IDEAL, L_IDEAL_RANK, L_LOSS, L_RANK, L_RANK_COST, L_REL, L_SCORE, L_TITLE,
-                         LOSS_ARTICLE_ROLE, LOSS_SORT_ROLE, LossModel)
+                         LOSS_ARTICLE_ROLE, LossModel)
 from .tables import row_table
 
 LEFT_WIDTH, LOSS_WIDTH = 430, 560  # the topic view's fixed columns (pixels)
@@ -104,11 +104,8 @@ class LossPanel(QWidget):
         self.split_line.setWordWrap(True)
         lay.addWidget(self.split_line)
 
-        self.model = LossModel(self)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(LOSS_SORT_ROLE)
-        self.table = row_table(self.proxy)
+        self.model = LossModel(self)  # sorts itself: the header's clicks call its sort()
+        self.table = row_table(self.model)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)  # the biggest losses first
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
@@ -140,7 +137,7 @@ class LossPanel(QWidget):
 
     def article_at(self, view_row: int) -> str:
         """The article id of the table's ``view_row`` (in the current sort order)."""
-        return self.proxy.index(view_row, L_RANK).data(LOSS_ARTICLE_ROLE)
+        return self.model.index(view_row, L_RANK).data(LOSS_ARTICLE_ROLE)
 
     def select_article(self, article: str | None) -> None:
         """Select ``article``'s row (clear the selection if absent or None)."""
@@ -148,9 +145,9 @@ class LossPanel(QWidget):
         if article is None or loss is None or article not in loss.articles:
             self.table.clearSelection()
             return
-        idx = self.proxy.mapFromSource(self.model.index(loss.articles.index(article), L_RANK))
-        self.table.selectRow(idx.row())
-        self.table.scrollTo(idx)
+        row = self.model.view_row(loss.articles.index(article))
+        self.table.selectRow(row)
+        self.table.scrollTo(self.model.index(row, L_RANK))
 
     def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None, why: str = "needs qrels") -> None:
         """Show ``loss`` (None: nothing to show, ``why`` says so); ``titles``: the ranked

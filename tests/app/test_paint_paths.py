@@ -18,14 +18,15 @@ from PySide6.QtWidgets import QApplication, QLabel
 from readsim.app import marks as mk
 from readsim.app.widgets import gutter as gutter_module
 from readsim.app.widgets.fixed_labels import fit_rich
-from readsim.app.widgets.loss_table import L_LOSS, L_RANK_COST, LossModel
+from readsim.app.widgets.loss_table import L_LOSS, L_RANK, L_RANK_COST, LOSS_ARTICLE_ROLE, LossModel
+from readsim.app.widgets.tables import row_table
 from readsim.engine import intervals as iv
 from readsim.engine.loss import article_costs
 from readsim.engine.measure import DocMeasure, ListMeasure
 from readsim.engine.reading import Mode
 
 from test_article_drawing import PAGERANK, window  # noqa: F401 (tests/app is on the path; the fixture)
-from test_loss_costs_view import mini_loss  # noqa: E402
+from test_loss_costs_view import by_hand, mini_loss  # noqa: E402
 
 
 def pixels(image: QImage) -> np.ndarray:
@@ -123,6 +124,33 @@ def test_a_split_and_its_known_costs_are_one_update(qtbot):
     # costs of another split are not taken: their cells wait for set_costs
     model.set_loss(loss, ["A", "X", "B"], costs)
     assert model.costs is None and model.index(0, L_LOSS).data() == "…"
+
+
+def test_the_loss_table_sorts_itself_and_its_selection_follows(qtbot):
+    """No sort proxy: the model orders its rows (ties keep their order), re-sorts when the
+    costs come, and the selected row stays on its article."""
+    loss = mini_loss()
+    model = LossModel()
+    table = row_table(model)
+    qtbot.addWidget(table)
+    table.setSortingEnabled(True)
+    model.set_loss(loss, ["A", "X", "B"])
+    table.sortByColumn(L_RANK, Qt.SortOrder.AscendingOrder)
+    table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)
+
+    def shown() -> list[str]:
+        return [model.index(r, L_RANK).data(LOSS_ARTICLE_ROLE) for r in range(model.rowCount())]
+
+    assert shown() == ["a", "x", "b"]  # no costs yet: all tie at 0 and keep their order (as a sort proxy)
+    table.selectRow(1)
+    model.set_costs(article_costs(loss, ListMeasure("AgP", 0, DocMeasure("aveChP"))))
+    browse, _ = by_hand(loss.scores[0], loss.scores[2])  # a 0.2896, x 0, b 0.0522
+    assert browse[0] > browse[2] > browse[1] == 0
+    assert shown() == ["a", "b", "x"]
+    assert [i.data(LOSS_ARTICLE_ROLE) for i in table.selectionModel().selectedRows()] == ["x"]
+    assert model.index(0, L_LOSS).data() == f"{browse[0]:+.4f}" and model.view_row(1) == 2
+    table.sortByColumn(L_LOSS, Qt.SortOrder.AscendingOrder)
+    assert shown() == ["x", "b", "a"]
 
 
 @pytest.mark.parametrize("narrow, wide", [("0.0113 as is", "0.0486 (+0.0372 fetch)")])
