@@ -140,7 +140,8 @@ class Gutter(QWidget):
         if image is None:
             if len(self._arcs) >= ARC_IMAGES:
                 self._arcs.clear()
-            image = QImage(int(GUTTER * dpr), max(int((bottom - top) * dpr), 1), QImage.Format.Format_ARGB32_Premultiplied)
+            size = (int(GUTTER * dpr), max(int((bottom - top) * dpr), 1))
+            image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)
             image.setDevicePixelRatio(dpr)
             image.fill(Qt.GlobalColor.transparent)
             painter = QPainter(image)

@@ -186,7 +186,8 @@ class LossPanel(QWidget):
                                   ("ideal_ranking", "#1f5fbf", f"({_signed(loss.fetch)} fetch)"),
                                   ("ideal_passages", "#1a7f37", f"({_signed(loss.browse)} browse)"),
                                   ("ideal", "#555", "both")):
-            fit_rich(self._labels[key], f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>", f"{t[key]} {note}")
+            fit_rich(self._labels[key], f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>",
+                     f"{t[key]} {note}")
         missed = len(loss.missed)
         if abs(loss.fetch - loss.browse) < 5e-5:
             verdict = "alone, fixing either gains the same"
