@@ -53,8 +53,8 @@ def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 class LossModel(QAbstractTableModel):
     """One row per ranked article (see the module docstring), in the order of :meth:`sort` (a
-    cost not yet computed sorts as 0); :data:`LOSS_ARTICLE_ROLE` gives
-    a row's article id, :meth:`view_row` the row showing a ranked article."""
+    cost not yet computed sorts as 0); :data:`LOSS_ARTICLE_ROLE` gives a row's article id,
+    :meth:`view_row` the row showing a ranked article."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -103,7 +103,7 @@ class LossModel(QAbstractTableModel):
         self.loss = loss
         self._titles = titles
         self._take_costs(costs)
-        self._order = np.arange(len(titles))
+        self._order = np.arange(len(titles))  # a new list: ties in rank order
         self._order = self._sorted_order()
         self._row_of = np.argsort(self._order)
         self.endResetModel()
