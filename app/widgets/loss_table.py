@@ -228,13 +228,29 @@ class LossModel(QAbstractTableModel):
         return None
 
     def data(self, index, role=DISPLAY):
-        """A cell's role. Painting asks about seven roles of each visible cell, so the roles
-        not served return at once and the constant ones are made once (each call from Qt into
-        Python costs microseconds: the table's paint was mostly these calls)."""
+        """A cell's role (:meth:`_role`)."""
         loss = self.loss
         if role not in _ROLES or loss is None or not index.isValid():
             return None
-        k, c = int(self._order[index.row()]), index.column()
+        return self._role(loss, int(self._order[index.row()]), index.column(), role)
+
+    def multiData(self, index, span) -> None:  # noqa: N802
+        """Every role a view asks of a cell, in one call from Qt: its delegate asks seven of each
+        painted cell, and each call from Qt into Python costs microseconds (the table's paint
+        was mostly these calls). Qt reuses the span from cell to cell: a role without data is
+        cleared."""
+        loss = self.loss
+        cell = (int(self._order[index.row()]), index.column()) if loss is not None and index.isValid() else None
+        for item in span:
+            role = item.role()
+            value = self._role(loss, *cell, role) if cell is not None and role in _ROLES else None
+            if value is None:
+                item.clearData()
+            else:
+                item.setData(value)
+
+    def _role(self, loss: LossSplit, k: int, c: int, role: int):
+        """Role ``role`` of column ``c`` of the split's ``k``-th article (a served role)."""
         if role == DISPLAY:
             return self._display(loss, k, c)
         if role == LOSS_ARTICLE_ROLE:
@@ -255,16 +271,6 @@ class LossModel(QAbstractTableModel):
                 return QBrush(QColor(*colour, int(20 + 90 * share)))
             return None
         return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")  # the tooltip
-
-    def multiData(self, index, span) -> None:  # noqa: N802
-        """Every role a view asks of a cell, in one call from Qt (its delegate asks seven; Qt
-        reuses the span from cell to cell, so a role without data is cleared)."""
-        for item in span:
-            value = self.data(index, item.role())
-            if value is None:
-                item.clearData()
-            else:
-                item.setData(value)
 
     def _display(self, loss: LossSplit, k: int, c: int) -> str:
         rel = bool(loss.relevant[k])
