@@ -38,19 +38,29 @@ def chain_passages(ev: DocumentEvaluation) -> np.ndarray:
 
 def marks(lay: Layout, ev: DocumentEvaluation) -> Marks:
     """The marks of an article laid out as ``lay`` under evaluation ``ev``."""
-    rel, ret = ev.relevant, ev.retrieved_spans
-    both = iv.intersect(rel, ret)
     passages = chain_passages(ev)
     chain = []
     if len(passages):  # numbered before empty display spans are dropped, so numbers stay the run's
         starts, ends = lay.to_display(passages[:, 0], "start"), lay.to_display(passages[:, 1], "end")
         chain = [(n, int(a), int(b)) for n, (a, b) in enumerate(zip(starts, ends), 1) if b > a]
-    return Marks(
-        relevant=lay.spans_to_display(iv.subtract(rel, ret)),
-        retrieved=lay.spans_to_display(iv.subtract(ret, rel)),
-        both=lay.spans_to_display(both),
-        chain=tuple(chain),
-    )
+    return Marks(*_classes(lay, ev.relevant, ev.retrieved_spans), chain=tuple(chain))
+
+
+_last_classes: tuple | None = None  # ((lay, relevant bytes, retrieved bytes), classes) of the last call
+
+
+def _classes(lay: Layout, rel: np.ndarray, ret: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Display spans of relevant only, retrieved only, both. The last article's are kept: a
+    reading-mode change re-derives the evaluation (new arrays, the same spans) and its classes
+    do not change; the same arrays are handed back, so the view sees nothing new to paint."""
+    global _last_classes
+    key, hit = (lay, rel.tobytes(), ret.tobytes()), _last_classes
+    if hit is not None and hit[0][0] is lay and hit[0][1:] == key[1:]:
+        return hit[1]
+    classes = (lay.spans_to_display(iv.subtract(rel, ret)), lay.spans_to_display(iv.subtract(ret, rel)),
+               lay.spans_to_display(iv.intersect(rel, ret)))
+    _last_classes = (key, classes)
+    return classes
 
 
 def screens(ev: DocumentEvaluation, screen: int) -> int:

@@ -36,7 +36,7 @@ from ..playback import jumps
 from ..session import Session
 from .article_view import ArticleView, DocumentBuilder
 from .legend import Legend
-from .scores import fit_text
+from .fixed_labels import fit_text
 
 MAX_CHAIN_BUTTONS = 60
 #: articles with up to this many display characters are built at once (about 7 ms per

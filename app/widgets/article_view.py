@@ -11,7 +11,7 @@
   document is never changed after it is shown, so Qt's lazy layout stays sound (see
   :meth:`ArticleView.show_document`). (The editor's extra-selections API is never used:
   repeated calls abort PySide6 6.12 on Python 3.11.)
-- :class:`ArticleView` paints the matching chain in the gutter: a numbered badge at each
+- :class:`ArticleView` paints the matching chain in its gutter (:mod:`.gutter`): a numbered badge at each
   retrieved passage's start and a "↓k+1" chip at each passage's end (never over the text);
   clicking either jumps along the chain. The current reading screen is a light frame over its
   text and a bar in the gutter.
@@ -20,6 +20,8 @@
   orange once taken, the last one taken bold (:meth:`ArticleView.set_jumps`).
 - Only what is visible is measured: geometry of positions outside the viewport is never asked
   for while painting, so a long article is laid out by Qt lazily, as it is scrolled to.
+- Only what changed is repainted: a new reading screen or veil repaints the lines it covers
+  and covered, a reading-mode change (new chain, same classes of marks) the gutter only.
 """
 
 from __future__ import annotations
@@ -27,25 +29,20 @@ from __future__ import annotations
 import bisect
 import time
 
-from PySide6.QtCore import QObject, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QTextBlockFormat, QTextCharFormat,
-                           QTextCursor, QTextDocument, QTextListFormat)
-from PySide6.QtWidgets import QTextEdit, QWidget
+import numpy as np
+from PySide6.QtCore import QObject, QPointF, QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QRegion,
+                           QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextListFormat)
+from PySide6.QtWidgets import QTextEdit
 
 from readsim.engine.layout import Layout
 
 from ..marks import Marks
+from .gutter import BADGE_W, ENTRY, GUTTER, RETRIEVED, SCREEN, Gutter
 
 RELEVANT = QColor("#ffe680")     # yellow background: relevant, not retrieved
 BOTH = QColor("#a8e6a1")         # green background: relevant and retrieved
-RETRIEVED = QColor("#1f5fbf")    # blue underline: retrieved (with or without relevance)
-SCREEN = QColor(70, 110, 200)    # the current reading screen: frame and gutter bar
 READ_VEIL = QColor(246, 247, 250, 150)  # over text already read (dims text and marks)
-JUMP = QColor("#d9822b")         # a jump of the reading order already taken
-JUMP_AHEAD = QColor(150, 160, 180, 150)  # a jump still ahead
-ENTRY = QColor("#c2185b")        # the entry point (entry reading mode): gutter flag and caret
-GUTTER = 44
-BADGE_W = 20
 SLICE_MS = 30.0  # at most this long in the GUI thread per slice of a DocumentBuilder
 #: documents up to this many characters are laid out whole when shown (a few tens of ms);
 #: longer ones are laid out by Qt lazily (in steps, as the event loop runs) and on demand
@@ -237,92 +234,6 @@ class MarkIndex:
         return out
 
 
-class _Gutter(QWidget):
-    """Left margin: chain badges and "next passage" chips, the reading order's jumps and the
-    reading screen's bar."""
-
-    def __init__(self, view: ArticleView) -> None:
-        super().__init__(view)
-        self.view = view
-        self.setMouseTracking(True)
-
-    def sizeHint(self) -> QSize:
-        return QSize(GUTTER, 0)
-
-    def paintEvent(self, event) -> None:  # noqa: N802
-        p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(event.rect(), QColor("#f3f4f6"))
-        self._paint_jumps(p)
-        for top, bottom in self.view._screen_extents():
-            p.fillRect(QRect(GUTTER - 6, top, 4, max(bottom - top, 2)), SCREEN)
-        font = QFont(self.font())
-        font.setPointSizeF(7.5)
-        font.setBold(True)
-        p.setFont(font)
-        for number, rect in self.view._badge_rects():
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(RETRIEVED)
-            p.drawRoundedRect(QRectF(rect), 4, 4)
-            p.setPen(QColor("white"))
-            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(number))
-        for number, rect in self.view.link_rects():
-            p.setPen(QPen(RETRIEVED, 1.0))
-            p.setBrush(QColor("white"))
-            p.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
-            p.setPen(RETRIEVED)
-            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"↓{number}")
-        rect = self.view.entry_rect()
-        if rect is not None:  # the entry point: a flag pointing at its line
-            flag = QPainterPath()
-            flag.moveTo(rect.left(), rect.top())
-            flag.lineTo(rect.right() - 6, rect.top())
-            flag.lineTo(rect.right(), rect.center().y())
-            flag.lineTo(rect.right() - 6, rect.bottom())
-            flag.lineTo(rect.left(), rect.bottom())
-            flag.closeSubpath()
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(ENTRY)
-            p.drawPath(flag)
-            p.setPen(QColor("white"))
-            p.drawText(rect.adjusted(0, 0, -5, 0), Qt.AlignmentFlag.AlignCenter, "in")
-        p.end()
-
-    def _paint_jumps(self, p: QPainter) -> None:
-        """An arc per jump, from the end of a piece (tail) to the next piece's start (arrow)."""
-        h = self.height()
-        x = GUTTER - 9
-        arcs = self.view.jump_arcs()
-        last = max((i for i, (_, _, taken) in enumerate(arcs) if taken), default=-1)
-        for i, (y1, y2, taken) in enumerate(arcs):
-            if max(y1, y2) < -10 or min(y1, y2) > h + 10:
-                continue
-            bulge = min(12.0, 4.0 + abs(y2 - y1) / 12.0)
-            path = QPainterPath()
-            path.moveTo(x, y1)
-            path.cubicTo(x - bulge, y1, x - bulge, y2, x, y2)
-            color = JUMP if taken else JUMP_AHEAD
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.setPen(QPen(color, 2.2 if i == last else 1.3))
-            p.drawPath(path)
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(color)
-            head = QPainterPath()
-            head.moveTo(x + 3, y2)
-            head.lineTo(x - 2, y2 - 3.5)
-            head.lineTo(x - 2, y2 + 3.5)
-            head.closeSubpath()
-            p.drawPath(head)
-            p.drawEllipse(QRectF(x - 2, y1 - 2, 4, 4))
-
-    def mousePressEvent(self, event) -> None:  # noqa: N802
-        pos = event.position().toPoint()
-        for number, rect in self.view._badge_rects() + self.view.link_rects():
-            if rect.contains(pos):
-                self.view.jump_to_passage(number)
-                return
-
-
 class ArticleView(QTextEdit):
     """Read-only article view with marks, matching chain and reading screen.
 
@@ -338,7 +249,7 @@ class ArticleView(QTextEdit):
         self.setReadOnly(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.setViewportMargins(GUTTER, 0, 0, 0)
-        self._gutter = _Gutter(self)
+        self._gutter = Gutter(self)
         self.highlighter = MarkIndex()
         self._marks: Marks | None = None
         self._window: list[tuple[int, int]] = []  # display spans of the reading screen
@@ -417,11 +328,16 @@ class ArticleView(QTextEdit):
 
     def set_marks(self, m: Marks) -> None:
         """New marks: a new chain (mode change) or new classes (a passage edit, a strategy's
-        preview). Only repaints: the document does not change."""
-        self._marks = m
-        self.highlighter.set_marks(m)
-        self.viewport().update()
-        self._gutter.update()
+        preview). Only repaints, and only what changed: the text's marks when the classes
+        changed, the gutter when the chain did (a mode change keeps the classes)."""
+        old, self._marks = self._marks, m
+        classes = old is None or not all(np.array_equal(a, b) for a, b in (
+            (old.relevant, m.relevant), (old.retrieved, m.retrieved), (old.both, m.both)))
+        if classes:
+            self.highlighter.set_marks(m)
+            self.viewport().update()
+        if classes or old.chain != m.chain:
+            self._gutter.update()
 
     def marks(self) -> Marks | None:
         return self._marks
@@ -429,13 +345,12 @@ class ArticleView(QTextEdit):
     def set_window(self, spans: list[tuple[int, int]], scroll: bool = True) -> None:
         """Frame the display spans of the current reading screen; scroll its first-read text into view."""
         window = [(int(a), int(b)) for a, b in spans if b > a]
-        changed = window != self._window
-        self._window = window
+        old, self._window = self._window, window
         if scroll and self._window:
             self.scroll_to_position(self._window[0][0])
-        if changed:  # the same screen again (a tolerance change): nothing to repaint
-            self.viewport().update()
-            self._gutter.update()
+        if window != old:  # the same screen again (a tolerance change): nothing to repaint
+            self._update_lines(old + window)
+            self._gutter.update(QRect(GUTTER - 7, 0, 7, self._gutter.height()))  # the screen's bar
 
     def window_spans(self) -> list[tuple[int, int]]:
         return list(self._window)
@@ -446,10 +361,13 @@ class ArticleView(QTextEdit):
         read = _merged([(int(a), int(b)) for a, b in spans if b > a])
         if read == self._read and int(reader) == self._reader:
             return
+        changed = set(read) ^ set(self._read)  # spans veiled before or now, not both
         self._read = read
-        self._reader = int(reader)
-        self.viewport().update()
-        self._gutter.update()
+        if changed:
+            self._update_lines(sorted(changed))
+        if int(reader) != self._reader:  # the jumps taken
+            self._reader = int(reader)
+            self._gutter.update()
 
     def read_spans(self) -> list[tuple[int, int]]:
         return list(self._read)
@@ -493,7 +411,10 @@ class ArticleView(QTextEdit):
     def set_entry(self, position: int | None) -> None:
         """Mark the entry point at display ``position`` (a flag in the gutter, a caret in the
         text); None: no mark."""
-        self._entry = None if position is None else int(position)
+        position = None if position is None else int(position)
+        if position == self._entry:
+            return
+        self._entry = position
         self.viewport().update()
         self._gutter.update()
 
@@ -656,6 +577,22 @@ class ArticleView(QTextEdit):
                     n += 1
             block = block.next()
         return out
+
+    def _update_lines(self, spans: list[tuple[int, int]]) -> None:
+        """Repaint the viewport's lines that show display ``spans`` (whole lines, a few pixels
+        more for the frame's stroke): what a new screen or veil changes, not the whole text."""
+        if self.layout_ is None:
+            self.viewport().update()
+            return
+        width = self.viewport().width()
+        region = QRegion()
+        for a, b in spans:
+            clipped = self._clip(a, b)
+            if clipped is not None:
+                top, bottom = self._rect_at(clipped[0]).top(), self._rect_at(max(clipped[1] - 1, clipped[0])).bottom()
+                region += QRect(0, top - 3, width, bottom - top + 7)
+        if not region.isEmpty():
+            self.viewport().update(region)
 
     def _screen_extents(self) -> list[tuple[int, int]]:
         out = []

@@ -5,10 +5,12 @@ open article's rank. Ranks are 1-based on the x axis."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSizeF, Qt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QFont, QTextDocument
 from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
 
 from ..plain import esc
@@ -103,11 +105,17 @@ def _refit_title(item: pg.PlotItem, width: float) -> None:
 
 
 def _html_size(html: str) -> QSizeF:
-    """The size (pixels) of a title as it draws (HTML at :data:`TITLE_SIZE`, lines at ``<br>``)."""
+    """The size (pixels) of a title as it draws (HTML at :data:`TITLE_SIZE`, lines at ``<br>``).
+    Kept by text and font: a mode change re-fits the same titles (a text layout each)."""
+    return QSizeF(*_measured(html, QFont().toString()))
+
+
+@functools.lru_cache(maxsize=256)
+def _measured(html: str, _font: str) -> tuple[float, float]:
     doc = QTextDocument()
     doc.setDocumentMargin(0)
     doc.setHtml(f"<span style='font-size:{TITLE_SIZE}'>{html}</span>")
-    return QSizeF(doc.idealWidth(), doc.size().height())
+    return doc.idealWidth(), doc.size().height()
 
 
 class RankCurves(QWidget):

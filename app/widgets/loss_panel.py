@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QVBoxLayout, QWidget)
 
@@ -24,8 +24,9 @@ from readsim.engine.measure import ListMeasure
 
 from ..background import run_in_background
 from ..plain import esc, plain_label, rich_label
+from .fixed_labels import fit_rich, set_wrapped
 from .loss_table import (L_IDEAL, L_IDEAL_RANK, L_LOSS, L_RANK, L_RANK_COST, L_REL, L_SCORE, L_TITLE,
-                         LOSS_ARTICLE_ROLE, LOSS_SORT_ROLE, LossModel)
+                         LOSS_ARTICLE_ROLE, LossModel)
 from .tables import row_table
 
 LEFT_WIDTH, LOSS_WIDTH = 430, 560  # the topic view's fixed columns (pixels)
@@ -37,21 +38,6 @@ def export_button(what: str, slot: Callable[[], None]) -> QPushButton:
     button.setToolTip(f"Save {what} as CSV or JSON with the provenance: the files, the run's edits, the settings")
     button.clicked.connect(slot)
     return button
-
-
-def set_wrapped(label: QLabel, text: str, width: int) -> None:
-    """Set a word-wrapped ``label``'s text at the fixed ``width`` of its column, keeping the label
-    at a fixed size (that width, the text's height): a fixed-size label does not invalidate the
-    window's layout when its text changes (Qt's ``updateGeometry`` stops there), so a mode change
-    repaints the label only; a text needing more or fewer lines resizes it."""
-    if label.text() == text and label.minimumWidth() == width:
-        return
-    label.setText(text)
-    h = label.heightForWidth(width)
-    if h < 0:
-        h = label.sizeHint().height()
-    if (label.minimumWidth(), label.minimumHeight(), label.maximumWidth(), label.maximumHeight()) != (width, h, width, h):
-        label.setFixedSize(width, h)
 
 
 def _signed(value: float) -> str:
@@ -110,7 +96,8 @@ class LossPanel(QWidget):
         for key, row, col in (("actual", 1, 1), ("ideal_ranking", 1, 2), ("ideal_passages", 2, 1), ("ideal", 2, 2)):
             cell = rich_label("–")
             cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            grid.addWidget(cell, row, col)
+            # of fixed size (fit_rich) but aligned: its column still stretches
+            grid.addWidget(cell, row, col, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             self._labels[key] = cell
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(2, 1)
@@ -119,11 +106,8 @@ class LossPanel(QWidget):
         self.split_line.setWordWrap(True)
         lay.addWidget(self.split_line)
 
-        self.model = LossModel(self)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(LOSS_SORT_ROLE)
-        self.table = row_table(self.proxy)
+        self.model = LossModel(self)  # sorts itself: the header's clicks call its sort()
+        self.table = row_table(self.model)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)  # the biggest losses first
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
@@ -155,7 +139,7 @@ class LossPanel(QWidget):
 
     def article_at(self, view_row: int) -> str:
         """The article id of the table's ``view_row`` (in the current sort order)."""
-        return self.proxy.index(view_row, L_RANK).data(LOSS_ARTICLE_ROLE)
+        return self.model.index(view_row, L_RANK).data(LOSS_ARTICLE_ROLE)
 
     def select_article(self, article: str | None) -> None:
         """Select ``article``'s row (clear the selection if absent or None)."""
@@ -163,21 +147,25 @@ class LossPanel(QWidget):
         if article is None or loss is None or article not in loss.articles:
             self.table.clearSelection()
             return
-        idx = self.proxy.mapFromSource(self.model.index(loss.articles.index(article), L_RANK))
-        self.table.selectRow(idx.row())
-        self.table.scrollTo(idx)
+        row = self.model.view_row(loss.articles.index(article))
+        self.table.selectRow(row)
+        self.table.scrollTo(self.model.index(row, L_RANK))
 
     def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None, why: str = "needs qrels") -> None:
         """Show ``loss`` (None: nothing to show, ``why`` says so); ``titles``: the ranked
         articles' titles, rank order."""
         self.loss = loss
-        self.model.set_loss(loss, titles)
-        self._ask_costs(loss)
+        known = self._known_costs(loss)  # a split seen before: its costs with it, one table update
+        self.model.set_loss(loss, titles, known)
+        if known is not None:
+            self._keep_selected_in_view()
+        else:
+            self._ask_costs(loss)
         self.export_button.setEnabled(loss is not None)
         self._shown = {}
         if loss is None or loss.effort:  # otherwise each cell gets its number below: one setText,
             for label in self._labels.values():  # one re-layout, not two
-                label.setText("–")
+                fit_rich(label, "–", "–")
             self.square.setToolTip("")
         if loss is None:
             self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({esc(why)})</span>")
@@ -200,7 +188,8 @@ class LossPanel(QWidget):
                                   ("ideal_ranking", "#1f5fbf", f"({_signed(loss.fetch)} fetch)"),
                                   ("ideal_passages", "#1a7f37", f"({_signed(loss.browse)} browse)"),
                                   ("ideal", "#555", "both")):
-            self._labels[key].setText(f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>")
+            fit_rich(self._labels[key], f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>",
+                     f"{t[key]} {note}")
         missed = len(loss.missed)
         if abs(loss.fetch - loss.browse) < 5e-5:
             verdict = "alone, fixing either gains the same"
@@ -221,14 +210,15 @@ class LossPanel(QWidget):
             "ideal ranking + as is." + (f"\nNot ranked: {', '.join(loss.missed)}" if missed else ""))
 
     # -- the per-article costs, in the background ------------------------------------------
-    def _ask_costs(self, loss: LossSplit | None) -> None:
-        """Show ``loss``'s costs: from the memo, or computed in a worker (the table shows "…"
-        until they arrive; a result for a split no longer shown is dropped by the model)."""
-        if loss is None or loss.effort or loss.nrel < 1:
-            return
+    def _known_costs(self, loss: LossSplit | None) -> ArticleCosts | None:
+        """``loss``'s costs from the memo (None if not computed yet)."""
         hit = self._costs.get(id(loss))
-        if hit is not None and hit[0] is loss:
-            self._show_costs(hit[1])
+        return hit[1] if hit is not None and hit[0] is loss else None
+
+    def _ask_costs(self, loss: LossSplit | None) -> None:
+        """Compute ``loss``'s costs in a worker (the table shows "…" until they arrive; a result
+        for a split no longer shown is dropped by the model), memoised per split."""
+        if loss is None or loss.effort or loss.nrel < 1:
             return
         measure = ListMeasure("AgP", 0, loss.measure)
 

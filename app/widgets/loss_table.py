@@ -9,7 +9,10 @@ there is no rank cost.
 
 :class:`LossModel` is filled by :meth:`~LossModel.set_loss` (the split, at once) and
 :meth:`~LossModel.set_costs` (the costs, computed in the background by the panel); usable
-without a window. No file access, no engine work beyond :func:`readsim._loss.ideal_positions`.
+without a window. It sorts itself (:meth:`~LossModel.sort`, whole columns with numpy, kept
+across updates) and hands a view all the roles of a cell in one call (``multiData``): no sort
+proxy between the view and the model, whose every cell and comparison was several calls from Qt
+into Python. No file access, no engine work beyond :func:`readsim._loss.ideal_positions`.
 """
 
 from __future__ import annotations
@@ -26,8 +29,14 @@ from ..plain import plain_tip
 
 L_RANK, L_TITLE, L_REL, L_IDEAL_RANK, L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST = range(8)
 COLUMNS = 8
-LOSS_SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+NUMBER_COLUMNS = (L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST)  # adjacent: one dataChanged spans them
 LOSS_ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
+DISPLAY, ALIGNMENT, FOREGROUND, BACKGROUND, TOOLTIP = (
+    Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ToolTipRole)
+_ROLES = frozenset((DISPLAY, ALIGNMENT, FOREGROUND, BACKGROUND, TOOLTIP, LOSS_ARTICLE_ROLE))
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+GREY, GREEN = QBrush(QColor("#999999")), QBrush(QColor("#1a7f37"))  # no relevant text; "yes"
 EXPORT_COLUMNS = ("rank", "article", "title", "relevant", "ideal_rank", "score", "ideal_score", "browse_cost",
                   "rank_cost")
 
@@ -37,27 +46,16 @@ def score_text(loss: LossSplit, value: float) -> str:
     return f"{value:.0f}" if loss.effort else f"{value:.4f}"
 
 
-def _changed_runs(a: np.ndarray | None, b: np.ndarray, n: int) -> list[tuple[int, int]]:
-    """The runs ``(first, last)`` of rows where ``a`` and ``b`` differ (NaN equal to NaN); every
-    row when ``a`` is None."""
-    if a is None:
-        changed = np.ones(n, dtype=bool)
-    else:
-        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-        changed = ~((a == b) | (np.isnan(a) & np.isnan(b)))
-    rows = np.flatnonzero(changed)
-    if not len(rows):
-        return []
-    breaks = np.flatnonzero(np.diff(rows) > 1)
-    starts = np.concatenate(([rows[0]], rows[breaks + 1]))
-    ends = np.concatenate((rows[breaks], [rows[-1]]))
-    return list(zip(starts.tolist(), ends.tolist()))
+def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Boolean mask of the rows where ``a`` and ``b`` differ (NaN equal to NaN)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return ~((a == b) | (np.isnan(a) & np.isnan(b)))
 
 
 class LossModel(QAbstractTableModel):
-    """One row per ranked article (see the module docstring). :data:`LOSS_SORT_ROLE` gives
-    numbers to sort on (a cost not yet computed sorts as 0); :data:`LOSS_ARTICLE_ROLE` the
-    article id."""
+    """One row per ranked article (see the module docstring), in the order of :meth:`sort` (a
+    cost not yet computed sorts as 0); :data:`LOSS_ARTICLE_ROLE` gives a row's article id,
+    :meth:`view_row` the row showing a ranked article."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -67,18 +65,20 @@ class LossModel(QAbstractTableModel):
         self._columns: dict[int, np.ndarray] | None = None
         self._ideal_rank = np.zeros(0, dtype=np.int64)
         self._worst = 1.0
+        self._sort: tuple[int, Qt.SortOrder] | None = None  # (column, order) the rows are sorted by
+        self._order = np.zeros(0, dtype=np.int64)  # row -> index of its article in the split
+        self._row_of = np.zeros(0, dtype=np.int64)  # the inverse permutation
 
-    def _nan(self) -> np.ndarray:
-        return np.full(len(self.loss.articles), np.nan)
-
-    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None) -> None:
-        """Show ``loss`` (its costs come with :meth:`set_costs`; until then the cost cells are
-        empty). The same articles in the same order (a mode or setting change) update the cells
-        in place: no reset, so the view keeps its sort, selection and scroll."""
+    def set_loss(self, loss: LossSplit | None, titles: list[str] | None = None,
+                 costs: ArticleCosts | None = None) -> None:
+        """Show ``loss`` with its ``costs`` when known (else the cost cells are empty until
+        :meth:`set_costs`). The same articles in the same order (a mode or setting change)
+        update the cells in place, in one ``dataChanged`` or, when the rows move, one re-sort: no
+        reset, so the view keeps its sort, selection and scroll."""
         n = len(loss.articles) if loss is not None else 0
         titles = list(titles) if titles is not None and len(titles) == n else (
             list(loss.articles) if loss is not None else [])
-        old, old_columns = self.loss, self._columns
+        old, old_columns, old_worst = self.loss, self._columns, self._worst
         self.costs = None
         if loss is None:
             self._columns = None
@@ -87,20 +87,26 @@ class LossModel(QAbstractTableModel):
             nan = np.full(n, np.nan)
             self._columns = {L_SCORE: loss.scores, L_IDEAL: loss.ideal_scores,
                              L_LOSS: loss.browse_loss if loss.effort else nan, L_RANK_COST: nan}
-        self._worst = self._worst_of()
         if old is not None and loss is not None and n and old.articles == loss.articles and titles == self._titles:
             self.loss = loss
+            self._take_costs(costs)
             if old.measure.name != loss.measure.name or old.effort != loss.effort:
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMNS - 1)
             rel_changed = np.asarray(old.relevant, dtype=bool) != np.asarray(loss.relevant, dtype=bool)
+            if self._resort():
+                return  # the view repaints every row
             if rel_changed.any() or old.effort != loss.effort or old_columns is None:
                 self.dataChanged.emit(self.index(0, 0), self.index(n - 1, COLUMNS - 1))
                 return
-            self._emit_changed(old_columns, (L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST))
+            self._emit_changed(old_columns, every_cost=self._worst != old_worst)
             return
         self.beginResetModel()
         self.loss = loss
         self._titles = titles
+        self._take_costs(costs)
+        self._order = np.arange(len(titles))  # a new list: ties in rank order
+        self._order = self._sorted_order()
+        self._row_of = np.argsort(self._order)
         self.endResetModel()
 
     def set_costs(self, costs: ArticleCosts | None) -> None:
@@ -108,10 +114,16 @@ class LossModel(QAbstractTableModel):
         if costs is None or self.loss is None or costs.loss is not self.loss or self.loss.effort:
             return
         old = dict(self._columns)
-        self.costs = costs
-        self._columns[L_LOSS], self._columns[L_RANK_COST] = costs.browse_cost, costs.rank_cost
+        self._take_costs(costs)
+        if not self._resort():
+            self._emit_changed(old, every_cost=True)
+
+    def _take_costs(self, costs: ArticleCosts | None) -> None:
+        """Put ``costs`` in the cost columns when they are the shown split's; set the shade's scale."""
+        if costs is not None and self.loss is not None and costs.loss is self.loss and not self.loss.effort:
+            self.costs = costs
+            self._columns[L_LOSS], self._columns[L_RANK_COST] = costs.browse_cost, costs.rank_cost
         self._worst = self._worst_of()
-        self._emit_changed(old, (L_LOSS, L_RANK_COST), every=True)
 
     def _worst_of(self) -> float:
         if self._columns is None or self.loss is None or not len(self.loss.articles):
@@ -119,13 +131,67 @@ class LossModel(QAbstractTableModel):
         cells = np.concatenate([self._columns[L_LOSS], self._columns[L_RANK_COST]])
         return float(np.nanmax(np.abs(cells), initial=0.0)) or 1.0
 
-    def _emit_changed(self, old: dict, columns, every: bool = False) -> None:
-        """dataChanged for the cells whose number changed only: Qt repaints those cells and the
-        sort proxy re-sorts those rows only (``every``: the whole columns, their shade changed)."""
-        n = len(self.loss.articles)
-        for c in columns:
-            for first, last in _changed_runs(None if every else old[c], self._columns[c], n):
-                self.dataChanged.emit(self.index(first, c), self.index(last, c))
+    def _emit_changed(self, old: dict, every_cost: bool = False) -> None:
+        """One ``dataChanged`` over the number columns (score to rank cost) and the rows whose
+        numbers changed (``every_cost``: every row, the costs' shade changed): Qt repaints those
+        cells only."""
+        if every_cost:
+            first, last = 0, len(self.loss.articles) - 1
+        else:
+            changed = np.any([_changed(old[c], self._columns[c]) for c in NUMBER_COLUMNS], axis=0)
+            rows = np.sort(self._row_of[np.flatnonzero(changed)])
+            if not len(rows):
+                return
+            first, last = int(rows[0]), int(rows[-1])
+        self.dataChanged.emit(self.index(first, NUMBER_COLUMNS[0]), self.index(last, NUMBER_COLUMNS[-1]))
+
+    # -- sorting ----------------------------------------------------------------------------
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the rows by ``column`` (a view's header click calls this), and keep them so
+        across updates: numbers (a cost not yet computed as 0), the title (case-insensitive),
+        relevance, ranks; tied rows keep their order (as a sort proxy keeps it: a new topic's rows
+        come in rank order)."""
+        self._sort = (column, Qt.SortOrder(order))
+        self._resort()
+
+    def view_row(self, k: int) -> int:
+        """The row showing the split's ``k``-th ranked article."""
+        return int(self._row_of[k])
+
+    def _sorted_order(self) -> np.ndarray:
+        """Rows -> indices of the split's articles, as :meth:`sort` orders them."""
+        n = len(self.loss.articles) if self.loss is not None else 0
+        if self._sort is None or not n:
+            return np.arange(n)
+        c, order = self._sort
+        if c == L_RANK:
+            keys = np.arange(n, dtype=float)
+        elif c == L_TITLE:  # as ranks of the distinct titles: numbers to negate
+            keys = np.unique(np.array([t.lower() for t in self._titles]), return_inverse=True)[1].astype(float)
+        elif c == L_REL:
+            keys = np.asarray(self.loss.relevant, dtype=float)
+        elif c == L_IDEAL_RANK:
+            keys = self._ideal_rank.astype(float)
+        else:
+            keys = np.nan_to_num(np.asarray(self._columns[c], dtype=float), nan=0.0)
+        keys = -keys if order == Qt.SortOrder.DescendingOrder else keys
+        now = self._order if len(self._order) == n else np.arange(n)  # ties keep the rows' order now
+        return now[np.argsort(keys[now], kind="stable")]
+
+    def _resort(self) -> bool:
+        """Put the rows in :meth:`sort`'s order; the views' selections follow their rows
+        (persistent indexes). False when no row moved."""
+        order = self._sorted_order()
+        if np.array_equal(order, self._order):
+            return False
+        self.layoutAboutToBeChanged.emit()
+        row_of = np.argsort(order)
+        old = self.persistentIndexList()  # the same articles: each old row has its new one
+        new = [self.index(int(row_of[self._order[i.row()]]), i.column()) for i in old]
+        self._order, self._row_of = order, row_of
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()
+        return True
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() or self.loss is None else len(self.loss.articles)
@@ -162,58 +228,69 @@ class LossModel(QAbstractTableModel):
             return (Qt.SortOrder.AscendingOrder if low else Qt.SortOrder.DescendingOrder).value
         return None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index, role=DISPLAY):
+        """A cell's role (:meth:`_role`)."""
         loss = self.loss
-        if not index.isValid() or loss is None:
+        if role not in _ROLES or loss is None or not index.isValid():
             return None
-        k, c = index.row(), index.column()
-        rel = bool(loss.relevant[k])
-        if role == Qt.ItemDataRole.DisplayRole:
-            if c == L_RANK:
-                return str(k + 1)
-            if c == L_TITLE:
-                return self._titles[k]
-            if c == L_REL:
-                return "yes" if rel else "no"
-            if c == L_IDEAL_RANK:
-                return str(int(self._ideal_rank[k]))
-            value = self._columns[c][k]
-            if value != value:  # not computed (yet), or no cost for this measure
-                return "…" if self.costs is None and not loss.effort and loss.nrel >= 1 else "–"
-            if c == L_RANK_COST:
-                return format_signed(value)
-            if not rel:  # no relevant text: no score, nothing to fix in its passages
-                return "–"
-            return (f"{value:+.0f}" if loss.effort else format_signed(value)) if c == L_LOSS else score_text(loss, value)
-        if role == LOSS_SORT_ROLE:
-            if c == L_RANK:
-                return k + 1
-            if c == L_TITLE:
-                return self._titles[k].lower()
-            if c == L_REL:
-                return int(rel)
-            if c == L_IDEAL_RANK:
-                return int(self._ideal_rank[k])
-            value = float(self._columns[c][k])
-            return 0.0 if value != value else value
+        return self._role(loss, int(self._order[index.row()]), index.column(), role)
+
+    def multiData(self, index, span) -> None:  # noqa: N802
+        """Every role a view asks of a cell, in one call from Qt: its delegate asks seven of each
+        painted cell, and each call from Qt into Python costs microseconds (the table's paint
+        was mostly these calls). Qt reuses the span from cell to cell: a role without data is
+        cleared."""
+        loss = self.loss
+        cell = (int(self._order[index.row()]), index.column()) if loss is not None and index.isValid() else None
+        for item in span:
+            role = item.role()
+            value = self._role(loss, *cell, role) if cell is not None and role in _ROLES else None
+            if value is None:
+                item.clearData()
+            else:
+                item.setData(value)
+
+    def _role(self, loss: LossSplit, k: int, c: int, role: int):
+        """Role ``role`` of column ``c`` of the split's ``k``-th article (a served role)."""
+        if role == DISPLAY:
+            return self._display(loss, k, c)
         if role == LOSS_ARTICLE_ROLE:
             return loss.articles[k]
-        if role == Qt.ItemDataRole.TextAlignmentRole and c != L_TITLE:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if not rel and c != L_RANK_COST:
-                return QBrush(QColor("#999999"))
-            if c == L_REL:
-                return QBrush(QColor("#1a7f37"))
-        if role == Qt.ItemDataRole.BackgroundRole and c in (L_LOSS, L_RANK_COST):
+        if role == ALIGNMENT:
+            return None if c == L_TITLE else RIGHT
+        if role == FOREGROUND:
+            if c != L_RANK_COST and not loss.relevant[k]:
+                return GREY
+            return GREEN if c == L_REL else None
+        if role == BACKGROUND:
+            if c != L_LOSS and c != L_RANK_COST:
+                return None
             value = float(self._columns[c][k])
             share = max(0.0, value) / self._worst if value == value else 0.0
             if share > 0:
                 colour = (179, 38, 30) if c == L_LOSS else (31, 95, 191)
                 return QBrush(QColor(*colour, int(20 + 90 * share)))
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")
-        return None
+            return None
+        return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")  # the tooltip
+
+    def _display(self, loss: LossSplit, k: int, c: int) -> str:
+        rel = bool(loss.relevant[k])
+        if c == L_RANK:
+            return str(k + 1)
+        if c == L_TITLE:
+            return self._titles[k]
+        if c == L_REL:
+            return "yes" if rel else "no"
+        if c == L_IDEAL_RANK:
+            return str(int(self._ideal_rank[k]))
+        value = self._columns[c][k]
+        if value != value:  # not computed (yet), or no cost for this measure
+            return "…" if self.costs is None and not loss.effort and loss.nrel >= 1 else "–"
+        if c == L_RANK_COST:
+            return format_signed(value)
+        if not rel:  # no relevant text: no score, nothing to fix in its passages
+            return "–"
+        return (f"{value:+.0f}" if loss.effort else format_signed(value)) if c == L_LOSS else score_text(loss, value)
 
     def export_columns(self) -> tuple[str, ...]:
         """:data:`EXPORT_COLUMNS`; for LE/ES ``extra_screens`` stands for ``browse_cost``."""

@@ -28,6 +28,7 @@ from ..articles import shown_article
 from ..plain import amount, plain_label
 from ..session import Session
 from ..worth import NOT_RANKED, before_evaluation, signed
+from .fixed_labels import fit_text
 from .ranked_list import format_score
 
 HELP = {
@@ -49,16 +50,6 @@ WAS_STYLE = "color: #6b5200; font-size: 8pt;"  # the value before the unsaved ed
 ENTRY_SOURCE = {"you": "set by you", "run": "the run's", "start": "the article's start"}
 
 
-def fit_text(label: QLabel, text: str) -> None:
-    """Set ``label``'s text keeping it at a fixed size that only grows: a label of fixed width
-    and height does not invalidate the window's layout when its text changes (Qt's
-    ``updateGeometry`` stops there), so a control change repaints the changed labels only
-    instead of re-laying out the panel, the column and the splitter."""
-    label.setText(text)
-    hint = label.sizeHint()
-    w, h = max(hint.width(), label.minimumWidth()), max(hint.height(), label.minimumHeight())
-    if (w, h) != (label.maximumWidth(), label.maximumHeight()) or (w, h) != (label.minimumWidth(), label.minimumHeight()):
-        label.setFixedSize(w, h)  # grows once (a wider name or value), then stays
 
 
 class ScoresPanel(QGroupBox):

@@ -38,7 +38,8 @@ from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
 from ..worth import topic_before
 from .deferred import Deferred
-from .loss_panel import LEFT_WIDTH, LOSS_WIDTH, LossPanel, export_button, set_wrapped
+from .fixed_labels import fit_text, set_wrapped
+from .loss_panel import LEFT_WIDTH, LOSS_WIDTH, LossPanel, export_button
 from .loss_table import LOSS_ARTICLE_ROLE
 from .placement import Scrolled
 
@@ -94,7 +95,8 @@ class _Card(QFrame):
         self.value.setStyleSheet("border:none; background:transparent;")
         self.value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.name)
-        lay.addWidget(self.value)
+        # of fixed size (fit_text: no re-layout of the dock) but aligned: it keeps its share of the card
+        lay.addWidget(self.value, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 
 
 
@@ -337,7 +339,7 @@ class TopicView(QWidget):
         if ts is None or not ts.values:
             for c in self.cards:
                 c.name.setText("")
-                c.value.setText("–")
+                fit_text(c.value, "–")
             self.table.setRowCount(0)
             self.table.setColumnCount(0)
             if ts is not None and not ts.nrel:
@@ -356,7 +358,7 @@ class TopicView(QWidget):
         for card, name in zip(self.cards, heads):
             m = by_name[name]
             card.name.setText(_short(m) + ("  (lower is better)" if m.lower_is_better else ""))
-            card.value.setText(format_list(m, ts.values[name]))
+            fit_text(card.value, format_list(m, ts.values[name]))
             card.setToolTip(f"{name} = {ts.values[name]!r}\n{LIST_HELP.get(m.kind, '')}")
             self._cells[name] = card.value
         cutoffs = sorted({m.cutoff for m in ts.measures if m.kind in kinds})
@@ -408,7 +410,7 @@ class TopicView(QWidget):
             text = format_list(m, v)
             if isinstance(cell, QLabel):
                 if cell.text() != text:
-                    cell.setText(text)
+                    fit_text(cell, text)  # a card's value: no re-layout of the dock
                 card = cell.parentWidget()
                 tip = f"{name} = {v!r}\n{LIST_HELP.get(m.kind, '')}"
                 if card is not None and card.toolTip() != tip:

@@ -314,8 +314,8 @@ def test_where_the_run_loses_equals_the_engine(real_window, real, qtbot):
     assert len(want.missed) == 3 and "3 relevant articles not ranked" in panel.split_line.text()
     # one row per ranked article; PageRank's browse loss is F(0.25) of its highlighted passages (1)
     # minus the run's 0.1705
-    table, proxy = panel.table, panel.proxy
-    assert proxy.rowCount() == 100
+    table, model = panel.table, panel.model
+    assert model.rowCount() == 100
     k = want.articles.index(PAGERANK)
     assert want.ideal_scores[k] == pytest.approx(1.0)
     # the column is each article's cost to the topic's AgP (computed in the background), not the
@@ -333,18 +333,17 @@ def test_where_the_run_loses_equals_the_engine(real_window, real, qtbot):
         shown = [panel.article_at(r) for r in range(100)]
         values = [cost[want.articles.index(a)] for a in shown]
         assert values == sorted(values, reverse=True) and values[0] == max(cost)
-        assert proxy.index(0, column).data() == f"{max(cost):+.4f}"
+        assert model.index(0, column).data() == f"{max(cost):+.4f}"
         click_header(qtbot, table, column)
         values = [cost[want.articles.index(panel.article_at(r))] for r in range(100)]
         assert values == sorted(values)
     # the ideal rank shown is the one the rank cost moves the article to
-    row = proxy.mapFromSource(panel.model.index(k, L_RANK)).row()
-    assert proxy.index(row, L_IDEAL_RANK).data() == str(costs.ideal_rank[k])
+    assert model.index(model.view_row(k), L_IDEAL_RANK).data() == str(costs.ideal_rank[k])
     # the open article's row is selected; clicking a row opens its article
     assert table.selectionModel().selectedRows()[0].data(Qt.ItemDataRole.UserRole + 1) == PAGERANK
     click_header(qtbot, table, L_LOSS)  # biggest browse cost first
     top = want.articles[int(np.argmax(costs.browse_cost))]
-    rect = table.visualRect(proxy.index(0, L_TITLE))
+    rect = table.visualRect(model.index(0, L_TITLE))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     wait_loaded(qtbot, w.session, top)
     assert f"rank {want.articles.index(top) + 1}" in tv.article_line.text()
@@ -373,8 +372,7 @@ def test_loss_panel_for_effort_and_t2ip(real_window, real, qtbot):
     k = want.articles.index("12431")  # Google search: LE 4 with the run's passages, 1 with the ideal ones
     assert want.scores[k] == 4 and want.ideal_scores[k] == 1
     assert list(tv.scores.loss.browse_loss) == list(want.browse_loss)
-    row = panel.proxy.mapFromSource(panel.model.index(k, L_LOSS)).row()
-    assert panel.proxy.index(row, L_LOSS).data() == "+3"
+    assert panel.model.index(panel.model.view_row(k), L_LOSS).data() == "+3"
 
 
 def test_nce_axis_stays_still_across_modes_and_screens_of_a_topic(qtbot):

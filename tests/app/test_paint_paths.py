@@ -1,0 +1,168 @@
+"""What a control change repaints, and that it is enough: the article view repaints only the
+lines a new screen or veil touches, a reading-mode change only the gutter; the gutter blits each
+jump's arc from an image kept by its geometry and style; the loss table takes a split and its
+known costs in one update; rich labels of fixed size grow to fit a wider text. In every case the
+window shows what a full repaint shows (the offscreen backing store against a fresh render).
+The timings are ``bench/bench_gui.py``'s."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics, QImage
+from PySide6.QtWidgets import QApplication, QLabel
+
+from readsim.app import marks as mk
+from readsim.app.widgets import gutter as gutter_module
+from readsim.app.widgets.fixed_labels import fit_rich
+from readsim.app.widgets.loss_table import L_LOSS, L_RANK, L_RANK_COST, LOSS_ARTICLE_ROLE, LossModel
+from readsim.app.widgets.tables import row_table
+from readsim.engine import intervals as iv
+from readsim.engine.loss import article_costs
+from readsim.engine.measure import DocMeasure, ListMeasure
+from readsim.engine.reading import Mode
+
+from test_article_drawing import PAGERANK, window  # noqa: F401 (tests/app is on the path; the fixture)
+from test_loss_costs_view import by_hand, mini_loss  # noqa: E402
+
+
+def pixels(image: QImage) -> np.ndarray:
+    image = image.convertToFormat(QImage.Format.Format_RGB32)
+    h, w = image.height(), image.width()
+    return np.frombuffer(image.constBits(), np.uint8, image.bytesPerLine() * h).reshape(h, -1)[:, :4 * w].astype(int)
+
+
+def shown(w) -> np.ndarray:
+    """What the window's backing store holds (what is on screen), offscreen."""
+    return pixels(w.screen().grabWindow(w.winId()).toImage())
+
+
+def set_mode(w, mode: Mode) -> None:
+    w.controls.mode.setCurrentIndex(w.controls.mode.findData(mode.value))
+
+
+def test_each_change_leaves_on_screen_what_a_full_repaint_draws(window, qtbot):
+    """Partial repaints (the lines a screen frame or veil left or reached, the gutter alone on a
+    mode change) leave no stale pixel: after each change the backing store equals a fresh render
+    of the whole window."""
+    w = window(PAGERANK)
+    w.resize(1300, 900)
+    changes = [lambda m=m: set_mode(w, m) for m in (Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.NATURAL)]
+    changes += [lambda: w.controls.screen.setValue(2000), lambda: w.controls.screen.setValue(300),
+                w.act_next_screen.trigger, w.act_next_screen.trigger, w.act_line_forward.trigger,
+                w.act_line_forward.trigger, lambda: set_mode(w, Mode.WORST), w.act_line_forward.trigger]
+    for change in changes:
+        change()
+        for _ in range(3):  # the posted events: the changed widgets' repaints (no timer is involved)
+            QApplication.processEvents()
+        # compared only then: a full render in between would settle the plots' items itself
+        assert np.array_equal(shown(w), pixels(w.grab().toImage()))
+
+
+def test_a_mode_change_keeps_the_mark_classes_and_changes_the_chain(window):
+    w = window(PAGERANK)
+    view = w.article.view
+    before = view.marks()
+    set_mode(w, Mode.DOCUMENT)  # document mode: the chain is not followed
+    after = view.marks()
+    assert after.relevant is before.relevant and after.both is before.both  # the same spans, kept
+    assert len(before.chain) == 3 and after.chain == ()
+    # other relevant spans: other classes, not the kept ones
+    cur = w.session.current
+    other = dataclasses.replace(cur.evaluation, relevant=iv.as_array([(0, 100)]))
+    m = mk.marks(cur.layout, other)
+    want = cur.layout.spans_to_display(iv.subtract(iv.as_array([(0, 100)]), other.retrieved_spans))
+    assert np.array_equal(m.relevant, want) and m.relevant is not before.relevant
+
+
+def test_the_gutter_arcs_follow_the_jumps_and_draw_as_drawn_directly(window, qtbot, monkeypatch):
+    """The arcs' images are kept by geometry and style: once the reader has taken a jump, or
+    another mode has other jumps, the gutter shows the new arcs, as drawing them directly does
+    (within two levels of 255 per channel: the image is composited once more)."""
+    w = window(PAGERANK)
+    view, gutter = w.article.view, w.article.view._gutter
+
+    def direct() -> np.ndarray:
+        monkeypatch.setattr(gutter_module, "_pixel_exact", lambda p, dpr: False)
+        try:
+            return pixels(gutter.grab().toImage())
+        finally:
+            monkeypatch.undo()
+
+    drawn = []
+    everything = w.session.current.evaluation.n  # the reader past every jump: all taken, the view not scrolled
+    for change in (lambda: None, lambda: view.set_read(view.read_spans(), everything), lambda: set_mode(w, Mode.WORST)):
+        change()
+        arcs = [a for a in view.jump_arcs() if max(a[0], a[1]) >= -10 and min(a[0], a[1]) <= gutter.height() + 10]
+        assert arcs, "no jump in view"
+        image = pixels(gutter.grab().toImage())
+        assert np.abs(image - direct()).max() <= 2
+        assert any(key[:3] == arcs[0] for key in gutter._arcs)  # blitted from its image
+        drawn.append(image)
+    assert not np.array_equal(drawn[0], drawn[1])  # the jumps taken turn orange
+    assert not np.array_equal(drawn[1], drawn[2])
+
+
+def test_a_split_and_its_known_costs_are_one_update(qtbot):
+    """A mode change hands the loss table the new split with its memoised costs: the costs show
+    at once (no "…"), in one dataChanged, so the sort proxy re-sorts once."""
+    loss = mini_loss()
+    model = LossModel()
+    model.set_loss(loss, ["A", "X", "B"], article_costs(loss, ListMeasure("AgP", 0, DocMeasure("aveChP"))))
+    other = mini_loss("F")  # the same articles, other scores
+    costs = article_costs(other, ListMeasure("AgP", 0, DocMeasure("F", 0, 0.25)))
+    changed = []
+    model.dataChanged.connect(lambda a, b, roles: changed.append((a.row(), a.column(), b.row(), b.column())))
+    model.set_loss(other, ["A", "X", "B"], costs)
+    assert len(changed) == 1
+    assert model.costs is costs
+    assert model.index(1, L_RANK_COST).data() == f"{costs.rank_cost[1]:+.4f}"
+    assert model.index(0, L_LOSS).data() != "…"
+    # costs of another split are not taken: their cells wait for set_costs
+    model.set_loss(loss, ["A", "X", "B"], costs)
+    assert model.costs is None and model.index(0, L_LOSS).data() == "…"
+
+
+def test_the_loss_table_sorts_itself_and_its_selection_follows(qtbot):
+    """No sort proxy: the model orders its rows (ties keep their order), re-sorts when the
+    costs come, and the selected row stays on its article."""
+    loss = mini_loss()
+    model = LossModel()
+    table = row_table(model)
+    qtbot.addWidget(table)
+    table.setSortingEnabled(True)
+    model.set_loss(loss, ["A", "X", "B"])
+    table.sortByColumn(L_RANK, Qt.SortOrder.AscendingOrder)
+    table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)
+
+    def shown() -> list[str]:
+        return [model.index(r, L_RANK).data(LOSS_ARTICLE_ROLE) for r in range(model.rowCount())]
+
+    assert shown() == ["a", "x", "b"]  # no costs yet: all tie at 0 and keep their order (as a sort proxy)
+    table.selectRow(1)
+    model.set_costs(article_costs(loss, ListMeasure("AgP", 0, DocMeasure("aveChP"))))
+    browse, _ = by_hand(loss.scores[0], loss.scores[2])  # a 0.2896, x 0, b 0.0522
+    assert browse[0] > browse[2] > browse[1] == 0
+    assert shown() == ["a", "b", "x"]
+    assert [i.data(LOSS_ARTICLE_ROLE) for i in table.selectionModel().selectedRows()] == ["x"]
+    assert model.index(0, L_LOSS).data() == f"{browse[0]:+.4f}" and model.view_row(1) == 2
+    table.sortByColumn(L_LOSS, Qt.SortOrder.AscendingOrder)
+    assert shown() == ["x", "b", "a"]
+
+
+@pytest.mark.parametrize("narrow, wide", [("0.0113 as is", "0.0486 (+0.0372 fetch)")])
+def test_a_fixed_rich_label_grows_to_fit_a_wider_text(qtbot, narrow, wide):
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.RichText)
+    qtbot.addWidget(label)
+    for plain in (narrow, wide, narrow):
+        number, note = plain.split(" ", 1)
+        fit_rich(label, f"<b>{number}</b> <span style='color:#555'>{note}</span>", plain)
+        assert label.minimumSize() == label.maximumSize()  # fixed: no re-layout of its parents
+        assert label.width() >= label.sizeHint().width() and label.height() >= label.sizeHint().height()
+    bold = label.font()
+    bold.setBold(True)
+    assert label.width() >= QFontMetrics(bold).horizontalAdvance(wide)  # grew for the wide text, kept
