@@ -570,7 +570,7 @@ class ComparePanel(QWidget):
                 part = dataclasses.replace(run, topics={topic: run.topics[topic]})
                 try:
                     result, _ = evaluate_run(qrels, part, measures, reading=mode, collection=coll, all_topics=False,
-                                             as_documents=False, levels=levels)
+                                             as_documents=False, levels=levels, check_lengths=False)
                 except InputError:
                     result, _ = evaluate_run(qrels, part, measures, reading=mode, collection=None, all_topics=False,
                                              as_documents=False, levels=levels)
