@@ -570,10 +570,10 @@ class ComparePanel(QWidget):
                 part = dataclasses.replace(run, topics={topic: run.topics[topic]})
                 try:
                     result, _ = evaluate_run(qrels, part, measures, reading=mode, collection=coll, all_topics=False,
-                                             as_documents=False, levels=levels)
+                                             as_documents=False, levels=levels, check=False)
                 except InputError:
                     result, _ = evaluate_run(qrels, part, measures, reading=mode, collection=None, all_topics=False,
-                                             as_documents=False, levels=levels)
+                                             as_documents=False, levels=levels, check=False)
                 if topic in result.topics:
                     out[letter] = {m.name: result.values[m.name][topic] for m in measures}
             return out

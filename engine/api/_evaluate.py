@@ -120,14 +120,19 @@ def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = 
 
 def evaluate_run(judged, run, measures: Sequence[ListMeasure], *, reading: str, collection: Collection | None,
                  all_topics: bool, as_documents: bool, levels: int,
-                 progress: Callable[[int, int], None] | None = None) -> tuple[Evaluation, list[Diagnostic]]:
+                 progress: Callable[[int, int], None] | None = None,
+                 check: bool = True) -> tuple[Evaluation, list[Diagnostic]]:
     """One engine run against the engine's qrels (:func:`evaluations`' step; ``readsim-eval``'s
     worker processes take it too): its :class:`~readsim.engine.listmeasures.Evaluation` and the
-    doc_length checks' warnings. Issues no warning itself."""
-    join = Join()
+    doc_length checks' warnings. Issues no warning itself. With a ``collection`` and ``check``,
+    every judged ranked article is read to check the qrels' doc_length against it (reference
+    section 1.4); ``check=False`` (a caller that drops the warnings: the window's scores) reads
+    only the articles whose length can clip a retrieved passage, with the same numbers, and
+    returns no warning."""
+    join = Join() if check else None
     result = _evaluate_run(judged, run, measures, reading, collection, as_documents, all_topics, levels, join,
                            progress)
-    return result, join.diagnostics
+    return result, join.diagnostics if join is not None else []
 
 
 def evaluate_again(judged, before: Evaluation, part, *, reading: str, collection: Collection | None,
@@ -141,7 +146,7 @@ def evaluate_again(judged, before: Evaluation, part, *, reading: str, collection
     values = {name: dict(column) for name, column in before.values.items()}
     if part.topics:
         done, _ = evaluate_run(judged, part, before.measures, reading=reading, collection=collection,
-                               all_topics=False, as_documents=False, levels=levels)
+                               all_topics=False, as_documents=False, levels=levels, check=False)
         for name, column in values.items():
             column.update({t: v for t, v in done.values[name].items() if t in column})
     return Evaluation(before.run_id, before.measures, before.topics, values,
