@@ -83,3 +83,43 @@ def test_fidelity_comes_from_the_api_core_without_pandas(monkeypatch):
               "io.StringIO(), io.StringIO()); print(code, 'pandas' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["0", "False"]
+
+
+def test_compare_comes_from_the_api_core(monkeypatch, tmp_path):
+    """``readsim-eval compare``'s statistics are ``readsim._compare.comparison_of``'s (the function
+    ``readsim.compare`` and the Runs window call), its evaluations ``readsim._evaluate``'s."""
+    import readsim._compare as compare_core
+
+    calls: list[str] = []
+    real = compare_core.comparison_of
+
+    def spy(*args, **kwargs):
+        calls.append("comparison_of")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compare_core, "comparison_of", spy)
+    evaluated = spied(monkeypatch, "evaluations")
+    (tmp_path / "two.qrels").write_text("1 Q0 101 50 100 0 0:50\n2 Q0 201 50 100 0 0:50\n")
+    for name, article in (("a", "101"), ("b", "999")):
+        (tmp_path / f"{name}.run").write_text(f"1 Q0 {article} 1 1.0 {name} 0 50\n2 Q0 201 1 1.0 {name} 0 50\n")
+    code, out, err = run("compare", tmp_path / "two.qrels", tmp_path / "a.run", tmp_path / "b.run", "--no-doc",
+                         "--format", "tsv", "-m", "num_rel_ret")
+    assert (code, calls, evaluated) == (0, ["comparison_of"], ["evaluations"]), err
+    assert out.splitlines()[0].startswith("#setting\t")
+
+
+def test_loss_comes_from_the_api_core(monkeypatch):
+    """``readsim-eval loss``'s costs are ``readsim._loss.costs_of``'s, the core of ``readsim.loss``."""
+    import readsim._loss as loss_core
+
+    calls: list[str] = []
+    real = loss_core.costs_of
+
+    def spy(*args, **kwargs):
+        calls.append("costs_of")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(loss_core, "costs_of", spy)
+    code, out, err = run("loss", S.qrels, GOOD, "--format", "tsv")
+    assert (code, calls) == (0, ["costs_of"]), err
+    assert out.splitlines()[0].startswith("#topic\t")
