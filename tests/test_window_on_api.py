@@ -47,7 +47,7 @@ FORBIDDEN = {
 #: the modules that score articles, each through the API's core
 ON_THE_API = {"app.rows", "app.articles", "app.editing", "app.playback", "app.export", "app.widgets.scores",
               "app.widgets.explain", "app.widgets.compare", "app.widgets.strategies", "app.widgets.sensitivity",
-              "app.worth"}
+              "app.worth", "app.widgets.ranked_list"}
 
 
 def imported(source: str) -> set[str]:
