@@ -3,11 +3,11 @@
 - No module of the window (``app/``) imports the engine's article-level scoring entry points
   (:data:`FORBIDDEN`): a ranked article's evaluation, an article's reading order from its
   passages, the score panel's measures and values, the document measures' functions, a
-  measure's explanation and an article's or a topic's measures swept over a parameter. Only the API's core (``readsim._scores``, ``readsim._article``) calls
-  them, so the window and ``readsim.article`` / ``readsim.evaluate(per="article")`` cannot
-  diverge. Checked on the import graph built from the source (every ``import`` and
-  ``from ... import``, at the top of a file or inside a function), as tests/test_architecture.py
-  does for the engine.
+  measure's explanation, an article's or a topic's measures swept over a parameter. Only the
+  API's core (``readsim._scores``, ``readsim._article``, ``readsim._sweep``) calls them, so the
+  window and ``readsim.article`` / ``readsim.evaluate(per="article")`` cannot diverge. Checked
+  on the import graph built from the source (every ``import`` and ``from ... import``, at the
+  top of a file or inside a function), as tests/test_architecture.py does for the engine.
 - The score panel, as a user sees it (each value's tooltip holds the float in full), equals
   ``readsim.article(...).scores`` and ``readsim.evaluate(..., per="article")`` for the same
   article of a real run (the ``inex`` data), to 1e-12, and a small case worked by hand.

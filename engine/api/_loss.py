@@ -117,4 +117,5 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
     return pd.DataFrame(rows, columns=columns)
 
 
-__all__ = ["loss", "costs_of", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]  # public: loss (readsim.loss)
+# public: loss (readsim.loss); the rest is the core
+__all__ = ["loss", "costs_of", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]

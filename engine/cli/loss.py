@@ -4,11 +4,11 @@ section 5.11).
 ``readsim-eval loss QRELS RUN [--vs RUN2] [-m LIST/DOC] [--topic T ...] [--collection DIR]``
 prints, per topic, the list measure (default ``AgP/F(0.25)``, MAgP's official one) as is, with
 ideal passages, in the ideal ordering of the run's articles and with both, the split (browse,
-fetch, together, unretrieved), and per ranked article its browse cost and rank cost
-(the API's core ``readsim._loss.costs_of``, the numbers of ``readsim.loss``); with ``--vs``, per article the competitor's rank and score
-and what taking its rank or its passages would be worth. A readable report (``--format text``:
-the ``--top`` costliest articles of each topic) or every row (``tsv`` with ``#kind`` header
-rows, ``jsonl`` with a ``"kind"`` key: ``topic`` and ``article`` rows).
+fetch, together, unretrieved), and per ranked article its browse cost and rank cost (the API's
+core ``readsim._loss.costs_of``, the numbers of ``readsim.loss``); with ``--vs``, per article the
+competitor's rank and score and what taking its rank or its passages would be worth. A readable
+report (``--format text``: the ``--top`` costliest articles of each topic) or every row (``tsv``
+with ``#kind`` header rows, ``jsonl`` with a ``"kind"`` key: ``topic`` and ``article`` rows).
 
 Exit status as ``readsim-eval`` (:mod:`.common`): 1 bad input (a file that does not parse, a
 ``--topic`` the qrels do not judge or judge with no relevant article); 2 bad usage (an unknown
