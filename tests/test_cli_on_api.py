@@ -115,3 +115,18 @@ def test_loss_comes_from_the_api_core(monkeypatch):
     code, out, err = run("loss", S.qrels, GOOD, "--format", "tsv")
     assert (code, calls) == (0, ["costs_of"]), err
     assert out.splitlines()[0].startswith("#topic\t")
+
+
+def test_element_metrics_come_from_the_api_core(monkeypatch):
+    """``readsim-eval --elements``' values are ``readsim._elements.element_evaluation``'s, the
+    core of ``readsim.elements.evaluate``, and equal it."""
+    import readsim
+    import readsim._elements as elements_core
+
+    calls = called(monkeypatch, elements_core, "element_evaluation")
+    code, out, err = run(S.qrels, "--collection", S.collection, "--elements", "--simulated", "perfect",
+                         "-m", "AP_2003s/strict")
+    assert (code, calls) == (0, ["element_evaluation"]), err
+    ea = readsim.elements.derive_assessments(S.qrels, S.collection)
+    want = readsim.elements.evaluate(ea, readsim.elements.simulated_element_run("perfect", ea), ["AP_2003s/strict"])
+    assert out.splitlines()[-1] == f"AP_2003s/strict\tall\t{want.value[0]:.6f}"
