@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import Container
 from dataclasses import dataclass, field
 
-from readsim._scores import evaluate_passages, in_modes, ranked_article, with_entry
+from readsim._scores import evaluate_passages, in_mode, in_modes, ranked_article, with_entry
 from readsim.engine.batch import Join
 from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation
@@ -34,8 +34,9 @@ MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)
 
 
 def with_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
-    """``ev`` read in another mode: same relevant and retrieved passages and extent."""
-    return ev.in_mode(mode)
+    """``ev`` read in another mode: same relevant and retrieved passages and extent (the API's
+    :func:`readsim._scores.in_mode`, as ``readsim.article`` reads it)."""
+    return in_mode(ev, mode)
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,13 @@ def choose_topic(run: Run, names: Container[str], qrels: Qrels | None, fallback:
     return some or fallback
 
 
+def rows_in_mode(rows: list[RankedRow], mode: Mode) -> list[RankedRow]:
+    """``rows`` read in ``mode`` (each as :meth:`RankedRow.in_mode` reads it), the reading orders
+    built in one batch (:func:`readsim._scores.in_modes`)."""
+    evs = in_modes([r.natural or r.evaluation for r in rows], mode)
+    return [dataclasses.replace(r, evaluation=ev) for r, ev in zip(rows, evs)]
+
+
 class RowsByMode:
     """The ranked lists of the modes already seen for one list of rows (GUI thread). The same
     list object comes back for a mode seen before, so the views' memos keyed by it hit; rows
@@ -175,6 +183,5 @@ class RowsByMode:
             memo[old] = rows
         out = memo.get(new)
         if out is None:
-            evs = in_modes([r.natural or r.evaluation for r in rows], new)  # one batch
-            out = memo[new] = [dataclasses.replace(r, evaluation=ev) for r, ev in zip(rows, evs)]
+            out = memo[new] = rows_in_mode(rows, new)  # one batch
         return out

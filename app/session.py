@@ -320,7 +320,8 @@ class Session(QObject):
                 return
             rows, notes = result
             mode = self.settings.mode
-            self.rows = [rw.with_user_entry(r, self.entries.get((topic, r.article))).in_mode(mode) for r in rows]
+            self.rows = rw.rows_in_mode([rw.with_user_entry(r, self.entries.get((topic, r.article))) for r in rows],
+                                        mode)  # one batch
             self._rows_pending = False
             early, self._early = self._early, None
             self.rows_changed.emit()

@@ -152,7 +152,7 @@ def list_evaluation(qrels: Qrels, run: Run, measure: ListMeasure, mode: Mode, co
     """``run``'s evaluation under one measure (worker thread): the Python API's core,
     :func:`readsim._evaluate.evaluate_run`, as ``readsim.evaluate`` evaluates a run."""
     return evaluate_run(qrels, run, [measure], reading=mode, collection=collection, all_topics=False,
-                        as_documents=False, levels=levels)[0]
+                        as_documents=False, levels=levels, check=False)[0]
 
 
 def changed_topics(run: Run, base: Run) -> list[str]:

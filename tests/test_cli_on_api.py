@@ -29,6 +29,19 @@ def spied(monkeypatch, name: str) -> list[str]:
     return calls
 
 
+def called(monkeypatch, module, name: str) -> list[str]:
+    """``name`` of ``module`` (a function of the API's core) spied on: the list of its calls."""
+    calls: list[str] = []
+    real = getattr(module, name)
+
+    def spy(*args, **kwargs):
+        calls.append(name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, spy)
+    return calls
+
+
 def run(*args: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with warnings.catch_warnings():
@@ -66,14 +79,7 @@ def test_the_apis_warnings_are_printed_by_the_command(tmp_path):
 def test_fidelity_comes_from_the_api_core_without_pandas(monkeypatch):
     import readsim._compare as compare_core
 
-    calls: list[str] = []
-    real = compare_core.fidelity_of
-
-    def spy(*args, **kwargs):
-        calls.append("fidelity_of")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(compare_core, "fidelity_of", spy)
+    calls = called(monkeypatch, compare_core, "fidelity_of")
     code, out, _ = run("fidelity", S.qrels, "--collection", S.collection, "--topics", S.topic, "--format", "tsv")
     # the sample's one judged topic, the 20 simulated runs (S, SL, SLD, SS, SST x R, RS, RI, RSI)
     assert (code, calls) == (0, ["fidelity_of"])
@@ -83,3 +89,44 @@ def test_fidelity_comes_from_the_api_core_without_pandas(monkeypatch):
               "io.StringIO(), io.StringIO()); print(code, 'pandas' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["0", "False"]
+
+
+def test_compare_comes_from_the_api_core(monkeypatch, tmp_path):
+    """``readsim-eval compare``'s statistics are ``readsim._compare.comparison_of``'s (the function
+    ``readsim.compare`` and the Runs window call), its evaluations ``readsim._evaluate``'s."""
+    import readsim._compare as compare_core
+
+    calls = called(monkeypatch, compare_core, "comparison_of")
+    evaluated = spied(monkeypatch, "evaluations")
+    (tmp_path / "two.qrels").write_text("1 Q0 101 50 100 0 0:50\n2 Q0 201 50 100 0 0:50\n")
+    for name, article in (("a", "101"), ("b", "999")):
+        (tmp_path / f"{name}.run").write_text(f"1 Q0 {article} 1 1.0 {name} 0 50\n2 Q0 201 1 1.0 {name} 0 50\n")
+    code, out, err = run("compare", tmp_path / "two.qrels", tmp_path / "a.run", tmp_path / "b.run", "--no-doc",
+                         "--format", "tsv", "-m", "num_rel_ret")
+    assert (code, calls, evaluated) == (0, ["comparison_of"], ["evaluations"]), err
+    assert out.splitlines()[0].startswith("#setting\t")
+
+
+def test_loss_comes_from_the_api_core(monkeypatch):
+    """``readsim-eval loss``'s costs are ``readsim._loss.costs_of``'s, the core of ``readsim.loss``."""
+    import readsim._loss as loss_core
+
+    calls = called(monkeypatch, loss_core, "costs_of")
+    code, out, err = run("loss", S.qrels, GOOD, "--format", "tsv")
+    assert (code, calls) == (0, ["costs_of"]), err
+    assert out.splitlines()[0].startswith("#topic\t")
+
+
+def test_element_metrics_come_from_the_api_core(monkeypatch):
+    """``readsim-eval --elements``' values are ``readsim._elements.element_evaluation``'s, the
+    core of ``readsim.elements.evaluate``, and equal it."""
+    import readsim
+    import readsim._elements as elements_core
+
+    calls = called(monkeypatch, elements_core, "element_evaluation")
+    code, out, err = run(S.qrels, "--collection", S.collection, "--elements", "--simulated", "perfect",
+                         "-m", "AP_2003s/strict")
+    assert (code, calls) == (0, ["element_evaluation"]), err
+    ea = readsim.elements.derive_assessments(S.qrels, S.collection)
+    want = readsim.elements.evaluate(ea, readsim.elements.simulated_element_run("perfect", ea), ["AP_2003s/strict"])
+    assert out.splitlines()[-1] == f"AP_2003s/strict\tall\t{want.value[0]:.6f}"

@@ -37,6 +37,7 @@ FORBIDDEN = {
         "article_costs", "topic_costs", "run_costs", "run_losses", "versus", "list_values", "browse_costs",
         "rank_costs"},
     "readsim.engine.compare": {"compare_evaluations", "compare_runs", "score_matrix"},
+    "readsim.engine.sweep": {"topic_sweep", "article_sweep"},
 }
 """The engine's list-level scoring entry points: the app reaches them through the API core only."""
 
@@ -79,7 +80,8 @@ def test_the_window_models_import_the_api_core():
     not passed by computing nothing)."""
     core = {"app.topic_scores": "readsim._evaluate", "app.worth": "readsim._evaluate",
             "app.widgets.topic_chooser": "readsim._evaluate", "app.widgets.loss_panel": "readsim._loss",
-            "app.widgets.loss_table": "readsim._loss", "app.runs_model": "readsim._compare"}
+            "app.widgets.loss_table": "readsim._loss", "app.runs_model": "readsim._compare",
+            "app.widgets.sensitivity": "readsim._sweep"}
     for module, wanted in core.items():
         path = APP.joinpath(*module.split(".")[1:]).with_suffix(".py")
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -175,9 +177,9 @@ def test_loss_panel_equals_readsim_loss(window, inex, qtbot):
         assert panel.text(key) == f"{split[column]:.4f}", key
     # the table's cells as shown: PageRank's row
     k = list(rows.article).index(PAGERANK)
-    row = panel.proxy.mapFromSource(panel.model.index(k, L_LOSS)).row()
-    assert panel.proxy.index(row, L_LOSS).data() == f"{rows.browse_cost[k]:+.4f}"
-    assert panel.proxy.index(row, L_RANK_COST).data() == f"{rows.rank_cost[k]:+.4f}"
+    row = panel.model.view_row(k)  # the model sorts itself (biggest losses first)
+    assert panel.model.index(row, L_LOSS).data() == f"{rows.browse_cost[k]:+.4f}"
+    assert panel.model.index(row, L_RANK_COST).data() == f"{rows.rank_cost[k]:+.4f}"
 
 
 def test_topic_chooser_after_an_edit_equals_a_fresh_evaluation(window, qtbot, monkeypatch):

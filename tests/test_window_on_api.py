@@ -2,12 +2,12 @@
 
 - No module of the window (``app/``) imports the engine's article-level scoring entry points
   (:data:`FORBIDDEN`): a ranked article's evaluation, an article's reading order from its
-  passages, the score panel's measures and values, the document measures' functions and a
-  measure's explanation. Only the API's core (``readsim._scores``, ``readsim._article``) calls
-  them, so the window and ``readsim.article`` / ``readsim.evaluate(per="article")`` cannot
-  diverge. Checked on the import graph built from the source (every ``import`` and
-  ``from ... import``, at the top of a file or inside a function), as tests/test_architecture.py
-  does for the engine.
+  passages, the score panel's measures and values, the document measures' functions, a
+  measure's explanation, an article's or a topic's measures swept over a parameter. Only the
+  API's core (``readsim._scores``, ``readsim._article``, ``readsim._sweep``) calls them, so the
+  window and ``readsim.article`` / ``readsim.evaluate(per="article")`` cannot diverge. Checked
+  on the import graph built from the source (every ``import`` and ``from ... import``, at the
+  top of a file or inside a function), as tests/test_architecture.py does for the engine.
 - The score panel, as a user sees it (each value's tooltip holds the float in full), equals
   ``readsim.article(...).scores`` and ``readsim.evaluate(..., per="article")`` for the same
   article of a real run (the ``inex`` data), to 1e-12, and a small case worked by hand.
@@ -40,12 +40,14 @@ FORBIDDEN = {
     "readsim.engine.docmeasures": "readsim._scores.panel_scores, relevant_read",
     "readsim.engine.explain.explain": "readsim._article.ArticleEvaluation.explain",
     "readsim.engine.listmeasures.per_article": "readsim._evaluate.article_scores",
+    "readsim.engine.sweep.article_sweep": "readsim._sweep.article_curve",
+    "readsim.engine.sweep.topic_sweep": "readsim._sweep.topic_curve",
 }
 
 #: the modules that score articles, each through the API's core
 ON_THE_API = {"app.rows", "app.articles", "app.editing", "app.playback", "app.export", "app.widgets.scores",
               "app.widgets.explain", "app.widgets.compare", "app.widgets.strategies", "app.widgets.sensitivity",
-              "app.worth"}
+              "app.worth", "app.widgets.ranked_list"}
 
 
 def imported(source: str) -> set[str]:
@@ -85,6 +87,10 @@ def test_the_check_catches_each_way_of_importing_an_entry_point():
     # the engine's plain data and the API's core are allowed
     ok = "from readsim.engine.batch import Join\nfrom readsim._scores import ranked_article\nfrom ..rows import MODES\n"
     assert forbidden(imported(ok)) == set()
+    # a sweep's plain helpers are allowed, its scoring is not
+    assert forbidden(imported("from readsim.engine.sweep import grid, parameters_of, with_parameter\n")) == set()
+    assert forbidden(imported("from readsim.engine.sweep import grid, topic_sweep\n")) == {
+        "readsim.engine.sweep.topic_sweep"}
 
 
 def test_no_window_module_calls_the_engines_article_scoring():

@@ -31,7 +31,7 @@ from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QSplitter, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
 from readsim._evaluate import evaluate_run
-from readsim._scores import evaluate_passages, panel_measures, panel_scores, ranked_article
+from readsim._scores import evaluate_passages, in_mode, panel_measures, panel_scores, ranked_article
 from readsim.engine import intervals as iv
 from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.errors import InputError
@@ -90,10 +90,11 @@ def evaluate_side(session: Session, run: Run, settings: Settings) -> Side:
     coll = session.collection if session.collection is not None and cur.name in session.collection else None
     note = ""
     try:
-        ev = ranked_article(qrels, run, topic, entry, coll).in_mode(settings.mode)
+        ev = in_mode(ranked_article(qrels, run, topic, entry, coll), settings.mode)
     except InputError as err:
         note = str(err)
-        ev = ranked_article(qrels, run, topic, dataclasses.replace(entry, xpaths=[]), coll).in_mode(settings.mode)
+        whole = dataclasses.replace(entry, xpaths=[])
+        ev = in_mode(ranked_article(qrels, run, topic, whole, coll), settings.mode)
     return Side(run, entry, ev, note)
 
 
@@ -570,10 +571,10 @@ class ComparePanel(QWidget):
                 part = dataclasses.replace(run, topics={topic: run.topics[topic]})
                 try:
                     result, _ = evaluate_run(qrels, part, measures, reading=mode, collection=coll, all_topics=False,
-                                             as_documents=False, levels=levels, check_lengths=False)
+                                             as_documents=False, levels=levels, check=False)
                 except InputError:
                     result, _ = evaluate_run(qrels, part, measures, reading=mode, collection=None, all_topics=False,
-                                             as_documents=False, levels=levels)
+                                             as_documents=False, levels=levels, check=False)
                 if topic in result.topics:
                     out[letter] = {m.name: result.values[m.name][topic] for m in measures}
             return out

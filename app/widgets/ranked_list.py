@@ -16,6 +16,7 @@ from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QSortFil
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
+from readsim._scores import values_of
 from readsim.engine.document import Settings
 from readsim.engine.measure import DocMeasure
 
@@ -193,7 +194,7 @@ class RankedListModel(QAbstractTableModel):
         changed = []
         for j in redo:
             m = self._measures[j]
-            values = [m.value(r.evaluation, levels) for r in rows]
+            values = values_of(m, [r.evaluation for r in rows], levels)
             shown = [format_score(m, v) for v in values]
             if values != cols[j] or shown != texts[j]:
                 changed.append(j)

@@ -5,10 +5,10 @@ Parameters (:data:`SWEEPS`): the screen size (50 to 20,000 on a log axis; LE(s),
 panel's ChP@k, ChR@k with k = the screen), the T2I tolerance t (10 to 20,000, log) and F's beta
 (0.01 to 10, log), in the qrels' unit. The article's curves are every panel score with that
 parameter (:func:`readsim._scores.panel_measures`), each computed column-wise over the
-values in the GUI thread (:func:`readsim.engine.sweep.article_sweep`, well under a frame);
-efforts (LE, ES, in levels) have their own plot. Beside them, the topic's list score (AgP of
-the topic view's document measure, ANCE@n for LE and ES) against the same parameter, from the
-ranked rows the window has (:func:`readsim.engine.sweep.topic_sweep`) in a worker
+values in the GUI thread (the API's core, :func:`readsim._sweep.article_curve`, well under a
+frame); efforts (LE, ES, in levels) have their own plot. Beside them, the topic's list score (AgP
+of the topic view's document measure, ANCE@n for LE and ES) against the same parameter, from the
+ranked rows the window has (:func:`readsim._sweep.topic_curve`) in a worker
 (:func:`readsim.app.background.run_in_background`) with a progress bar; a newer request (another
 topic, mode, document measure or parameter) cancels it and its result is dropped. The current
 value is a vertical line on every plot; a click in a plot sets the parameter there. pyqtgraph is
@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QMenu, QProg
                                QWidget)
 
 from readsim._scores import panel_measures
+from readsim._sweep import article_curve, topic_curve
 from readsim.engine.measure import DocMeasure, ListMeasure
-from readsim.engine.sweep import article_sweep, grid, parameters_of, topic_sweep, with_parameter
+from readsim.engine.sweep import grid, parameters_of, with_parameter
 
 from ..background import run_in_background
 from ..files import app_settings
@@ -97,12 +98,12 @@ class _Job:
 
 def article_curves(doc, settings, sweep: Sweep, values: list, levels: int = 4) -> dict[DocMeasure, np.ndarray]:
     """The panel's measures (for ``settings``) that have one of ``sweep``'s parameters, each at
-    every value (:func:`article_sweep`), keyed by the measure at the current settings."""
+    every value (:func:`readsim._sweep.article_curve`), keyed by the measure at the current settings."""
     out = {}
     for m in panel_measures(settings):
         name = next((p for p in sweep.parameters if p in parameters_of(m)), None)
         if name is not None:
-            out[m] = article_sweep(doc, m, name, values, levels)
+            out[m] = article_curve(doc, m, name, values, levels)
     return out
 
 
@@ -244,12 +245,9 @@ class SensitivityPanel(QWidget):
             return
         self._cancel()
         self._topic_key = (key, s.rows, s.qrels)
-        judged = s.qrels.topics.get(s.topic, {})
         rows = list(s.rows)
-        docs = [r.evaluation for r in rows]
-        relevant = np.array([bool(judged.get(r.article) and judged[r.article].relevant) for r in rows], dtype=bool)
-        rsize = np.array([judged[r.article].rel_size if ok else 0 for r, ok in zip(rows, relevant)], dtype=np.int64)
-        nrel, trel = s.qrels.totals(s.topic)
+        qrels, topic = s.qrels, s.topic
+        articles, docs = [r.article for r in rows], [r.evaluation for r in rows]
         values = dataclasses.replace(self.sweep, count=TOPIC_COUNT).values()
         levels = s.settings.levels
         job = self._job = _Job()
@@ -261,7 +259,7 @@ class SensitivityPanel(QWidget):
             self.plots.show_topic([], None, None, f"topic {s.topic}: computing {measure.name} …")
 
         def op():
-            return values, topic_sweep(docs, relevant, rsize, nrel, trel, measure, name, values, levels, job.step)
+            return values, topic_curve(qrels, topic, articles, docs, measure, name, values, levels, job.step)
 
         def done(result) -> None:
             if job is not self._job:

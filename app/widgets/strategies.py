@@ -27,7 +27,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QSizePolicy, QVBoxLayout
 
-from readsim._scores import evaluate_passages
+from readsim._scores import evaluate_passages, values_of
 from readsim.engine import intervals as iv
 from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.measure import DocMeasure
@@ -146,8 +146,8 @@ class StrategyModel(QAbstractTableModel):
         self.beginResetModel()
         self.rows, self.unit, self.levels = rows, unit, settings.levels
         self.measures = columns(settings)
-        self.values = [[m.value(r.evaluation, settings.levels) if r.evaluation is not None else None
-                        for m in self.measures] for r in rows]
+        by_measure = [values_of(m, [r.evaluation for r in rows], settings.levels) for m in self.measures]
+        self.values = [[col[i] for col in by_measure] for i in range(len(rows))]
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt API)

@@ -154,10 +154,9 @@ class TopicChooserScores(QObject):
 
         def op():  # worker: plain engine data only
             if last is not None:
-                return evaluate_again(qrels, last[4], part, reading=st.mode, collection=collection, levels=st.levels,
-                                      check_lengths=False)
+                return evaluate_again(qrels, last[4], part, reading=st.mode, collection=collection, levels=st.levels)
             return evaluate_run(qrels, seen, [measure], reading=st.mode, collection=collection, all_topics=False,
-                                as_documents=False, levels=st.levels, check_lengths=False)[0]
+                                as_documents=False, levels=st.levels, check=False)[0]
 
         def success(evaluation) -> None:
             self._running = False

@@ -32,7 +32,7 @@ from readsim.engine.reading import Mode
 
 from ._evaluate import _check, _collection
 from ._inputs import as_qrels, as_run, warn
-from ._scores import panel_scores, ranked_article
+from ._scores import in_mode, panel_scores, ranked_article
 
 RELEVANT, BOTH, RETRIEVED = "#ffe680", "#a8e6a1", "#1f5fbf"  # the window's colours (app/widgets/article_view.py)
 
@@ -272,7 +272,7 @@ def article(qrels, run, *, topic, article, collection=None, screen: int = 300, t
     mode = Mode(reading)
     if mode is Mode.ENTRY and entry is not None:  # an entry point of one's own, as the window's (app/rows.py)
         natural = dataclasses.replace(natural, entry=int(entry))
-    ev = natural.in_mode(mode)
+    ev = in_mode(natural, mode)
     settings = Settings(mode, int(screen), int(tolerance), beta=float(beta), levels=levels, entry=ev.entry)
     text = found.article(article_name) if found is not None and article_name in found else None
     files = {"qrels": judged.path, "run": engine_run.path, "collection": found.root if found is not None else None,

@@ -121,33 +121,33 @@ def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = 
 def evaluate_run(judged, run, measures: Sequence[ListMeasure], *, reading: str, collection: Collection | None,
                  all_topics: bool, as_documents: bool, levels: int,
                  progress: Callable[[int, int], None] | None = None,
-                 check_lengths: bool = True) -> tuple[Evaluation, list[Diagnostic]]:
+                 check: bool = True) -> tuple[Evaluation, list[Diagnostic]]:
     """One engine run against the engine's qrels (:func:`evaluations`' step; ``readsim-eval``'s
     worker processes take it too): its :class:`~readsim.engine.listmeasures.Evaluation` and the
-    doc_length checks' warnings. Issues no warning itself. With a ``collection`` every judged
-    article is read to check the qrels' doc_length against it (reference section 1.4); with
-    ``check_lengths=False`` only the articles whose length can clip a retrieved passage are
-    read and no check is made: the same numbers, for callers that show no warnings (the
-    window's topic chooser and A/B panel)."""
-    join = Join() if check_lengths else None
+    doc_length checks' warnings. Issues no warning itself. With a ``collection`` and ``check``,
+    every judged ranked article is read to check the qrels' doc_length against it (reference
+    section 1.4); ``check=False`` (a caller that drops the warnings: the window's scores) reads
+    only the articles whose length can clip a retrieved passage, with the same numbers, and
+    returns no warning."""
+    join = Join() if check else None
     result = _evaluate_run(judged, run, measures, reading, collection, as_documents, all_topics, levels, join,
                            progress)
     return result, join.diagnostics if join is not None else []
 
 
 def evaluate_again(judged, before: Evaluation, part, *, reading: str, collection: Collection | None,
-                   levels: int, check_lengths: bool = True) -> Evaluation:
+                   levels: int) -> Evaluation:
     """``before`` (a run's :func:`evaluate_run`, without ``all_topics`` or ``as_documents``) with
     the topics of ``part`` evaluated again: ``part`` is the run cut to the topics changed since
     (an edited run's), every other topic keeps its value. The means are then taken over
     ``before.topics`` as :func:`evaluate_run` takes them (``fsum / n``, a count's sum:
     :func:`readsim.engine.listmeasures.topic_means`); a topic of ``part`` the qrels do not
-    judge is ignored; ``check_lengths`` as :func:`evaluate_run`'s. Plain data only (a worker
-    thread); issues no warning."""
+    judge is ignored. Without the doc_length check (``evaluate_run(check=False)``). Plain data
+    only (a worker thread); issues no warning."""
     values = {name: dict(column) for name, column in before.values.items()}
     if part.topics:
         done, _ = evaluate_run(judged, part, before.measures, reading=reading, collection=collection,
-                               all_topics=False, as_documents=False, levels=levels, check_lengths=check_lengths)
+                               all_topics=False, as_documents=False, levels=levels, check=False)
         for name, column in values.items():
             column.update({t: v for t, v in done.values[name].items() if t in column})
     return Evaluation(before.run_id, before.measures, before.topics, values,

@@ -42,6 +42,24 @@ def _caller_level() -> int:
     return level
 
 
+def _action(text: str, stacklevel: int) -> str:
+    """The :mod:`warnings` filter's action for an :class:`InputWarning` ``text`` issued at
+    ``stacklevel`` (counted from :func:`warn`'s caller), found as ``warnings.warn_explicit``
+    finds it: the first filter matching the message, the category, the caller's module and
+    line, else the default action."""
+    try:
+        frame = sys._getframe(stacklevel)
+    except ValueError:  # past the outermost frame: warnings.warn names the module "sys"
+        frame = None
+    module = frame.f_globals.get("__name__", "<string>") if frame is not None else "sys"
+    lineno = frame.f_lineno if frame is not None else 0
+    for action, message, category, mod, line in warnings.filters:
+        if ((message is None or message.match(text)) and issubclass(InputWarning, category)
+                and (mod is None or mod.match(module)) and (line == 0 or line == lineno)):
+            return action
+    return warnings.defaultaction
+
+
 _SINK: ContextVar[Callable[[list[Diagnostic]], None] | None] = ContextVar("readsim_diagnostics", default=None)
 
 
@@ -61,16 +79,23 @@ def warn(diagnostics: Iterable[Diagnostic]) -> None:
     """Issue each diagnostic as an :class:`InputWarning` (``"file:line: warning: ..."``), once
     per cause in the process: a message already issued (the same qrels read again) is not
     repeated, as Python's default filter intends (readsim keeps its own record because pandas
-    resets :mod:`warnings`' registries whenever it changes a filter). Past
+    resets :mod:`warnings`' registries whenever it changes a filter). The filters are obeyed:
+    a message an ``"ignore"`` filter hides is not counted as issued (it is issued once shown),
+    one an ``"always"`` (or ``"error"``) filter matches is issued every time. Past
     :data:`MAX_WARNINGS` new messages of one batch, one warning gives the count. Inside
     :func:`diagnostics_to`, the batch goes to its sink instead."""
     sink = _SINK.get()
     if sink is not None:
         sink(list(diagnostics))
         return
-    said = [t for t in dict.fromkeys(str(d) for d in diagnostics) if t not in _SAID]
-    _SAID.update(said)
     stacklevel = _caller_level()
+    said = []
+    for text in dict.fromkeys(str(d) for d in diagnostics):
+        action = _action(text, stacklevel)
+        if action == "ignore" or (text in _SAID and action not in ("always", "error")):
+            continue
+        said.append(text)
+    _SAID.update(said)
     for text in said[:MAX_WARNINGS]:
         warnings.warn(text, InputWarning, stacklevel=stacklevel)
     if len(said) > MAX_WARNINGS:

@@ -1,6 +1,6 @@
 """``readsim.loss``: where a run loses and what each ranked article costs (reference section
-5.11), as a DataFrame: the numbers of ``readsim-eval loss`` (:func:`readsim.engine.loss.run_costs`,
-the same engine call).
+5.11), as a DataFrame; its pandas-free core :func:`costs_of` gives ``readsim-eval loss``'s
+numbers (:func:`readsim.engine.loss.run_costs`).
 
 The pandas-free core for one topic whose ranked articles the caller has already evaluated (the
 window's topic view and its loss panel are built on it): :func:`topic_split` (the AgP split,
@@ -12,7 +12,11 @@ ideal ordering of the run's articles, the rank its rank cost moves it to).
 
 from __future__ import annotations
 
-from readsim.engine.loss import COST_KINDS, ArticleCosts, LossSplit, ideal_positions, ideal_scores, run_costs
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from readsim.engine.loss import (COST_KINDS, ArticleCosts, LossSplit, Versus, ideal_positions, ideal_scores,
+                                 run_costs)
 from readsim.engine.loss import article_costs as _article_costs
 from readsim.engine.loss import loss_split as _loss_split
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
@@ -20,6 +24,10 @@ from readsim.engine.reading import Mode
 
 from ._evaluate import _collection
 from ._inputs import as_qrels, as_run, warn
+
+if TYPE_CHECKING:
+    from readsim.engine.collection import Collection
+    from readsim.engine.formats import Qrels, Run
 
 TOPIC_COLUMNS = ["run", "topic", "measure", "nrel", "ranked", "as_is", "ideal_passages", "ideal_ranking", "ideal",
                  "perfect", "browse", "fetch", "interaction", "unretrieved"]
@@ -43,6 +51,19 @@ def topic_costs(split: LossSplit, measure: ListMeasure, levels: int = 4) -> Arti
     articles at once (cumulative sums, ``(n, n)`` matrices for the efforts). Raises
     ``ValueError`` for another measure or a topic with no relevant article."""
     return _article_costs(split, measure, levels)
+
+
+def costs_of(judged: Qrels, run: Run, measure: ListMeasure, topics: Sequence[str], *, reading: str = "natural",
+             collection: Collection | None = None, levels: int = 4,
+             vs: Run | None = None) -> list[tuple[str, ArticleCosts, Versus | None]]:
+    """:func:`loss`'s work without pandas, and ``readsim-eval loss``'s: ``(topic, costs,
+    versus)`` for each of ``topics`` (each judged with a relevant article), ``costs`` the split
+    and each ranked article's browse and rank costs under ``measure`` (one of AgP, gP, CE, NCE,
+    ANCE over a document measure; reference section 5.11), ``versus`` the comparison with the
+    competitor ``vs`` (None without one). ``judged``, ``run``, ``vs``: the engine's qrels and
+    runs, already read; ``collection`` resolves XPaths and clips passages. Issues no warning.
+    Raises ``ValueError`` for a measure without costs and :class:`readsim.InputError` on bad input."""
+    return run_costs(judged, run, measure, topics, reading, collection, levels, vs)
 
 
 def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, topics=None,
@@ -79,7 +100,7 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
         if judged.nrel(t) < 1:
             raise InputError(judged.path, None, f"the qrels judge no relevant article for topic {t}")
     rows = []
-    for t, c, v in run_costs(judged, mine, m, wanted, reading, found, levels, other):
+    for t, c, v in costs_of(judged, mine, m, wanted, reading=reading, collection=found, levels=levels, vs=other):
         if per == "topic":
             row = [mine.run_id, t, m.name, c.loss.nrel, len(c.loss.articles), c.as_is, c.ideal_passages,
                    c.ideal_ranking, c.ideal, c.perfect, c.browse, c.fetch, c.interaction, c.unretrieved]
@@ -96,4 +117,5 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
     return pd.DataFrame(rows, columns=columns)
 
 
-__all__ = ["loss", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]  # public: loss (readsim.loss)
+# public: loss (readsim.loss); the rest is the core
+__all__ = ["loss", "costs_of", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]

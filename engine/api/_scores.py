@@ -13,10 +13,11 @@ per="article")`` and ``readsim-eval --per-article`` give the same numbers column
 - :func:`evaluate_passages`: an article from its relevant and retrieved passages (an article
   the run does not rank, one retrieved whole, a simulated strategy's or an edited run's
   passages, another entry point);
-- :func:`in_modes`: a list of evaluations read in another mode, in one batch (the ranked list's
-  mode change);
+- :func:`in_mode`: one evaluation read in another mode (``readsim.article``'s reading, the open
+  article's mode change); :func:`in_modes`: a list of them, in one batch (the ranked list's);
 - :func:`panel_measures`, :func:`panel_scores`: the score panel's measures for the reader's
-  settings and their values (``ArticleEvaluation.scores``);
+  settings and their values (``ArticleEvaluation.scores``); :func:`values_of`: one measure of
+  many articles (the ranked list's and the strategies' columns);
 - :func:`relevant_read`: relevant characters among the first ones read (the playback).
 
 Pandas-free, no Qt; imports only the engine's document model (light: the window imports it at
@@ -27,6 +28,7 @@ start-up). Offsets and sizes are in the unit of the qrels and the run (UTF-8 byt
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -77,9 +79,18 @@ def evaluate_passages(relevant: np.ndarray, retrieved: np.ndarray | None, doc_le
     return evaluate_document(relevant, retrieved, doc_length, mode, entry, text_length)
 
 
+def in_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
+    """``ev`` read in ``mode`` (same relevant and retrieved passages, extent and entry point;
+    ``ev`` itself when already in ``mode``): the reading order of reference section 3
+    (:meth:`readsim.engine.document.DocumentEvaluation.in_mode`). Raises ``ValueError`` for an
+    unknown mode."""
+    return ev.in_mode(mode)
+
+
 def in_modes(evaluations: list[DocumentEvaluation], mode: Mode | str) -> list[DocumentEvaluation]:
     """Each of ``evaluations`` read in ``mode`` (same passages, extent and entry point), the
-    reading orders built in one batch (:func:`readsim.engine.document.in_mode_many`)."""
+    reading orders built in one batch (:func:`readsim.engine.document.in_mode_many`); equal to
+    :func:`in_mode` of each."""
     return in_mode_many(evaluations, mode)
 
 
@@ -106,6 +117,14 @@ def panel_scores(doc: DocumentEvaluation, s: Settings) -> dict[str, float]:
     """The score panel of one article: canonical measure name -> value for settings ``s``
     (LE and ES with ``s.levels``, in ranks; the rest in [0, 1])."""
     return {m.name: m.value(doc, s.levels) for m in panel_measures(s)}
+
+
+def values_of(measure: DocMeasure, evaluations: Sequence[DocumentEvaluation | None], levels: int = 4
+              ) -> list[float | None]:
+    """Document ``measure`` of each of ``evaluations`` (None for a None evaluation), as
+    :func:`panel_scores` computes each value (:meth:`readsim.engine.measure.DocMeasure.value`;
+    LE and ES in levels with NR = ``levels + 1``, the rest in [0, 1]; reference section 4)."""
+    return [measure.value(ev, levels) if ev is not None else None for ev in evaluations]
 
 
 def relevant_read(ev: DocumentEvaluation, read: int) -> int:

@@ -1,5 +1,8 @@
 """``readsim.sweep``: a run's measures at every value of one parameter (docs/reference.md
-section 9.6), and its pandas-free core :func:`sweep_rows` (``readsim-eval sweep``'s rows).
+section 9.6), and its pandas-free core: :func:`sweep_rows` (``readsim-eval sweep``'s rows), and
+for evaluations the caller already has (the window's Sensitivity dock) :func:`article_curve`
+(one article's document measure at every value) and :func:`topic_curve` (one topic's list
+measure at every value, from its ranked articles' evaluations).
 
 Every value is evaluated in one pass through :func:`readsim._evaluate.evaluations` (or
 ``article_scores`` per article): the qrels are prepared once and each article's reading order
@@ -11,14 +14,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from readsim.engine.batch import Join
 from readsim.engine.listmeasures import per_article
 from readsim.engine.measure import DocMeasure, ListMeasure
-from readsim.engine.sweep import Vary, parse_vary, swept
+from readsim.engine.sweep import Vary, article_sweep, parse_vary, swept, topic_sweep
 
 from ._evaluate import _check, _collection, _measures, article_scores, evaluate_run, evaluations
 from ._inputs import as_qrels, as_runs
+
+if TYPE_CHECKING:
+    from readsim.engine.document import DocumentEvaluation
+    from readsim.engine.formats import Qrels
 
 
 @dataclass(frozen=True)
@@ -33,6 +43,40 @@ class SweepRow:
     topic: str
     article: str | None
     value: float
+
+
+def article_curve(doc: DocumentEvaluation, measure: DocMeasure, parameter: str, values: Sequence,
+                  levels: int = 4) -> np.ndarray:
+    """One article's document ``measure`` at every value of its ``parameter`` (``k``, ``t``,
+    ``s``, ``alpha``, ``beta``; reference section 6): float ``(len(values),)``, each equal to
+    ``with_parameter(measure, parameter, v).value(doc, levels)`` (the value
+    :func:`readsim.article` and ``readsim.evaluate(per="article")`` give at that value). ``doc``
+    is the article's evaluation in the reading wanted (:func:`readsim._scores.ranked_article`,
+    ``.in_mode``); sizes in its unit (bytes or characters); LE and ES in levels (NR =
+    ``levels + 1``). Computed column-wise over the values (Arvola et al. 2010, sections 4.1 and
+    5.2; :func:`readsim.engine.sweep.article_sweep`). Raises ``KeyError`` when ``measure`` has no
+    parameter ``parameter`` and ``ValueError`` for ``BEP(d)`` (it needs the qrels: sweep a run)."""
+    return article_sweep(doc, measure, parameter, values, levels)
+
+
+def topic_curve(qrels: Qrels, topic: str, articles: Sequence[str], docs: Sequence[DocumentEvaluation | None],
+                measure: ListMeasure, parameter: str, values: Sequence, levels: int = 4,
+                step: Callable[[float], None] | None = None) -> np.ndarray:
+    """One topic's list ``measure`` (over a document measure: ``AgP/T2IF(300)``,
+    ``ANCE@100/LE(300)``) at every value of ``parameter``: float ``(len(values),)``, each equal to
+    ``readsim.evaluate(..., per="topic")`` of the measure at that value for this topic's ranked
+    list. ``articles`` are the topic's ranked article names in rank order, ``docs[k]`` the
+    evaluation of ``articles[k]`` in the reading wanted (read only when the article is relevant:
+    None allowed otherwise); ``qrels`` the engine's qrels (relevance, relevant sizes, Nrel and
+    Trel_size, as :func:`readsim._evaluate.topic_ranking` joins them). Non-relevant and unjudged
+    articles take the null value (policy 7 of :mod:`readsim.engine.listmeasures`); a measure
+    without ``parameter`` has its one value at every value. ``step(fraction)`` is called after
+    each relevant article is swept (it may raise to cancel). Reference sections 5 and 9.6."""
+    judged = qrels.topics.get(topic, {})
+    relevant = np.array([bool(judged.get(a) and judged[a].relevant) for a in articles], dtype=bool)
+    rsize = np.array([judged[a].rel_size if ok else 0 for a, ok in zip(articles, relevant)], dtype=np.int64)
+    nrel, trel = qrels.totals(topic)
+    return topic_sweep(list(docs), relevant, rsize, nrel, trel, measure, parameter, values, levels, step)
 
 
 CHUNK = 64

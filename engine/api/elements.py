@@ -1,6 +1,6 @@
 """``readsim.elements``: element retrieval evaluation with the INEX 2002 and 2003 metrics
 (Gövert, Fuhr, Lalmas, Kazai, *Information Retrieval* 9, 2006; reference section 13), the numbers
-of ``readsim-eval --elements``.
+of ``readsim-eval --elements`` (its pandas-free core: :mod:`readsim._elements`).
 
 - :func:`evaluate`: a long ``pandas.DataFrame`` as :func:`readsim.evaluate` gives;
 - :func:`read_assessments` (an INEX 2006-2007 style assessments XML, with the collection),
@@ -14,10 +14,10 @@ Offsets and sizes are in the collection's unit (UTF-8 bytes by default).
 from __future__ import annotations
 
 from readsim.engine.elements import (DEFAULT_MEASURES, Cuts, ElementAssessments, ElementMeasure, ElementRun,
-                                     evaluate_elements, parse_element_measure, read_assessments, read_element_run,
-                                     simulated_element_run)
+                                     parse_element_measure, read_assessments, read_element_run, simulated_element_run)
 from readsim.engine.elements import derive_assessments as _derive
 
+from ._elements import element_evaluation
 from ._evaluate import _collection
 from ._inputs import as_qrels, warn
 
@@ -47,7 +47,7 @@ def evaluate(assessments: ElementAssessments, run: ElementRun, measures=(), *, p
 
     if per not in ("all", "topic"):
         raise ValueError(f"per must be 'all' or 'topic', not {per!r}")
-    result = evaluate_elements(assessments, run, measures, all_topics)
+    result = element_evaluation(assessments, run, measures, all_topics)
     warn(result.diagnostics)
     rows = []
     for m in result.measures:

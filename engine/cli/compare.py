@@ -13,7 +13,8 @@ value and its difference to a reference run (:meth:`engine.compare.Comparison.pe
 topics are left out of the pairing, the report and the warning say which, and each run's own
 topic count (``readsim-eval``'s means are over those). The
 statistics and their policies (pairing by topic, orientation, ties, tests, correction, effect
-size) are :mod:`engine.compare`'s.
+size) are :mod:`engine.compare`'s, reached through the API's core as ``readsim.compare`` and the
+Runs window reach them (``readsim._compare.comparison_of``).
 
 A readable report (``--format text``, the default), or rows for programs: ``--format tsv``
 (each kind of row preceded by a ``#kind`` header row naming its columns) or ``--format jsonl``
@@ -35,7 +36,7 @@ import numpy as np
 
 from ..compare import MIN_CORRELATED, format_number, format_signed, plural
 from ..coverage import run_paths
-from ..listmeasures import Evaluation, evaluate
+from ..listmeasures import Evaluation
 from ..measure import PARAMETER_RANGES, BadParameter, ListMeasure, parse_count, parse_real
 from .common import (EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,
                      option, progress, read_inputs, run_subcommand, warn)
@@ -123,9 +124,10 @@ def evaluate_runs(args, measures: list[ListMeasure], documents: bool,
                   err: TextIO) -> tuple[list[Evaluation], list[Evaluation] | None]:
     """Read the qrels and every run once (warnings on ``err``, as ``readsim-eval`` prints them)
     and evaluate each run with all ``measures`` in one pass (the API's
-    :func:`readsim._evaluate.evaluations`), and again as whole documents when ``documents``.
+    :func:`readsim._evaluate.evaluations`), and again as whole documents when ``documents``
+    (:func:`readsim._evaluate.evaluate_run`).
     Progress on ``err`` when it is a terminal."""
-    from readsim._evaluate import evaluations
+    from readsim._evaluate import evaluate_run, evaluations
     from readsim._inputs import diagnostics_to
 
     qrels, collection, runs = read_inputs(args, err)
@@ -138,7 +140,9 @@ def evaluate_runs(args, measures: list[ListMeasure], documents: bool,
         for done, (run, (_, result)) in enumerate(zip(runs, evaluated), 1):
             results.append(result)
             if baselines is not None:
-                baseline = evaluate(qrels, run, measures, args.reading, collection, True, args.complete, args.levels)
+                baseline, _ = evaluate_run(qrels, run, measures, reading=args.reading, collection=collection,
+                                           all_topics=args.complete, as_documents=True, levels=args.levels,
+                                           check=False)  # the run's doc_length warnings: said once, above
                 baseline.run_id = result.run_id
                 baselines.append(baseline)
             if report is not None:
@@ -147,7 +151,7 @@ def evaluate_runs(args, measures: list[ListMeasure], documents: bool,
 
 
 def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
-    from ..compare import compare_evaluations
+    from readsim._compare import comparison_of
 
     paths = run_paths(args.runs, args.folder)
     if len(paths) < 2:
@@ -157,8 +161,8 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
     args.runs = paths
     evaluations, baselines = evaluate_runs(args, measures, not (args.no_doc or args.as_documents), err)
     try:
-        comparison = compare_evaluations(evaluations, measures, baselines, test=args.test, alpha=args.alpha,
-                                         resamples=args.resamples, seed=args.seed, correction=args.correction)
+        comparison = comparison_of(evaluations, measures, baselines, test=args.test, alpha=args.alpha,
+                                   resamples=args.resamples, seed=args.seed, correction=args.correction)
     except ValueError as exc:  # the inputs leave too little to compare
         if "paired topics" in str(exc):
             shared = len(set.intersection(*(set(e.topics) for e in evaluations)))

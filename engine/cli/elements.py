@@ -56,10 +56,11 @@ def cuts_type(text: str):
 
 
 def run_elements(args, out: TextIO, err: TextIO) -> int:
+    from readsim._elements import element_evaluation
     from readsim._inputs import diagnostics_to
     from readsim.elements import derive_assessments
 
-    from ..elements import (DEFAULT_MEASURES, Cuts, evaluate_elements, parse_element_measure, read_assessments,
+    from ..elements import (DEFAULT_MEASURES, Cuts, parse_element_measure, read_assessments,
                             read_element_run, simulated_element_run, write_assessments)
     from ..elements.assessments import complete_topics, is_assessments_xml
     from ..measure import UnknownMeasure
@@ -142,7 +143,7 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
                                                     "the simulated runs need complete topics")
         runs += [simulated_element_run(name, assessments, complete) for name in simulated]
     for run in runs:
-        result = evaluate_elements(assessments, run, measures, args.complete)
+        result = element_evaluation(assessments, run, measures, args.complete)
         warn(result.diagnostics, err)
         write_evaluation(result, args.per_topic, args.format, out)
     return 0

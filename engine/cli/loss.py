@@ -4,11 +4,11 @@ section 5.11).
 ``readsim-eval loss QRELS RUN [--vs RUN2] [-m LIST/DOC] [--topic T ...] [--collection DIR]``
 prints, per topic, the list measure (default ``AgP/F(0.25)``, MAgP's official one) as is, with
 ideal passages, in the ideal ordering of the run's articles and with both, the split (browse,
-fetch, together, unretrieved), and per ranked article its browse cost and rank cost
-(:func:`engine.loss.topic_costs`); with ``--vs``, per article the competitor's rank and score
-and what taking its rank or its passages would be worth. A readable report (``--format text``:
-the ``--top`` costliest articles of each topic) or every row (``tsv`` with ``#kind`` header
-rows, ``jsonl`` with a ``"kind"`` key: ``topic`` and ``article`` rows).
+fetch, together, unretrieved), and per ranked article its browse cost and rank cost (the API's
+core ``readsim._loss.costs_of``, the numbers of ``readsim.loss``); with ``--vs``, per article the
+competitor's rank and score and what taking its rank or its passages would be worth. A readable
+report (``--format text``: the ``--top`` costliest articles of each topic) or every row (``tsv``
+with ``#kind`` header rows, ``jsonl`` with a ``"kind"`` key: ``topic`` and ``article`` rows).
 
 Exit status as ``readsim-eval`` (:mod:`.common`): 1 bad input (a file that does not parse, a
 ``--topic`` the qrels do not judge or judge with no relevant article); 2 bad usage (an unknown
@@ -67,8 +67,10 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
 
 
 def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
+    from readsim._loss import costs_of
+
     from ..formats import read_any_run, read_qrels
-    from ..loss import COST_KINDS, run_costs
+    from ..loss import COST_KINDS
 
     if len(measures) != 1 or measures[0].kind not in COST_KINDS or measures[0].doc is None:
         what = "one -m at a time" if len(measures) != 1 else f"no per-article costs for {measures[0].name}"
@@ -94,7 +96,8 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
         topics = list(dict.fromkeys(args.topics))
     else:
         topics = [t for t in run.topics if qrels.nrel(t) > 0]
-    results = run_costs(qrels, run, measure, topics, args.reading, collection, args.levels, other)
+    results = costs_of(qrels, run, measure, topics, reading=args.reading, collection=collection, levels=args.levels,
+                       vs=other)
     vs_file = Path(args.vs).name if args.vs else ""
     if args.format == "text":
         write_text(run.run_id, measure, results, args.top, out, vs_file)

@@ -38,3 +38,20 @@ def test_article_scores_are_the_hand_worked_f_in_run_order():
     assert [values[0] for *_, values in rows] == [readsim.evaluate(S.qrels, GOOD, per="article").value[k]
                                                   for k in range(4)]
     assert all(abs(values[0] - want) < 1e-12 for (*_, values), want in zip(rows, GOOD_F))
+
+
+def test_evaluate_run_without_the_doc_length_check_gives_the_same_numbers(inex):
+    """``check=False`` (the window's scores) reads only the articles whose length can clip a
+    retrieved passage, not every judged one: the same values, no warning (reference section 1.4)."""
+    from readsim._evaluate import evaluate_run
+    from readsim.engine.collection import Collection
+    from readsim.engine.formats import read_qrels, read_run
+
+    qrels, run = read_qrels(inex / "qrels" / "inex2009-2010.qrels"), read_run(inex / "runs" / "bert-passages.run")
+    collection = Collection(inex / "articles")
+    measures = [readsim.parse_measure(m) for m in ("AgP/F(0.25)", "AgP/T2IF(300)", "MAiP")]
+    kwargs = dict(reading="natural", collection=collection, all_topics=False, as_documents=False, levels=4)
+    checked, _ = evaluate_run(qrels, run, measures, **kwargs)
+    quick, said = evaluate_run(qrels, run, measures, check=False, **kwargs)
+    assert said == []
+    assert quick.values == checked.values and quick.means == checked.means

@@ -188,3 +188,27 @@ def test_xpath_and_whole_article_lines_round_trip(tmp_path):
     again = readsim.evaluate(S.qrels, frame, measures, per="topic", collection=S.collection)
     pd.testing.assert_frame_equal(direct, again)
     assert direct.value.iloc[2] == 2  # two ranked articles
+
+
+def test_warnings_obey_the_filters_ignore_and_always():
+    """A warning an "ignore" filter hid is shown by the next call that does not hide it; an
+    "always" filter shows it at every call; the default filter once (the test above)."""
+    frame = pd.DataFrame({"topic": ["2026001", "9999"], "article": ["900001", "900001"]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore")
+        readsim.evaluate(S.qrels, frame)
+        warnings.simplefilter("default")
+        readsim.evaluate(S.qrels, frame)
+        readsim.evaluate(S.qrels, frame)
+    assert len([w for w in caught if "9999" in str(w.message)]) == 1  # hidden first, then shown once
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            readsim.evaluate(S.qrels, frame)
+    assert len([w for w in caught if "9999" in str(w.message)]) == 3
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        warnings.filterwarnings("ignore", message=".*topic 9999", category=readsim.InputWarning)
+        readsim.evaluate(S.qrels, frame.assign(topic=["2026001", "9998"]))
+    assert [str(w.message) for w in caught if "999" in str(w.message)] == [
+        next(str(w.message) for w in caught if "9998" in str(w.message))]

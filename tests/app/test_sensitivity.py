@@ -186,3 +186,31 @@ def test_a_topic_curve_that_arrives_while_hidden_is_drawn(real_window, qtbot):
     qtbot.waitUntil(panel.isVisible, timeout=5_000)
     assert not panel.busy()  # nothing changed: not computed again
     assert list(panel.plots.topic_line.getData()[1]) == panel.topic_curve.tolist()
+
+
+@pytest.mark.filterwarnings("ignore::readsim.InputWarning")  # the real run's overlapping passages
+def test_the_article_curve_is_readsim_articles_and_readsim_sweeps(real_window, real, qtbot):
+    """The dock's article curve (the API's core, ``readsim._sweep.article_curve``) at a few
+    tolerances equals ``readsim.article(..., tolerance=t).scores`` and ``readsim.sweep(...,
+    per="article")`` for PageRank of the real run, to 1e-12."""
+    import readsim
+
+    window = real_window(PAGERANK)
+    panel = shown(window, qtbot, "tolerance")
+    inex = real["paths"]
+    qrels, run = inex / "qrels" / "inex2009-2010.qrels", inex / "runs" / "bert-passages.run"
+    picked = [panel.values[k] for k in (0, 57, 140, len(panel.values) - 1)]
+    one = Run(real["run"].path, real["run"].run_id, {TOPIC: real["run"].topics[TOPIC]})
+    frame = readsim.sweep(qrels, one, ["T2IP(300)", "T2IR(300)", "T2IF(300)"],
+                          vary="t=" + ",".join(str(v) for v in picked), per="article", collection=real["collection"])
+    frame = frame[frame["article"] == PAGERANK]
+    swept = {(m, v): x for m, v, x in zip(frame["measure"], frame["parameter_value"], frame["value"])}
+    assert sorted(m.name for m in panel.curves) == ["T2IF(300)", "T2IP(300)", "T2IR(300)"]
+    for v in picked:
+        a = readsim.article(qrels, run, topic=TOPIC, article=PAGERANK, collection=real["collection"], tolerance=v)
+        for m, ys in panel.curves.items():
+            y = ys[panel.values.index(v)]
+            name = with_parameter(m, "t", v).name
+            assert y == pytest.approx(a.scores[name], rel=0, abs=1e-12), name
+            assert y == pytest.approx(swept[(name, float(v))], rel=0, abs=1e-12), name
+    assert len({round(float(x), 9) for x in panel.curves[panel_measures(window.session.settings)[5]]}) > 1

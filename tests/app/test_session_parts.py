@@ -75,6 +75,26 @@ def test_rows_by_mode_gives_back_the_same_lists():
     assert memo.rows(edited, Mode.NATURAL, Mode.NATURAL) is edited
 
 
+def test_rows_in_mode_read_each_row_as_it_would_be_read_alone():
+    """A topic's rows arriving while a non-natural mode is chosen are read in it in one batch
+    (``readsim._scores.in_modes``), each as its own ``in_mode`` reads it. Worked by hand
+    (reference section 3): R = [0, 10) of 100 units; retrieved [50, 80) read first in the
+    natural mode; the worst reading reads the relevant text last."""
+    from readsim.app.rows import rows_in_mode
+
+    rows = [row(np.array([[50, 80]])), row(np.array([[0, 5]]), 2, "b"), row(iv.EMPTY, 3, "c")]
+    for mode in (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY):
+        batch = rows_in_mode(rows, mode)
+        for got, alone in zip(batch, rows):
+            want = alone.in_mode(mode).evaluation
+            assert (got.evaluation.mode, got.evaluation.pieces, got.evaluation.n, got.evaluation.entry) == (
+                want.mode, want.pieces, want.n, want.entry), mode
+        assert all(r.natural is o.natural for r, o in zip(batch, rows))
+    assert rows_in_mode(rows, Mode.NATURAL)[0].evaluation.pieces[0] == Piece(50, 80, False)
+    worst = rows_in_mode(rows, Mode.WORST)[0].evaluation.pieces
+    assert worst[-1] == Piece(0, 10, True) and sum(p.end - p.start for p in worst) == 100
+
+
 def test_the_collections_names_count_the_ranked_articles_it_holds(tmp_path):
     path = tmp_path / "r.run"
     path.write_text("1 Q0 a 1 1.0 r 0 10\n1 Q0 b 2 0.9 r 0 10\n1 Q0 c 3 0.8 r 0 10\n", encoding="utf-8")
