@@ -126,9 +126,9 @@ def sniff_kind(path: str | os.PathLike) -> tuple[str | None, int | None]:
 ARCHIVE_FILTER = f"Collection archives ({' '.join('*' + s for s in SUFFIXES)});;All files (*)"
 
 
-def recent_files() -> list[tuple[str, str]]:
-    """Recent ``(kind, path)`` pairs, newest first."""
-    raw = app_settings().value("recent", [])
+def recent_files(settings: QSettings | None = None) -> list[tuple[str, str]]:
+    """Recent ``(kind, path)`` pairs, newest first (from ``settings``, default :func:`app_settings`)."""
+    raw = (settings or app_settings()).value("recent", [])
     if isinstance(raw, str):
         raw = [raw]
     out = []
@@ -141,9 +141,21 @@ def recent_files() -> list[tuple[str, str]]:
 
 def add_recent(kind: str, path: str | os.PathLike) -> None:
     """Put ``(kind, path)`` first in the recent files (at most :data:`MAX_RECENT`)."""
-    entry = f"{kind}|{os.path.abspath(path)}"
-    items = [f"{k}|{p}" for k, p in recent_files() if f"{k}|{p}" != entry]
-    app_settings().setValue("recent", [entry, *items][:MAX_RECENT])
+    add_recent_files([(kind, path)])
+
+
+def add_recent_files(pairs: list[tuple[str, str | os.PathLike]]) -> None:
+    """:func:`add_recent` of each ``(kind, path)`` in turn (the last ends first), written to
+    the settings file once: each settings object written costs a file write (about 10 ms, in
+    the GUI thread, while the files just read wait to be shown)."""
+    if not pairs:
+        return
+    settings = app_settings()
+    items = [f"{k}|{p}" for k, p in recent_files(settings)]
+    for kind, path in pairs:
+        entry = f"{kind}|{os.path.abspath(path)}"
+        items = [entry, *(i for i in items if i != entry)][:MAX_RECENT]
+    settings.setValue("recent", items)
 
 
 _LOOKS_LIKE = {

@@ -29,7 +29,7 @@ from readsim.engine.errors import Diagnostic, InputError
 from readsim.engine.formats import Qrels, Run, Topic, read_any_run, read_qrels, read_topics
 
 from .background import input_error_text
-from .files import add_recent, check_input
+from .files import add_recent_files, check_input
 from .runs_model import Cancelled, Progress
 
 
@@ -107,11 +107,8 @@ def index_collection(path, unit: str, progress: Progress | None, out: Loaded) ->
 def remember(paths: dict) -> None:
     """Put the files read (kind -> path, ``runs`` -> paths; see :meth:`Loaded.paths`) first in
     the recent files (GUI thread)."""
-    for kind in ("collection", "qrels", "topics"):
-        if paths.get(kind) is not None:
-            add_recent(kind, paths[kind])
-    for path in paths.get("runs", ()):
-        add_recent("run", path)
+    pairs = [(kind, paths[kind]) for kind in ("collection", "qrels", "topics") if paths.get(kind) is not None]
+    add_recent_files(pairs + [("run", path) for path in paths.get("runs", ())])
 
 
 def describe(run: Run | None, qrels: Qrels | None, coll: Collection | None) -> str:

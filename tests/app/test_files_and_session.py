@@ -38,6 +38,24 @@ def test_settings_are_fresh_and_recent_files_round_trip(fresh_settings, tmp_path
     assert recent_files() == [("qrels", str(tmp_path / "a.qrels")), ("run", str(tmp_path / "b.run"))]
 
 
+def test_recent_files_added_at_once_as_one_by_one(fresh_settings, tmp_path):
+    """add_recent_files (one settings write, the window's loads) orders them as add_recent in turn."""
+    from readsim.app.files import add_recent_files
+
+    names = [("qrels", "a.qrels"), ("run", "b.run"), ("collection", "c"), ("qrels", "a.qrels")]
+    for i in range(12):
+        add_recent("run", tmp_path / f"old{i}.run")
+    for kind, name in names:
+        add_recent(kind, tmp_path / name)
+    one_by_one = recent_files()
+    for i in range(12):
+        add_recent("run", tmp_path / f"old{i}.run")
+    add_recent_files([(kind, tmp_path / name) for kind, name in names])
+    assert recent_files() == one_by_one and len(one_by_one) == 10
+    assert one_by_one[:3] == [("qrels", str(tmp_path / "a.qrels")), ("collection", str(tmp_path / "c")),
+                              ("run", str(tmp_path / "b.run"))]
+
+
 def test_background_result_and_error_come_back(qtbot):
     got = []
     with qtbot.waitSignal(activity().idle, timeout=5000):

@@ -64,3 +64,20 @@ def test_real_run_with_the_collection_same_with_and_without_the_check(inex, mode
     plain = lm.evaluate(qrels, run, measures, mode, coll)
     checked = lm.evaluate(qrels, run, measures, mode, coll, join=Join())
     assert plain.values == checked.values and plain.means == checked.means
+
+
+def test_api_core_without_the_check_same_numbers_no_warnings(inex):
+    """``readsim._evaluate.evaluate_run(..., check_lengths=False)`` (the topic chooser's) and
+    ``evaluate_again`` give the checked numbers on the real run, without the doc_length warnings."""
+    from readsim._evaluate import evaluate_again, evaluate_run
+
+    qrels = read_qrels(inex / "qrels" / "inex2009-2010.qrels")
+    run = read_run(inex / "runs" / "bert-passages.run")
+    coll = Collection(inex / "articles")
+    measures = [parse_list_measure("AgP/F(0.25)")]
+    kw = dict(reading="natural", collection=coll, all_topics=False, as_documents=False, levels=4)
+    checked, _ = evaluate_run(qrels, run, measures, **kw)
+    plain, none = evaluate_run(qrels, run, measures, **kw, check_lengths=False)
+    assert plain.values == checked.values and plain.means == checked.means and none == []
+    again = evaluate_again(qrels, plain, run, reading="natural", collection=coll, levels=4, check_lengths=False)
+    assert again.values == checked.values and again.means == checked.means
