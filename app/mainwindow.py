@@ -57,7 +57,10 @@ LIST_MIN_WIDTH = 360
 
 class MainWindow(QMainWindow):
     """The main window over a :class:`Session` (``show_dialogs=False`` keeps errors in the
-    status bar and the log only: screenshots, tests). With ``defer_plots`` the plots (pyqtgraph)
+    status bar and the log only: screenshots, tests). With ``restore`` it opens at the user's
+    remembered geometry and docks, within the screen (:func:`~readsim.app.widgets.placement.place`);
+    without (``--screenshot``, ``--figure``, ``--record``, tests) at :data:`DEFAULT_SIZE`, the
+    picture's size. With ``defer_plots`` the plots (pyqtgraph)
     are built after the first frame, once the loading started then is done
     (:mod:`readsim.app.widgets.deferred`), or when first asked for (:attr:`plot`)."""
 
@@ -187,8 +190,8 @@ class MainWindow(QMainWindow):
         install_lessons(self)
         if restore:
             self._restore()
-        else:
-            place(self, QSize(*DEFAULT_SIZE))  # within the screen (widgets/placement.py)
+        else:  # not the user's window (a headless picture, a test): the default size, whatever the
+            self.resize(*DEFAULT_SIZE)  # screen (offscreen, Qt's is 800 x 800 and no monitor at all)
 
     @property
     def plot(self):

@@ -132,7 +132,9 @@ class Scrolled(QScrollArea):
         return super().eventFilter(watched, event)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
-        avail = _room(self).size()
+        # the screen's room, or the window's where it is larger: a window drawn offscreen at its
+        # default size (``--screenshot``: Qt's offscreen screen is 800 x 800) is not squeezed
+        avail = _room(self).size().expandedTo(self.window().size())
         return self._least().boundedTo(QSize(int(avail.width() * self.shares[0]), int(avail.height() * self.shares[1])))
 
 

@@ -139,3 +139,39 @@ def test_scrolled_panel_asks_its_least_size_only_where_the_screen_has_room(qtbot
     panel.setMinimumSize(10, 10)  # room now: the panel fills the area, nothing scrolls
     qtbot.waitUntil(lambda: panel.size() == area.maximumViewportSize())
     assert area.verticalScrollBar().maximum() == 0 and area.horizontalScrollBar().maximum() == 0
+
+
+HEADLESS = r"""
+import json
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Session
+from readsim.app.widgets.placement import Scrolled
+w = MainWindow(Session(), show_dialogs=False, restore=False)
+w.show(); app.processEvents(); app.processEvents()
+areas = w.findChildren(Scrolled)
+print(json.dumps({"size": [w.width(), w.height()], "areas": len(areas),
+                  "sideways": [a.horizontalScrollBar().isVisible() for a in areas]}))
+"""
+
+
+def test_a_headless_window_is_the_default_size_on_qt_s_own_offscreen_screen(tmp_path):
+    """Under plain ``QT_QPA_PLATFORM=offscreen`` (Qt's 800 x 800 screen, no monitor), a window
+    that is not the user's (``--screenshot``, ``--figure``, ``--record``) is drawn at 1,600 x
+    1,000, not squeezed to the fake screen, and its scrolled panels (the Reader column, the topic
+    view) get their room: none scrolls sideways."""
+    from PySide6.QtGui import QImage
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", HEADLESS], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["size"] == [DEFAULT.width(), DEFAULT.height()]
+    assert out["areas"] >= 1 and not any(out["sideways"])
+    shot = tmp_path / "shot.png"
+    done = subprocess.run([sys.executable, "-m", "readsim.app.main", "--sample", "--screenshot", str(shot)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    image = QImage(str(shot))
+    assert (image.width(), image.height()) == (DEFAULT.width(), DEFAULT.height())
