@@ -50,8 +50,27 @@ def set_wrapped(label: QLabel, text: str, width: int) -> None:
     if label.text() == text and label.minimumWidth() == width:
         return
     label.setText(text)
-    h = label.heightForWidth(width)
-    if h < 0:
-        h = label.sizeHint().height()
+    h = _wrapped_height(label, text, width)
     if (label.minimumWidth(), label.minimumHeight(), label.maximumWidth(), label.maximumHeight()) != (width, h, width, h):
         label.setFixedSize(width, h)
+
+
+def _wrapped_height(label: QLabel, text: str, width: int) -> int:
+    """The height of ``label`` showing ``text`` at ``width``: ``heightForWidth`` lays the text
+    out (0.1-0.3 ms for a rich label), and a mode change cycles through the same few texts, so
+    the heights are kept on the label by text, width and font (at most :data:`KEPT_HEIGHTS`)."""
+    kept = label.__dict__.setdefault("_readsim_heights", {})
+    key = (text, width, label.font().key())
+    h = kept.get(key)
+    if h is None:
+        h = label.heightForWidth(width)
+        if h < 0:
+            h = label.sizeHint().height()
+        if len(kept) >= KEPT_HEIGHTS:
+            kept.clear()
+        kept[key] = h
+    return h
+
+
+KEPT_HEIGHTS = 64
+"""Texts whose wrapped heights a label keeps (:func:`set_wrapped`)."""

@@ -1,6 +1,8 @@
 """What a control change repaints, and that it is enough: the article view repaints only the
 lines a new screen or veil touches, a reading-mode change only the gutter; the gutter blits each
-jump's arc from an image kept by its geometry and style; the loss table takes a split and its
+jump's arc from an image kept by its geometry and style, and follows a scroll in the text's
+repaint; the explain layer over the text is hidden without spans and stays over the viewport
+when the text scrolls; the loss table takes a split and its
 known costs in one update; rich labels of fixed size grow to fit a wider text. In every case the
 window shows what a full repaint shows (the offscreen backing store against a fresh render).
 The timings are ``bench/bench_gui.py``'s."""
@@ -8,15 +10,17 @@ The timings are ``bench/bench_gui.py``'s."""
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFontMetrics, QImage
 from PySide6.QtWidgets import QApplication, QLabel
 
 from readsim.app import marks as mk
 from readsim.app.widgets import gutter as gutter_module
+from readsim.app.widgets.explain import SpanOverlay
 from readsim.app.widgets.fixed_labels import fit_rich
 from readsim.app.widgets.loss_table import L_LOSS, L_RANK, L_RANK_COST, LOSS_ARTICLE_ROLE, LossModel
 from readsim.app.widgets.tables import row_table
@@ -166,3 +170,64 @@ def test_a_fixed_rich_label_grows_to_fit_a_wider_text(qtbot, narrow, wide):
     bold = label.font()
     bold.setBold(True)
     assert label.width() >= QFontMetrics(bold).horizontalAdvance(wide)  # grew for the wide text, kept
+
+
+class _Paints(QObject):
+    """Counts the paint events each widget receives while installed on the application."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: Counter = Counter()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint:
+            self.counts[obj] += 1
+        return False
+
+
+def test_a_mode_change_paints_the_text_and_its_gutter_once(window, qtbot):
+    """A mode change that scrolls the article view paints its (opaque) viewport once: the explain
+    layer over it, without spans, is hidden (shown, its update repainted the viewport a second
+    time under it), and the gutter follows the scroll in the same repaint (asked from the
+    text's paint, it took a repaint of its own)."""
+    w = window(PAGERANK)
+    view = w.article.view
+    overlay = w.findChild(SpanOverlay)
+    assert overlay.isHidden() and overlay.spans == []
+    app = QApplication.instance()
+    scrolled = 0
+    for mode in (Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.NATURAL, Mode.WORST):
+        paints = _Paints()
+        app.installEventFilter(paints)
+        try:
+            top = view.verticalScrollBar().value()
+            set_mode(w, mode)
+            for _ in range(3):
+                QApplication.processEvents()
+        finally:
+            app.removeEventFilter(paints)
+        scrolled += view.verticalScrollBar().value() != top
+        assert paints.counts[view.viewport()] <= 1 and paints.counts[view._gutter] <= 1
+        assert np.array_equal(shown(w), pixels(w.grab().toImage()))
+    assert scrolled, "no mode change scrolled the view"
+
+
+def test_the_explain_layer_stays_over_the_viewport_when_the_text_scrolls(window, qtbot):
+    """The viewport's scroll moves its children with its pixels: the layer is put back over the
+    viewport, so its boxes stay on the characters they mark; it shows only with spans."""
+    w = window(PAGERANK)
+    view = w.article.view
+    overlay = w.findChild(SpanOverlay)
+    lo, hi = view.visible_range()
+    overlay.set_spans([(lo + 10, lo + 200)])
+    assert overlay.isVisible()
+    bar = view.verticalScrollBar()
+    for value in (bar.value() + 150, bar.value() + 5000, bar.value()):  # back where the spans are
+        bar.setValue(value)
+        for _ in range(3):
+            QApplication.processEvents()
+        assert overlay.geometry() == view.viewport().rect()
+        assert np.array_equal(shown(w), pixels(w.grab().toImage()))
+    assert overlay.rects() and all(view.viewport().rect().intersects(r) for r in overlay.rects())
+    overlay.set_spans([])
+    assert overlay.isHidden()
