@@ -242,6 +242,9 @@ class ExplainPanel(FollowingPanel):
         """New settings rename the panel's measures (``LE(300)`` -> ``LE(2000)``): the same row
         stays chosen; a measure typed by the user stays as typed."""
         text = self.chooser.currentText()
+        names = self.names()
+        if [self.chooser.itemText(i) for i in range(self.chooser.count())] == names:
+            return  # the same names (a mode change): refilled, the combo re-laid itself out for nothing
         index = self.chooser.findText(text, Qt.MatchFlag.MatchExactly)
         self._fill_chooser(max(index, 0))
         if index < 0:

@@ -231,3 +231,30 @@ def test_the_explain_layer_stays_over_the_viewport_when_the_text_scrolls(window,
     assert overlay.rects() and all(view.viewport().rect().intersects(r) for r in overlay.rects())
     overlay.set_spans([])
     assert overlay.isHidden()
+
+
+def test_a_mode_change_sets_no_plot_range_the_plot_shows_already(window, monkeypatch):
+    """The plots' x (and fixed y) ranges are set only when they differ from the shown ones:
+    pyqtgraph's ``setRange`` updates the view even for the same range. The ranges are those
+    ``setXRange``/``setYRange`` set; the explain chooser keeps its items when their names stay."""
+    import pyqtgraph as pg
+
+    w = window(PAGERANK)
+    modes = (Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.NATURAL)
+    for mode in modes:
+        set_mode(w, mode)
+    plots = [w.plot.plot.getPlotItem(), w.topic_view.curves.gp_plot.getPlotItem(),
+             w.topic_view.curves.nce_plot.getPlotItem()]
+    ranges = [p.getViewBox().targetRange() for p in plots]
+    n = w.session.current.evaluation.n
+    assert ranges[0][0] == [-0.01 * n, n + 0.01 * n] and ranges[1][1] == [0.0, 1.05]
+    calls, refills = [], []
+    monkeypatch.setattr(pg.ViewBox, "setRange", lambda self, *a, **k: calls.append(a))
+    monkeypatch.setattr(w.explain, "_fill_chooser", refills.append)
+    for mode in modes:
+        set_mode(w, mode)
+        QApplication.processEvents()
+    assert calls == [] and refills == []
+    assert [p.getViewBox().targetRange() for p in plots] == ranges
+    w.controls.screen.setValue(2000)  # LE(300) -> LE(2000): renamed
+    assert refills
