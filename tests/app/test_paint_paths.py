@@ -130,6 +130,37 @@ def test_a_split_and_its_known_costs_are_one_update(qtbot):
     assert model.costs is None and model.index(0, L_LOSS).data() == "…"
 
 
+
+def test_a_long_update_of_the_loss_table_comes_in_ranges_of_its_number_columns(qtbot, monkeypatch):
+    """The changed numbers are announced in ranges of at most ``CHANGED_CELLS`` cells of the
+    number columns (Qt repaints the whole viewport for a range of about 200 cells or more), which
+    together cover every changed row; a view of the model shows what a fresh render shows."""
+    from PySide6.QtWidgets import QTableView
+
+    from readsim.app.widgets import loss_table
+
+    monkeypatch.setattr(loss_table, "CHANGED_CELLS", 2 * len(loss_table.NUMBER_COLUMNS))  # two rows a range
+    loss = mini_loss()
+    model = LossModel()
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.show()
+    model.set_loss(loss, ["A", "X", "B"], article_costs(loss, ListMeasure("AgP", 0, DocMeasure("aveChP"))))
+    QApplication.processEvents()
+    other = mini_loss("F")
+    changed = []
+    model.dataChanged.connect(lambda a, b, roles: changed.append((a.row(), a.column(), b.row(), b.column())))
+    model.set_loss(other, ["A", "X", "B"], article_costs(other, ListMeasure("AgP", 0, DocMeasure("F", 0, 0.25))))
+    first, last = loss_table.NUMBER_COLUMNS[0], loss_table.NUMBER_COLUMNS[-1]
+    assert changed and all(c0 == first and c1 == last and r1 - r0 < 2 for r0, c0, r1, c1 in changed)
+    rows = sorted(r for r0, _, r1, _ in changed for r in range(r0, r1 + 1))
+    assert rows == list(range(rows[0], rows[-1] + 1))  # one run of rows, none twice
+    for _ in range(3):
+        QApplication.processEvents()
+    assert np.array_equal(shown(view), pixels(view.grab().toImage()))
+
+
 def test_the_loss_table_sorts_itself_and_its_selection_follows(qtbot):
     """No sort proxy: the model orders its rows (ties keep their order), re-sorts when the
     costs come, and the selected row stays on its article."""
