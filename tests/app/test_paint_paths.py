@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from readsim.app import marks as mk
 from readsim.app.widgets import gutter as gutter_module
 from readsim.app.widgets.explain import SpanOverlay
+from readsim.app.widgets.playback_bar import PlaybackBar
 from readsim.app.widgets.fixed_labels import fit_rich
 from readsim.app.widgets.loss_table import L_LOSS, L_RANK, L_RANK_COST, LOSS_ARTICLE_ROLE, LossModel
 from readsim.app.widgets.tables import row_table
@@ -289,3 +290,28 @@ def test_a_mode_change_sets_no_plot_range_the_plot_shows_already(window, monkeyp
     assert [p.getViewBox().targetRange() for p in plots] == ranges
     w.controls.screen.setValue(2000)  # LE(300) -> LE(2000): renamed
     assert refills
+
+
+def test_a_mode_change_frames_the_screen_and_the_counters_once(window, monkeypatch):
+    """A mode change asks the article pane (evaluation, settings, step, position) and the
+    playback bar (evaluation, settings, position) several times for one state: each shows it
+    once, and what they show is what showing it anew shows."""
+    w = window(PAGERANK)
+    panel, bar_widget = w.article, w.findChild(PlaybackBar)
+    reads, ranges = [], []
+    monkeypatch.setattr(panel.view, "set_read", lambda *a, f=panel.view.set_read: (reads.append(a), f(*a)))
+    slider = bar_widget.slider
+    monkeypatch.setattr(slider, "setRange", lambda *a, f=slider.setRange: (ranges.append(a), f(*a)))
+    for mode in (Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.NATURAL):
+        reads.clear()
+        ranges.clear()
+        set_mode(w, mode)
+        assert len(reads) == 1 and len(ranges) <= 1  # none: the same counters as the mode before
+        shown_pane = (panel.position.text(), panel.reading_label.text(), panel.view.window_spans())
+        texts = bar_widget.shown()
+        panel._shown_state = None
+        panel.update_window(scroll=False)
+        bar_widget._state = None
+        bar_widget.refresh()
+        assert (panel.position.text(), panel.reading_label.text(), panel.view.window_spans()) == shown_pane
+        assert bar_widget.shown() == texts
