@@ -19,8 +19,8 @@ def fit_text(label: QLabel, text: str) -> None:
     if label.text() == text and label.minimumSize() == label.maximumSize():
         return  # shown and fitted already (a size hint lays the text out: not for nothing)
     label.setText(text)
-    hint = label.sizeHint()
-    w, h = max(hint.width(), label.minimumWidth()), max(hint.height(), label.minimumHeight())
+    w, h = _kept(label, ("hint", text, label.styleSheet()), lambda: label.sizeHint().toTuple())
+    w, h = max(w, label.minimumWidth()), max(h, label.minimumHeight())
     if (w, h) != (label.maximumWidth(), label.maximumHeight()) or (w, h) != (label.minimumWidth(), label.minimumHeight()):
         label.setFixedSize(w, h)  # grows once (a wider name or value), then stays
 
@@ -50,27 +50,31 @@ def set_wrapped(label: QLabel, text: str, width: int) -> None:
     if label.text() == text and label.minimumWidth() == width:
         return
     label.setText(text)
-    h = _wrapped_height(label, text, width)
+    h = _kept(label, ("height", text, width), lambda: _height(label, width))
     if (label.minimumWidth(), label.minimumHeight(), label.maximumWidth(), label.maximumHeight()) != (width, h, width, h):
         label.setFixedSize(width, h)
 
 
-def _wrapped_height(label: QLabel, text: str, width: int) -> int:
-    """The height of ``label`` showing ``text`` at ``width``: ``heightForWidth`` lays the text
-    out (0.1-0.3 ms for a rich label), and a mode change cycles through the same few texts, so
-    the heights are kept on the label by text, width and font (at most :data:`KEPT_HEIGHTS`)."""
-    kept = label.__dict__.setdefault("_readsim_heights", {})
-    key = (text, width, label.font().key())
-    h = kept.get(key)
-    if h is None:
-        h = label.heightForWidth(width)
-        if h < 0:
-            h = label.sizeHint().height()
-        if len(kept) >= KEPT_HEIGHTS:
+def _height(label: QLabel, width: int) -> int:
+    h = label.heightForWidth(width)
+    return h if h >= 0 else label.sizeHint().height()
+
+
+def _kept(label: QLabel, key: tuple, measure):
+    """``measure()`` kept on ``label`` by ``key`` and the label's font: a size hint or a height
+    for width lays the text out (0.1-0.3 ms for a selectable or rich label, whose text is a
+    document), and a mode change cycles through the same few texts. At most
+    :data:`KEPT_SIZES` a label."""
+    kept = label.__dict__.setdefault("_readsim_sizes", {})
+    key = (*key, label.font().key(), label.margin(), label.indent())
+    value = kept.get(key)
+    if value is None:
+        value = measure()
+        if len(kept) >= KEPT_SIZES:
             kept.clear()
-        kept[key] = h
-    return h
+        kept[key] = value
+    return value
 
 
-KEPT_HEIGHTS = 64
-"""Texts whose wrapped heights a label keeps (:func:`set_wrapped`)."""
+KEPT_SIZES = 64
+"""Sizes a label keeps (:func:`fit_text`, :func:`set_wrapped`)."""
