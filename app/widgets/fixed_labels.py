@@ -19,8 +19,8 @@ def fit_text(label: QLabel, text: str) -> None:
     if label.text() == text and label.minimumSize() == label.maximumSize():
         return  # shown and fitted already (a size hint lays the text out: not for nothing)
     label.setText(text)
-    w, h = _kept(label, ("hint", text, label.styleSheet()), lambda: label.sizeHint().toTuple())
-    w, h = max(w, label.minimumWidth()), max(h, label.minimumHeight())
+    hint = label.sizeHint()  # not kept by text: asked now, Qt's layouts find it in the label's cache
+    w, h = max(hint.width(), label.minimumWidth()), max(hint.height(), label.minimumHeight())
     if (w, h) != (label.maximumWidth(), label.maximumHeight()) or (w, h) != (label.minimumWidth(), label.minimumHeight()):
         label.setFixedSize(w, h)  # grows once (a wider name or value), then stays
 
@@ -61,10 +61,9 @@ def _height(label: QLabel, width: int) -> int:
 
 
 def _kept(label: QLabel, key: tuple, measure):
-    """``measure()`` kept on ``label`` by ``key`` and the label's font: a size hint or a height
-    for width lays the text out (0.1-0.3 ms for a selectable or rich label, whose text is a
-    document), and a mode change cycles through the same few texts. At most
-    :data:`KEPT_SIZES` a label."""
+    """``measure()`` kept on ``label`` by ``key`` and the label's font: a height for width lays
+    the text out (0.1-0.3 ms for a rich label, whose text is a document), and a mode change
+    cycles through the same few texts. At most :data:`KEPT_SIZES` a label."""
     kept = label.__dict__.setdefault("_readsim_sizes", {})
     key = (*key, label.font().key(), label.margin(), label.indent())
     value = kept.get(key)
@@ -77,4 +76,4 @@ def _kept(label: QLabel, key: tuple, measure):
 
 
 KEPT_SIZES = 64
-"""Sizes a label keeps (:func:`fit_text`, :func:`set_wrapped`)."""
+"""Heights a label keeps (:func:`set_wrapped`)."""

@@ -22,7 +22,8 @@ from readsim.app import marks as mk
 from readsim.app.widgets import gutter as gutter_module
 from readsim.app.widgets.explain import SpanOverlay
 from readsim.app.widgets.playback_bar import PlaybackBar
-from readsim.app.widgets.fixed_labels import fit_rich, fit_text
+from readsim.app.plain import rich_label
+from readsim.app.widgets.fixed_labels import fit_rich, set_wrapped
 from readsim.app.widgets.loss_table import L_LOSS, L_RANK, L_RANK_COST, LOSS_ARTICLE_ROLE, LossModel
 from readsim.app.widgets.tables import row_table
 from readsim.engine import intervals as iv
@@ -317,23 +318,22 @@ def test_a_mode_change_frames_the_screen_and_the_counters_once(window, monkeypat
         assert bar_widget.shown() == texts
 
 
-def test_a_fixed_label_keeps_the_sizes_of_its_texts(qtbot):
-    """A label cycling through texts (a mode change's numbers) measures each text once; its
-    fixed size is the one measuring anew gives, and another style sheet is measured anew."""
-    label = QLabel()
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # its text is a document
+
+def test_a_wrapped_label_keeps_the_heights_of_its_texts(qtbot):
+    """A word-wrapped label cycling through texts (a mode change's header) lays each text out
+    once at a width; its fixed height is the one measuring anew gives."""
+    label = rich_label()
+    label.setWordWrap(True)
     qtbot.addWidget(label)
-    hints = []
-    measure = label.sizeHint
-    label.sizeHint = lambda: (hints.append(label.text()), measure())[1]
-    texts = ["0.3484", "12.5000", "0.3484", "12.5000", "1,234.5678"]
+    asked = []
+    measure = label.heightForWidth
+    label.heightForWidth = lambda width: (asked.append(label.text()), measure(width))[1]
+    texts = ["<b>Topic 1</b> natural reading", "<b>Topic 1</b> worst reading " + "long words " * 20,
+             "<b>Topic 1</b> natural reading", "<b>Topic 1</b> worst reading " + "long words " * 20]
     for text in texts:
-        fit_text(label, text)
-        fresh = QLabel(text)
-        fresh.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        assert label.text() == text and label.size() == label.maximumSize() == label.minimumSize()
-        assert label.width() >= fresh.sizeHint().width() and label.height() >= fresh.sizeHint().height()
-    assert hints == ["0.3484", "12.5000", "1,234.5678"]
-    label.setStyleSheet("font-size: 20pt;")
-    fit_text(label, "0.3484")
-    assert hints[-1] == "0.3484" and label.height() >= measure().height()
+        set_wrapped(label, text, 240)
+        assert label.text() == text and label.width() == 240 and label.height() == measure(240)
+        assert label.minimumSize() == label.maximumSize()
+    assert asked == texts[:2]
+    set_wrapped(label, texts[0], 120)  # another width: measured
+    assert asked[-1] == texts[0] and label.height() == measure(120)
