@@ -190,6 +190,7 @@ class ArticlePanel(QWidget):
         session.step_changed.connect(lambda _: self.update_window(scroll=True))
         self._prepared: tuple[object, object] | None = None  # (layout, its built document)
         self._window_key: tuple | None = None  # (article state, top, size) of _window_spans
+        self._shown_state: tuple | None = None  # what update_window() showed last
         self._window_spans: tuple[list, list] = ([], [])  # display spans: this screen's, read before it
         self.builder: DocumentBuilder | None = None  # the build in progress, if any
         #: documents of the last articles shown, by their Layout object (the session's article
@@ -358,24 +359,34 @@ class ArticlePanel(QWidget):
         else:
             chain = tuple((i, int(a), int(b)) for i, (a, b) in enumerate(mk.chain_passages(cur.evaluation).tolist(), 1))
             self.chain.set_chain(chain, note)
+        self._shown_state = None  # the view's marks may be new: frame the screen anew
         self.update_window(scroll=False)
 
     def update_window(self, scroll: bool = True) -> None:
         s = self.session
         cur = s.current
         if cur is None:
+            self._shown_state = None
             self.position.setText("")
             self.reading_label.setText("")
             for b in (self.first_btn, self.prev_btn, self.next_btn):
                 b.setEnabled(False)
             return
         k, n_screens = s.step, s.screens()
+        size = s.settings.screen
+        top = self.playback.top if self.playback is not None else k * size
+        # a mode change calls this four times (evaluation, settings, step, position) for one
+        # state: the same state again only scrolls, if asked
+        state = (cur, k, n_screens, top, size, s.settings.mode)
+        shown, self._shown_state = self._shown_state, state
+        if shown is not None and shown[0] is cur and shown[1:] == state[1:]:
+            if scroll and cur.layout is not None:
+                self.view.set_window(self._window_spans[0], scroll=True)
+            return
         fit_text(self.position, f"screen {k + 1:,} of {n_screens:,}")  # fixed size: no window re-layout
         self.first_btn.setEnabled(k > 0)
         self.prev_btn.setEnabled(k > 0)
         self.next_btn.setEnabled(k + 1 < n_screens)
-        size = s.settings.screen
-        top = self.playback.top if self.playback is not None else k * size
         ev = cur.evaluation
         self.reading_label.setText(f"positions {top:,}–{min(top + size, ev.n):,} of {ev.n:,}")
         self.reading_label.setToolTip(f"reading positions read on this screen, in the {s.settings.mode} reading order")

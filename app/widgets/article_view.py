@@ -262,7 +262,7 @@ class ArticleView(QTextEdit):
         self._gutter_key: tuple | None = None  # what the view showed when the gutter was last asked to follow
         self.layout_: Layout | None = None
         self._entry: int | None = None  # display position of the entry point (entry mode), or None
-        self.verticalScrollBar().valueChanged.connect(self._gutter.update)
+        self.verticalScrollBar().valueChanged.connect(self._follow_scroll)
         self.show_message("No article open.")
 
     # -- content ------------------------------------------------------------------------
@@ -651,13 +651,25 @@ class ArticleView(QTextEdit):
             # (Qt's lazy layout of a long document shifts them without a scroll; the scroll
             # bar's range follows that layout. Never ask the document's size: it finishes the
             # whole layout, 1.7 s for 11 M characters)
-            bar = self.verticalScrollBar()
-            key = (self._visible, bar.value(), bar.maximum(), self.viewport().size().toTuple())
+            key = self._shown_key()
             if key != self._gutter_key:
                 self._gutter_key = key
                 self._gutter.update()
         finally:
             self._visible = None
+
+    def _shown_key(self) -> tuple:
+        """What the gutter follows: the visible range, the scroll bar's value and range, the
+        viewport's size."""
+        bar = self.verticalScrollBar()
+        return (self.visible_range(), bar.value(), bar.maximum(), self.viewport().size().toTuple())
+
+    def _follow_scroll(self, _value: int) -> None:
+        """A scroll moves the lines: the gutter follows in the same repaint as the text. (Asked
+        only from the text's paint, its update came during the window's repaint and made a second
+        one; the paint still asks when Qt's lazy layout moved the lines without a scroll.)"""
+        self._gutter_key = self._shown_key()
+        self._gutter.update()
 
     def _paint_under(self) -> None:
         """Mark backgrounds (relevant: yellow, relevant and retrieved: green) under the text."""

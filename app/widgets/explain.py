@@ -20,7 +20,7 @@ the GUI thread: an explanation is O(pieces), rebuilt only while the dock is show
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QRect, QRectF, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTextCursor
 from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QVBoxLayout, QWidget
 
@@ -93,7 +93,9 @@ class SpanOverlay(QWidget):
     """A transparent layer over an :class:`~readsim.app.widgets.article_view.ArticleView`'s
     viewport that paints display spans (:meth:`set_spans`) as violet boxes over the text, the
     visible ones only; it follows the view's scrolling and size and lets every mouse event
-    through."""
+    through. Hidden while it has no span: a shown transparent layer asks for the whole viewport
+    to be repainted with it on every scroll, and Qt's repaint of the window then painted the
+    (opaque) viewport twice, once alone and once under the layer."""
 
     def __init__(self, view) -> None:
         super().__init__(view.viewport())
@@ -103,12 +105,26 @@ class SpanOverlay(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
         self.setGeometry(view.viewport().rect())
         view.viewport().installEventFilter(self)
-        view.verticalScrollBar().valueChanged.connect(self.update)
-        self.show()
+        view.verticalScrollBar().valueChanged.connect(self._scrolled)
+        self.hide()
 
     def set_spans(self, spans: list[tuple[int, int]]) -> None:
         self.spans = [(int(a), int(b)) for a, b in spans if b > a]
-        self.update()
+        if self.spans:
+            self.setGeometry(self.view.viewport().rect())
+            self.show()
+            self.update()
+        elif not self.isHidden():
+            self.hide()
+
+    def _scrolled(self, _value: int) -> None:
+        """Stay over the viewport: a text view scrolls its viewport with ``QWidget.scroll``,
+        which moves the viewport's children with its pixels (this layer too, else its boxes
+        drift off by the scrolled distance); repaint the spans at their new places."""
+        if self.pos() != QPoint(0, 0):
+            self.move(0, 0)
+        if not self.isHidden():
+            self.update()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
         if event.type() == QEvent.Type.Resize:
@@ -226,6 +242,9 @@ class ExplainPanel(FollowingPanel):
         """New settings rename the panel's measures (``LE(300)`` -> ``LE(2000)``): the same row
         stays chosen; a measure typed by the user stays as typed."""
         text = self.chooser.currentText()
+        names = self.names()
+        if [self.chooser.itemText(i) for i in range(self.chooser.count())] == names:
+            return  # the same names (a mode change): refilled, the combo re-laid itself out for nothing
         index = self.chooser.findText(text, Qt.MatchFlag.MatchExactly)
         self._fill_chooser(max(index, 0))
         if index < 0:

@@ -19,7 +19,7 @@ def fit_text(label: QLabel, text: str) -> None:
     if label.text() == text and label.minimumSize() == label.maximumSize():
         return  # shown and fitted already (a size hint lays the text out: not for nothing)
     label.setText(text)
-    hint = label.sizeHint()
+    hint = label.sizeHint()  # not kept by text: asked now, Qt's layouts find it in the label's cache
     w, h = max(hint.width(), label.minimumWidth()), max(hint.height(), label.minimumHeight())
     if (w, h) != (label.maximumWidth(), label.maximumHeight()) or (w, h) != (label.minimumWidth(), label.minimumHeight()):
         label.setFixedSize(w, h)  # grows once (a wider name or value), then stays
@@ -50,8 +50,30 @@ def set_wrapped(label: QLabel, text: str, width: int) -> None:
     if label.text() == text and label.minimumWidth() == width:
         return
     label.setText(text)
-    h = label.heightForWidth(width)
-    if h < 0:
-        h = label.sizeHint().height()
+    h = _kept(label, ("height", text, width), lambda: _height(label, width))
     if (label.minimumWidth(), label.minimumHeight(), label.maximumWidth(), label.maximumHeight()) != (width, h, width, h):
         label.setFixedSize(width, h)
+
+
+def _height(label: QLabel, width: int) -> int:
+    h = label.heightForWidth(width)
+    return h if h >= 0 else label.sizeHint().height()
+
+
+def _kept(label: QLabel, key: tuple, measure):
+    """``measure()`` kept on ``label`` by ``key`` and the label's font: a height for width lays
+    the text out (0.1-0.3 ms for a rich label, whose text is a document), and a mode change
+    cycles through the same few texts. At most :data:`KEPT_SIZES` a label."""
+    kept = label.__dict__.setdefault("_readsim_sizes", {})
+    key = (*key, label.font().key(), label.margin(), label.indent())
+    value = kept.get(key)
+    if value is None:
+        value = measure()
+        if len(kept) >= KEPT_SIZES:
+            kept.clear()
+        kept[key] = value
+    return value
+
+
+KEPT_SIZES = 64
+"""Heights a label keeps (:func:`set_wrapped`)."""

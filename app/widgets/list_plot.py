@@ -37,6 +37,19 @@ def cache_axes(item: pg.PlotItem) -> None:
         axis["item"].setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
+def set_range(item: pg.PlotItem, axis: int, lo: float, hi: float, padding: float) -> None:
+    """Show ``[lo, hi]`` with ``padding`` on axis ``axis`` (0: x, 1: y) of ``item``, as
+    ``setXRange``/``setYRange`` do, unless the view shows that range already: pyqtgraph's
+    ``ViewBox.setRange`` updates the view (its state signals, its children's transforms) even for
+    the range it has, and a mode change sets the same ranges again. The range is compared as
+    ``setRange`` computes it (no limits are set on these plots)."""
+    vb = item.getViewBox()
+    pad = (hi - lo) * padding
+    if not vb.autoRangeEnabled()[axis] and vb.targetRange()[axis] == [lo - pad, hi + pad]:
+        return
+    (item.setXRange if axis == 0 else item.setYRange)(lo, hi, padding=padding)
+
+
 def _plot(left: str) -> pg.PlotWidget:
     w = pg.PlotWidget()
     w.setMinimumSize(220, 150)
@@ -183,8 +196,8 @@ class RankCurves(QWidget):
             left = "gR[r]" if effort else "gP[r], gR[r]"
             if item.getAxis("left").labelText != left:
                 item.setLabel("left", left)
-            item.setYRange(0, 1.05, padding=0)
-            item.setXRange(1, ts.n, padding=0.02)
+            set_range(item, 1, 0, 1.05, 0)
+            set_range(item, 0, 1, ts.n, 0.02)
         nce_key = (ts.n, ts.effort, ts.nce.tobytes())
         if nce_key != self._nce_key:
             self._nce_key = nce_key
@@ -208,8 +221,8 @@ class RankCurves(QWidget):
         if old is not None and old[:3] == key and old[3] >= top and top > old[3] / 2:
             return
         self._nce_range = (*key, top)
-        item.setXRange(1, ts.n, padding=0.02)
-        item.setYRange(0.0, top, padding=0.02)
+        set_range(item, 0, 1, ts.n, 0.02)
+        set_range(item, 1, 0.0, top, 0.02)
 
     def mark_rank(self, rank: int | None, label: str = "") -> None:
         """Mark rank ``rank`` (1-based) on both plots with ``label``; None hides the marks."""

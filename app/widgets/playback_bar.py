@@ -101,6 +101,7 @@ class PlaybackBar(QWidget):
         outer.addWidget(row_widget)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
+        self._state: tuple | None = None  # what refresh() showed last
         pb.position_changed.connect(lambda _: self.refresh())
         pb.playing_changed.connect(self._playing)
         pb.speed_changed.connect(self._speed_shown)
@@ -112,9 +113,16 @@ class PlaybackBar(QWidget):
 
     # -- reactions ----------------------------------------------------------------------
     def refresh(self) -> None:
+        """Show the scores so far and the slider at the playback's position. A mode change asks
+        three times (evaluation, settings, position) for one state: the last state shown is
+        kept, and the same state again changes nothing."""
         pb = self.playback
         f = pb.so_far()
         enabled = f is not None and f.n > 0
+        state = (f, pb.last_top() if enabled else 0, pb.line(), pb.screen, pb.top, pb.session.unit)
+        if state == self._state:
+            return
+        self._state = state
         for w in (self.start_btn, self.back_btn, self.play_btn, self.forward_btn, self.slider):
             w.setEnabled(enabled)
         self.slider.blockSignals(True)

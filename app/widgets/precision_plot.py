@@ -15,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ..session import Session
-from .list_plot import boxed_label, cache_axes, keep_label_inside
+from .list_plot import boxed_label, cache_axes, keep_label_inside, set_range
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#333")
 MAX_GRID = 200
@@ -80,7 +80,7 @@ class PrecisionPlot(QWidget):
             x, p, r = self._ev.curve()
             self.precision.setData(x, p)
             self.recall.setData(x, r)
-            self.plot.getPlotItem().setXRange(0, self._ev.n, padding=0.01)
+            set_range(self.plot.getPlotItem(), 0, 0, self._ev.n, 0.01)
         self.refresh_markers()
 
     def refresh_markers(self, *_) -> None:

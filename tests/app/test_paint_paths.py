@@ -1,6 +1,8 @@
 """What a control change repaints, and that it is enough: the article view repaints only the
 lines a new screen or veil touches, a reading-mode change only the gutter; the gutter blits each
-jump's arc from an image kept by its geometry and style; the loss table takes a split and its
+jump's arc from an image kept by its geometry and style, and follows a scroll in the text's
+repaint; the explain layer over the text is hidden without spans and stays over the viewport
+when the text scrolls; the loss table takes a split and its
 known costs in one update; rich labels of fixed size grow to fit a wider text. In every case the
 window shows what a full repaint shows (the offscreen backing store against a fresh render).
 The timings are ``bench/bench_gui.py``'s."""
@@ -8,16 +10,20 @@ The timings are ``bench/bench_gui.py``'s."""
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFontMetrics, QImage
 from PySide6.QtWidgets import QApplication, QLabel
 
 from readsim.app import marks as mk
 from readsim.app.widgets import gutter as gutter_module
-from readsim.app.widgets.fixed_labels import fit_rich
+from readsim.app.widgets.explain import SpanOverlay
+from readsim.app.widgets.playback_bar import PlaybackBar
+from readsim.app.plain import rich_label
+from readsim.app.widgets.fixed_labels import fit_rich, set_wrapped
 from readsim.app.widgets.loss_table import L_LOSS, L_RANK, L_RANK_COST, LOSS_ARTICLE_ROLE, LossModel
 from readsim.app.widgets.tables import row_table
 from readsim.engine import intervals as iv
@@ -126,6 +132,37 @@ def test_a_split_and_its_known_costs_are_one_update(qtbot):
     assert model.costs is None and model.index(0, L_LOSS).data() == "…"
 
 
+
+def test_a_long_update_of_the_loss_table_comes_in_ranges_of_its_number_columns(qtbot, monkeypatch):
+    """The changed numbers are announced in ranges of at most ``CHANGED_CELLS`` cells of the
+    number columns (Qt repaints the whole viewport for a range of about 200 cells or more), which
+    together cover every changed row; a view of the model shows what a fresh render shows."""
+    from PySide6.QtWidgets import QTableView
+
+    from readsim.app.widgets import loss_table
+
+    monkeypatch.setattr(loss_table, "CHANGED_CELLS", 2 * len(loss_table.NUMBER_COLUMNS))  # two rows a range
+    loss = mini_loss()
+    model = LossModel()
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.show()
+    model.set_loss(loss, ["A", "X", "B"], article_costs(loss, ListMeasure("AgP", 0, DocMeasure("aveChP"))))
+    QApplication.processEvents()
+    other = mini_loss("F")
+    changed = []
+    model.dataChanged.connect(lambda a, b, roles: changed.append((a.row(), a.column(), b.row(), b.column())))
+    model.set_loss(other, ["A", "X", "B"], article_costs(other, ListMeasure("AgP", 0, DocMeasure("F", 0, 0.25))))
+    first, last = loss_table.NUMBER_COLUMNS[0], loss_table.NUMBER_COLUMNS[-1]
+    assert changed and all(c0 == first and c1 == last and r1 - r0 < 2 for r0, c0, r1, c1 in changed)
+    rows = sorted(r for r0, _, r1, _ in changed for r in range(r0, r1 + 1))
+    assert rows == list(range(rows[0], rows[-1] + 1))  # one run of rows, none twice
+    for _ in range(3):
+        QApplication.processEvents()
+    assert np.array_equal(shown(view), pixels(view.grab().toImage()))
+
+
 def test_the_loss_table_sorts_itself_and_its_selection_follows(qtbot):
     """No sort proxy: the model orders its rows (ties keep their order), re-sorts when the
     costs come, and the selected row stays on its article."""
@@ -166,3 +203,137 @@ def test_a_fixed_rich_label_grows_to_fit_a_wider_text(qtbot, narrow, wide):
     bold = label.font()
     bold.setBold(True)
     assert label.width() >= QFontMetrics(bold).horizontalAdvance(wide)  # grew for the wide text, kept
+
+
+class _Paints(QObject):
+    """Counts the paint events each widget receives while installed on the application."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: Counter = Counter()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint:
+            self.counts[obj] += 1
+        return False
+
+
+def test_a_mode_change_paints_the_text_and_its_gutter_once(window, qtbot):
+    """A mode change that scrolls the article view paints its (opaque) viewport once: the explain
+    layer over it, without spans, is hidden (shown, its update repainted the viewport a second
+    time under it), and the gutter follows the scroll in the same repaint (asked from the
+    text's paint, it took a repaint of its own)."""
+    w = window(PAGERANK)
+    view = w.article.view
+    overlay = w.findChild(SpanOverlay)
+    assert overlay.isHidden() and overlay.spans == []
+    app = QApplication.instance()
+    scrolled = 0
+    for mode in (Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.NATURAL, Mode.WORST):
+        paints = _Paints()
+        app.installEventFilter(paints)
+        try:
+            top = view.verticalScrollBar().value()
+            set_mode(w, mode)
+            for _ in range(3):
+                QApplication.processEvents()
+        finally:
+            app.removeEventFilter(paints)
+        scrolled += view.verticalScrollBar().value() != top
+        assert paints.counts[view.viewport()] <= 1 and paints.counts[view._gutter] <= 1
+        assert np.array_equal(shown(w), pixels(w.grab().toImage()))
+    assert scrolled, "no mode change scrolled the view"
+
+
+def test_the_explain_layer_stays_over_the_viewport_when_the_text_scrolls(window, qtbot):
+    """The viewport's scroll moves its children with its pixels: the layer is put back over the
+    viewport, so its boxes stay on the characters they mark; it shows only with spans."""
+    w = window(PAGERANK)
+    view = w.article.view
+    overlay = w.findChild(SpanOverlay)
+    lo, hi = view.visible_range()
+    overlay.set_spans([(lo + 10, lo + 200)])
+    assert overlay.isVisible()
+    bar = view.verticalScrollBar()
+    for value in (bar.value() + 150, bar.value() + 5000, bar.value()):  # back where the spans are
+        bar.setValue(value)
+        for _ in range(3):
+            QApplication.processEvents()
+        assert overlay.geometry() == view.viewport().rect()
+        assert np.array_equal(shown(w), pixels(w.grab().toImage()))
+    assert overlay.rects() and all(view.viewport().rect().intersects(r) for r in overlay.rects())
+    overlay.set_spans([])
+    assert overlay.isHidden()
+
+
+def test_a_mode_change_sets_no_plot_range_the_plot_shows_already(window, monkeypatch):
+    """The plots' x (and fixed y) ranges are set only when they differ from the shown ones:
+    pyqtgraph's ``setRange`` updates the view even for the same range. The ranges are those
+    ``setXRange``/``setYRange`` set; the explain chooser keeps its items when their names stay."""
+    import pyqtgraph as pg
+
+    w = window(PAGERANK)
+    modes = (Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.NATURAL)
+    for mode in modes:
+        set_mode(w, mode)
+    plots = [w.plot.plot.getPlotItem(), w.topic_view.curves.gp_plot.getPlotItem(),
+             w.topic_view.curves.nce_plot.getPlotItem()]
+    ranges = [p.getViewBox().targetRange() for p in plots]
+    n = w.session.current.evaluation.n
+    assert ranges[0][0] == [-0.01 * n, n + 0.01 * n] and ranges[1][1] == [0.0, 1.05]
+    calls, refills = [], []
+    monkeypatch.setattr(pg.ViewBox, "setRange", lambda self, *a, **k: calls.append(a))
+    monkeypatch.setattr(w.explain, "_fill_chooser", refills.append)
+    for mode in modes:
+        set_mode(w, mode)
+        QApplication.processEvents()
+    assert calls == [] and refills == []
+    assert [p.getViewBox().targetRange() for p in plots] == ranges
+    w.controls.screen.setValue(2000)  # LE(300) -> LE(2000): renamed
+    assert refills
+
+
+def test_a_mode_change_frames_the_screen_and_the_counters_once(window, monkeypatch):
+    """A mode change asks the article pane (evaluation, settings, step, position) and the
+    playback bar (evaluation, settings, position) several times for one state: each shows it
+    once, and what they show is what showing it anew shows."""
+    w = window(PAGERANK)
+    panel, bar_widget = w.article, w.findChild(PlaybackBar)
+    reads, ranges = [], []
+    monkeypatch.setattr(panel.view, "set_read", lambda *a, f=panel.view.set_read: (reads.append(a), f(*a)))
+    slider = bar_widget.slider
+    monkeypatch.setattr(slider, "setRange", lambda *a, f=slider.setRange: (ranges.append(a), f(*a)))
+    for mode in (Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.NATURAL):
+        reads.clear()
+        ranges.clear()
+        set_mode(w, mode)
+        assert len(reads) == 1 and len(ranges) <= 1  # none: the same counters as the mode before
+        shown_pane = (panel.position.text(), panel.reading_label.text(), panel.view.window_spans())
+        texts = bar_widget.shown()
+        panel._shown_state = None
+        panel.update_window(scroll=False)
+        bar_widget._state = None
+        bar_widget.refresh()
+        assert (panel.position.text(), panel.reading_label.text(), panel.view.window_spans()) == shown_pane
+        assert bar_widget.shown() == texts
+
+
+
+def test_a_wrapped_label_keeps_the_heights_of_its_texts(qtbot):
+    """A word-wrapped label cycling through texts (a mode change's header) lays each text out
+    once at a width; its fixed height is the one measuring anew gives."""
+    label = rich_label()
+    label.setWordWrap(True)
+    qtbot.addWidget(label)
+    asked = []
+    measure = label.heightForWidth
+    label.heightForWidth = lambda width: (asked.append(label.text()), measure(width))[1]
+    texts = ["<b>Topic 1</b> natural reading", "<b>Topic 1</b> worst reading " + "long words " * 20,
+             "<b>Topic 1</b> natural reading", "<b>Topic 1</b> worst reading " + "long words " * 20]
+    for text in texts:
+        set_wrapped(label, text, 240)
+        assert label.text() == text and label.width() == 240 and label.height() == measure(240)
+        assert label.minimumSize() == label.maximumSize()
+    assert asked == texts[:2]
+    set_wrapped(label, texts[0], 120)  # another width: measured
+    assert asked[-1] == texts[0] and label.height() == measure(120)
