@@ -22,9 +22,8 @@ from pathlib import Path
 import pytest
 
 import readsim
-from gui_fixtures import fresh_settings, gui_thread_gc  # noqa: F401 (autouse; tests/ is on sys.path)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app"
 
 FORBIDDEN = {
@@ -104,26 +103,9 @@ def quiet(call, *args, **kwargs):
 
 
 @pytest.fixture
-def window(qtbot, inex):
-    """A main window on TOPIC of the real bert-passages run, PAGERANK open."""
-    from readsim.app.background import activity
-    from readsim.app.mainwindow import MainWindow
-    from readsim.app.session import Loaded, Session
-    from readsim.engine.collection import Collection
-    from readsim.engine.formats import read_qrels, read_run, read_topics
-
-    session = Session()
-    w = MainWindow(session, show_dialogs=False, restore=False)
-    qtbot.addWidget(w)
-    w.show()
-    loaded = Loaded(collection=Collection(inex / "articles"), qrels=read_qrels(inex / "qrels" / "inex2009-2010.qrels"),
-                    runs=[read_run(inex / "runs" / "bert-passages.run")],
-                    topics=read_topics(inex / "topics" / "inex2009-topics.xml"))
-    session.adopt(loaded, TOPIC, PAGERANK)
-    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None
-                    and session.current.name == PAGERANK, timeout=30_000)
-    yield w
-    qtbot.waitUntil(lambda: activity().count == 0, timeout=30_000)
+def window(real_window):
+    """A main window on TOPIC of the real bert-passages run (tests/app/conftest.py), PAGERANK open."""
+    return real_window(PAGERANK)
 
 
 def api_topic_values(inex, names: list[str], reading: str = "natural") -> dict[str, float]:
