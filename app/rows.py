@@ -1,8 +1,10 @@
 """The topic's ranked list: one :class:`RankedRow` per ranked article, and how it is scored.
 
-A ranked article's evaluation is the API's (:func:`readsim._scores.ranked_article`, as
-``readsim.article``: doc_length from the qrels, else from the article; retrieved passages
-clipped to the article when it is at hand), computed once per topic in the natural mode and
+A ranked article's evaluation is the API's (:func:`readsim._scores.ranked_articles` for the
+topic's list, in one batch through the columns ``readsim-eval`` reads;
+:func:`readsim._scores.ranked_article` for one, as ``readsim.article``: doc_length from the
+qrels, else from the article; retrieved passages clipped to the article when it is at hand),
+computed once per topic in the natural mode and
 re-derived for another mode from its pieces' inputs (:func:`with_mode`, :class:`RowsByMode`:
 :func:`readsim._scores.in_modes`, one batch), so a control change never re-reads or re-lays
 out anything. The ``entry`` mode reads each article from its entry point, which the natural
@@ -22,7 +24,7 @@ import dataclasses
 from collections.abc import Container
 from dataclasses import dataclass, field
 
-from readsim._scores import evaluate_passages, in_mode, in_modes, ranked_article, with_entry
+from readsim._scores import evaluate_passages, in_mode, in_modes, ranked_article, ranked_articles, with_entry
 from readsim.engine.batch import Join
 from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation
@@ -87,37 +89,61 @@ def moved_entry(row: RankedRow | None, ev: DocumentEvaluation, point: int,
     return None, dataclasses.replace(ev, entry=point)
 
 
-def ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Collection | None,
-               join: Join, judged: bool, notes: list[str]) -> RankedRow:
-    """Evaluate one ranked article (worker thread) as ``readsim-eval`` does: an unresolvable XPath
-    is an :class:`InputError` naming its line (docs/reference.md section 1.3). A bad article file
-    falls back to the qrels and the run alone, with a note, unless the run's lines need its
-    elements."""
-    in_coll, title = coll is not None and entry.article in coll, entry.article
-    resolve = bool(entry.xpaths or entry.pointers)
-    use = coll if in_coll or resolve else None  # resolving: the collection names what is missing
-    if in_coll:
-        try:
-            title = coll.article(entry.article).title  # type: ignore[union-attr]
-        except InputError as err:
-            if resolve:
-                raise
-            notes.append(str(err))
-            in_coll, use = False, None
-    ev = ranked_article(qrels, run, topic, entry, use, join)
+def _article_facts(coll: Collection | None, entry: RunArticle, facts: dict, notes: list[str]) -> tuple[bool, str]:
+    """``(in_collection, title)`` of a ranked article (worker thread), its length recorded in
+    ``facts`` for the evaluation (:func:`readsim._scores.ranked_articles`). A bad article file
+    is read as absent, with a note, unless the run's lines need its elements (then the
+    evaluation names the error)."""
+    name = entry.article
+    if coll is None or name not in coll:
+        facts[name] = None
+        return False, name
+    try:
+        article = coll.article(name)  # type: ignore[union-attr]
+    except InputError as err:
+        if entry.xpaths or entry.pointers:
+            raise
+        notes.append(str(err))
+        facts[name] = None
+        return False, name
+    facts[name] = (article.length, article.doc_length, article.path)
+    return True, article.title
+
+
+def _row(qrels: Qrels, topic: str, entry: RunArticle, in_coll: bool, title: str, ev: DocumentEvaluation,
+         judged: bool) -> RankedRow:
     relevant = (qrels.judgement(topic, entry.article) is not None and ev.is_relevant) if judged else None
     return RankedRow(entry.rank, entry.article, title, in_coll, relevant, ev, ev)
 
 
+def ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Collection | None,
+               join: Join, judged: bool, notes: list[str]) -> RankedRow:
+    """Evaluate one ranked article (worker thread) as ``readsim-eval`` does
+    (:func:`readsim._scores.ranked_article`): an unresolvable XPath is an :class:`InputError`
+    naming its line (docs/reference.md section 1.3). A bad article file falls back to the
+    qrels and the run alone, with a note, unless the run's lines need its elements."""
+    facts: dict = {}
+    in_coll, title = _article_facts(coll, entry, facts, notes)
+    ev = ranked_article(qrels, run, topic, entry, coll, join, facts)
+    return _row(qrels, topic, entry, in_coll, title, ev, judged)
+
+
 def evaluate_rows(qrels: Qrels | None, run: Run, topic: str, entries: list[RunArticle],
                   coll: Collection | None) -> tuple[list[RankedRow], list[str]]:
-    """The natural-mode rows of ``entries`` (worker thread), and the notes to show (bad article
-    files, passages joined across elements). Without ``qrels`` no row is judged."""
+    """The natural-mode rows of ``entries`` (worker thread; the topic's ranked articles, which
+    :func:`readsim._scores.ranked_articles` evaluates in one batch, through the run's and the
+    qrels' columns when the files speak for the topic), and the notes to show (bad article files,
+    passages joined across elements). Without ``qrels`` no row is judged. Each article of the
+    collection is read once, for its title and its length. (When the run was edited meanwhile
+    the caller evaluates the topic again.)"""
     join = Join()
-    rows: list[RankedRow] = []
     notes: list[str] = []
-    for entry in entries:
-        rows.append(ranked_row(qrels or Qrels(""), run, topic, entry, coll, join, qrels is not None, notes))
+    facts: dict = {}
+    seen = [_article_facts(coll, entry, facts, notes) for entry in entries]
+    q = qrels or Qrels("")
+    evs = ranked_articles(q, run, topic, coll, join, facts)
+    rows = [_row(q, topic, entry, in_coll, title, ev, qrels is not None)
+            for entry, (in_coll, title), ev in zip(entries, seen, evs)]
     return rows, notes + [str(d) for d in join.diagnostics]
 
 

@@ -1,13 +1,12 @@
-"""Per-article evaluation of whole runs: each (topic, article) of a run with its qrels.
+"""Results read one by one: each (topic, article) of a run the columns do not speak for.
 
-:func:`document` evaluates one ranked article of a :class:`~engine.formats.Run` with its
-:class:`~engine.formats.Qrels` (and, when given, the collection), as a
-:class:`~engine.document.DocumentEvaluation`: the window's open article and rows. Topics
-edited in memory or with element XPaths are evaluated from each article's :func:`inputs`
-(XPaths resolved) in one batch (:func:`evaluate_inputs`); whole runs read from files are
-evaluated column-wise (:mod:`engine.columnwise`). Offsets are in the unit
-of the qrels and the run (UTF-8 bytes for INEX 2009/2010); the collection, if any, is read
-in that unit.
+A run's evaluation has one path (:class:`~engine.document.ArticleColumns` ->
+:func:`~engine.document.evaluate_documents`); its inputs come from the run's and the qrels'
+columns for results read from files (:func:`engine.columnwise.inputs_of`), and from
+:func:`inputs` here, result by result, for the others: topics edited in memory, XML runs,
+element XPaths and XPointers (resolved with the collection, an error naming the run's line).
+:func:`columns_of` turns those into the same columns. Offsets are in the unit of the qrels and
+the run (UTF-8 bytes for INEX 2009/2010); the collection, if any, is read in that unit.
 
 - doc_length comes from the qrels (the authority, SPEC section 2); for an article the qrels
   do not judge, from the collection when it has the article (otherwise the article is
@@ -15,6 +14,9 @@ in that unit.
 - With the collection, retrieved passages are clipped to the article's text, element XPaths
   (7-field lines) are converted to spans, and a computed doc_length that differs from the
   qrels' is reported (a :class:`Diagnostic` with both numbers), not "fixed".
+
+Also here: where a run meets its qrels (:class:`Join`), the collection's facts about an article
+(:func:`article_facts`) and the doc_length check of ``readsim-eval --check`` (:func:`check_lengths`).
 """
 
 from __future__ import annotations
@@ -26,11 +28,10 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from . import intervals as iv
-from .document import DocumentBatch, DocumentEvaluation, evaluate_document, evaluate_documents, row_pointers
+from .document import ArticleColumns
 from .errors import Diagnostic, InputError
 from .formats import Qrels, Run, RunArticle
 from .formats.run import XPATH_LINE
-from .reading import Mode
 
 if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is read
     from .collection import Collection
@@ -103,9 +104,9 @@ class Inputs(NamedTuple):
     """What one ranked article is evaluated from (:func:`inputs`): the qrels' ``relevant``
     passages (normalized, ``(k, 2)`` int64), the ``retrieved`` ones (normalized, clipped to the
     article's text when the collection has it; ``None`` for the whole article), ``doc_length``,
-    the reader's ``entry`` point (:attr:`Mode.ENTRY`; 0 otherwise) and the Best in Context
-    ``entry_point`` of BEP(d) (:func:`engine.listmeasures.article_score`; ``None``: the first
-    retrieved offset). Offsets in the unit of the qrels and the run."""
+    the reader's ``entry`` point for the ``entry`` reading (:func:`entry_of`) and the Best in
+    Context ``entry_point`` of BEP(d) (:func:`engine.listmeasures.article_score`; ``None``: the
+    first retrieved offset). Offsets in the unit of the qrels and the run."""
 
     relevant: np.ndarray
     retrieved: np.ndarray | None
@@ -114,12 +115,31 @@ class Inputs(NamedTuple):
     entry_point: int | None
 
 
-def inputs(qrels: Qrels, run: Run, topic: str, entry: RunArticle, mode: Mode | str = Mode.NATURAL,
-           collection: Collection | None = None, as_document: bool = False, join: Join | None = None,
+def entry_of(entry: RunArticle, retrieved: np.ndarray | None) -> int:
+    """Where the ``entry`` reading of a result starts (reference section 3): its Best in Context
+    offset (:attr:`RunArticle.entry_point`), else the start of its first ``retrieved`` passage
+    (XPaths or XPointers resolved), else 0."""
+    if entry.entry_point is not None:
+        return int(entry.entry_point)
+    return int(retrieved[0, 0]) if retrieved is not None and len(retrieved) else 0
+
+
+def inputs(qrels: Qrels, run: Run, topic: str, entry: RunArticle, collection: Collection | None = None,
+           as_document: bool = False, join: Join | None = None,
            facts: dict[str, tuple[int, int, str] | None] | None = None) -> Inputs:
-    """The :class:`Inputs` of one ranked article of ``run`` for ``topic`` (see :func:`document`):
-    XPaths and XPointers resolved, doc_length chosen (and checked against the collection's, a
-    :class:`Diagnostic` in ``join``). Raises :class:`InputError` (see :func:`retrieved_passages`)."""
+    """The :class:`Inputs` of one ranked article of ``run`` for ``topic``, a result the run's
+    columns do not speak for (edited in memory, an XML run, element XPaths or XPointers: the
+    rest are read column-wise, :func:`engine.columnwise.inputs_of`, to the same inputs).
+
+    doc_length from the qrels (the authority, SPEC section 2); for an article the qrels do not
+    judge, from the collection when it has the article (otherwise the article is non-relevant
+    and its extent is its last retrieved offset). With the collection, XPaths and XPointers are
+    resolved, retrieved passages clipped to the article's text, and a doc_length that differs
+    from the qrels' reported (a :class:`Diagnostic` in ``join``). ``as_document`` replaces the
+    passages with the whole article (the full-document baseline, Arvola et al. 2010 section 5;
+    entry point 0). ``facts``: a memo of the collection's articles (name -> ``(length,
+    doc_length, path)``, None when absent) shared by the calls of one pass. Raises
+    :class:`InputError` (see :func:`retrieved_passages`)."""
     judgement = qrels.judgement(topic, entry.article)
     retrieved = None if as_document else retrieved_passages(run, topic, entry, collection)
     text_length = None
@@ -137,43 +157,17 @@ def inputs(qrels: Qrels, run: Run, topic: str, entry: RunArticle, mode: Mode | s
     if doc_length is None:  # unjudged and not at hand: non-relevant, extent = what was retrieved
         doc_length = int(retrieved[-1, 1]) if retrieved is not None and len(retrieved) else 0
     relevant = iv.clip(iv.normalize(judgement.passages), 0, doc_length) if judgement is not None else iv.EMPTY
-    entry_point = 0
-    if Mode(mode) is Mode.ENTRY and not as_document:
-        entry_point = entry.entry_point
-        if entry_point is None:  # only XPaths or XPointers: the first resolved passage
-            entry_point = int(retrieved[0, 0]) if retrieved is not None and len(retrieved) else 0
+    point = 0 if as_document else entry_of(entry, retrieved)
     ret = None if retrieved is None else iv.normalize(retrieved)
     if ret is not None and text_length is not None:
         ret = iv.clip(ret, 0, max(text_length, doc_length))
-    return Inputs(relevant, ret, doc_length, entry_point, None if as_document else entry.entry_point)
+    return Inputs(relevant, ret, doc_length, point, None if as_document else entry.entry_point)
 
 
-def document(qrels: Qrels, run: Run, topic: str, entry: RunArticle, mode: Mode | str = Mode.NATURAL,
-             collection: Collection | None = None, as_document: bool = False, join: Join | None = None,
-             facts: dict[str, tuple[int, int, str] | None] | None = None) -> DocumentEvaluation:
-    """Evaluate one ranked article of ``run`` for ``topic``.
-
-    ``as_document`` replaces its passages with the whole article (the full-document
-    baseline, Arvola et al. 2010 section 5). In the ``entry`` mode the reader starts at the
-    result's :attr:`~engine.formats.RunArticle.entry_point` (a Best in Context line's offset; 0
-    with ``as_document``) and wraps around. Raises :class:`InputError` (see
-    :func:`retrieved_passages`). ``facts``: a memo of the collection's articles (name ->
-    ``(length, doc_length, path)``, None when absent) shared by the calls of one pass, so an
-    article ranked for many topics is looked up and parsed once.
-    """
-    i = inputs(qrels, run, topic, entry, mode, collection, as_document, join, facts)
-    return evaluate_document(i.relevant, i.retrieved, i.doc_length, mode, i.entry)
-
-
-def evaluate_inputs(items: list[Inputs], mode: Mode | str = Mode.NATURAL) -> DocumentBatch:
-    """The articles of ``items`` (:func:`inputs`) evaluated in one batch
-    (:func:`engine.document.evaluate_documents`): what :func:`document` gives each of them."""
-    rel = [i.relevant for i in items]
-    ret = [iv.EMPTY if i.retrieved is None else i.retrieved for i in items]
-    return evaluate_documents(np.array([i.doc_length for i in items], dtype=np.int64), row_pointers(rel),
-                              np.concatenate(rel + [iv.EMPTY]), row_pointers(ret), np.concatenate(ret + [iv.EMPTY]),
-                              np.array([i.retrieved is None for i in items], dtype=bool), mode,
-                              np.array([i.entry for i in items], dtype=np.int64))
+def columns_of(items: list[Inputs]) -> ArticleColumns:
+    """The articles of ``items`` (:func:`inputs`) as the evaluation's columns."""
+    return ArticleColumns.of([i.relevant for i in items], [i.retrieved for i in items],
+                             [i.doc_length for i in items], [i.entry for i in items])
 
 
 _LISTING = "\0listing"  # the memo's entry for Collection.listing() (no article has this name)

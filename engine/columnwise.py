@@ -17,6 +17,7 @@ import numpy as np
 
 from . import intervals as iv
 from .batch import Join, article_facts
+from .document import ArticleColumns
 from .errors import Diagnostic
 from .formats import Qrels, Run
 from .formats.qrels import QrelsColumns
@@ -39,17 +40,21 @@ PARSE_THREADS = 4
 """Threads parsing the collection's articles at once (lxml parses without holding the GIL)."""
 
 
-def collection_limits(collection: Collection, names: list[str], judgements: np.ndarray, qc, qrels: Qrels,
-                       join: Join | None) -> np.ndarray:
-    """For judged ranked articles (``names``, their judgement ids ``judgements`` in the qrels
-    columns ``qc``): the end to which their retrieved passages are clipped, ``max(text length,
-    doc_length)`` in the qrels' unit, or ``2**62`` (no clipping) for an article the collection
-    lacks; as :func:`engine.batch.document` does, one article at a time. A doc_length computed
-    from the article that differs from the qrels' is reported once per article on ``join``, in
-    run order. Each article is parsed once, in :data:`PARSE_THREADS` threads. Raises
-    :class:`InputError` for an unreadable article."""
-    memo: dict = {}
-    unique = list(dict.fromkeys(names))
+def collection_limits(collection: Collection, names: list[str], doc_length: np.ndarray, lines: np.ndarray,
+                      qrels: Qrels, join: Join | None, memo: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """For ranked articles ``names`` with their qrels doc_length (``doc_length``, -1 for an
+    article the qrels do not judge) and judgement's qrels ``lines``: ``(limit, doc_length)``,
+    the end to which their retrieved passages are clipped, ``max(text length, doc_length)`` in
+    the qrels' unit (``2**62``, no clipping, for an article the collection lacks), and the
+    doc_length filled in from the collection for the unjudged ones it has (still -1 for the
+    others), as :func:`engine.batch.inputs` does for one article. A doc_length computed from
+    the article that differs from the qrels' is reported once per article on ``join``, in the
+    order of ``names``. Each article is parsed once, in :data:`PARSE_THREADS` threads; ``memo``
+    (name -> ``(length, doc_length, path)`` or None, :func:`engine.batch.article_facts`) gives
+    the articles already read (None: absent or unreadable) and keeps the others. Raises
+    :class:`InputError` for an unreadable article not in ``memo``."""
+    memo = {} if memo is None else memo
+    unique = [name for name in dict.fromkeys(names) if name not in memo]
     if len(unique) > 1:
         from concurrent.futures import ThreadPoolExecutor
 
@@ -58,20 +63,23 @@ def collection_limits(collection: Collection, names: list[str], judgements: np.n
     else:
         found = [article_facts(collection, name, None) for name in unique]
     memo.update(zip(unique, found))
-    out = np.full(len(names), 1 << 62, dtype=np.int64)
-    dl = qc.doc_length[judgements]
+    limit = np.full(len(names), 1 << 62, dtype=np.int64)
+    filled = np.array(doc_length, dtype=np.int64)
+    dl = filled.tolist()
     for i, name in enumerate(names):
         f = memo[name]
         if f is None:
             continue
         length, computed, path = f
-        out[i] = max(length, int(dl[i]))
+        if dl[i] < 0:
+            filled[i] = dl[i] = computed
+        limit[i] = max(length, dl[i])
         if computed != dl[i] and join is not None and name not in join.checked:
             join.checked.add(name)
             join.diagnostics.append(Diagnostic(
-                qrels.path, int(qc.line[judgements[i]]),
-                f"article {name}: doc_length {int(dl[i])} in the qrels, {computed} computed from {path}"))
-    return out
+                qrels.path, int(lines[i]),
+                f"article {name}: doc_length {dl[i]} in the qrels, {computed} computed from {path}"))
+    return limit, filled
 
 
 def past_length(ptr: np.ndarray, rows: np.ndarray, doc_length: np.ndarray) -> np.ndarray:
@@ -100,10 +108,11 @@ class Joined:
     """Topics of a run joined with their qrels: ``picked[k] = (topic, run topic id, qrels topic
     id)``; ``groups``: the run's groups (ranked articles) of the picked topics, topic after
     topic in rank order; ``bounds``: topic ``k``'s are ``groups[bounds[k]:bounds[k + 1]]``;
-    ``judgement``: the qrels row of each (-1 when the qrels do not judge it)."""
+    ``judgement``: the qrels row of each (-1 when the qrels do not judge it; ``qrels`` None
+    when they judge none, :func:`joined_topic`)."""
 
     run: RunColumns
-    qrels: QrelsColumns
+    qrels: QrelsColumns | None
     picked: list[tuple[str, int, int]]
     groups: np.ndarray
     bounds: np.ndarray
@@ -148,6 +157,68 @@ def joined(qrels: Qrels, run: Run, topics: list[str]) -> Joined | None:
         keys = rc.key[groups]
     judgement = qc.find(np.repeat([qt for _, _, qt in picked], sizes), keys)
     return Joined(rc, qc, picked, groups, bounds, judgement)
+
+
+def joined_topic(qrels: Qrels, run: Run, topic: str) -> Joined | None:
+    """Every ranked article of one ``topic`` joined with its judgement, judged or not (a topic
+    the qrels do not judge: every ``judgement`` -1, ``qrels`` None); ``None`` when the columns do
+    not speak for the topic (see :func:`joined`; also: its judgements edited in memory)."""
+    if qrels.columns(topic) is not None:
+        return joined(qrels, run, [topic])
+    r = run.columns(topic)
+    if r is None or topic in qrels.topics:
+        return None
+    rc, rt = r
+    g0, g1 = int(rc.topic_ptr[rt]), int(rc.topic_ptr[rt + 1])
+    if rc.has_xpath[g0:g1].any():
+        return None
+    return Joined(rc, None, [(topic, rt, -1)], np.arange(g0, g1), np.array([0, g1 - g0]),  # type: ignore[arg-type]
+                  np.full(g1 - g0, -1, dtype=np.int64))
+
+
+def inputs_of(jt: Joined, at: np.ndarray, qrels: Qrels, collection: Collection | None = None,
+              join: Join | None = None, memo: dict | None = None, as_document: bool = False,
+              limit: np.ndarray | None = None) -> ArticleColumns:
+    """The joined ranked articles ``jt.groups[at]`` as the evaluation's columns
+    (:class:`~engine.document.ArticleColumns`), as :func:`engine.batch.inputs` gives each
+    (SPEC sections 2, 7): the judged ones with the qrels' doc_length and relevant passages,
+    the others with none, their doc_length the collection's article's, else the end of their
+    last retrieved passage (0 for a whole article); with ``collection``, retrieved passages
+    clipped to ``max(text length, doc_length)`` (``limit``, when the caller read the lengths
+    already, see :func:`collection_limits`), only the articles whose clipping or doc_length
+    depends on it read (every one with ``join``, where each doc_length is checked). The entry
+    point is the result's smallest offset (0 for a whole article and with ``as_document``,
+    where every result is the whole article). Offsets in the unit of the qrels and the run."""
+    rc, qc = jt.run, jt.qrels
+    G, J = jt.groups[at], jt.judgement[at]
+    judged = J >= 0
+    Jj = J[judged]
+    dl = np.full(len(G), -1, dtype=np.int64)
+    counts = np.zeros(len(G), dtype=np.int64)
+    rel_rows = iv.EMPTY
+    if qc is not None and len(Jj):
+        dl[judged] = qc.doc_length[Jj]
+        counts[judged] = np.diff(qc.pass_ptr)[Jj]
+        rel_rows = gather(qc.pass_ptr, qc.passages, Jj)[1]
+    rel_ptr = np.zeros(len(G) + 1, dtype=np.int64)
+    np.cumsum(counts, out=rel_ptr[1:])
+    ret_ptr, ret_start = gather(rc.pass_ptr, rc.pass_start, G)
+    ret_rows = np.column_stack([ret_start, gather(rc.pass_ptr, rc.pass_end, G)[1]])
+    whole = np.ones(len(G), dtype=bool) if as_document else rc.whole[G]
+    entry = np.zeros(len(G), dtype=np.int64) if as_document else np.maximum(rc.entry[G], 0)
+    if collection is not None and limit is None:
+        need = np.flatnonzero((dl < 0) | past_length(ret_ptr, ret_rows, dl) if join is None else np.ones(len(G), bool))
+        lines = qc.line[np.maximum(J[need], 0)] if qc is not None else np.zeros(len(need), dtype=np.int64)
+        limit = np.maximum(dl, 0)
+        limit[need], dl[need] = collection_limits(collection, rc.names(G[need]), dl[need], lines, qrels, join, memo)
+    if limit is not None:
+        ret_ptr, ret_rows = clip_rows(ret_ptr, ret_rows, limit)
+    unknown = dl < 0
+    if unknown.any():  # neither the qrels nor the collection: the extent is what was retrieved
+        has = unknown & ~whole & (np.diff(ret_ptr) > 0)
+        dl[unknown] = 0
+        dl[has] = ret_rows[ret_ptr[1:][has] - 1, 1]
+    return ArticleColumns(dl, rel_ptr, rel_rows, ret_ptr, ret_rows, whole, entry)
 
 
 def focused_rows(jt: Joined, collection: Collection | None,

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import docmeasures as dm
 from . import intervals as iv
-from .reading import Mode, Piece, Pieces, reading_order
+from .reading import Mode, Piece, Pieces
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ def evaluate_document(
     entry: int = 0,
     text_length: int | None = None,
 ) -> DocumentEvaluation:
-    """Evaluate one article.
+    """Evaluate one article: :func:`evaluate_documents` of a batch of one.
 
     ``relevant``/``retrieved``: passages as ``(k, 2)`` arrays (normalized here), ``retrieved``
     ``None`` for the whole article; ``doc_length``: from the qrels (the authority, SPEC
@@ -147,17 +147,15 @@ def evaluate_document(
     article is at hand, to clip retrieved passages to the article. Passages past doc_length
     (but within the article) are read as non-relevant text, as the official tool does; the
     ``document`` and ``entry`` modes ignore T, so there the reader reads ``[0, doc_length)``.
-    The set-based scores use T in every mode.
+    The set-based scores use T in every mode. Raises ``ValueError`` for a negative
+    ``doc_length`` or an unknown mode.
     """
-    rel = iv.clip(iv.normalize(relevant), 0, doc_length)
+    if doc_length < 0:
+        raise ValueError(f"article extent must be >= 0, not {doc_length}")
     ret = None if retrieved is None else iv.normalize(retrieved)
     if ret is not None and text_length is not None:
         ret = iv.clip(ret, 0, max(text_length, doc_length))
-    mode = Mode(mode)
-    n = doc_length
-    if ret is not None and len(ret) and mode not in (Mode.DOCUMENT, Mode.ENTRY):
-        n = max(n, int(ret[-1, 1]))  # the chain reads retrieved text past doc_length
-    return DocumentEvaluation(rel, ret, n, mode, reading_order(n, rel, ret, mode, entry), entry, doc_length)
+    return ArticleColumns.of([iv.normalize(relevant)], [ret], [doc_length], [entry]).evaluations(mode)[0]
 
 
 def in_mode_many(evaluations: list[DocumentEvaluation], mode: Mode | str) -> list[DocumentEvaluation]:
@@ -168,14 +166,9 @@ def in_mode_many(evaluations: list[DocumentEvaluation], mode: Mode | str) -> lis
     todo = [ev for ev in evaluations if ev.mode is not mode]
     if not todo:
         return list(evaluations)
-    rel = [ev.relevant for ev in todo]
-    ret = [iv.EMPTY if ev.retrieved is None else ev.retrieved for ev in todo]
-    doc_length = np.array([ev.n if ev.doc_length is None else ev.doc_length for ev in todo], dtype=np.int64)
-    batch = evaluate_documents(doc_length, row_pointers(rel), np.concatenate(rel + [iv.EMPTY]), row_pointers(ret),
-                               np.concatenate(ret + [iv.EMPTY]), np.array([ev.retrieved is None for ev in todo]),
-                               mode, np.array([ev.entry for ev in todo], dtype=np.int64))
-    built = iter(DocumentEvaluation(ev.relevant, ev.retrieved, n, mode, pieces, ev.entry, dl)
-                 for ev, n, pieces, dl in zip(todo, batch.n.tolist(), batch.pieces(), doc_length.tolist()))
+    built = iter(ArticleColumns.of([ev.relevant for ev in todo], [ev.retrieved for ev in todo],
+                                   [ev.n if ev.doc_length is None else ev.doc_length for ev in todo],
+                                   [ev.entry for ev in todo]).evaluations(mode))
     return [ev if ev.mode is mode else next(built) for ev in evaluations]
 
 
@@ -184,6 +177,65 @@ def row_pointers(rows: list[np.ndarray]) -> np.ndarray:
     ptr = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum([len(r) for r in rows], out=ptr[1:])
     return ptr
+
+
+@dataclass(frozen=True)
+class ArticleColumns:
+    """What A articles are evaluated from, as columns: the one input of the evaluation
+    (:func:`evaluate_documents`), whichever way the articles were read (a run's columns joined
+    with the qrels' in :mod:`engine.columnwise`, or results resolved one by one in
+    :mod:`engine.batch`).
+
+    ``doc_length`` (A,) int64; article ``a``'s relevant passages are ``relevant[rel_ptr[a]:
+    rel_ptr[a + 1]]`` and its retrieved ones ``retrieved[ret_ptr[a]:ret_ptr[a + 1]]`` (each
+    normalized, ``(k, 2)`` int64, in the unit of the offsets: UTF-8 bytes for INEX 2009/2010,
+    or characters); ``whole[a]``: a whole-article result (no retrieved rows); ``entry[a]``: the
+    entry point of the ``entry`` reading."""
+
+    doc_length: np.ndarray
+    rel_ptr: np.ndarray
+    relevant: np.ndarray
+    ret_ptr: np.ndarray
+    retrieved: np.ndarray
+    whole: np.ndarray
+    entry: np.ndarray
+
+    @classmethod
+    def of(cls, relevant: list[np.ndarray], retrieved: list[np.ndarray | None], doc_length: list[int],
+           entry: list[int]) -> ArticleColumns:
+        """The columns of articles given one by one (normalized passages; ``None``: the whole article)."""
+        ret = [iv.EMPTY if r is None else r for r in retrieved]
+        return cls(np.array(doc_length, dtype=np.int64).reshape(-1), row_pointers(relevant),
+                   np.concatenate(relevant + [iv.EMPTY]), row_pointers(ret), np.concatenate(ret + [iv.EMPTY]),
+                   np.array([r is None for r in retrieved], dtype=bool).reshape(-1),
+                   np.array(entry, dtype=np.int64).reshape(-1))
+
+    def __len__(self) -> int:
+        return len(self.doc_length)
+
+    def evaluate(self, mode: Mode | str = Mode.NATURAL) -> DocumentBatch:
+        """Every article read in ``mode``, at once (:func:`evaluate_documents`)."""
+        return evaluate_documents(self.doc_length, self.rel_ptr, self.relevant, self.ret_ptr, self.retrieved,
+                                  self.whole, mode, self.entry)
+
+    def evaluations(self, mode: Mode | str = Mode.NATURAL) -> list[DocumentEvaluation]:
+        """Each article as a :class:`DocumentEvaluation` read in ``mode`` (the window's rows and
+        open article), the reading orders built in one batch. Its relevant passages are clipped
+        to its doc_length, its entry point clamped to ``[0, doc_length]`` when read."""
+        mode = Mode(mode)
+        batch = self.evaluate(mode)
+        dl = self.doc_length
+        owner = np.repeat(np.arange(len(self)), np.diff(self.rel_ptr))
+        ends = np.minimum(self.relevant[:, 1], dl[owner])
+        keep = ends > self.relevant[:, 0]
+        rel = np.column_stack([self.relevant[keep, 0], ends[keep]])
+        rel_ptr = np.zeros(len(self) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(owner[keep], minlength=len(self)), out=rel_ptr[1:])
+        rp, tp = rel_ptr.tolist(), self.ret_ptr.tolist()
+        return [DocumentEvaluation(rel[rp[a]:rp[a + 1]], None if w else self.retrieved[tp[a]:tp[a + 1]], n, mode,
+                                   pieces, e, d)
+                for a, (w, n, pieces, e, d) in enumerate(zip(self.whole.tolist(), batch.n.tolist(), batch.pieces(),
+                                                              self.entry.tolist(), dl.tolist()))]
 
 
 # -- many articles at once -----------------------------------------------------------------------
@@ -398,7 +450,7 @@ def evaluate_documents(
         place = np.where(t, 0, 1 if mode is Mode.NATURAL else np.where(r == (mode is Mode.WORST), 2, 1))
     o = np.argsort(a * 3 + place, kind="stable")
     a, s, e, r = a[o], s[o], e[o], r[o]
-    # neighbours that continue each other are one piece, as reading.reading_order makes them
+    # neighbours that continue each other are one piece
     head = np.ones(len(a), dtype=bool)
     head[1:] = (a[1:] != a[:-1]) | (s[1:] != e[:-1]) | (r[1:] != r[:-1])
     heads = np.flatnonzero(head)

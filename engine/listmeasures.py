@@ -60,16 +60,17 @@ Policies, all in one place (each has a test in ``tests/engine/test_listmeasures.
 Raises :class:`~engine.errors.InputError` (from the readers and :mod:`engine.batch`) on bad
 input; diagnostics (warnings) are collected in :attr:`Evaluation.diagnostics`.
 
-**Column-wise evaluation.** For a run and qrels read from files (their topics not edited,
-no element XPath), in every reading mode, with or without the collection and with document
-measures among :data:`BATCH_KINDS`, :func:`rank_topics` joins the run's ranked articles with the qrels for all
-topics at once (keys compared as arrays) and scores every judged relevant article in one
-:func:`engine.document.evaluate_documents` call, building no :class:`RunArticle` or
-:class:`Judgement` object. Any other topic (edited in memory, an XML run, element XPaths) has
-each article's inputs read one by one (:func:`engine.batch.inputs`: XPaths resolved, an error
-naming its line), then every judged relevant article of the topic is scored in one batch of the
-same :func:`engine.document.evaluate_documents`; :func:`engine.batch.document` (one article) stays
-the reference (they agree to 1e-12, ``tests/engine/test_batched_measures.py``).
+**One evaluation path.** Articles are scored from columns
+(:class:`~engine.document.ArticleColumns`) by :func:`engine.document.evaluate_documents`, all
+at once. For a run and qrels read from files (their topics not edited, no element XPath), in
+every reading mode, with or without the collection, :func:`rank_topics` joins the run's ranked
+articles with the qrels for all topics at once (keys compared as arrays,
+:func:`engine.columnwise.inputs_of`), building no :class:`RunArticle` or :class:`Judgement`
+object. Any other topic (edited in memory, an XML run, element XPaths) has each article's
+inputs read one by one (:func:`engine.batch.inputs`: XPaths resolved, an error naming its
+line) into the same columns. The window's articles come from the same two functions
+(``readsim._scores.ranked_articles``); the per-character reference of the tests checks them
+(``tests/engine/test_batched_measures.py``, ``tests/engine/test_columnwise.py``).
 """
 
 from __future__ import annotations
@@ -82,9 +83,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import intervals as iv
-from .batch import Inputs, Join, element_span, evaluate_inputs, inputs, retrieved_passages
-from .columnwise import clip_rows, collection_limits, focused_rows, gather, joined, past_length
-from .document import DocumentBatch, evaluate_documents
+from .batch import Inputs, Join, columns_of, element_span, inputs, retrieved_passages
+from .columnwise import collection_limits, focused_rows, inputs_of, joined
+from .document import DocumentBatch
 from .errors import Diagnostic
 from .formats import Judgement, Qrels, Run, RunArticle
 from .formats.run import WHOLE_LINE, XPATH_LINE, RunColumns
@@ -487,10 +488,10 @@ def _score_entries(qrels: Qrels, run: Run, topic: str, doc_measures: list[DocMea
     """Scores of the ranked articles of a topic the columns do not speak for (edited, XML, element
     XPaths): each article's :class:`~engine.batch.Inputs` first (XPaths resolved article by
     article, so an error names its line; :func:`engine.batch.inputs`), then one batch
-    (:func:`engine.batch.evaluate_inputs`). ``(table, rows)``: ``table[i, k]`` is
+    (:func:`engine.batch.columns_of`). ``(table, rows)``: ``table[i, k]`` is
     ``doc_measures[i]`` of article ``k`` (float ``(measures, n)``; the null value where not
     scored), ``rows`` the articles scored: with ``every``, all of them (as
-    :func:`engine.batch.document` and :func:`article_score` give each); else only the judged
+    the window's :func:`engine.ranked.topic_inputs` and :func:`article_score` give each); else only the judged
     relevant ones, the unjudged ones with plain passages not even read (policy 7)."""
     entries = run.topics[topic]
     judged = qrels.topics.get(topic, {})
@@ -503,14 +504,14 @@ def _score_entries(qrels: Qrels, run: Run, topic: str, doc_measures: list[DocMea
         judgement = judged.get(entry.article)
         if not every and judgement is None and _plain(entry):
             continue
-        item = inputs(qrels, run, topic, entry, mode, collection, as_document, join)
+        item = inputs(qrels, run, topic, entry, collection, as_document, join)
         if not every and (judgement is None or not judgement.relevant):
             continue
         rows.append(k)
         items.append(item)
         judgements.append(judgement)
     if items:
-        batch = evaluate_inputs(items, mode)
+        batch = columns_of(items).evaluate(mode)
         for i, m in enumerate(doc_measures):
             if m.kind == "BEP":  # from the judgement and the entry point alone
                 table[i, rows] = [article_score(m, item, j, levels, item.entry_point) for item, j in zip(items, judgements)]
@@ -533,7 +534,8 @@ def per_article(
     """Yield ``(topic, article, values)`` for every ranked article of ``run`` in run order,
     ``values[i]`` being ``doc_measures[i]``'s score (``readsim-eval --per-article``).
 
-    The same numbers as :func:`engine.batch.document` with :func:`article_score` row by row;
+    The same numbers as the window's rows (:func:`engine.ranked.topic_inputs`) with
+    :func:`article_score` row by row;
     topics the column-wise path takes (see :func:`rank_topics`) are scored all at once, and
     there, as in the list evaluation, an article the qrels do not judge is non-relevant and
     takes the null values without being read (policy 7). Raises :class:`InputError`.
@@ -601,32 +603,20 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     relevant[relevant] = qc.rel_size[J[relevant]] > 0
     rsize = np.where(relevant, qc.rel_size[np.maximum(J, 0)], 0)
     at = np.flatnonzero(relevant)
-    g_rel, j_rel = G[at], J[at]
     table = np.empty((len(doc_measures), len(G)))
     table[:] = np.asarray([m.null_value(levels) for m in doc_measures], dtype=float)[:, None]
     limit = None
     if collection is not None and join is not None:  # every judged article read: its doc_length checked
         judged = np.flatnonzero(J >= 0)
-        limit = collection_limits(collection, rc.names(G[judged]), J[judged], qc, qrels, join)[
-            np.searchsorted(judged, at)] if len(at) else np.zeros(0, dtype=np.int64)
+        limit = collection_limits(collection, rc.names(G[judged]), qc.doc_length[J[judged]], qc.line[J[judged]],
+                                  qrels, join)[0][np.searchsorted(judged, at)]
     if len(at) and doc_measures:
-        rel_ptr, rel_rows = gather(qc.pass_ptr, qc.passages, j_rel)
-        ret_ptr, ret_start = gather(rc.pass_ptr, rc.pass_start, g_rel)
-        ret_rows = np.column_stack([ret_start, gather(rc.pass_ptr, rc.pass_end, g_rel)[1]])
-        if collection is not None and limit is None:  # no check asked: only lengths that can clip are read
-            past = past_length(ret_ptr, ret_rows, qc.doc_length[j_rel])
-            limit = qc.doc_length[j_rel].astype(np.int64)
-            limit[past] = collection_limits(collection, rc.names(g_rel[past]), j_rel[past], qc, qrels, None)
-        if limit is not None:
-            ret_ptr, ret_rows = clip_rows(ret_ptr, ret_rows, limit)
-        whole = np.ones(len(at), dtype=bool) if as_document else rc.whole[g_rel]
-        # the result's entry point (RunArticle.entry_point): its smallest offset, 0 for a whole article
-        entry = np.zeros(len(at), dtype=np.int64) if as_document else np.maximum(rc.entry[g_rel], 0)
-        batch = evaluate_documents(qc.doc_length[j_rel], rel_ptr, rel_rows, ret_ptr, ret_rows, whole, mode, entry)
+        cols = inputs_of(jt, at, qrels, collection, None, None, as_document, limit)
+        batch = cols.evaluate(mode)
         for i, m in enumerate(doc_measures):
             if m.kind == "BEP":
-                distance = np.abs(qc.bep[j_rel] - entry)
-                ok = qc.has_bep[j_rel] & (distance <= m.k)
+                distance = np.abs(qc.bep[J[at]] - cols.entry)
+                ok = qc.has_bep[J[at]] & (distance <= m.k)
                 table[i, at] = np.where(ok, (m.k - distance) / m.k, 0.0)
             else:
                 table[i, at] = batch_scores(m, batch, levels)

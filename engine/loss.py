@@ -67,12 +67,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .batch import document
 from .collection import Collection
 from .document import DocumentEvaluation, evaluate_documents, row_pointers
 from .formats import Judgement, Qrels, Run
 from .listmeasures import RankingTable, agp, article_score, bep_score
 from .measure import DocMeasure, ListMeasure
+from .ranked import topic_inputs
 from .reading import Mode
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -288,13 +288,15 @@ def loss_split(measure: DocMeasure, judged: Mapping[str, Judgement], articles: S
 
 def topic_loss(qrels: Qrels, run: Run, topic: str, measure: DocMeasure, mode: Mode | str = Mode.NATURAL,
                collection: Collection | None = None, levels: int = 4) -> LossSplit:
-    """The split of ``topic`` of ``run`` read straight from the files' objects: each ranked
-    article evaluated by :func:`engine.batch.document` (as :func:`engine.listmeasures.rank_topics`
-    does). Raises :class:`~engine.errors.InputError` on an unresolvable passage."""
+    """The split of ``topic`` of ``run`` read straight from the files' objects: every ranked
+    article evaluated in one batch (:func:`engine.ranked.topic_inputs`, the columns
+    :func:`engine.listmeasures.rank_topics` reads). Raises
+    :class:`~engine.errors.InputError` on an unresolvable passage."""
     entries = run.topics.get(topic, [])
     judged = qrels.topics.get(topic, {})
-    docs = [document(qrels, run, topic, e, mode, collection) if (j := judged.get(e.article)) is not None and j.relevant
-            else None for e in entries]
+    evaluations = topic_inputs(qrels, run, topic, collection).evaluations(mode)
+    docs = [ev if (j := judged.get(e.article)) is not None and j.relevant else None
+            for e, ev in zip(entries, evaluations)]
     return loss_split(measure, judged, [e.article for e in entries], docs, mode, levels,
                       [e.entry_point for e in entries])
 

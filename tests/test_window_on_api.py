@@ -30,9 +30,10 @@ APP = ROOT / "app"
 #: the engine's article-level scoring entry points -> what the window calls instead (the API's core);
 #: a module name forbids the whole module, a dotted name one function (and importing its module whole)
 FORBIDDEN = {
-    "readsim.engine.batch.document": "readsim._scores.ranked_article",
     "readsim.engine.batch.inputs": "readsim._scores.ranked_article",
-    "readsim.engine.batch.evaluate_inputs": "readsim._scores.ranked_article",
+    "readsim.engine.batch.columns_of": "readsim._scores.ranked_articles",
+    "readsim.engine.ranked": "readsim._scores.ranked_articles",
+    "readsim.engine.columnwise": "readsim._scores.ranked_articles",
     "readsim.engine.document.evaluate_document": "readsim._scores.evaluate_passages",
     "readsim.engine.document.evaluate_documents": "readsim._scores.in_modes",
     "readsim.engine.document.in_mode_many": "readsim._scores.in_modes",
@@ -78,11 +79,11 @@ def graph() -> dict[str, set[str]]:
 
 
 def test_the_check_catches_each_way_of_importing_an_entry_point():
-    src = ("from readsim.engine.batch import Join, document\n"
+    src = ("from readsim.engine.batch import Join, inputs\n"
            "def f():\n    from readsim.engine import docmeasures as dm\n"
            "import readsim.engine.explain\n"
            "from readsim.engine.document import Settings\n")
-    assert forbidden(imported(src)) == {"readsim.engine.batch.document", "readsim.engine.docmeasures",
+    assert forbidden(imported(src)) == {"readsim.engine.batch.inputs", "readsim.engine.docmeasures",
                                         "readsim.engine.explain.explain"}
     # the engine's plain data and the API's core are allowed
     ok = "from readsim.engine.batch import Join\nfrom readsim._scores import ranked_article\nfrom ..rows import MODES\n"

@@ -8,8 +8,9 @@ window calls the engine's article-level entry points itself). ``readsim.evaluate
 per="article")`` and ``readsim-eval --per-article`` give the same numbers column-wise
 (:func:`readsim.engine.listmeasures.per_article`).
 
-- :func:`ranked_article`: a ranked article of a run, natural reading, carrying the entry point
-  of the ``entry`` reading (reference sections 3, 4);
+- :func:`ranked_article`, :func:`ranked_articles`: a ranked article of a run, or every one of a
+  topic, natural reading, carrying the entry point of the ``entry`` reading (reference sections
+  3, 4), read through the columns ``readsim-eval`` reads;
 - :func:`evaluate_passages`: an article from its relevant and retrieved passages (an article
   the run does not rank, one retrieved whole, a simulated strategy's or an edited run's
   passages, another entry point);
@@ -34,9 +35,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from readsim.engine import docmeasures as dm
-from readsim.engine.batch import Join, document
+from readsim.engine.batch import Join, entry_of
 from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document, in_mode_many
 from readsim.engine.measure import DocMeasure
+from readsim.engine.ranked import article_inputs, topic_inputs
 from readsim.engine.reading import Mode
 
 if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is read
@@ -47,25 +49,34 @@ if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is r
 def with_entry(ev: DocumentEvaluation, entry: RunArticle) -> DocumentEvaluation:
     """``ev`` carrying ``entry``'s entry point for the ``entry`` reading
     (:meth:`DocumentEvaluation.in_mode` reads it): a Best in Context line's offset, else the
-    first resolved retrieved passage's start, else 0 (reference section 3), as ``readsim-eval``."""
-    point = entry.entry_point
-    if point is None:
-        point = int(ev.retrieved[0, 0]) if ev.retrieved is not None and len(ev.retrieved) else 0
-    return dataclasses.replace(ev, entry=int(point))
+    first resolved retrieved passage's start, else 0 (reference section 3), as ``readsim-eval``
+    (:func:`readsim.engine.batch.entry_of`)."""
+    return dataclasses.replace(ev, entry=entry_of(entry, ev.retrieved))
 
 
 def ranked_article(qrels: Qrels, run: Run, topic: str, entry: RunArticle, collection: Collection | None = None,
-                   join: Join | None = None) -> DocumentEvaluation:
+                   join: Join | None = None, facts: dict | None = None) -> DocumentEvaluation:
     """Ranked article ``entry`` of ``run`` for ``topic``, read in the natural mode, carrying its
-    entry point (:func:`with_entry`); ``.in_mode(mode)`` reads it in another mode.
+    entry point; ``.in_mode(mode)`` reads it in another mode. Read as ``readsim-eval`` reads it,
+    through the same columns (:func:`readsim.engine.ranked.article_inputs`).
 
     doc_length from the qrels (else the collection's article, else the last retrieved offset);
     with ``collection``, retrieved passages are clipped to the article and element XPaths and
-    XPointers resolved (:func:`readsim.engine.batch.document`); a doc_length the collection
-    contradicts is a :class:`~readsim.engine.errors.Diagnostic` in ``join``. Raises
-    :class:`~readsim.engine.errors.InputError` naming the run's line for an XPath it cannot
-    resolve."""
-    return with_entry(document(qrels, run, topic, entry, Mode.NATURAL, collection, join=join), entry)
+    XPointers resolved; a doc_length the collection contradicts is a
+    :class:`~readsim.engine.errors.Diagnostic` in ``join``. ``facts``: the collection's articles
+    already read (:func:`ranked_articles`). Raises :class:`~readsim.engine.errors.InputError`
+    naming the run's line for an XPath it cannot resolve."""
+    return article_inputs(qrels, run, topic, entry, collection, join, facts).evaluations(Mode.NATURAL)[0]
+
+
+def ranked_articles(qrels: Qrels, run: Run, topic: str, collection: Collection | None = None,
+                    join: Join | None = None, facts: dict | None = None) -> list[DocumentEvaluation]:
+    """Every ranked article of ``topic`` of ``run`` in rank order, as :func:`ranked_article`
+    reads each, in one batch (:func:`readsim.engine.ranked.topic_inputs`: the run's and the
+    qrels' columns when the files speak for the topic). ``facts``: the collection's articles
+    already read (name -> ``(length, doc_length, path)``, None: absent or unreadable, then read
+    as absent), filled with those read here. Raises as :func:`ranked_article`."""
+    return topic_inputs(qrels, run, topic, collection, join, facts).evaluations(Mode.NATURAL)
 
 
 def evaluate_passages(relevant: np.ndarray, retrieved: np.ndarray | None, doc_length: int,

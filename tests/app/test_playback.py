@@ -18,7 +18,8 @@ from readsim.app.playback import LINE, MIN_INTERVAL_MS, jumps
 from readsim.app.widgets.article_view import _merged
 from readsim.engine import docmeasures as dm
 from readsim.engine import intervals as iv
-from readsim.engine.reading import Mode, Piece, reading_order, window as read_window
+from readsim.engine.document import evaluate_document
+from readsim.engine.reading import Mode, Piece, window as read_window
 
 ARTICLE = "23724"
 N = 27562
@@ -60,7 +61,7 @@ def check_position(w, top: int) -> None:
 def test_jumps_by_hand():
     # natural order of n=100, relevant [10, 20), chain [30, 40) [60, 70): the chain, then
     # back to the start: [0, 30) [40, 60) [70, 100)
-    pieces = reading_order(100, np.array([[10, 20]]), np.array([[30, 40], [60, 70]]), Mode.NATURAL)
+    pieces = evaluate_document(np.array([[10, 20]]), np.array([[30, 40], [60, 70]]), 100, Mode.NATURAL).pieces
     assert jumps(pieces) == [(10, 40, 60), (20, 70, 0), (50, 30, 40), (70, 60, 70)]
     assert jumps((Piece(0, 5, False), Piece(5, 9, True))) == []
 

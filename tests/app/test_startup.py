@@ -83,15 +83,22 @@ def test_the_window_starts_without_pyqtgraph(tmp_path):
 
 @pytest.fixture
 def counted_rows(monkeypatch):
-    """Count ``ranked_row`` calls (one per ranked article evaluated)."""
+    """Count the ranked articles evaluated: one by one (``ranked_article``) or a topic's in one
+    batch (``ranked_articles``)."""
     calls: list[str] = []
-    real = rows_module.ranked_row
+    one, many = rows_module.ranked_article, rows_module.ranked_articles
 
-    def counting(qrels, run, topic, entry, *args):
+    def counting_one(qrels, run, topic, entry, *args):
         calls.append(entry.article)
-        return real(qrels, run, topic, entry, *args)
+        return one(qrels, run, topic, entry, *args)
 
-    monkeypatch.setattr(rows_module, "ranked_row", counting)
+    def counting_many(*args):
+        out = many(*args)
+        calls.extend(ev for ev in out)
+        return out
+
+    monkeypatch.setattr(rows_module, "ranked_article", counting_one)
+    monkeypatch.setattr(rows_module, "ranked_articles", counting_many)
     return calls
 
 

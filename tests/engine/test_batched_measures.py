@@ -1,7 +1,7 @@
 """Document scores of many articles at once (:func:`engine.document.evaluate_documents`) and the
-column-wise evaluation of whole runs: equal to the article-by-article reference
-(:func:`engine.document.evaluate_document`, :func:`engine.batch.document`) to 1e-12, on random
-inputs and on the real INEX data; equal to values worked by hand on a small run, and on a real
+column-wise evaluation of whole runs: equal to the per-character reference
+(tests/engine/reference.py) and to each article evaluated on its own (tests/one_article.py) to
+1e-12, on random inputs and on the real INEX data; equal to values worked by hand on a small run, and on a real
 run to a restatement of the official INEX tool (tests/engine/list_reference.py). No expected
 number is taken from readsim's own output."""
 
@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 from readsim.engine import intervals as iv
 from readsim.engine import listmeasures as lm
-from readsim.engine.document import evaluate_document, evaluate_documents
+from readsim.engine.document import evaluate_documents
 from readsim.engine.formats import Qrels, Run, read_qrels, read_run
 from readsim.engine.measure import DocMeasure, parse_list_measure
 
+from .reference import ReferenceDoc
 from .strategies import passages
 
 TOLERANCE = 1e-12
@@ -57,12 +58,14 @@ MODES = ["natural", "worst", "best", "document", "entry"]
 @settings(max_examples=600, deadline=None)
 @given(arts=articles(), measures=doc_measures(), mode=st.sampled_from(MODES), levels=st.integers(1, 6),
        data=st.data())
-def test_batched_scores_are_evaluate_document_article_by_article(arts, measures, mode, levels, data):
+def test_batched_scores_are_the_per_character_reference_article_by_article(arts, measures, mode, levels, data):
     entries = [data.draw(st.integers(-5, d + 20)) for d, _, _ in arts]  # entry points, some outside the article
     batch = batch_of(arts, mode, entries)
+    refs = [ReferenceDoc(d, [list(p) for p in r], None if t is None else [list(p) for p in t], mode, e)
+            for (d, r, t), e in zip(arts, entries)]
     for m in measures:
         got = lm.batch_scores(m, batch, levels)
-        expected = [m.value(evaluate_document(r, t, d, mode, e), levels) for (d, r, t), e in zip(arts, entries)]
+        expected = [ref.value(m.kind, m.k, m.weight, levels) for ref in refs]
         assert got.shape == (len(arts),)
         assert np.allclose(got, expected, rtol=0, atol=TOLERANCE), (m.name, got, expected)
 
@@ -249,8 +252,10 @@ PER_ARTICLE = ["F(0.25)", "aveChP", "LE(300)", "ES(2000)", "T2IF(300)", "BEP(500
 
 
 def row_by_row(qrels, run, measures, collection=None, **kw):
-    """The reference: :func:`engine.batch.document` and ``article_score``, one article at a time."""
-    from readsim.engine.batch import Join, document
+    """The reference: each article on its own (tests/one_article.py) and ``article_score``."""
+    from one_article import document
+
+    from readsim.engine.batch import Join
 
     join = Join()
     rows = []

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from readsim.engine import document as document_module
 from readsim.engine import listmeasures as lm
 from readsim.engine.document import evaluate_document
 from readsim.engine.formats import read_qrels, read_run
@@ -273,7 +274,7 @@ def test_each_article_is_evaluated_once_whatever_the_measures(tmp_path, monkeypa
     # a topic edited in memory is not computed from the columns: its articles' inputs are read
     # one by one, then evaluated in one batch
     calls, batches = [], []
-    real, real_batch = lm.inputs, lm.evaluate_inputs
+    real, real_batch = lm.inputs, lm.columns_of
 
     def counting(*args, **kw):
         calls.append(args[3].article)
@@ -284,7 +285,7 @@ def test_each_article_is_evaluated_once_whatever_the_measures(tmp_path, monkeypa
         return real_batch(items, *args, **kw)
 
     monkeypatch.setattr(lm, "inputs", counting)
-    monkeypatch.setattr(lm, "evaluate_inputs", counting_batch)
+    monkeypatch.setattr(lm, "columns_of", counting_batch)
     names = ["AgP/F(0.25)", "AgP/aveChP", "gP@1/F(0.25)", "ANCE@10/LE(300)", "AgP/T2IF(300)"]
     q, r = _files(tmp_path, MINI_QRELS, MINI_RUN + "1 Q0 C 3 0.3 r 0 10\n")
     r.topics["1"] = list(r.topics["1"])
@@ -295,13 +296,13 @@ def test_each_article_is_evaluated_once_whatever_the_measures(tmp_path, monkeypa
 
 def test_column_wise_each_judged_article_is_evaluated_once_in_one_batch(tmp_path, monkeypatch):
     batches = []
-    real = lm.evaluate_documents
+    real = document_module.evaluate_documents
 
     def counting(doc_length, *args, **kw):
         batches.append(doc_length.tolist())
         return real(doc_length, *args, **kw)
 
-    monkeypatch.setattr(lm, "evaluate_documents", counting)
+    monkeypatch.setattr(document_module, "evaluate_documents", counting)
     monkeypatch.setattr(lm, "inputs", None)  # never called on this path
     names = ["AgP/F(0.25)", "AgP/aveChP", "gP@1/F(0.25)", "ANCE@10/LE(300)", "AgP/T2IF(300)"]
     e = _eval(tmp_path, MINI_QRELS, MINI_RUN + "1 Q0 C 3 0.3 r 0 10\n", names)

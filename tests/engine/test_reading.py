@@ -9,7 +9,7 @@ from hypothesis import given, settings
 
 from readsim.engine import intervals as iv
 from readsim.engine.document import evaluate_document
-from readsim.engine.reading import Mode, Piece, reading_order, window
+from readsim.engine.reading import Mode, Piece, window
 
 from .reference import ReferenceDoc
 from .strategies import cases
@@ -23,6 +23,11 @@ def expand(pieces) -> tuple[list[int], list[bool]]:
         order.extend(range(p.start, p.end))
         flags.extend([p.relevant] * (p.end - p.start))
     return order, flags
+
+
+def reading_order(n, relevant, retrieved, mode="natural", entry=0):
+    """The pieces of an article of ``n`` positions read in ``mode`` (evaluate_document's)."""
+    return evaluate_document(relevant, retrieved, n, mode, entry).pieces
 
 
 def spans(*pairs):
