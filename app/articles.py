@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from readsim._article import ArticleEvaluation
 from readsim._scores import evaluate_passages
 from readsim.engine import intervals as iv
-from readsim.engine.batch import Join
 from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.layout import Layout, layout
 from readsim.engine.reading import Mode
+from readsim.engine.results import Join
 from readsim.engine.text import Article
 
 from . import rows as rw

@@ -28,10 +28,10 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QMenu, QMessageBox
 
 from readsim._scores import ranked_article
 from readsim.engine import intervals as iv
-from readsim.engine.batch import retrieved_passages
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle, read_any_run, write_run
 from readsim.engine.layout import Layout
+from readsim.engine.results import retrieved_passages
 
 from .plain import amount
 from .files import add_recent

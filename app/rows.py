@@ -25,12 +25,12 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 
 from readsim._scores import evaluate_passages, in_mode, in_modes, ranked_article, ranked_articles, with_entry
-from readsim.engine.batch import Join
 from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.reading import Mode
+from readsim.engine.results import Join
 
 MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)
 

@@ -42,12 +42,12 @@ import numpy as np
 from readsim._scores import panel_scores
 from readsim._evaluate import evaluations
 from readsim._sweep import sweep_rows
-from readsim.engine.batch import document
 from readsim.engine.collection import Collection
 from readsim.engine.document import Settings
 from readsim.engine.formats import read_qrels, read_run
 from readsim.engine.listmeasures import Ranking
 from readsim.engine.measure import parse_list_measure, parse_measure
+from readsim.engine.results import document
 from readsim.engine.sweep import article_sweep, parse_vary, topic_sweep, with_parameter
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,8 +9,11 @@ Modules, one place for each thing:
 - :mod:`.formats`      readers and writers: FOL qrels, FOL and XML runs, topics
 - :mod:`.reading`      reading orders as pieces (SPEC section 4)
 - :mod:`.docmeasures`  document measures over pieces and their canonical names (SPEC section 5)
-- :mod:`.document`     one article's evaluation: reading order, scores, curves
-- :mod:`.batch`        per-article evaluation of whole runs
+- :mod:`.document`     articles' evaluation, all at once from columns (``ArticleColumns``): reading
+  orders, scores, curves; one article is a batch of one
+- :mod:`.columnwise`   a run's and its qrels' columns joined: the articles' columns for whole runs
+- :mod:`.results`      results the columns do not speak for (edited, XML, XPaths), read one by one
+- :mod:`.ranked`       a topic's ranked articles (or one) as columns: what the window reads
 - :mod:`.listmeasures` list measures of whole runs (gP, AgP, MAP, CE/NCE/ANCE, iP, BEP)
 - :mod:`.compare`      comparing runs: significance tests, effect sizes, correlations of measures
 - :mod:`.fidelity`     fidelity tables of a measure over the simulated runs (:mod:`.simulated`)

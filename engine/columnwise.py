@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import intervals as iv
-from .batch import Join, article_facts
 from .document import ArticleColumns
 from .errors import Diagnostic
 from .formats import Qrels, Run
 from .formats.qrels import QrelsColumns
 from .formats.run import RunColumns
+from .results import Join, article_facts
 
 if TYPE_CHECKING:
     from .collection import Collection
@@ -47,10 +47,10 @@ def collection_limits(collection: Collection, names: list[str], doc_length: np.n
     the end to which their retrieved passages are clipped, ``max(text length, doc_length)`` in
     the qrels' unit (``2**62``, no clipping, for an article the collection lacks), and the
     doc_length filled in from the collection for the unjudged ones it has (still -1 for the
-    others), as :func:`engine.batch.inputs` does for one article. A doc_length computed from
+    others), as :func:`engine.results.inputs` does for one article. A doc_length computed from
     the article that differs from the qrels' is reported once per article on ``join``, in the
     order of ``names``. Each article is parsed once, in :data:`PARSE_THREADS` threads; ``memo``
-    (name -> ``(length, doc_length, path)`` or None, :func:`engine.batch.article_facts`) gives
+    (name -> ``(length, doc_length, path)`` or None, :func:`engine.results.article_facts`) gives
     the articles already read (None: absent or unreadable) and keeps the others. Raises
     :class:`InputError` for an unreadable article not in ``memo``."""
     memo = {} if memo is None else memo
@@ -180,7 +180,7 @@ def inputs_of(jt: Joined, at: np.ndarray, qrels: Qrels, collection: Collection |
               join: Join | None = None, memo: dict | None = None, as_document: bool = False,
               limit: np.ndarray | None = None) -> ArticleColumns:
     """The joined ranked articles ``jt.groups[at]`` as the evaluation's columns
-    (:class:`~engine.document.ArticleColumns`), as :func:`engine.batch.inputs` gives each
+    (:class:`~engine.document.ArticleColumns`), as :func:`engine.results.inputs` gives each
     (SPEC sections 2, 7): the judged ones with the qrels' doc_length and relevant passages,
     the others with none, their doc_length the collection's article's, else the end of their
     last retrieved passage (0 for a whole article); with ``collection``, retrieved passages

@@ -184,7 +184,7 @@ class ArticleColumns:
     """What A articles are evaluated from, as columns: the one input of the evaluation
     (:func:`evaluate_documents`), whichever way the articles were read (a run's columns joined
     with the qrels' in :mod:`engine.columnwise`, or results resolved one by one in
-    :mod:`engine.batch`).
+    :mod:`engine.results`).
 
     ``doc_length`` (A,) int64; article ``a``'s relevant passages are ``relevant[rel_ptr[a]:
     rel_ptr[a + 1]]`` and its retrieved ones ``retrieved[ret_ptr[a]:ret_ptr[a + 1]]`` (each

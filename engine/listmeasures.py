@@ -57,7 +57,7 @@ Policies, all in one place (each has a test in ``tests/engine/test_listmeasures.
     usually 0, does not matter), the smallest such offset when the article has several lines,
     0 for a whole-article result (and with ``--as-documents``); 0 for every other article.
 
-Raises :class:`~engine.errors.InputError` (from the readers and :mod:`engine.batch`) on bad
+Raises :class:`~engine.errors.InputError` (from the readers and :mod:`engine.results`) on bad
 input; diagnostics (warnings) are collected in :attr:`Evaluation.diagnostics`.
 
 **One evaluation path.** Articles are scored from columns
@@ -67,7 +67,7 @@ every reading mode, with or without the collection, :func:`rank_topics` joins th
 articles with the qrels for all topics at once (keys compared as arrays,
 :func:`engine.columnwise.inputs_of`), building no :class:`RunArticle` or :class:`Judgement`
 object. Any other topic (edited in memory, an XML run, element XPaths) has each article's
-inputs read one by one (:func:`engine.batch.inputs`: XPaths resolved, an error naming its
+inputs read one by one (:func:`engine.results.inputs`: XPaths resolved, an error naming its
 line) into the same columns. The window's articles come from the same two functions
 (``readsim._scores.ranked_articles``); the per-character reference of the tests checks them
 (``tests/engine/test_batched_measures.py``, ``tests/engine/test_columnwise.py``).
@@ -83,7 +83,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import intervals as iv
-from .batch import Inputs, Join, columns_of, element_span, inputs, retrieved_passages
 from .columnwise import collection_limits, focused_rows, inputs_of, joined
 from .document import DocumentBatch
 from .errors import Diagnostic
@@ -91,6 +90,7 @@ from .formats import Judgement, Qrels, Run, RunArticle
 from .formats.run import WHOLE_LINE, XPATH_LINE, RunColumns
 from .measure import FOCUSED_POINTS, INCONTEXT_POINTS, DocMeasure, ListMeasure
 from .reading import Mode
+from .results import Inputs, Join, columns_of, element_span, inputs, retrieved_passages
 
 if TYPE_CHECKING:
     from .collection import Collection
@@ -486,9 +486,9 @@ def _score_entries(qrels: Qrels, run: Run, topic: str, doc_measures: list[DocMea
                    collection: Collection | None, as_document: bool, join: Join | None, levels: int,
                    every: bool) -> tuple[np.ndarray, list[int]]:
     """Scores of the ranked articles of a topic the columns do not speak for (edited, XML, element
-    XPaths): each article's :class:`~engine.batch.Inputs` first (XPaths resolved article by
-    article, so an error names its line; :func:`engine.batch.inputs`), then one batch
-    (:func:`engine.batch.columns_of`). ``(table, rows)``: ``table[i, k]`` is
+    XPaths): each article's :class:`~engine.results.Inputs` first (XPaths resolved article by
+    article, so an error names its line; :func:`engine.results.inputs`), then one batch
+    (:func:`engine.results.columns_of`). ``(table, rows)``: ``table[i, k]`` is
     ``doc_measures[i]`` of article ``k`` (float ``(measures, n)``; the null value where not
     scored), ``rows`` the articles scored: with ``every``, all of them (as
     the window's :func:`engine.ranked.topic_inputs` and :func:`article_score` give each); else only the judged

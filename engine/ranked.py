@@ -6,7 +6,7 @@ The articles of a run are evaluated one way (:class:`~engine.document.ArticleCol
 
 - :func:`topic_inputs`: every ranked article of a topic, in rank order, judged or not: from the
   run's and the qrels' columns when the files speak for the topic
-  (:func:`engine.columnwise.inputs_of`), else result by result (:func:`engine.batch.inputs`:
+  (:func:`engine.columnwise.inputs_of`), else result by result (:func:`engine.results.inputs`:
   an edited topic, an XML run, element XPaths and XPointers resolved);
 - :func:`article_inputs`: one result, the same way (a result the run does not hold, such as an
   edited or a whole-article one, result by result).
@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .batch import Join, columns_of, inputs
 from .columnwise import inputs_of, joined_topic
 from .document import ArticleColumns
 from .formats import Qrels, Run, RunArticle
+from .results import Join, columns_of, inputs
 
 if TYPE_CHECKING:
     from .collection import Collection

@@ -1,6 +1,6 @@
 """One ranked article evaluated on its own: the tests' reference for the column-wise inputs.
 
-The article's inputs are read result by result (:func:`readsim.engine.batch.inputs`: the
+The article's inputs are read result by result (:func:`readsim.engine.results.inputs`: the
 qrels' judgement, XPaths resolved, doc_length and clipping from the collection), then
 evaluated alone (:func:`readsim.engine.document.evaluate_document`), where readsim reads whole
 topics from the run's and the qrels' columns (:func:`readsim.engine.columnwise.inputs_of`). The
@@ -9,9 +9,9 @@ evaluation itself is checked against the per-character reference (tests/engine/r
 
 from __future__ import annotations
 
-from readsim.engine.batch import inputs
 from readsim.engine.document import DocumentEvaluation, evaluate_document
 from readsim.engine.reading import Mode
+from readsim.engine.results import inputs
 
 
 def document(qrels, run, topic, entry, mode=Mode.NATURAL, collection=None, as_document=False, join=None,

@@ -30,8 +30,8 @@ APP = ROOT / "app"
 #: the engine's article-level scoring entry points -> what the window calls instead (the API's core);
 #: a module name forbids the whole module, a dotted name one function (and importing its module whole)
 FORBIDDEN = {
-    "readsim.engine.batch.inputs": "readsim._scores.ranked_article",
-    "readsim.engine.batch.columns_of": "readsim._scores.ranked_articles",
+    "readsim.engine.results.inputs": "readsim._scores.ranked_article",
+    "readsim.engine.results.columns_of": "readsim._scores.ranked_articles",
     "readsim.engine.ranked": "readsim._scores.ranked_articles",
     "readsim.engine.columnwise": "readsim._scores.ranked_articles",
     "readsim.engine.document.evaluate_document": "readsim._scores.evaluate_passages",
@@ -79,14 +79,14 @@ def graph() -> dict[str, set[str]]:
 
 
 def test_the_check_catches_each_way_of_importing_an_entry_point():
-    src = ("from readsim.engine.batch import Join, inputs\n"
+    src = ("from readsim.engine.results import Join, inputs\n"
            "def f():\n    from readsim.engine import docmeasures as dm\n"
            "import readsim.engine.explain\n"
            "from readsim.engine.document import Settings\n")
-    assert forbidden(imported(src)) == {"readsim.engine.batch.inputs", "readsim.engine.docmeasures",
+    assert forbidden(imported(src)) == {"readsim.engine.results.inputs", "readsim.engine.docmeasures",
                                         "readsim.engine.explain.explain"}
     # the engine's plain data and the API's core are allowed
-    ok = "from readsim.engine.batch import Join\nfrom readsim._scores import ranked_article\nfrom ..rows import MODES\n"
+    ok = "from readsim.engine.results import Join\nfrom readsim._scores import ranked_article\nfrom ..rows import MODES\n"
     assert forbidden(imported(ok)) == set()
     # a sweep's plain helpers are allowed, its scoring is not
     assert forbidden(imported("from readsim.engine.sweep import grid, parameters_of, with_parameter\n")) == set()

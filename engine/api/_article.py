@@ -23,12 +23,12 @@ from pathlib import Path
 import numpy as np
 
 from readsim.engine import intervals as iv
-from readsim.engine.batch import Join
 from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.errors import InputError
 from readsim.engine.explain import Explanation, explain
 from readsim.engine.layout import layout
 from readsim.engine.reading import Mode
+from readsim.engine.results import Join
 
 from ._evaluate import _check, _collection
 from ._inputs import as_qrels, as_run, warn

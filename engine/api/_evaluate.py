@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from readsim.engine.batch import Join
 from readsim.engine.coverage import check_coverage
 from readsim.engine.errors import Diagnostic
 from readsim.engine.listmeasures import (Evaluation, Ranking, generalised_precision, generalised_recall,
@@ -29,6 +28,7 @@ from readsim.engine.listmeasures import (Evaluation, Ranking, generalised_precis
 from readsim.engine.listmeasures import evaluate as _evaluate_run
 from readsim.engine.measure import DocMeasure, ListMeasure, UnknownMeasure, parse_any
 from readsim.engine.reading import Mode
+from readsim.engine.results import Join
 
 from ._inputs import as_qrels, as_runs, run_label, warn
 

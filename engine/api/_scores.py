@@ -35,11 +35,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from readsim.engine import docmeasures as dm
-from readsim.engine.batch import Join, entry_of
 from readsim.engine.document import DocumentEvaluation, Settings, evaluate_document, in_mode_many
 from readsim.engine.measure import DocMeasure
 from readsim.engine.ranked import article_inputs, topic_inputs
 from readsim.engine.reading import Mode
+from readsim.engine.results import Join, entry_of
 
 if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is read
     from readsim.engine.collection import Collection
@@ -50,7 +50,7 @@ def with_entry(ev: DocumentEvaluation, entry: RunArticle) -> DocumentEvaluation:
     """``ev`` carrying ``entry``'s entry point for the ``entry`` reading
     (:meth:`DocumentEvaluation.in_mode` reads it): a Best in Context line's offset, else the
     first resolved retrieved passage's start, else 0 (reference section 3), as ``readsim-eval``
-    (:func:`readsim.engine.batch.entry_of`)."""
+    (:func:`readsim.engine.results.entry_of`)."""
     return dataclasses.replace(ev, entry=entry_of(entry, ev.retrieved))
 
 

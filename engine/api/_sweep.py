@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from readsim.engine.batch import Join
 from readsim.engine.listmeasures import per_article
 from readsim.engine.measure import DocMeasure, ListMeasure
+from readsim.engine.results import Join
 from readsim.engine.sweep import Vary, article_sweep, parse_vary, swept, topic_sweep
 
 from ._evaluate import _check, _collection, _measures, article_scores, evaluate_run, evaluations

@@ -29,13 +29,13 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TextIO
 
-from ..batch import check_lengths
 from ..coverage import check_coverage
 from ..errors import Diagnostic, InputError
 from ..formats import Run, read_any_run, read_qrels
 from ..listmeasures import Evaluation
 from ..measure import MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, UnknownMeasure, parse_count
 from ..reading import Mode
+from ..results import check_lengths
 from ..units import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser,
                      check_paths, chosen_measures, fmt, levels, open_collection, option, progress,

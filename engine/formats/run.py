@@ -2,7 +2,7 @@
 
 The line order is the rank: the rank and rsv columns are not trusted, and a new article
 rank starts where the file changes. A 7-field line carries an element XPath in column 7
-instead of ``offset length`` (resolved with the collection, see :mod:`engine.batch`); a
+instead of ``offset length`` (resolved with the collection, see :mod:`engine.results`); a
 6-field line retrieves the whole article. Offsets are in the run's unit (UTF-8 bytes for
 the real INEX 2009/2010 runs).
 
@@ -49,7 +49,7 @@ class RunArticle:
     ``passages`` is a normalized ``(k, 2)`` int64 array in the run's unit, or ``None`` when
     it names no offsets; ``xpaths`` holds element paths (7-field lines, XML ``<path>``) and
     ``pointers`` XPointer ``(start, end)`` pairs (XML ``<passage>``), both converted to
-    offsets with the collection (:func:`engine.batch.retrieved_passages`); with none of the
+    offsets with the collection (:func:`engine.results.retrieved_passages`); with none of the
     three the article is retrieved whole. ``line`` is the article's first line in the file;
     ``lines`` every result line of the article (1-based line numbers, file order: more than one
     when the article has several passages or reappears later, interleaved), empty for results
@@ -59,7 +59,7 @@ class RunArticle:
     6-field line is :data:`WHOLE_LINE` (the whole article), a 7-field line :data:`XPATH_LINE`
     (its XPath is the next one of ``xpaths``). The arrays of an article read from a file are
     read-only views of the run's columns. ``xpath_lines``, ``pointer_lines``: XML runs' line of
-    each XPath and XPointer pair (any run: :func:`engine.batch.resolution_lines`)."""
+    each XPath and XPointer pair (any run: :func:`engine.results.resolution_lines`)."""
 
     article: str
     rank: int
@@ -78,7 +78,7 @@ class RunArticle:
         offset lines (a BiC run has one line per article whose offset is the entry point and
         whose length is any integer, usually 0); else the start of the first retrieved passage;
         0 for a whole-article result; ``None`` when only XPaths or XPointers name the passages
-        (the caller resolves them, :func:`engine.batch.retrieved_passages`)."""
+        (the caller resolves them, :func:`engine.results.retrieved_passages`)."""
         if self.line_spans is not None:
             offsets = self.line_spans[self.line_spans[:, 1] >= 0, 0]
             if len(offsets):

@@ -14,7 +14,7 @@
 As in FOL runs, document order is the rank and a new article rank starts where the file
 changes; a result may hold several ``<fol>``, ``<path>`` and ``<passage>`` children, and a
 result with none retrieves the whole article. Offsets of ``<fol>`` are in the run's unit;
-XPaths and XPointers are converted with the collection (:mod:`engine.batch`). Returns the
+XPaths and XPointers are converted with the collection (:mod:`engine.results`). Returns the
 same :class:`~engine.formats.run.Run` as the FOL reader, with the same policies.
 """
 

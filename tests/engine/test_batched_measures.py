@@ -255,7 +255,7 @@ def row_by_row(qrels, run, measures, collection=None, **kw):
     """The reference: each article on its own (tests/one_article.py) and ``article_score``."""
     from one_article import document
 
-    from readsim.engine.batch import Join
+    from readsim.engine.results import Join
 
     join = Join()
     rows = []
@@ -280,7 +280,7 @@ def test_clipped_to_the_article_and_doc_length_checked_column_wise(tmp_path):
     the qrels' doc_length 50 for ``b`` differs from the article's 40: reported once, with the
     qrels' line, whether scored column-wise or article by article. ``u`` is not judged: it is
     non-relevant whatever its text (not read column-wise)."""
-    from readsim.engine.batch import Join
+    from readsim.engine.results import Join
     from readsim.engine.collection import Collection
 
     body = "x" * 40
@@ -311,7 +311,7 @@ def test_real_runs_per_article_with_the_collection_are_row_by_row(inex, name):
     run = read_run(inex / "runs" / name)
     coll = Collection(inex / "articles")
     measures = [parse_measure(m) for m in PER_ARTICLE]
-    from readsim.engine.batch import Join
+    from readsim.engine.results import Join
 
     for kw in ({}, {"as_document": True}, {"mode": "entry"}, {"mode": "worst"}):
         join = Join()

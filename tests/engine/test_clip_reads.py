@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from readsim.engine import listmeasures as lm
-from readsim.engine.batch import Join
 from readsim.engine.collection import Collection
 from readsim.engine.columnwise import past_length
 from readsim.engine.formats import read_qrels, read_run
 from readsim.engine.measure import DocMeasure, parse_list_measure
+from readsim.engine.results import Join
 
 
 def test_past_length_marks_segments_with_a_row_ending_past_their_doc_length():

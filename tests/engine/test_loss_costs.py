@@ -234,7 +234,7 @@ def test_costs_against_the_competitor_are_the_edited_run_minus_the_run(real):
 @pytest.mark.parametrize("mode", ["natural", "document"])
 def test_the_run_column_wise_equals_topic_by_topic(real, mode):
     """``run_costs`` (S of every topic from one rank_topics call) gives what topic_costs (each
-    article through engine.batch.document) gives, on every topic of indri-passages.run."""
+    article through engine.results.document) gives, on every topic of indri-passages.run."""
     qrels, run, other = real
     topics = [t for t in run.topics if qrels.nrel(t) > 0]
     for t, c, v in run_costs(qrels, run, OFFICIAL, topics, mode, other=other):

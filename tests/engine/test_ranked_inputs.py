@@ -11,11 +11,11 @@ import pytest
 from one_article import document  # tests/ is on sys.path
 
 from readsim.engine import intervals as iv
-from readsim.engine.batch import Join
 from readsim.engine.collection import Collection
 from readsim.engine.formats import Qrels, read_qrels, read_run
 from readsim.engine.ranked import article_inputs, topic_inputs
 from readsim.engine.reading import Mode
+from readsim.engine.results import Join
 
 RUNS = ["bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run", "indri-documents.run",
         "indri-passages.run"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from readsim.engine.batch import retrieved_passages
 from readsim.engine.collection import Collection
 from readsim.engine.errors import InputError
 from readsim.engine.formats import read_any_run, read_xml_run
+from readsim.engine.results import retrieved_passages
 from readsim.engine.text import Article
 
 ARTICLE = b"""<article><header><title>Lens</title></header><bdy>

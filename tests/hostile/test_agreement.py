@@ -22,10 +22,10 @@ import pytest
 
 from readsim.app.main import main as app_main
 from readsim.engine import text as text_mod
-from readsim.engine.batch import retrieved_passages
 from readsim.engine.cli import main as eval_main
 from readsim.engine.collection import Collection
 from readsim.engine.formats import read_any_run
+from readsim.engine.results import retrieved_passages
 from readsim.engine.text import Article, _ElementIndex, normalize_xpath
 
 from .cases import ERROR, SAME, Case
