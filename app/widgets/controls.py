@@ -141,7 +141,9 @@ class Controls(QGroupBox):
             return
         cur = self.session.current
         self.entry.blockSignals(True)
-        self.entry.setMaximum(max(min(cur.evaluation.n, 2**31 - 1), 0))
+        top = max(min(cur.evaluation.n, 2**31 - 1), 0)
+        if self.entry.maximum() != top:  # a new range re-lays the window out (QSpinBox asks for it even when equal)
+            self.entry.setMaximum(top)
         self.entry.setValue(shown[0])
         self.entry.blockSignals(False)
 
