@@ -15,6 +15,7 @@ Modules, one place for each thing:
 - :mod:`.results`      results the columns do not speak for (edited, XML, XPaths), read one by one
 - :mod:`.ranked`       a topic's ranked articles (or one) as columns: what the window reads
 - :mod:`.listmeasures` list measures of whole runs (gP, AgP, MAP, CE/NCE/ANCE, iP, BEP)
+- :mod:`.focused`      the Focused task's ranks: each result line of a run, in file order
 - :mod:`.compare`      comparing runs: significance tests, effect sizes, correlations of measures
 - :mod:`.fidelity`     fidelity tables of a measure over the simulated runs (:mod:`.simulated`)
 - :mod:`.elements`     element retrieval: e/s assessments and the INEX 2002/2003 metrics

@@ -1,11 +1,14 @@
 """A run and its qrels as columns, joined for all topics at once (SPEC sections 6-7).
 
 :func:`joined` pairs every ranked article (group) of the topics of a run read from a FOL file
-with its judgement in the qrels (or none), comparing article keys as arrays; the list measures
-(:func:`engine.listmeasures.rank_topics`), the per-article scores and the Focused task's result
-lines (:func:`focused_rows`) all start from it. Offsets are in the unit of the qrels and the
-run (UTF-8 bytes for INEX 2009/2010). No Python object and no Python-level call is made per
-ranked article or per passage, except for the collection's articles, read once each.
+with its judgement in the qrels (or none), comparing article keys as arrays; :func:`inputs_of`
+turns joined articles into the evaluation's columns (:class:`~engine.document.ArticleColumns`),
+clipped with the collection (:func:`collection_limits`). The list measures
+(:func:`engine.listmeasures.rank_topics`), the per-article scores, the window's rows
+(:mod:`engine.ranked`) and the Focused task's result lines (:func:`engine.focused.focused_rows`)
+all start from it. Offsets are in the unit of the qrels and the run (UTF-8 bytes for INEX
+2009/2010). No Python object and no Python-level call is made per ranked article or per
+passage, except for the collection's articles, read once each.
 """
 
 from __future__ import annotations
@@ -219,113 +222,3 @@ def inputs_of(jt: Joined, at: np.ndarray, qrels: Qrels, collection: Collection |
         dl[unknown] = 0
         dl[has] = ret_rows[ret_ptr[1:][has] - 1, 1]
     return ArticleColumns(dl, rel_ptr, rel_rows, ret_ptr, ret_rows, whole, entry)
-
-
-def focused_rows(jt: Joined, collection: Collection | None,
-                 as_document: bool) -> list[tuple[np.ndarray, np.ndarray, int, str | None]]:
-    """The Focused task's ranks of every joined topic (``engine.listmeasures`` policy 9), as
-    :func:`engine.listmeasures.result_lines` and :func:`engine.listmeasures.focused_lines`
-    give them topic by topic: per topic ``(relevant size, retrieved size, unknown, first
-    unknown)``, the two int64 arrays with one value per result line in file order (one per
-    article at its first line for a whole-article result and with ``as_document``), in the
-    unit of the offsets; ``unknown`` counts the whole-article lines (articles with
-    ``as_document``) of articles whose length neither the qrels nor ``collection`` know (they
-    retrieve nothing), the first of them in rank order named.
-
-    Text retrieved by an earlier line of the same article counts once: each position goes to
-    the first line (file order) that retrieves it. Every article is cut into elementary
-    intervals at the boundaries of its lines and of its relevant passages; each line's range
-    of intervals is expanded (one row per interval it covers), the earliest line of each
-    interval found with one sort, and its share summed per line. Raises
-    :class:`~engine.errors.InputError` for an unreadable article of ``collection``."""
-    rc, qc, groups, J = jt.run, jt.qrels, jt.groups, jt.judgement
-    topic_of = jt.topic_of
-    # the length of a whole-article line: the qrels' doc_length, else the collection's
-    length = np.where(J >= 0, qc.doc_length[np.maximum(J, 0)], -1)
-    # rows: (topic, line number, group, start, end), one per result line (or per article)
-    whole = np.ones(len(groups), dtype=bool) if as_document else rc.whole[groups]
-    lines_of = np.diff(rc.line_ptr)[groups]
-    per_line = np.flatnonzero(~whole)
-    count = lines_of[per_line]
-    at = np.repeat(rc.line_ptr[groups[per_line]] - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-    row_g = np.concatenate([np.flatnonzero(whole), np.repeat(per_line, count)])  # index into groups
-    row_line = np.concatenate([rc.first_line[groups[whole]], rc.lines[at]])
-    row_start = np.concatenate([np.zeros(int(whole.sum()), np.int64), rc.starts[at]])
-    row_end = np.concatenate([np.full(int(whole.sum()), -1, np.int64), rc.ends[at]])
-    whole_row = np.flatnonzero(row_end == -1)  # a whole-article line (WHOLE_LINE), or a whole article
-    known = length[row_g[whole_row]]
-    if collection is not None and np.any(known < 0):  # unjudged: the collection's doc_length, if it has the article
-        wanted = np.flatnonzero(known < 0)
-        names = rc.names(groups[row_g[whole_row[wanted]]])
-        found = {name: article_facts(collection, name, None) for name in dict.fromkeys(names)}
-        known[wanted] = [-1 if found[n] is None else found[n][1] for n in names]
-    unknown_row = np.zeros(len(row_g), dtype=bool)
-    unknown_row[whole_row] = known < 0
-    row_start[whole_row] = 0
-    row_end[whole_row] = np.maximum(known, 0)
-    # file order within each topic
-    order = np.argsort(topic_of[row_g] * (int(row_line.max(initial=0)) + 1) + row_line)  # line numbers are distinct
-    row_g, row_start, row_end, unknown_row = row_g[order], row_start[order], row_end[order], unknown_row[order]
-    rel, size = _first_cover(row_g, row_start, row_end, J, qc)
-    row_topic = topic_of[row_g]
-    cuts = np.searchsorted(row_topic, np.arange(len(jt.picked) + 1))
-    out = []
-    for k in range(len(jt.picked)):
-        a, b = int(cuts[k]), int(cuts[k + 1])
-        u = np.flatnonzero(unknown_row[a:b])
-        name = rc.names(groups[[int(row_g[a:b][u].min())]])[0] if len(u) else None  # the first in rank order
-        out.append((rel[a:b], size[a:b], len(u), name))
-    return out
-
-
-def _first_cover(row_g: np.ndarray, start: np.ndarray, end: np.ndarray, J: np.ndarray,
-                 qc: QrelsColumns) -> tuple[np.ndarray, np.ndarray]:
-    """Per row (rows in file order, ``row_g`` their article), the size of ``[start, end)`` that
-    no earlier row of the same article covers, and the relevant part of it (the article's
-    judged passages when it is relevant)."""
-    R = len(row_g)
-    size = np.zeros(R, dtype=np.int64)
-    rel = np.zeros(R, dtype=np.int64)
-    live = np.flatnonzero(end > start)
-    if not len(live):
-        return rel, size
-    # the relevant passages of the articles of live rows
-    arts = np.flatnonzero(np.bincount(row_g[live], minlength=len(J)))
-    jr = J[arts]
-    relevant = jr >= 0
-    relevant[relevant] = qc.rel_size[jr[relevant]] > 0
-    ra = arts[relevant]
-    rel_ptr, rel_rows = gather(qc.pass_ptr, qc.passages, jr[relevant])
-    r_art = np.repeat(ra, np.diff(rel_ptr))
-    # boundaries per article: line starts and ends, relevant starts (+1) and ends (-1)
-    pos = np.concatenate([start[live], end[live], rel_rows[:, 0], rel_rows[:, 1]])
-    art = np.concatenate([row_g[live], row_g[live], r_art, r_art])
-    delta = np.concatenate([np.zeros(2 * len(live), np.int64), np.ones(len(r_art), np.int64),
-                            -np.ones(len(r_art), np.int64)])
-    o = np.argsort((art << iv.SHIFT) + pos) if len(J) < 1 << (63 - iv.SHIFT) else np.lexsort((pos, art))
-    pos, art, inside = pos[o], art[o], np.cumsum(delta[o])
-    last = np.ones(len(pos), dtype=bool)  # the last event at each (article, position)
-    last[:-1] = (art[1:] != art[:-1]) | (pos[1:] != pos[:-1])
-    pos, art, inside = pos[last], art[last], inside[last] > 0
-    # interval i is [pos[i], pos[i + 1]) within an article; line k covers intervals i0 .. i1 - 1
-    base = np.zeros(len(pos), dtype=np.int64)
-    starts = iv.starts_of_changes(art)
-    base[starts] = 1
-    rank_art = np.cumsum(base) - 1  # dense article index of each boundary
-    dense = np.searchsorted(art[starts], row_g[live])
-    i0 = np.searchsorted(rank_art * (1 << iv.SHIFT) + pos, dense * (1 << iv.SHIFT) + start[live])
-    i1 = np.searchsorted(rank_art * (1 << iv.SHIFT) + pos, dense * (1 << iv.SHIFT) + end[live])
-    span = i1 - i0
-    owner = np.repeat(live, span)  # the row (file order) of each covered interval
-    interval = np.repeat(i0 - np.cumsum(span) + span, span) + np.arange(int(span.sum()))
-    if len(interval) and np.bincount(interval).max() > 1:  # lines that overlap: the first line of each interval
-        first = np.argsort(interval * R + owner)  # by interval, then file order
-        keep = np.ones(len(first), dtype=bool)
-        keep[1:] = interval[first][1:] != interval[first][:-1]
-        who, i = owner[first][keep], interval[first][keep]
-    else:
-        who, i = owner, interval
-    width = pos[i + 1] - pos[i]
-    size += np.bincount(who, weights=width, minlength=R).astype(np.int64)
-    rel += np.bincount(who[inside[i]], weights=width[inside[i]], minlength=R).astype(np.int64)
-    return rel, size

@@ -50,7 +50,7 @@ Policies, all in one place (each has a test in ``tests/engine/test_listmeasures.
    ``rel_size``; the recall point ``floor(100 * recall)`` keeps the highest precision, then the
    101 points are interpolated as in 3 (``FillIP``); AiP is their mean (``ComputeAIP``). Text a
    line retrieves again (overlapping an earlier line of the same article) counts once (the
-   official tool rejects such runs).
+   official tool rejects such runs). The lines are counted in :mod:`engine.focused`.
 10. **Best in Context** ``BEP(d)`` (``Topic.ComputeBEPScore``, d = 500 officially): for a
     relevant article with a best entry point, ``(d - |bep - entry|) / d`` if the distance is at
     most d, else 0; the entry is column 7 of the article's result line in a BiC run (its length,
@@ -82,15 +82,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import intervals as iv
-from .columnwise import collection_limits, focused_rows, inputs_of, joined
+from .columnwise import collection_limits, inputs_of, joined
 from .document import DocumentBatch
 from .errors import Diagnostic
+from .focused import focused_ranks
 from .formats import Judgement, Qrels, Run, RunArticle
-from .formats.run import WHOLE_LINE, XPATH_LINE, RunColumns
+from .formats.run import RunColumns
 from .measure import FOCUSED_POINTS, INCONTEXT_POINTS, DocMeasure, ListMeasure
 from .reading import Mode
-from .results import Inputs, Join, columns_of, element_span, inputs, retrieved_passages
+from .results import Inputs, Join, columns_of, inputs
 
 if TYPE_CHECKING:
     from .collection import Collection
@@ -233,7 +233,7 @@ class Ranking:
     qrels); ``rsize``: int64 ``(n,)`` relevant size (qrels unit, 0 if not relevant);
     ``scores[doc measure]``: float ``(n,)``; ``nrel``: Nrel; ``trel_size``: the topic's summed
     relevant size; ``line_rel``/``line_size``: per result line, for the Focused task (filled
-    only when a focused measure is asked for).
+    by :func:`engine.focused.focused_ranks` only when a focused measure is asked for).
     """
 
     topic: str
@@ -635,81 +635,6 @@ def _plain(entry: RunArticle) -> bool:
     return not entry.xpaths and not entry.pointers
 
 
-# -- the Focused task: result lines in file order ------------------------------------------
-
-
-def result_lines(
-    qrels: Qrels,
-    run: Run,
-    topic: str,
-    collection: Collection | None = None,
-    as_document: bool = False,
-    unknown: list[str] | None = None,
-) -> list[tuple[str, int, int]]:
-    """The Focused task's ranks of ``topic``: one ``(article, start, end)`` per result line of
-    the run, in file order (policy 9), in the run's unit.
-
-    FOL lines keep their own span (a zero length retrieves nothing); a whole-article line
-    (6 fields), and every article with ``as_document``, is ``[0, doc_length)`` with doc_length
-    from the qrels, else from the collection; an article known to neither is counted as
-    retrieving nothing and its name appended to ``unknown`` (the caller warns once with the
-    count). XPaths are resolved with the collection, one span per line. Results not read from a
-    FOL file (XML runs, edited or simulated runs) give their passages in document order at the
-    article's first line. Raises :class:`~engine.errors.InputError` for an XPath or XPointer
-    that cannot be resolved.
-    """
-    judged = qrels.topics.get(topic, {})
-
-    def length(article: str) -> int:
-        j = judged.get(article)
-        if j is not None:
-            return j.doc_length
-        if collection is not None and article in collection:
-            return collection.article(article).doc_length
-        if unknown is not None:
-            unknown.append(article)
-        return 0
-
-    rows: list[tuple[int, str, int, int]] = []
-    for entry in run.topics.get(topic, []):
-        name = entry.article
-        if as_document or entry.whole:
-            rows.append((entry.line, name, 0, length(name)))
-        elif entry.line_spans is not None:
-            xpaths = iter(entry.xpaths)
-            for line, (start, end) in zip(entry.lines, entry.line_spans.tolist()):
-                if (start, end) == WHOLE_LINE:
-                    start, end = 0, length(name)
-                elif (start, end) == XPATH_LINE:
-                    start, end = element_span(run, entry, collection, next(xpaths), line)
-                rows.append((line, name, start, end))
-        else:
-            spans = retrieved_passages(run, topic, entry, collection)
-            rows += [(entry.line, name, int(a), int(b)) for a, b in spans.tolist()]
-    rows.sort(key=lambda row: row[0])
-    return [(name, start, end) for _, name, start, end in rows]
-
-
-def focused_lines(qrels: Qrels, topic: str, lines: Sequence[tuple[str, int, int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Relevant and retrieved size of each result line (policy 9): text an earlier line of the
-    same article already retrieved counts once. Returns two int64 arrays ``(k,)``."""
-    judged = qrels.topics.get(topic, {})
-    rel = np.zeros(len(lines), dtype=np.int64)
-    size = np.zeros(len(lines), dtype=np.int64)
-    seen: dict[str, list[tuple[int, int]]] = {}
-    for k, (article, start, end) in enumerate(lines):
-        spans = seen.setdefault(article, [])
-        new = iv.as_array([(start, end)]) if end > start else iv.EMPTY
-        if spans and any(a < end and start < b for a, b in spans):
-            new = iv.subtract(new, iv.normalize(spans))
-        spans.append((start, end))
-        size[k] = iv.total(new)
-        j = judged.get(article)
-        if j is not None and j.relevant and len(new):
-            rel[k] = iv.total(iv.intersect(new, j.passages))
-    return rel, size
-
-
 # -- a whole run ----------------------------------------------------------------------------
 
 
@@ -766,22 +691,7 @@ def evaluate(
     ranked = rank_topics(qrels, run, doc_measures, mode, collection, as_document, join, progress, levels,
                          [t for t in topics if t in run.topics])
     if any(m.focused for m in measures):
-        unknown: list[str] = []
-        jt = joined(qrels, run, list(ranked))
-        columns = dict(zip([t for t, _, _ in jt.picked], focused_rows(jt, collection, as_document))) if jt else {}
-        for topic, ranking in ranked.items():
-            if topic in columns:
-                ranking.line_rel, ranking.line_size, count, first = columns[topic]
-                unknown += [first] * count
-            else:  # edited topics, element XPaths: line by line
-                lines = result_lines(qrels, run, topic, collection, as_document, unknown)
-                ranking.line_rel, ranking.line_size = focused_lines(qrels, topic, lines)
-        if unknown:
-            diagnostics.append(Diagnostic(run.path, None, (
-                f"{len(unknown)} whole-article results of unjudged articles (first: {unknown[0]}) have no known "
-                f"length (" + ("in neither the qrels nor the collection" if collection is not None else
-                               "not in the qrels; give --collection to read it") +
-                "): counted as retrieving no text in iP/MAiP, which raises their precision")))
+        diagnostics += focused_ranks(qrels, run, ranked, collection, as_document)
     rankings = [ranked.get(topic) or Ranking.empty(topic, qrels, doc_measures) for topic in topics]
     columns = ranking_values(rankings, measures, levels)
     values = {m.name: dict(zip(topics, columns[m.name])) for m in measures}

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from readsim.engine import intervals as iv
 from readsim.engine import listmeasures as lm
-from readsim.engine.columnwise import focused_rows, joined
+from readsim.engine.columnwise import joined
 from readsim.engine.document import evaluate_document, evaluate_documents, in_mode_many
+from readsim.engine.focused import focused_rows
 from readsim.engine.formats import read_qrels, read_run
 from readsim.engine.measure import DocMeasure, parse_list_measure
 
