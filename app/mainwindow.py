@@ -43,7 +43,7 @@ from .widgets.sensitivity import install_sensitivity
 from .view_state import install_views, open_view_file
 from .widgets.lesson_dock import install_lessons
 from .widgets.topic_chooser import install_topic_scores
-from .widgets.placement import Scrolled, place
+from .widgets.placement import Scrolled, column_widths, place
 
 DEFAULT_SIZE = (1600, 1000)
 SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
@@ -126,6 +126,7 @@ class MainWindow(QMainWindow):
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
         self._sized = False
+        self._auto_columns = False
 
         # log of reader warnings
         self.log = QPlainTextEdit()
@@ -521,8 +522,26 @@ class MainWindow(QMainWindow):
                 build_when_idle(self)
         if not self._sized:  # first show without saved state: about 31% / 44% / 25%
             self._sized = True
-            w = max(self.splitter.width(), 900)
-            self.splitter.setSizes([int(w * 0.31), int(w * 0.44), w - int(w * 0.31) - int(w * 0.44)])
+            self._auto_columns = True
+            self.splitter.splitterMoved.connect(self._columns_moved)
+            self.splitter.widget(2).grown = self._fit_columns
+            self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Columns of about 31% / 44% / 25% of the window, the Reader column (the third) at least as
+        wide as its controls and scores (no sideways scrolling on a laptop's screen), until the
+        user moves them."""
+        if not self._auto_columns:
+            return
+        reader = self.splitter.widget(2)
+        w = max(self.splitter.width() - sum(self.splitter.handleWidth() for _ in range(2)), 900)
+        least = tuple(max(wd.minimumSizeHint().width(), wd.minimumWidth()) for wd in map(self.splitter.widget, range(2)))
+        sizes = column_widths(w, (0.31, 0.44), reader.needed_width(), least)  # type: ignore[attr-defined]
+        if sizes != self.splitter.sizes():
+            self.splitter.setSizes(sizes)
+
+    def _columns_moved(self, *_) -> None:
+        self._auto_columns = False  # the user's widths from now on (saved with the window)
 
     def save_state(self) -> None:
         st = app_settings()

@@ -106,9 +106,19 @@ class Scrolled(QScrollArea):
         self.setWidget(panel)
         panel.installEventFilter(self)
 
+    grown = None
+    """Called (no argument) when the panel's least size changed (its values came, a row showed)."""
+
     def _least(self) -> QSize:
         panel = self.widget()
         return panel.minimumSizeHint().expandedTo(panel.minimumSize())
+
+    def needed_width(self) -> int:
+        """The width at which the panel does not scroll sideways: its least width, plus the
+        vertical scroll bar when it scrolls up and down at the area's height."""
+        least = self._least()
+        bar = self.verticalScrollBar().sizeHint().width() if least.height() > self.maximumViewportSize().height() else 0
+        return least.width() + bar
 
     def _fit(self) -> None:
         """Size the panel to the area, at least to its least size; a scroll bar shown one way
@@ -129,6 +139,8 @@ class Scrolled(QScrollArea):
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self.updateGeometry()  # the panel's least size may have changed: ours follows
             self._fit()
+            if self.grown is not None:
+                self.grown()
         return super().eventFilter(watched, event)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
@@ -147,3 +159,17 @@ def give_back(window, size: QSize) -> None:
     now = window.size()
     if now.width() > size.width() or now.height() > size.height():
         window.resize(size.boundedTo(now))
+
+
+def column_widths(total: int, shares: tuple[float, float], need: int, least: tuple[int, int]) -> list[int]:
+    """Widths of three side-by-side columns filling ``total`` pixels: the first two take
+    ``shares`` of it and the third the rest, unless the third needs more (``need``: its width
+    without scrolling sideways); then the second gives the difference, down to its ``least``
+    width, then the first, down to its own (the third gets what they can give)."""
+    a, b = int(total * shares[0]), int(total * shares[1])
+    c = total - a - b
+    if need > c:
+        from_b = min(need - c, max(b - least[1], 0))
+        from_a = min(need - c - from_b, max(a - least[0], 0))
+        a, b, c = a - from_a, b - from_b, c + from_a + from_b
+    return [a, b, c]

@@ -307,6 +307,10 @@ class RankedListModel(QAbstractTableModel):
         return None
 
 
+TITLE_MIN = 40
+"""The ranked list's title column is never narrower (pixels): an ellipsis and a few letters."""
+
+
 class RankedListView(QTableView):
     """The ranked list: sortable by any column (run order by default); ``article_activated(id)``
     when the user picks a row; ``rank_move_requested(id, rank)`` when a row is dropped on
@@ -337,9 +341,9 @@ class RankedListView(QTableView):
         self.verticalHeader().hide()
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         h = self.horizontalHeader()
-        h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        h.setSectionResizeMode(TITLE, QHeaderView.ResizeMode.Stretch)
+        h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # the title fills the rest (_fill_title)
         h.setMinimumSectionSize(30)
+        h.sectionResized.connect(lambda col, *_: col != TITLE and self._fill_title())
         for col, width in ((RANK, 44), (ARTICLE, 70), (RELEVANT, 32), (AVECHP, 54), (T2IF, 70), (LE, 56), (F, 52),
                            (CHP, 70), (T2IP, 70), (ES, 56), (P_SET, 52), (R_SET, 52)):
             self._min_width[col] = width
@@ -360,6 +364,20 @@ class RankedListView(QTableView):
         h.sortIndicatorChanged.connect(lambda *_: self._scroll_to_selection())
 
     # -- columns ------------------------------------------------------------------------
+    def _fill_title(self) -> None:
+        """The title column takes the width the other shown columns leave, at least
+        :data:`TITLE_MIN` (then the list scrolls sideways). Qt's stretching section does the
+        same while the others fit, but keeps a stale width once they are wider than the view
+        (a laptop's screen): the score columns went out of sight behind a wide title."""
+        others = sum(self.columnWidth(c) for c in COLUMN_KEYS if c != TITLE and not self.isColumnHidden(c))
+        want = max(TITLE_MIN, self.viewport().width() - others)
+        if self.columnWidth(TITLE) != want:
+            self.setColumnWidth(TITLE, want)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fill_title()
+
     def _fit_headers(self, initial: bool = False) -> None:
         """Widen each fixed column to show its whole header ("LE(2000)", "T2IF(10000)") with
         room for the sort arrow; never narrower than its default width (``initial``: set it)."""
@@ -369,6 +387,7 @@ class RankedListView(QTableView):
             need = max(width, fm.horizontalAdvance(text) + fm.horizontalAdvance("M") + 12)
             if initial or self.columnWidth(col) < need:
                 self.setColumnWidth(col, need)
+        self._fill_title()
 
     def _headers_renamed(self, _first: int, _last: int) -> None:
         """Score headers renamed: widen what needs it, repaint the header only."""
@@ -392,6 +411,7 @@ class RankedListView(QTableView):
         columns = set(columns) | {TITLE}
         for c in COLUMN_KEYS:
             self.setColumnHidden(c, c not in columns)
+        self._fill_title()
         if save:
             app_settings().setValue(COLUMNS_KEY, [COLUMN_KEYS[c] for c in sorted(columns)])
 

@@ -18,7 +18,8 @@ import sys
 import pytest
 from PySide6.QtCore import QRect, QSize
 
-from readsim.app.widgets.placement import MARGIN, fit, opening
+from readsim.app.widgets.placement import MARGIN, column_widths, fit, opening
+from readsim.app.widgets.ranked_list import TITLE_MIN
 
 DEFAULT = QSize(1600, 1000)
 
@@ -175,3 +176,59 @@ def test_a_headless_window_is_the_default_size_on_qt_s_own_offscreen_screen(tmp_
     assert done.returncode == 0, done.stderr
     image = QImage(str(shot))
     assert (image.width(), image.height()) == (DEFAULT.width(), DEFAULT.height())
+
+
+@pytest.mark.parametrize("total, need, least, want", [
+    (1294, 300, (360, 480), [401, 569, 324]),  # the third needs less than its 25% (324): the shares
+    (1294, 435, (360, 400), [401, 458, 435]),  # 111 more: all from the second (569 -> 458)
+    (1294, 435, (360, 480), [379, 480, 435]),  # the second gives 89 (down to 480), the first 22
+    (1294, 520, (360, 480), [360, 480, 454]),  # both down to their least widths: 454 of 520
+    (1216, 435, (360, 480), [360, 480, 376]),  # a 1,280 x 720 screen: 376 of 435
+])
+def test_column_widths_give_the_third_column_its_need_from_the_second_then_the_first(total, need, least, want):
+    got = column_widths(total, (0.31, 0.44), need, least)
+    assert got == want and sum(got) == total
+
+
+READER = r"""
+import json, time
+from pathlib import Path
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from readsim.app.background import activity
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Session
+from readsim.engine.samples import sample
+s = Session()
+w = MainWindow(s, show_dialogs=False, restore=True)  # the user's window, no remembered state
+w.show()
+p = sample()
+s.open_files(p.collection, p.qrels, list(p.runs), p.topics, p.topic, None)
+end = time.monotonic() + 120
+while time.monotonic() < end and not (s.current is not None and s.rows_ready() and activity().count == 0):
+    app.processEvents(); time.sleep(0.01)
+for _ in range(20):
+    app.processEvents()
+reader = w.splitter.widget(2)
+t = w.table
+shown = [c for c in range(t.model().columnCount()) if not t.isColumnHidden(c)]
+print(json.dumps({"sizes": w.splitter.sizes(), "need": reader.needed_width(),
+                  "sideways": reader.horizontalScrollBar().maximum(),
+                  "title": t.columnWidth(2), "header": t.horizontalHeader().length(), "view": t.viewport().width()}))
+"""
+
+
+def test_on_a_laptop_screen_the_reader_column_does_not_scroll_sideways(tmp_path):
+    """On 1,366 x 768 the Reader column (controls, scores) is given the width it needs, from the
+    article's column; the ranked list's title takes what the other columns leave (at least
+    TITLE_MIN), never more: the score columns stay in reach."""
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", XDG_CONFIG_HOME=str(tmp_path / "config"),
+               HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", READER], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["sizes"][2] >= out["need"] and out["sideways"] == 0, out
+    assert out["title"] == max(TITLE_MIN, out["view"] - (out["header"] - out["title"])), out
