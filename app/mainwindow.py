@@ -540,6 +540,11 @@ class MainWindow(QMainWindow):
         if sizes != self.splitter.sizes():
             self.splitter.setSizes(sizes)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self._auto_columns:
+            self._fit_columns()  # the columns follow the window until the user moves them
+
     def _columns_moved(self, *_) -> None:
         self._auto_columns = False  # the user's widths from now on (saved with the window)
 
