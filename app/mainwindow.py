@@ -524,19 +524,24 @@ class MainWindow(QMainWindow):
             self._sized = True
             self._auto_columns = True
             self.splitter.splitterMoved.connect(self._columns_moved)
-            self.splitter.widget(2).grown = self._fit_columns
+            self.splitter.widget(2).grown = lambda: self._fit_columns(resized=False)
             self._fit_columns()
 
-    def _fit_columns(self) -> None:
+    def _fit_columns(self, resized: bool = True) -> None:
         """Columns of about 31% / 44% / 25% of the window, the Reader column (the third) at least as
         wide as its controls and scores (no sideways scrolling on a laptop's screen), until the
-        user moves them."""
+        user moves them. Between resizes of the window the Reader column only widens, when what
+        it shows needs more (``resized`` False): the columns do not shift to and fro as its
+        scroll bar comes and goes with a control change."""
         if not self._auto_columns:
             return
         reader = self.splitter.widget(2)
-        w = max(self.splitter.width() - sum(self.splitter.handleWidth() for _ in range(2)), 900)
+        need = reader.needed_width()  # type: ignore[attr-defined]
+        if not resized and need <= self.splitter.sizes()[2]:
+            return
+        w = max(self.splitter.width() - 2 * self.splitter.handleWidth(), 900)
         least = tuple(max(wd.minimumSizeHint().width(), wd.minimumWidth()) for wd in map(self.splitter.widget, range(2)))
-        sizes = column_widths(w, (0.31, 0.44), reader.needed_width(), least)  # type: ignore[attr-defined]
+        sizes = column_widths(w, (0.31, 0.44), need, least)
         if sizes != self.splitter.sizes():
             self.splitter.setSizes(sizes)
 

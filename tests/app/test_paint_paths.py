@@ -46,6 +46,21 @@ def shown(w) -> np.ndarray:
     return pixels(w.screen().grabWindow(w.winId()).toImage())
 
 
+def settle(w) -> None:
+    """Let a resize settle: the columns' new widths, the article's text laid out again at its
+    new width (a long document is laid out in steps), painted once whole."""
+    view = w.article.view
+    layout = view.document().documentLayout()
+    for _ in range(100):
+        QApplication.processEvents()
+        height = layout.documentSize().height()
+        QApplication.processEvents()
+        if layout.documentSize().height() == height:
+            break
+    w.grab()
+    QApplication.processEvents()
+
+
 def set_mode(w, mode: Mode) -> None:
     w.controls.mode.setCurrentIndex(w.controls.mode.findData(mode.value))
 
@@ -56,6 +71,7 @@ def test_each_change_leaves_on_screen_what_a_full_repaint_draws(window, qtbot):
     of the whole window."""
     w = window(PAGERANK)
     w.resize(1300, 900)
+    settle(w)
     changes = [lambda m=m: set_mode(w, m) for m in (Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.NATURAL)]
     changes += [lambda: w.controls.screen.setValue(2000), lambda: w.controls.screen.setValue(300),
                 w.act_next_screen.trigger, w.act_next_screen.trigger, w.act_line_forward.trigger,
