@@ -440,9 +440,11 @@ class Session(QObject):
                 self.rows = self._by_mode.rows(self.rows, old.mode, new.mode)
                 self.rows_changed.emit()
             if self.current is not None:
-                ev = rw.with_mode(self.current.row.natural if self.current.row else self.current.evaluation, new.mode)
                 row = self.current.row and (self.row_of(self.current.name) if self.rows_ready()
                                             else self.current.row.in_mode(new.mode))
+                # the row's evaluation in the new mode (kept per mode with the rows: the same
+                # object when the mode comes back), else the article read again in it
+                ev = row.evaluation if row else rw.with_mode(self.current.evaluation, new.mode)
                 self.current = dataclasses.replace(self.current, evaluation=ev, row=row)
                 self.evaluation_changed.emit()
         self.settings_changed.emit(new)
