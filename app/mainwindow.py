@@ -528,15 +528,15 @@ class MainWindow(QMainWindow):
             self._fit_columns()
 
     def _fit_columns(self, resized: bool = True) -> None:
-        """Columns of about 31% / 44% / 25% of the window, the Reader column (the third) at least as
-        wide as its controls and scores (no sideways scrolling on a laptop's screen), until the
-        user moves them. Between resizes of the window the Reader column only widens, when what
-        it shows needs more (``resized`` False): the columns do not shift to and fro as its
-        scroll bar comes and goes with a control change."""
+        """Columns of about 31% / 44% / 25% of the window, the Reader column (the third) as wide as
+        its controls prefer (no row wrapped) and its scores need (no sideways scrolling on a
+        laptop's screen), as far as the other two columns can give, until the user moves them.
+        Between resizes of the window the Reader column only widens, when what it shows needs
+        more (``resized`` False): the columns do not shift to and fro as its scroll bar comes and
+        goes with a control change."""
         if not self._auto_columns:
             return
-        reader = self.splitter.widget(2)
-        need = reader.needed_width()  # type: ignore[attr-defined]
+        need = self.reader_width()
         if not resized and need <= self.splitter.sizes()[2]:
             return
         w = max(self.splitter.width() - 2 * self.splitter.handleWidth(), 900)
@@ -544,6 +544,13 @@ class MainWindow(QMainWindow):
         sizes = column_widths(w, (0.31, 0.44), need, least)
         if sizes != self.splitter.sizes():
             self.splitter.setSizes(sizes)
+
+    def reader_width(self) -> int:
+        """The width the Reader column prefers (pixels): its controls with no row wrapped, its
+        scores unsqueezed, and its vertical scroll bar when it scrolls up and down."""
+        margins = self.controls.parentWidget().layout().contentsMargins()
+        prefer = self.controls.unwrapped_width() + margins.left() + margins.right()
+        return self.splitter.widget(2).needed_width(prefer)  # type: ignore[attr-defined]
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)

@@ -60,6 +60,8 @@ class Controls(QGroupBox):
         self.session = session
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # a narrow column (a small screen) puts a row's field under its label instead of scrolling
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
 
         self.screen = CountSpinBox(session.unit)
         self.screen.setRange(1, 10_000_000)
@@ -126,6 +128,21 @@ class Controls(QGroupBox):
         for sig in (session.article_changed, session.evaluation_changed):
             sig.connect(self.show_entry)
         self.show_entry()
+
+    def unwrapped_width(self) -> int:
+        """The width at which no row puts its field under its label: the widest label, the
+        spacing, the widest field (their size hints), the margins (pixels). The form's own size
+        hint follows how it is wrapped now."""
+        form = self.layout()
+        labels, fields = [], []
+        for row in range(form.rowCount()):
+            for role, out in ((QFormLayout.ItemRole.LabelRole, labels), (QFormLayout.ItemRole.FieldRole, fields)):
+                item = form.itemAt(row, role)
+                if item is not None and item.widget() is not None:
+                    out.append(item.widget().sizeHint().width())
+        m, g = form.contentsMargins(), self.contentsMargins()
+        return (max(labels, default=0) + max(form.horizontalSpacing(), 0) + max(fields, default=0)
+                + m.left() + m.right() + g.left() + g.right())
 
     def _entry_changed(self, value: int) -> None:
         shown = self.session.entry_of_current()

@@ -113,12 +113,14 @@ class Scrolled(QScrollArea):
         panel = self.widget()
         return panel.minimumSizeHint().expandedTo(panel.minimumSize())
 
-    def needed_width(self) -> int:
-        """The width at which the panel does not scroll sideways: its least width, plus the
-        vertical scroll bar when it scrolls up and down at the area's height."""
+    def needed_width(self, preferred: int = 0) -> int:
+        """The width at which the panel does not scroll sideways and is at least ``preferred``
+        wide (what a part of it prefers, nothing wrapped: the panel's own size hint overstates it
+        where it holds word-wrapped text), plus the vertical scroll bar when the panel scrolls up
+        and down at the area's height."""
         least = self._least()
         bar = self.verticalScrollBar().sizeHint().width() if least.height() > self.maximumViewportSize().height() else 0
-        return least.width() + bar
+        return max(least.width(), preferred) + bar
 
     def _fit(self) -> None:
         """Size the panel to the area, at least to its least size; a scroll bar shown one way
