@@ -140,7 +140,8 @@ def export_article(window, path: str | Path) -> Path:
 
 
 def plots(window, build: bool = True) -> list[tuple[str, pg.PlotWidget]]:
-    """The visible pyqtgraph plots of the window (its docks included), named for menus:
+    """The visible pyqtgraph plots of the window (its docks included; a topic-dock plot behind
+    the other on a narrow dock, :class:`~readsim.app.widgets.list_plot.RankCurves`, too), named for menus:
     the precision plot first; names are plain text (:func:`plain`), at most 60 characters.
     Plots the window has not built yet (:mod:`readsim.app.widgets.deferred`) are built first,
     or left out (``build=False``)."""
@@ -158,7 +159,9 @@ def plots(window, build: bool = True) -> list[tuple[str, pg.PlotWidget]]:
     if isinstance(main, pg.PlotWidget):
         out.append(("Precision plot", main))
     for w in window.findChildren(pg.PlotWidget):
-        if w is main or not w.isVisible():
+        parent = w.parentWidget()
+        tabbed = parent is not None and parent.isVisible() and hasattr(parent, "side_by_side")
+        if w is main or not (w.isVisible() or tabbed):
             continue
         title = plain(w.getPlotItem().titleLabel.text or "") or w.objectName() or type(w.parent()).__name__
         out.append((title if len(title) <= 60 else title[:59].rstrip() + "…", w))

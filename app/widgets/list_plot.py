@@ -1,7 +1,8 @@
 """Curves of a topic's ranked list against rank (pyqtgraph): gP[r] and gR[r] for the chosen
 document measure, and NCE[r] for an effort score (LE(s) or ES(s); Arvola et al. 2010, section
 5.2). Relevant ranks are dotted on the gP curve (the terms of AgP); a vertical line marks the
-open article's rank. Ranks are 1-based on the x axis."""
+open article's rank. Ranks are 1-based on the x axis. Where the two plots do not fit side by
+side (the topic dock on a laptop screen), a tab bar above them shows one at a time."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSizeF, Qt
 from PySide6.QtGui import QFont, QTextDocument
-from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QTabBar, QVBoxLayout, QWidget
 
 from ..plain import esc
 
@@ -26,6 +27,8 @@ LABEL_FILL = pg.mkBrush(255, 255, 255, 235)  # a marker label's box: the curves 
 TITLE_SIZE = "9pt"
 TITLE_MARGIN = 16  # pixels a title line leaves free (the plot's margins)
 TITLE_ITEM_MARGIN = 4  # QGraphicsTextItem's document margin (pixels)
+PLOT_MIN_WIDTH, PLOT_MIN_HEIGHT = 220, 150  # one curve plot's least size (pixels)
+PLOT_SPACING = 6  # between the two plots side by side (pixels)
 
 
 def cache_axes(item: pg.PlotItem) -> None:
@@ -52,7 +55,7 @@ def set_range(item: pg.PlotItem, axis: int, lo: float, hi: float, padding: float
 
 def _plot(left: str) -> pg.PlotWidget:
     w = pg.PlotWidget()
-    w.setMinimumSize(220, 150)
+    w.setMinimumSize(PLOT_MIN_WIDTH, PLOT_MIN_HEIGHT)
     item = w.getPlotItem()
     item.setLabel("bottom", "rank r")
     item.setLabel("left", left)
@@ -133,13 +136,30 @@ def _measured(html: str, _font: str) -> tuple[float, float]:
 
 class RankCurves(QWidget):
     """Two plots side by side: gP[r] / gR[r] and NCE[r]; :meth:`show_scores` fills them,
-    :meth:`mark_rank` moves the open article's marker (None hides it)."""
+    :meth:`mark_rank` moves the open article's marker (None hides it). Narrower than the two
+    plots' least widths, it shows one plot at a time under a tab bar (:attr:`tabs`), so that its
+    own least width is one plot's and the topic dock fits a laptop screen without scrolling
+    sideways."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(6)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        self.tabs = QTabBar()
+        self.tabs.setDocumentMode(True)
+        self.tabs.setExpanding(False)
+        self.tabs.addTab("gP[r], gR[r]")
+        self.tabs.addTab("NCE[r]")
+        self.tabs.setToolTip("The plots do not fit side by side here: one at a time")
+        self.tabs.hide()
+        self.tabs.currentChanged.connect(lambda _: self._arrange())
+        outer.addWidget(self.tabs)
+        lay = QHBoxLayout()
+        lay.setSpacing(PLOT_SPACING)
+        outer.addLayout(lay, 1)
+        # one plot's width, not the two plots' the layout would impose (see _arrange)
+        self.setMinimumSize(PLOT_MIN_WIDTH, PLOT_MIN_HEIGHT)
         self.gp_plot = _plot("gP[r], gR[r]")
         self.nce_plot = _plot("NCE[r]")
         gp_item, nce_item = self.gp_plot.getPlotItem(), self.nce_plot.getPlotItem()
@@ -237,12 +257,30 @@ class RankCurves(QWidget):
                 set_label(mark, label)
                 keep_label_inside(mark, self._n)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        """Re-fit the titles (legends) to the plots' new widths: one line or one part a line."""
-        super().resizeEvent(event)
+    def side_by_side(self) -> bool:
+        """Whether both plots show (else one, chosen on :attr:`tabs`)."""
+        return not self.tabs.isVisibleTo(self)
+
+    def _arrange(self) -> None:
+        """Both plots side by side where they fit at their least widths, else the tab bar and
+        the plot chosen on it; then the titles re-fitted to the plots' widths."""
+        both = self.width() >= 2 * PLOT_MIN_WIDTH + PLOT_SPACING
+        shown = (both or self.tabs.currentIndex() == 0, both or self.tabs.currentIndex() == 1)
+        if (self.tabs.isVisibleTo(self), self.gp_plot.isVisibleTo(self), self.nce_plot.isVisibleTo(self)) != (not both, *shown):
+            self.tabs.setVisible(not both)
+            self.gp_plot.setVisible(shown[0])
+            self.nce_plot.setVisible(shown[1])
+            self.layout().activate()  # the plots' new widths now, for their titles
         for plot in (self.gp_plot, self.nce_plot):  # the title spans the plot less its left axis
-            item = plot.getPlotItem()
-            _refit_title(item, plot.width() - item.getAxis("left").width())
+            if plot.isVisibleTo(self):
+                item = plot.getPlotItem()
+                _refit_title(item, plot.width() - item.getAxis("left").width())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        """Arrange the plots for the new width (:meth:`_arrange`), re-fitting their titles
+        (legends): one line or one part a line."""
+        super().resizeEvent(event)
+        self._arrange()
 
     def marked_rank(self) -> int | None:
         """The marked rank, or None when no mark is shown (tests)."""

@@ -117,7 +117,7 @@ class TopicView(QWidget):
 
         outer = QHBoxLayout(self)
         outer.setContentsMargins(6, 4, 6, 4)
-        outer.setSpacing(10)
+        outer.setSpacing(8)
         left = QWidget()
         left.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
         left.setFixedWidth(LEFT_WIDTH)

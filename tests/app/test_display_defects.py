@@ -95,8 +95,12 @@ def test_plot_labels_in_boxes_and_titles_fit(real_window, qtbot, size):
         assert line.label.orthoPos >= 0.95 and line.label.anchors[0][1] == 0.0  # hangs from the top
     assert plot.t2i.label.textItem.toPlainText() == "T2I(300) stop"
     assert curves.nce_mark.label.textItem.toPlainText() == f"{PAGERANK} (rank 10)"
-    # every title line fits the width it is drawn in, and the whole legend is there
-    for pw in (curves.gp_plot, curves.nce_plot):
+    # every title line fits the width it is drawn in, and the whole legend is there (a plot the
+    # narrow dock shows one at a time: on its tab)
+    for tab, pw in enumerate((curves.gp_plot, curves.nce_plot)):
+        if not curves.side_by_side():
+            curves.tabs.setCurrentIndex(tab)
+        qtbot.waitUntil(pw.isVisible)
         item = pw.getPlotItem()
         width = item.getViewBox().width()
         html = item.titleLabel.text
@@ -105,6 +109,32 @@ def test_plot_labels_in_boxes_and_titles_fit(real_window, qtbot, size):
         assert item.titleLabel.item.boundingRect().height() <= item.titleLabel.maximumHeight()
     assert "(lower is better)" in curves.nce_plot.getPlotItem().titleLabel.item.toPlainText()
     assert "ANCE[r] / LE(300)" in curves.nce_plot.getPlotItem().titleLabel.item.toPlainText()
+
+
+def test_curve_plots_side_by_side_where_both_fit_else_one_at_a_time(qtbot):
+    """Two plots of PLOT_MIN_WIDTH (220) with PLOT_SPACING (6) between them need 446 pixels:
+    from there side by side; narrower, a tab bar and one plot, so that the widget's least width
+    is one plot's (the topic dock then fits a 1,280-pixel screen)."""
+    curves = list_plot.RankCurves()
+    qtbot.addWidget(curves)
+    curves.show()
+    qtbot.waitExposed(curves)
+    assert curves.minimumWidth() == 220 and 2 * list_plot.PLOT_MIN_WIDTH + list_plot.PLOT_SPACING == 446
+
+    def shown():
+        return curves.side_by_side(), curves.tabs.isVisible(), curves.gp_plot.isVisible(), curves.nce_plot.isVisible()
+
+    curves.resize(446, 300)
+    qtbot.waitUntil(lambda: shown() == (True, False, True, True))
+    assert curves.gp_plot.width() + curves.nce_plot.width() + 6 == 446
+    curves.resize(445, 300)
+    qtbot.waitUntil(lambda: shown() == (False, True, True, False))  # the first tab: gP[r], gR[r]
+    assert [curves.tabs.tabText(i) for i in range(curves.tabs.count())] == ["gP[r], gR[r]", "NCE[r]"]
+    curves.tabs.setCurrentIndex(1)
+    assert shown() == (False, True, False, True)
+    qtbot.waitUntil(lambda: curves.nce_plot.width() == 445)  # the whole width for the one plot
+    curves.resize(800, 300)
+    qtbot.waitUntil(lambda: shown() == (True, False, True, True))
 
 
 def test_article_id_with_braces_marks_its_rank(qtbot):

@@ -39,6 +39,19 @@ def test_export_article_and_plot_pictures(real_window, tmp_path, suffix):
     assert [name for name, _ in export.plots(w)][0] == "Precision plot"
 
 
+def test_plot_menu_lists_both_curve_plots_of_a_narrow_topic_dock(real_window, qtbot):
+    """On a narrow topic dock the curve plots show one at a time (tabs): the one behind is still
+    offered for export."""
+    w = real_window(ARTICLE)
+    w.resize(1200, 760)
+    w.topic_dock.show()
+    curves = w.topic_view.curves
+    qtbot.waitUntil(lambda: not curves.side_by_side() and not curves.nce_plot.isVisible())
+    names = [name for name, _ in export.plots(w)]
+    assert names[0] == "Precision plot"
+    assert any(n.startswith("gP[r]") for n in names) and any(n.startswith("NCE[r]") for n in names), names
+
+
 def test_export_scores_equal_the_shown_scores(real_window, tmp_path):
     w = real_window(ARTICLE)
     s = w.session
