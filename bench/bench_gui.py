@@ -17,7 +17,9 @@ Measured (wall time, ``time.perf_counter``), each repeated:
   pending events, with the repaint of what changed, are processed (``processEvents``): the
   "median" column, judged against the aim; "+ full repaint" adds a forced repaint of the whole
   window (``QWidget.repaint``), an upper bound that paints everything a second time;
-- a playback step (one line forward) with its repaint.
+- a playback step (one line forward) with its repaint;
+- a diagnostic row: the mode changes again with the pyqtgraph plots (the precision plot, the
+  topic dock's curves) hidden, what they cost a change (no aim).
 
 Prints median and max per kind in ms, the machine's load average (``os.getloadavg``) before
 and after (the machine is shared: a figure means little without it), and the aims:
@@ -167,6 +169,22 @@ def main(argv: list[str] | None = None) -> int:
             times.append(update)
             full.append(whole)
         rows.append((label, times, full))
+    # what the pyqtgraph plots cost a mode change: the same changes with the precision plot and the
+    # topic dock's curves hidden (a diagnostic row, not an update the aim applies to)
+    hidden = [window.plot_slot, window.topic_view.curves_slot]
+    for w in hidden:
+        w.hide()
+    settle(app, window)
+    changes = [lambda m=m: c.mode.setCurrentIndex(c.mode.findData(m.value)) for m in modes]
+    times, full = [], []
+    for i in range(args.repeat):
+        update, whole = timed(app, window, changes[i % len(changes)], scores_match)
+        times.append(update)
+        full.append(whole)
+    for w in hidden:
+        w.show()
+    settle(app, window)
+    rows.append(("(mode, the pyqtgraph plots hidden)", times, full))
 
     print()
     print(f"{'what':40s} {'n':>4s} {'median ms':>10s} {'max ms':>9s} {'+ full repaint':>15s}  aim < {AIM_MS:.0f} ms per update")
@@ -174,10 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     worst = 0.0
     for label, times, *full in rows:
         med, mx = statistics.median(times), max(times)
-        update = not label.startswith(("open", "re-open"))
+        update = not label.startswith(("open", "re-open", "("))
         ok = ("ok" if med < AIM_MS else "SLOW") if update else (
             ("ok" if med < OPEN_AIM_MS else "SLOW") + f" (aim < {OPEN_AIM_MS:.0f} ms)" if label.startswith("re-open")
-            else "(first open: files, topic, article)")
+            else "(diagnostic: what the plots cost)" if label.startswith("(") else "(first open: files, topic, article)")
         if update:
             worst = max(worst, med)
         whole = f"{statistics.median(full[0]):15.1f}" if full else " " * 15
