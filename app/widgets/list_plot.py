@@ -158,8 +158,9 @@ class RankCurves(QWidget):
         lay = QHBoxLayout()
         lay.setSpacing(PLOT_SPACING)
         outer.addLayout(lay, 1)
-        # one plot's width, not the two plots' the layout would impose (see _arrange)
-        self.setMinimumSize(PLOT_MIN_WIDTH, PLOT_MIN_HEIGHT)
+        # one plot's width, not the two plots' the layout would impose (see _arrange); its height
+        # under the tab bar when that shows
+        self.setMinimumSize(PLOT_MIN_WIDTH, PLOT_MIN_HEIGHT + self.tabs.sizeHint().height() + outer.spacing())
         self.gp_plot = _plot("gP[r], gR[r]")
         self.nce_plot = _plot("NCE[r]")
         gp_item, nce_item = self.gp_plot.getPlotItem(), self.nce_plot.getPlotItem()
