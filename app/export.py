@@ -158,9 +158,11 @@ def plots(window, build: bool = True) -> list[tuple[str, pg.PlotWidget]]:
     main = getattr(getattr(window, "plot", None), "plot", None) if slot is None or slot.built() else None
     if isinstance(main, pg.PlotWidget):
         out.append(("Precision plot", main))
+    from .widgets.list_plot import RankCurves
+
     for w in window.findChildren(pg.PlotWidget):
         parent = w.parentWidget()
-        tabbed = parent is not None and parent.isVisible() and hasattr(parent, "side_by_side")
+        tabbed = isinstance(parent, RankCurves) and parent.isVisible()  # behind the other plot's tab
         if w is main or not (w.isVisible() or tabbed):
             continue
         title = plain(w.getPlotItem().titleLabel.text or "") or w.objectName() or type(w.parent()).__name__

@@ -217,6 +217,7 @@ class RankCurves(QWidget):
             left = "gR[r]" if effort else "gP[r], gR[r]"
             if item.getAxis("left").labelText != left:
                 item.setLabel("left", left)
+                self.tabs.setTabText(0, left)  # no gP for an effort score
             set_range(item, 1, 0, 1.05, 0)
             set_range(item, 0, 1, ts.n, 0.02)
         nce_key = (ts.n, ts.effort, ts.nce.tobytes())

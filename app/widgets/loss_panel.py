@@ -29,7 +29,9 @@ from .loss_table import (L_IDEAL, L_IDEAL_RANK, L_LOSS, L_RANK, L_RANK_COST, L_R
                          LOSS_ARTICLE_ROLE, LossModel)
 from .tables import row_table
 
-LEFT_WIDTH, LOSS_WIDTH = 430, 536  # the topic view's fixed columns (pixels): with the curves at one plot's least width (list_plot.PLOT_MIN_WIDTH) the topic dock fits a 1,280-pixel-wide screen
+# the topic view's fixed columns (pixels): with the curves at one plot's least width
+# (list_plot.PLOT_MIN_WIDTH) the topic dock fits a 1,280-pixel-wide screen
+LEFT_WIDTH, LOSS_WIDTH = 430, 536
 
 
 def export_button(what: str, slot: Callable[[], None]) -> QPushButton:

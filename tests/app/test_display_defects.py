@@ -109,6 +109,7 @@ def test_plot_labels_in_boxes_and_titles_fit(real_window, qtbot, size):
         assert item.titleLabel.item.boundingRect().height() <= item.titleLabel.maximumHeight()
     assert "(lower is better)" in curves.nce_plot.getPlotItem().titleLabel.item.toPlainText()
     assert "ANCE[r] / LE(300)" in curves.nce_plot.getPlotItem().titleLabel.item.toPlainText()
+    assert curves.tabs.tabText(0) == "gR[r]"  # an effort score has no gP: the tab says what the plot shows
 
 
 def test_curve_plots_side_by_side_where_both_fit_else_one_at_a_time(qtbot):
