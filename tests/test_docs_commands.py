@@ -94,7 +94,7 @@ def parse_commands(block: Block) -> Block:
         command = line[2:]
         while command.endswith("\\"):
             i += 1
-            command = command[:-1] + "\n" + lines[i]
+            command = command + "\n" + lines[i]  # bash reads the continuation as shown
         i += 1
         output = []
         while i < len(lines) and not lines[i].startswith("$ "):
@@ -142,6 +142,17 @@ def matches(expected: list[str], actual: list[str]) -> bool:
         else:
             return False
     return start < end  # at least one line left out before the last part
+
+
+def test_elision_rule():
+    real = ["a", "b", "c", "d", "e"]
+    assert matches(["a", "b", "c", "d", "e"], real)
+    assert matches(["a", "[...]", "e"], real)
+    assert matches(["a", "[...]", "c", "[...]", "e"], real)
+    assert not matches(["a", "[...]", "b", "c", "d", "e"], real)  # nothing left out
+    assert not matches(["a", "e"], real)
+    assert not matches(["+a", "[...]", "e"], real)
+    assert not matches(["a", "[...]", "d"], real)  # the last shown lines end the output
 
 
 def run(command: str, cwd: Path, data: Path | None) -> list[str]:

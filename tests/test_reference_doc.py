@@ -24,6 +24,7 @@ from readsim.engine.measure import (LIST_KINDS, DocMeasure, ListMeasure, Unknown
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference.md"
 README = ROOT / "README.md"
+FORMATS = ROOT / "docs" / "formats.md"
 SAMPLE = ROOT / "resources" / "sample"
 
 OUTSIDE = re.compile(r"shared/|SPEC\.md|\bSPEC section|\b\d{3}_[0-9a-f]{16}\b|seeds?/")
@@ -258,14 +259,16 @@ def test_reference_cites_nothing_outside_the_project():
         assert "../" not in line or "../article.dtd" in line, line
 
 
-def test_readme_bad_input_table_cites_nothing_outside_the_project():
-    readme = README.read_text(encoding="utf-8")
-    m = re.search(r"^#+ What bad input gets\s*$(.*?)(?=^#+ |\Z)", readme, re.M | re.S)
-    assert m, "README.md has no 'What bad input gets' section (the lead adds it, from docs/reference.md section 10)"
+def test_formats_page_bad_input_table_cites_nothing_outside_the_project():
+    # the README's "What bad input gets" moved to docs/formats.md; the README links to it
+    page = FORMATS.read_text(encoding="utf-8")
+    m = re.search(r"^#+ What bad input gets\s*$(.*?)(?=^#+ |\Z)", page, re.M | re.S)
+    assert m, "docs/formats.md has no 'What bad input gets' section (from docs/reference.md section 10)"
     table = m.group(1)
-    assert table_rows(table), "the README's 'What bad input gets' section has no table"
+    assert table_rows(table), "docs/formats.md's 'What bad input gets' section has no table"
     assert not OUTSIDE.search(table), OUTSIDE.search(table).group()
-    assert "docs/reference.md" in readme
+    assert "reference.md" in page
+    assert "docs/formats.md#what-bad-input-gets" in README.read_text(encoding="utf-8")
 
 
 # -- the window's help ------------------------------------------------------------------------
