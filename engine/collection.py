@@ -35,6 +35,7 @@ from . import article_index as ai
 from .archives import SUFFIXES, Archive, is_archive, open_archive
 from .errors import InputError
 from .text import DTD_NAME, MAX_ARTICLE_BYTES, MAX_DTD_BYTES, Article, dtd_paths, parse_xml
+from .units import UNITS
 
 KINDS_TEXT = "a folder of <name>.xml files, or a " + ", ".join(SUFFIXES) + " archive"
 
@@ -44,11 +45,14 @@ class Collection:
 
     ``progress(done, total, what)``: see :data:`readsim.engine.article_index.Progress` (an
     exception it raises stops the indexing and comes out of the constructor). Raises
-    :class:`InputError` naming ``root``: not a folder nor an archive, not a readable archive, an
-    index that cannot be written."""
+    :class:`InputError` naming ``root``: not a folder nor an archive (missing, a device, a FIFO:
+    ``readsim-eval``'s message), not a readable archive, an index that cannot be written;
+    ``ValueError`` for a ``unit`` other than ``bytes`` and ``chars``."""
 
     def __init__(self, root: str | os.PathLike, unit: str = "bytes", cache_size: int = 64,
                  progress: ai.Progress | None = None):
+        if unit not in UNITS:
+            raise ValueError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}")
         self.root = Path(root)
         self.unit = unit
         self.notes: list[str] = []  # why an index was rebuilt (for the user)
@@ -69,6 +73,10 @@ class Collection:
             self._archives[""] = open_archive(self.root, progress, self.notes)
             self._listed = True
         else:
+            if not self.root.is_file():  # missing, a device, a FIFO: readsim-eval's words for it
+                from .coverage import check_input_path
+
+                check_input_path(root, "collection")
             raise InputError(root, None, f"not a collection ({KINDS_TEXT})")
 
     # -- indexing -----------------------------------------------------------------------------

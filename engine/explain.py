@@ -82,6 +82,10 @@ class Explanation:
                 return t
         raise KeyError(symbol)
 
+    def __str__(self) -> str:
+        """:meth:`text`: ``print(explanation)`` shows the formula, not the dataclass."""
+        return self.text()
+
     def text(self) -> str:
         """The explanation as plain text: formula, substituted formula, one line per term."""
         lines = [f"{self.measure}   (reference §{self.reference})", self.formula, self.substituted]

@@ -25,12 +25,8 @@ internal. Importing ``readsim`` loads neither pandas nor scipy nor Qt: each name
 first use.
 """
 
-from __future__ import annotations
-
 if __name__ != "readsim":  # this folder is engine/api: in an editable install it is also on engine's path
     raise ImportError(f"{__name__} is the readsim package itself: import readsim")
-
-from importlib import import_module
 
 from readsim.engine import __version__
 from readsim.engine.errors import InputError, InputWarning
@@ -51,11 +47,15 @@ def __getattr__(name: str):
     where = _WHERE.get(name)
     if where is None:
         raise AttributeError(f"module 'readsim' has no attribute {name!r}")
-    module = import_module(where, __name__)
+    import importlib  # here, so that the package's namespace holds only the public names
+
+    module = importlib.import_module(where, __name__)
     value = module if name == "elements" else getattr(module, name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    """The public API only (``__all__``): ``readsim.engine`` and the underscored modules are
+    internal."""
+    return sorted(__all__)

@@ -30,6 +30,7 @@ from readsim.engine.layout import layout
 from readsim.engine.reading import Mode
 from readsim.engine.results import Join
 
+from ._checks import one_id, real, whole
 from ._evaluate import _check, _collection
 from ._inputs import as_qrels, as_run, warn
 from ._scores import in_mode, panel_scores, ranked_article
@@ -258,11 +259,13 @@ def article(qrels, run, *, topic, article, collection=None, screen: int = 300, t
     (a unit offset) for the ``entry`` mode, default the run's (its Best in Context offset, else
     its first passage). Raises :class:`readsim.InputError` when the run does not rank the
     article for the topic, or on bad input."""
-    _check("all", reading)
+    _check("all", reading, unit)
+    screen, tolerance, levels = whole("screen", screen, 0), whole("tolerance", tolerance, 0), whole("levels", levels, 1)
+    beta, entry = real("beta", beta), whole("entry", entry, 0, none=True)
+    topic, article_name = one_id("topic", topic), one_id("article", article)
     judged = as_qrels(qrels)
     engine_run = as_run(run)
     found = _collection(collection, unit)
-    topic, article_name = str(topic), str(article)
     result = next((e for e in engine_run.topics.get(topic, ()) if e.article == article_name), None)
     if result is None:
         raise InputError(engine_run.path, None, f"topic {topic}: the run does not rank article {article_name}")

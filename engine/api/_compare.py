@@ -19,6 +19,7 @@ from readsim.engine.compare import Comparison as _EngineComparison
 from readsim.engine.errors import Diagnostic
 from readsim.engine.measure import ListMeasure
 
+from ._checks import choice, flag, real, topic_ids, whole
 from ._evaluate import _check, _measures, evaluations
 from ._inputs import as_qrels, warn
 
@@ -179,10 +180,12 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
     the topics every run has (a warning names those left out; ``all_topics`` pairs every
     judged topic). Raises :class:`readsim.InputError` on bad input, ``ValueError`` on an
     option out of range, fewer than 2 runs or fewer than 2 paired topics."""
-    from readsim.engine.compare import check_options
+    from readsim.engine.compare import CORRECTIONS, TESTS, check_options
 
-    _check("all", reading)
-    check_options(test, alpha, resamples, seed, correction)
+    _check("all", reading, unit)
+    check_options(choice("test", test, TESTS), real("alpha", alpha), whole("resamples", resamples),
+                  whole("seed", seed), choice("correction", correction, CORRECTIONS))
+    all_topics = flag("all_topics", all_topics)
     parsed = _measures(measures, "all")
     qrels = as_qrels(qrels)
     judged_path = qrels.path
@@ -262,7 +265,8 @@ def fidelity(qrels, collection, measures, *, topics="complete", reading: str = "
     topic qualifies or an article cannot be read."""
     import pandas as pd
 
-    _check("all", reading)
+    _check("all", reading, unit)
+    topics = topics if isinstance(topics, str) and topics == "complete" else topic_ids("topics", topics)
     f = fidelity_of(qrels, collection, _measures(measures, "all"), topics=topics, reading=reading, unit=unit)
     table1 = pd.DataFrame(f.means.T, index=pd.Index(f.runs, name="run"), columns=f.measures)
     rows = [(m, first, second, f.diff[k, o], int(f.better[k, o]), int(f.equal[k, o]), int(f.worse[k, o]), f.p[k, o],

@@ -16,6 +16,7 @@ curves (reference section 5).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,8 @@ from readsim.engine.measure import DocMeasure, ListMeasure, UnknownMeasure, pars
 from readsim.engine.reading import Mode
 from readsim.engine.results import Join
 
-from ._inputs import as_qrels, as_runs, run_label, warn
+from ._checks import flag, options
+from ._inputs import as_qrels, input_path, labelled_runs, warn
 
 if TYPE_CHECKING:  # the XML model (lxml) is imported only when a collection is given
     from readsim.engine.collection import Collection
@@ -46,7 +48,9 @@ def parse_measure(text: str) -> DocMeasure | ListMeasure:
     """A measure from its name (reference section 6): a document measure (``F(0.25)``,
     ``T2IF(300)``, ...) or a list measure (``AgP/F(0.25)``, ``MAiP``, ``gP@10/F(0.25)``, ...).
     ``.name`` is the canonical name results use. Raises ``ValueError`` (an unknown name, a
-    parameter out of range) naming what is wrong."""
+    parameter out of range, a ``text`` that is not a string) naming what is wrong."""
+    if not isinstance(text, str):
+        raise ValueError(f"a measure name is a string such as 'AgP/F(0.25)', not {type(text).__name__}")
     return parse_any(text)
 
 
@@ -56,12 +60,16 @@ def _measures(measures, per: str) -> list:
         measures = DEFAULT_DOC_MEASURES if per == "article" else DEFAULT_LIST_MEASURES
     elif isinstance(measures, (str, DocMeasure, ListMeasure)):
         measures = [measures]
+    elif not isinstance(measures, (list, tuple)) and type(measures).__name__ not in ("ndarray", "Series", "Index"):
+        raise ValueError(f"measures must be a measure name or a list of them, not {type(measures).__name__}")
     out = []
     for m in measures:
         if isinstance(m, (DocMeasure, ListMeasure)):
             parsed = m
+        elif isinstance(m, str):
+            parsed = parse_any(m)
         else:
-            parsed = parse_any(str(m))
+            raise ValueError(f"measures must be measure names (strings) or parsed measures, not {m!r}")
         if per == "article" and isinstance(parsed, ListMeasure):
             raise UnknownMeasure(f"{parsed.name} is a list measure; per='article' gives document measures such as "
                                  f"{parsed.doc.name if parsed.doc is not None else 'F(0.25)'}")
@@ -73,19 +81,34 @@ def _measures(measures, per: str) -> list:
 
 
 def _collection(collection, unit: str) -> Collection | None:
+    """None, a :class:`readsim.Collection` as it is, or one opened on a folder or archive
+    path (checked first as ``readsim-eval`` checks it: :func:`readsim._inputs.input_path`).
+    ``TypeError`` for anything else."""
     if collection is None:
         return None
     from readsim.engine.collection import Collection
 
     if isinstance(collection, Collection):
         return collection
-    return Collection(collection, unit)
+    if not isinstance(collection, (str, os.PathLike)):
+        raise TypeError(f"collection: expected a folder or archive path or a readsim.Collection, not "
+                        f"{type(collection).__name__}")
+    return Collection(input_path(collection, "collection"), unit)
 
 
-def _check(per: str, reading: str) -> None:
-    if per not in PER:
-        raise ValueError(f"per must be one of {', '.join(PER)}, not {per!r}")
-    Mode(reading)  # ValueError naming the value
+def _check(per: str, reading: str, unit: str = "bytes", pers: Sequence[str] = PER) -> None:
+    """``ValueError`` naming the option for a ``per``, ``reading`` or ``unit`` not allowed."""
+    options(per=per, pers=pers, reading=reading, unit=unit)
+
+
+def no_judged_topic(judged, run, then: str) -> list[Diagnostic]:
+    """The warning every entry point gives for a run none of whose topics the qrels judge with a
+    relevant article (an empty run too): ``"no topic of the run is judged in the qrels; "`` and
+    ``then``, what it means for the result (the evaluation's own words: "every mean is 0").
+    Empty when some topic is judged."""
+    if any(judged.nrel(t) > 0 for t in run.topics):
+        return []
+    return [Diagnostic(run.path, None, f"no topic of the run is judged in the qrels; {then}")]
 
 
 def unsaid(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagnostic]:
@@ -104,8 +127,7 @@ def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = 
     (``readsim.engine.coverage.check_coverage``), then each run's as it is evaluated.
     ``progress(label)``, when given, is a run's progress callback ``(done, total)`` (or None)."""
     judged = as_qrels(qrels)
-    engine_runs = as_runs(runs)
-    labels = run_label(engine_runs)
+    engine_runs, labels = labelled_runs(runs)
     found = _collection(collection, unit)
     said = check_coverage(judged, engine_runs, found)
     warn(said)
@@ -229,7 +251,8 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
     """
     import pandas as pd
 
-    _check(per, reading)
+    _check(per, reading, unit)
+    all_topics = flag("all_topics", all_topics)
     parsed = _measures(measures, per)
     cols: dict[str, list] = {"run": [], "measure": [], "topic": [], "value": []}
     if per == "article":
@@ -266,10 +289,10 @@ def article_scores(qrels, runs, measures: Sequence[DocMeasure], *, reading: str 
     per="article")``'s work and ``readsim-eval --per-article``'s. Warnings as
     :func:`evaluations`: the coverage check's first, then each run's after its last article."""
     judged = as_qrels(qrels)
-    engine_runs = as_runs(runs)
-    labels = run_label(engine_runs)
+    engine_runs, labels = labelled_runs(runs)
     found = _collection(collection, unit)
-    warn(check_coverage(judged, engine_runs, found))
+    warn(check_coverage(judged, engine_runs, found)
+         + [d for run in engine_runs for d in no_judged_topic(judged, run, "every article counts as non-relevant")])
     for label, run in zip(labels, engine_runs):
         join = Join()
         for topic, article, values in per_article(judged, run, measures, reading, found, as_documents, join,

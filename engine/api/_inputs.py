@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -24,6 +24,8 @@ from readsim.engine.formats import is_xml_run, read_bytes, read_xml_run
 from readsim.engine.formats import read_qrels as _read_qrels
 from readsim.engine.formats import read_run as _read_run
 from readsim.engine.formats.run import WHOLE_LINE, XPATH_LINE
+
+from ._checks import flag
 
 MAX_WARNINGS = 20  # as readsim-eval: the first 20 diagnostics of one input, then a count
 RUN_COLUMNS = ("topic", "article", "rank", "rsv", "run_id", "offset", "length")
@@ -274,26 +276,53 @@ class Run(_Read):
         return pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
 
 
+def input_path(path, kind: str) -> str | os.PathLike:
+    """``path`` checked before it is opened, as ``readsim-eval`` checks the files it is given
+    (:func:`readsim.engine.coverage.check_input_path`; ``kind``: ``qrels``, ``run``, ``topics``
+    or ``collection``): an :class:`InputError` naming it when it is missing, a folder, a
+    device (``/dev/zero`` would be read until memory runs out), a FIFO (opening one waits for
+    a writer), a socket or unreadable. ``TypeError`` when it is not a ``str`` or
+    ``os.PathLike`` (an int would be taken as a file descriptor)."""
+    from readsim.engine.coverage import check_input_path
+
+    if not isinstance(path, (str, os.PathLike)) or isinstance(os.fspath(path), bytes):
+        raise TypeError(f"{kind}: expected a path (str or os.PathLike), not {type(path).__name__}")
+    check_input_path(path, kind)
+    return path
+
+
 def read_qrels(path: str | os.PathLike) -> Qrels:
     """Read a FOL qrels file (reference section 2.2). Its warnings are issued as
-    :class:`InputWarning`. Raises :class:`InputError` (``.path``, ``.line``) on a bad line or
-    an unreadable file."""
-    qrels = Qrels(_read_qrels(path))
-    warn(qrels.engine.diagnostics)
+    :class:`InputWarning`, and so is an empty file (no judgement: every mean is 0), as
+    ``readsim-eval`` warns. Raises :class:`InputError` (``.path``, ``.line``) on a bad line or
+    a file that is missing, unreadable or not a regular file (a folder, a device, a FIFO);
+    ``TypeError`` when ``path`` is not a path."""
+    from readsim.engine.coverage import check_coverage
+
+    qrels = Qrels(_read_qrels(input_path(path, "qrels")))
+    empty = not any(qrels.engine.topics.values())
+    warn(qrels.engine.diagnostics + (check_coverage(qrels.engine) if empty else []))  # the empty file's warning
     return qrels
 
 
 def read_run(path: str | os.PathLike, *, strict: bool = False) -> Run:
     """Read a run: INEX 2006-2008 XML if the file starts with ``<``, else FOL (reference
-    sections 2.3-2.6); ``strict``: interleaved articles and split topics are errors, as the
-    official tool has them. Warnings are issued as :class:`InputWarning`; raises
-    :class:`InputError` (``.path``, ``.line``)."""
-    data = read_bytes(path)
+    sections 2.3-2.6); ``strict`` (True or False): interleaved articles and split topics are
+    errors, as the official tool has them. Warnings are issued as :class:`InputWarning`;
+    raises :class:`InputError` (``.path``, ``.line``) on a bad line or a file that is missing,
+    unreadable or not a regular file; ``TypeError`` when ``path`` is not a path,
+    ``ValueError`` for a ``strict`` that is not a bool. An empty run is a warning, as in
+    ``readsim-eval``."""
+    from readsim.engine.coverage import check_coverage
+
+    strict = flag("strict", strict)
+    data = read_bytes(input_path(path, "run"))
     if is_xml_run(path, data):
         run = Run(read_xml_run(path, strict, data))
     else:
         run = Run(_read_run(path, strict, data), data)
-    warn(run.engine.diagnostics)
+    empty = not any(run.engine.topics.values())
+    warn(run.engine.diagnostics + (check_coverage(None, run.engine) if empty else []))  # the empty run's warning
     return run
 
 
@@ -330,14 +359,28 @@ def as_run(obj, strict: bool = False) -> _EngineRun:
         return _run_from_frame(obj, strict)
     if isinstance(obj, (str, os.PathLike)):
         return read_run(obj, strict=strict).engine
-    raise TypeError(f"run: expected a path, a readsim.Run or a DataFrame, not {type(obj).__name__}")
+    raise TypeError(f"run: expected a path, a readsim.Run or a DataFrame, not {type(obj).__name__}"
+                    + (" (one run here)" if isinstance(obj, (list, tuple, Mapping)) else ""))
 
 
 def as_runs(runs, strict: bool = False) -> list[_EngineRun]:
     """One run or a list of them (paths, :class:`Run` objects, DataFrames)."""
     many = isinstance(runs, (list, tuple)) or (not _is_frame(runs) and hasattr(runs, "__iter__")
-                                               and not isinstance(runs, (str, bytes, os.PathLike)))
+                                               and not isinstance(runs, (str, bytes, os.PathLike, Mapping)))
     return [as_run(r, strict) for r in (runs if many else [runs])]
+
+
+def labelled_runs(runs, strict: bool = False) -> tuple[list[_EngineRun], list[str]]:
+    """The engine's runs and their labels in results (``docs/api.md``, "Run labels"): for a
+    dict ``{label: run}``, its keys (non-empty strings), in its order; else ``readsim-eval``'s
+    one naming rule (:func:`run_label`)."""
+    if isinstance(runs, Mapping):
+        for label in runs:
+            if not isinstance(label, str) or not label.strip():
+                raise ValueError(f"runs: a dict's keys are the runs' labels, non-empty strings, not {label!r}")
+        return [as_run(r, strict) for r in runs.values()], list(runs)
+    engine_runs = as_runs(runs, strict)
+    return engine_runs, run_label(engine_runs)
 
 
 def _text(series, name: str, where: str):
@@ -346,23 +389,45 @@ def _text(series, name: str, where: str):
     bad = (values.isna() | values.str.contains(r"\s", regex=True).fillna(True)).to_numpy(dtype=bool)
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
-        raise InputError(where, k + 1, f"{name} {series.iloc[k]!r} is not one field of text")
+        raise InputError(where, k + 1, f"{name} {_shown(series.iloc[k])!r} is not one field of text")
     return values.reset_index(drop=True)
 
 
-def _integers(series, name: str, where: str):
+INT64_MAX = 2**63 - 1
+
+
+def _integers(series, name: str, where: str, required: bool = False):
     """A column of whole numbers as a string Series ('' where missing); a value that is not a
-    whole number is an error at its row."""
+    whole number (a bool, a fraction, text, beyond a 64-bit integer), or a missing value in a
+    ``required`` column, is an error at its row."""
     import pandas as pd
 
-    numbers = pd.to_numeric(series, errors="coerce").reset_index(drop=True)
+    series = series.reset_index(drop=True)
     missing = series.isna().to_numpy(dtype=bool)
-    values = numbers.to_numpy(dtype=float, na_value=np.nan)
-    bad = ~missing & (np.isnan(values) | (np.mod(values, 1) != 0))
-    if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        raise InputError(where, k + 1, f"{name} {series.iloc[k]!r} is not a whole number")
-    return numbers.astype("Int64").astype("string").fillna("")
+    if required and missing.any():
+        raise InputError(where, int(np.flatnonzero(missing)[0]) + 1, f"{name} is missing (every row needs one)")
+    if pd.api.types.is_bool_dtype(series.dtype):
+        bad = ~missing
+    elif pd.api.types.is_integer_dtype(series.dtype):  # exact: an int64, Int64 or uint64 column
+        big = pd.api.types.is_unsigned_integer_dtype(series.dtype) and len(series) and series.max() > INT64_MAX
+        bad = (series > INT64_MAX).fillna(False).to_numpy(dtype=bool) if big else np.zeros(len(series), dtype=bool)
+        if not bad.any():
+            return series.astype("Int64").astype("string").fillna("")
+    else:
+        numbers = pd.to_numeric(series, errors="coerce")
+        values = numbers.to_numpy(dtype=float, na_value=np.nan)
+        with np.errstate(invalid="ignore"):
+            bad = ~missing & (np.isnan(values) | (np.mod(values, 1) != 0) | (np.abs(values) > INT64_MAX)
+                              | series.map(lambda v: isinstance(v, (bool, np.bool_))).to_numpy(dtype=bool))
+        if not bad.any():
+            return numbers.astype("Int64").astype("string").fillna("")
+    k = int(np.flatnonzero(bad)[0])
+    raise InputError(where, k + 1, f"{name} {_shown(series.iloc[k])!r} is not a whole number (below 2^63)")
+
+
+def _shown(value):
+    """A frame's value as Python writes it (``5``, not ``np.int64(5)``)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _optional(frame, column: str, default: str):
@@ -381,6 +446,11 @@ def _frame_name(frame, kind: str) -> str:
 
 
 def _need(frame, columns: Iterable[str], where: str) -> None:
+    """Each of ``columns`` is in the frame, and no column readsim reads is there twice."""
+    read = dict.fromkeys((*RUN_COLUMNS, *QRELS_COLUMNS, "xpath"))
+    twice = [c for c in read if c in frame.columns and np.count_nonzero(frame.columns == c) > 1]
+    if twice:
+        raise InputError(where, None, f"two columns named {twice[0]} (columns: {', '.join(map(str, frame.columns))})")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise InputError(where, None, f"no column {', '.join(missing)} (columns: {', '.join(map(str, frame.columns))})")
@@ -457,7 +527,7 @@ def _qrels_from_frame(frame) -> _EngineQrels:
     n = len(frame)
     t = pd.DataFrame({"topic": _text(frame["topic"], "topic", where),
                       "article": _text(frame["article"], "article", where),
-                      "doc_length": _integers(frame["doc_length"], "doc_length", where)})
+                      "doc_length": _integers(frame["doc_length"], "doc_length", where, required=True)})
     offset, length = _spans(frame, where)
     t["pair"] = (offset + ":" + length).where(offset != "", "")
     t["size"] = pd.to_numeric(length, errors="coerce").fillna(0).astype("int64")

@@ -15,14 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from readsim.engine.coverage import check_coverage
+from readsim.engine.errors import Diagnostic
 from readsim.engine.loss import (COST_KINDS, ArticleCosts, LossSplit, Versus, ideal_positions, ideal_scores,
                                  run_costs)
 from readsim.engine.loss import article_costs as _article_costs
 from readsim.engine.loss import loss_split as _loss_split
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
-from readsim.engine.reading import Mode
 
-from ._evaluate import _collection
+from ._checks import topic_ids, whole
+from ._evaluate import _check, _collection, no_judged_topic
 from ._inputs import as_qrels, as_run, warn
 
 if TYPE_CHECKING:
@@ -66,6 +68,17 @@ def costs_of(judged: Qrels, run: Run, measure: ListMeasure, topics: Sequence[str
     return run_costs(judged, run, measure, topics, reading, collection, levels, vs)
 
 
+def loss_warnings(judged: Qrels, run: Run, vs: Run | None = None, collection: Collection | None = None,
+                  chosen: bool = False) -> list[Diagnostic]:
+    """What :func:`loss` and ``readsim-eval loss`` warn about, in order: the inputs' own warnings,
+    the coverage check's (:func:`readsim.engine.coverage.check_coverage`: an empty qrels or run,
+    unjudged topics, articles the collection lacks) and, when the topics are not ``chosen``, a
+    run with no judged topic (:func:`readsim._evaluate.no_judged_topic`, as evaluate warns)."""
+    runs = [run] if vs is None else [run, vs]
+    said = judged.diagnostics + [d for r in runs for d in r.diagnostics] + check_coverage(judged, runs, collection)
+    return said + ([] if chosen else no_judged_topic(judged, run, "there is nothing to cost"))
+
+
 def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, topics=None,
          reading: str = "natural", collection=None, unit: str = "bytes", levels: int = 4):
     """What each ranked article of ``run`` costs (``per="article"``: one row per topic and ranked
@@ -83,19 +96,20 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
 
     from readsim.engine.errors import InputError
 
-    if per not in ("article", "topic"):
-        raise ValueError(f"per must be 'article' or 'topic', not {per!r}")
-    Mode(reading)
-    m = measure if isinstance(measure, ListMeasure) else parse_list_measure(str(measure))
+    _check(per, reading, unit, pers=("article", "topic"))
+    levels = whole("levels", levels, 1)
+    if not isinstance(measure, (str, ListMeasure)):
+        raise ValueError(f"measure must be a list measure's name such as 'AgP/F(0.25)', not {measure!r}")
+    m = measure if isinstance(measure, ListMeasure) else parse_list_measure(measure)
     if m.kind not in COST_KINDS or m.doc is None:
         raise UnknownMeasure(f"no per-article costs for {m.name}: give one of {', '.join(COST_KINDS)} over a "
                              f"document measure")
     judged = as_qrels(qrels)
     mine = as_run(run)
     other = as_run(vs) if vs is not None else None
-    warn(judged.diagnostics + mine.diagnostics + (other.diagnostics if other is not None else []))
     found = _collection(collection, unit)
-    wanted = [str(t) for t in topics] if topics is not None else [t for t in mine.topics if judged.nrel(t) > 0]
+    warn(loss_warnings(judged, mine, other, found, topics is not None))
+    wanted = topic_ids("topics", topics) if topics is not None else [t for t in mine.topics if judged.nrel(t) > 0]
     for t in wanted:
         if judged.nrel(t) < 1:
             raise InputError(judged.path, None, f"the qrels judge no relevant article for topic {t}")

@@ -24,7 +24,8 @@ from readsim.engine.results import Join
 from readsim.engine.sweep import Vary, article_sweep, parse_vary, swept, topic_sweep
 
 from ._evaluate import _check, _collection, _measures, article_scores, evaluate_run, evaluations
-from ._inputs import as_qrels, as_runs
+from ._checks import flag
+from ._inputs import as_qrels, as_run
 
 if TYPE_CHECKING:
     from readsim.engine.document import DocumentEvaluation
@@ -114,7 +115,7 @@ def sweep_rows(qrels, run, measures: Sequence[DocMeasure | ListMeasure], vary: V
     :class:`readsim.engine.sweep.VaryError` when no measure has the parameter."""
     pairs, _ = swept(measures, vary)
     judged = as_qrels(qrels)
-    engine_run = as_runs(run)[0]
+    engine_run = as_run(run)
     found = _collection(collection, unit)
     for first, group in enumerate(_chunks(pairs)):
         concrete = list(dict.fromkeys(m for _, ms in group for m in ms))
@@ -178,10 +179,12 @@ def sweep(qrels, run, measures=None, vary: str | Vary | None = None, *, per: str
     :class:`readsim.InputError` on bad input."""
     import pandas as pd
 
-    _check(per, reading)
+    _check(per, reading, unit)
+    all_topics = flag("all_topics", all_topics)
     parsed = _measures(measures, per)
-    if vary is None:
-        raise ValueError("vary is required: 'NAME=V1,V2,...' or 'NAME=START:STOP:N[:log]', e.g. 't=50:2000:20:log'")
+    if not isinstance(vary, (str, Vary)):
+        raise ValueError(f"vary must be 'NAME=V1,V2,...' or 'NAME=START:STOP:N[:log]' (a string such as "
+                         f"'t=50:2000:20:log'), not {'nothing' if vary is None else type(vary).__name__}")
     plan = parse_vary(vary) if isinstance(vary, str) else vary
     cols: dict[str, list] = {"measure": [], "parameter": [], "parameter_value": [], "topic": [], "value": []}
     if per == "article":

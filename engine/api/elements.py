@@ -17,6 +17,7 @@ from readsim.engine.elements import (DEFAULT_MEASURES, Cuts, ElementAssessments,
                                      parse_element_measure, read_assessments, read_element_run, simulated_element_run)
 from readsim.engine.elements import derive_assessments as _derive
 
+from ._checks import flag, options, topic_ids
 from ._elements import element_evaluation
 from ._evaluate import _collection
 from ._inputs import as_qrels, warn
@@ -30,6 +31,8 @@ def derive_assessments(qrels, collection, topics=None, cuts: Cuts = Cuts(), *, u
     """Element assessments derived from FOL highlighting (reference section 13.2) for
     ``topics`` (default: every judged topic whose relevant articles ``collection`` holds).
     ``qrels``: as :func:`readsim.evaluate`; ``collection``: a folder or :class:`readsim.Collection`."""
+    options(unit=unit)
+    topics = topic_ids("topics", topics) if topics is not None else None
     result = _derive(as_qrels(qrels), _collection(collection, unit), topics, cuts)
     warn(result.diagnostics)
     return result
@@ -45,9 +48,8 @@ def evaluate(assessments: ElementAssessments, run: ElementRun, measures=(), *, p
     ``ValueError`` on an unknown measure or ``per``."""
     import pandas as pd
 
-    if per not in ("all", "topic"):
-        raise ValueError(f"per must be 'all' or 'topic', not {per!r}")
-    result = element_evaluation(assessments, run, measures, all_topics)
+    options(per=per, pers=("all", "topic"))
+    result = element_evaluation(assessments, run, measures, flag("all_topics", all_topics))
     warn(result.diagnostics)
     rows = []
     for m in result.measures:

@@ -67,7 +67,7 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
 
 
 def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
-    from readsim._loss import costs_of
+    from readsim._loss import costs_of, loss_warnings
 
     from ..formats import read_any_run, read_qrels
     from ..loss import COST_KINDS
@@ -80,14 +80,10 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
     measure = measures[0]
     check_paths([("qrels", args.qrels), ("run", args.run), ("run", args.vs), ("collection", args.collection)])
     qrels = read_qrels(args.qrels)
-    warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
     run = read_any_run(args.run)
-    warn(run.diagnostics, err)
-    other = None
-    if args.vs:
-        other = read_any_run(args.vs)
-        warn(other.diagnostics, err)
+    other = read_any_run(args.vs) if args.vs else None
+    warn(loss_warnings(qrels, run, other, collection, bool(args.topics)), err)  # readsim.loss's warnings
     if args.topics:
         for t in args.topics:
             if qrels.nrel(t) < 1:
