@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
@@ -18,6 +17,7 @@ from .. import elements_model as em
 from ..plain import esc, plain_label, rich_label
 from .element_article import SELECTED
 from .list_plot import cache_axes
+from .plots import pg
 
 
 def fmt_ap(value: float) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QSizeF, Qt
 from PySide6.QtGui import QFont, QTextDocument
 from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QTabBar, QVBoxLayout, QWidget
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QTabBar, QVBoxLayout, 
 from ..plain import esc
 
 from ..topic_scores import TopicScores
+from .plots import pg
 
 GP_PEN = pg.mkPen("#1f5fbf", width=2)
 GR_PEN = pg.mkPen("#d9822b", width=1.5, style=Qt.PenStyle.DashLine)

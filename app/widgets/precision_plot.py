@@ -11,13 +11,12 @@ screen.
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ..session import Session
 from .list_plot import boxed_label, cache_axes, keep_label_inside, set_range
+from .plots import pg
 
-pg.setConfigOptions(antialias=True, background="w", foreground="#333")
 MAX_GRID = 200
 
 

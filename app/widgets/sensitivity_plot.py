@@ -10,7 +10,6 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
@@ -18,6 +17,7 @@ from readsim.engine.sweep import parameters_of
 
 from ..plain import esc
 from .list_plot import MARK_PEN, boxed_label, cache_axes, set_label
+from .plots import pg
 
 PALETTE = ("#1f5fbf", "#d9822b", "#1a7f37", "#b3261e", "#7a3db8", "#2b8a9e", "#8a6d1f", "#444444")
 TOPIC_PEN = pg.mkPen("#1f5fbf", width=2.5)
