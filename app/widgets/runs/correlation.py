@@ -17,8 +17,7 @@ from readsim.engine.compare import MIN_CORRELATED
 
 from ... import runs_model as rm
 from ...plain import esc, plain_tip, rich_label
-from ..list_plot import cache_axes
-from ..plots import pg
+from ..plots import cache_axes, pg
 from .cells import CENTER, MUTED, SECTION, Cell, CellsModel, CellsTable, note, wrap_label
 
 POINT = "#1f5fbf"
