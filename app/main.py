@@ -20,8 +20,9 @@ options that do not go together (``--entry`` with a ``--reading`` other than ``e
 clear line on stderr (``readsim: error: file:line: reason``), never a traceback. In the
 interactive window an OS or input error reaching ``sys.excepthook`` opens a plain message box
 (``path: reason``), any other unexpected exception a dialog with the traceback, instead of
-killing the program. On Linux the window needs a display, and on X11 the system library
-libxcb-cursor: without them :func:`display_problem` says so (exit 1) before Qt would abort.
+killing the program. On Linux the window needs a display and the system libraries of Qt's
+platform plugin: :func:`readsim.app.display.choose_platform` names every one missing (exit 1)
+before Qt would abort, or picks the other platform that has them.
 
 ``--screenshot`` reads the user's settings and writes nothing but its image
 (:func:`readsim.app.files.freeze_settings`); the image is written atomically, only over a
@@ -48,6 +49,7 @@ from readsim.engine.errors import InputError
 from readsim.engine.measure import MAX_SIZE, parse_count, parse_real
 from readsim.engine.reading import Mode
 
+from .display import choose_platform
 from .render_args import (add_render_arguments, check_render_usage, check_render_values, headless, outputs, render_outputs,
                           write_output)
 
@@ -88,7 +90,7 @@ def parser() -> argparse.ArgumentParser:
                                 epilog="Exit status: 0 ok; 1 an input error while loading (with --screenshot) or an "
                                 "OS error (path: reason: a missing, unreadable or wrong-kind path, the screenshot's folder "
                                 "cannot be created, the image cannot be written, a screenshot path that is not a regular "
-                                "file or is one of the inputs; no display, or no libxcb-cursor on X11), or a --figure or "
+                                "file or is one of the inputs; no display, or a system library of Qt's platform missing), or a --figure or "
                                 "--record that cannot be made (a bad range or width, a suffix it cannot write); 2 bad usage: "
                                 "an option value out of range or options that do not go together (named in the message); "
                                 "130 interrupted.")
@@ -253,40 +255,6 @@ def _busy() -> bool:
     return background is not None and background.activity().count > 0
 
 
-def display_problem(environ=None, platform: str | None = None, load=None) -> str | None:
-    """Why Qt could not open the window here, or None: on Linux without ``QT_QPA_PLATFORM``,
-    no ``DISPLAY`` nor ``WAYLAND_DISPLAY``; on X11 (the ``xcb`` platform: ``QT_QPA_PLATFORM``
-    unset outside a Wayland session, or ``xcb``) no ``DISPLAY``, or no ``libxcb-cursor.so.0``,
-    which Qt 6.5 and later need there (Qt itself would abort, exit 134). ``environ``,
-    ``platform`` and ``load`` (a ``dlopen``: ``ctypes.CDLL``) stand in for the real ones."""
-    environ = os.environ if environ is None else environ
-    if not (platform or sys.platform).startswith("linux"):
-        return None
-    chosen = environ.get("QT_QPA_PLATFORM", "").split(";")[0].split(":")[0].strip()
-    display, wayland = environ.get("DISPLAY"), environ.get("WAYLAND_DISPLAY")
-    if not chosen:
-        if not display and not wayland:
-            return ("the window needs a display: run readsim in a desktop session, or set "
-                    "QT_QPA_PLATFORM=offscreen (or use --screenshot FILE.png)")
-        if wayland and environ.get("XDG_SESSION_TYPE") == "wayland":
-            return None  # Qt picks its Wayland platform
-        chosen = "xcb"
-    if chosen != "xcb":
-        return None
-    if not display:
-        return "QT_QPA_PLATFORM=xcb needs DISPLAY (an X server): run readsim in a desktop session"
-    if load is None:
-        import ctypes
-
-        load = ctypes.CDLL
-    try:
-        load("libxcb-cursor.so.0")
-    except OSError:
-        return ("the window needs the system library libxcb-cursor (Qt 6.5 and later on X11): install "
-                "libxcb-cursor0 (Debian, Ubuntu) or xcb-util-cursor (Fedora), or set QT_QPA_PLATFORM=offscreen")
-    return None
-
-
 class Interrupt:
     """Ctrl+C while Qt runs: the signal is routed into the event loop, never raised inside a
     paint event or a slot. The handler only notes it and asks every running event loop to end
@@ -394,10 +362,15 @@ def _main(argv: list[str] | None) -> int:
             return 1
     if headless(args) and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    problem = None if headless(args) else display_problem()
-    if problem:
-        _error(problem)
-        return 1
+    if not headless(args):
+        choice = choose_platform()
+        if choice.problem:
+            _error(choice.problem)
+            return 1
+        if choice.note:
+            print(f"readsim: note: {choice.note}", file=sys.stderr)
+        if choice.platform:
+            os.environ["QT_QPA_PLATFORM"] = choice.platform
 
     from PySide6.QtWidgets import QApplication
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
@@ -17,7 +16,8 @@ from readsim.engine.elements import RECALL_POINTS, quantise
 from .. import elements_model as em
 from ..plain import esc, plain_label, rich_label
 from .element_article import SELECTED
-from .list_plot import cache_axes
+from .plot_room import LabelRoom, legend_for
+from .plots import cache_axes, pg
 
 
 def fmt_ap(value: float) -> str:
@@ -114,16 +114,16 @@ class PrecisionRecall(QWidget):
         item.setLabel("bottom", "recall")
         item.setLabel("left", "precision")
         item.setXRange(0, 1, padding=0.02)
-        item.setYRange(0, 1.05, padding=0)
         item.showGrid(x=True, y=True, alpha=0.2)
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
         cache_axes(item)
-        self.legend = item.addLegend(offset=(-10, 10), labelTextSize="8pt")
+        self.legend = legend_for(item)
         self.main = item.plot([], [], pen=pg.mkPen("#1f5fbf", width=2), name="run")
         self.ref = item.plot([], [], pen=pg.mkPen("#888888", width=1.5, style=Qt.PenStyle.DashLine), name="reference")
         self.dot = pg.ScatterPlotItem([], [], size=9, brush=pg.mkBrush(SELECTED), pen=pg.mkPen("white"))
         item.addItem(self.dot)
+        self.room = LabelRoom(item, (), self.legend)
         lay.addWidget(self.plot, 1)
         self._data: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -145,6 +145,7 @@ class PrecisionRecall(QWidget):
         self.legend.addItem(self.main, esc(main_name))
         if ref is not None:
             self.legend.addItem(self.ref, esc(ref_name))
+        self.room.arrange()
         self.set_dot(dot)
 
     def set_dot(self, dot) -> None:

@@ -9,48 +9,25 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QSizeF, Qt
 from PySide6.QtGui import QFont, QTextDocument
-from PySide6.QtWidgets import QGraphicsItem, QHBoxLayout, QTabBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QTabBar, QVBoxLayout, QWidget
 
 from ..plain import esc
 
 from ..topic_scores import TopicScores
+from .plot_room import LabelRoom
+from .plots import MARK_PEN, boxed_label, cache_axes, keep_label_inside, pg, set_label, set_range
 
 GP_PEN = pg.mkPen("#1f5fbf", width=2)
 GR_PEN = pg.mkPen("#d9822b", width=1.5, style=Qt.PenStyle.DashLine)
 NCE_PEN = pg.mkPen("#7a3db8", width=2)
 ANCE_PEN = pg.mkPen("#7a3db8", width=1.5, style=Qt.PenStyle.DashLine)
-MARK_PEN = pg.mkPen("#b3261e", width=1.5, style=Qt.PenStyle.DashLine)
-LABEL_FILL = pg.mkBrush(255, 255, 255, 235)  # a marker label's box: the curves pass behind it
 TITLE_SIZE = "9pt"
 TITLE_MARGIN = 16  # pixels a title line leaves free (the plot's margins)
 TITLE_ITEM_MARGIN = 4  # QGraphicsTextItem's document margin (pixels)
 PLOT_MIN_WIDTH, PLOT_MIN_HEIGHT = 220, 150  # one curve plot's least size (pixels)
 PLOT_SPACING = 6  # between the two plots side by side (pixels)
-
-
-def cache_axes(item: pg.PlotItem) -> None:
-    """Keep each axis of ``item`` as a pixmap (Qt's device-coordinate cache) until it changes.
-    An axis that draws the grid spans the whole plot, so any change inside the plot repainted
-    it: 2-4 ms of antialiased grid lines and tick labels each time, where a cached axis is a
-    blit. pyqtgraph invalidates the cache itself (``update()``) when the range or labels change."""
-    for axis in item.axes.values():
-        axis["item"].setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
-
-def set_range(item: pg.PlotItem, axis: int, lo: float, hi: float, padding: float) -> None:
-    """Show ``[lo, hi]`` with ``padding`` on axis ``axis`` (0: x, 1: y) of ``item``, as
-    ``setXRange``/``setYRange`` do, unless the view shows that range already: pyqtgraph's
-    ``ViewBox.setRange`` updates the view (its state signals, its children's transforms) even for
-    the range it has, and a mode change sets the same ranges again. The range is compared as
-    ``setRange`` computes it (no limits are set on these plots)."""
-    vb = item.getViewBox()
-    pad = (hi - lo) * padding
-    if not vb.autoRangeEnabled()[axis] and vb.targetRange()[axis] == [lo - pad, hi + pad]:
-        return
-    (item.setXRange if axis == 0 else item.setYRange)(lo, hi, padding=padding)
 
 
 def _plot(left: str) -> pg.PlotWidget:
@@ -64,26 +41,6 @@ def _plot(left: str) -> pg.PlotWidget:
     item.getAxis("left").setWidth(44)
     cache_axes(item)
     return w
-
-
-def boxed_label(line: pg.InfiniteLine, position: float = 0.98) -> pg.InfiniteLine:
-    """Draw a vertical line's label in a white box hanging from ``position`` (0 bottom, 1 top
-    of the view; default: the top), above the curves: a curve passes behind the label, never
-    through its text. Returns ``line``."""
-    line.label.fill = LABEL_FILL
-    line.setZValue(20)
-    line.label.setPosition(position)
-    line.label.anchors = [(0.0, 0.0), (0.0, 0.0)]
-    line.label.updatePosition()
-    return line
-
-
-def set_label(line: pg.InfiniteLine, text: str) -> None:
-    """Show ``text`` literally on ``line`` (pyqtgraph formats a label with ``str.format``:
-    braces in an article id are doubled; the label is plain text)."""
-    fmt = text.replace("{", "{{").replace("}", "}}")
-    if line.label.format != fmt:
-        line.label.setFormat(fmt)
 
 
 def _marker() -> pg.InfiniteLine:
@@ -164,7 +121,6 @@ class RankCurves(QWidget):
         self.gp_plot = _plot("gP[r], gR[r]")
         self.nce_plot = _plot("NCE[r]")
         gp_item, nce_item = self.gp_plot.getPlotItem(), self.nce_plot.getPlotItem()
-        gp_item.setYRange(0, 1.05, padding=0)
         self.gp = gp_item.plot([], [], pen=GP_PEN)
         self.gr = gp_item.plot([], [], pen=GR_PEN)
         self.relevant = pg.ScatterPlotItem([], [], size=6, pen=pg.mkPen("#1a7f37"), brush=pg.mkBrush("#1a7f37"))
@@ -174,6 +130,8 @@ class RankCurves(QWidget):
         self.gp_mark, self.nce_mark = _marker(), _marker()
         gp_item.addItem(self.gp_mark)
         nce_item.addItem(self.nce_mark)
+        self.gp_room = LabelRoom(gp_item, (self.gp_mark,))
+        self.nce_room = LabelRoom(nce_item, (self.nce_mark,))
         lay.addWidget(self.gp_plot, 1)
         lay.addWidget(self.nce_plot, 1)
         self._n = 0
@@ -218,7 +176,6 @@ class RankCurves(QWidget):
             if item.getAxis("left").labelText != left:
                 item.setLabel("left", left)
                 self.tabs.setTabText(0, left)  # no gP for an effort score
-            set_range(item, 1, 0, 1.05, 0)
             set_range(item, 0, 1, ts.n, 0.02)
         nce_key = (ts.n, ts.effort, ts.nce.tobytes())
         if nce_key != self._nce_key:
@@ -244,7 +201,7 @@ class RankCurves(QWidget):
             return
         self._nce_range = (*key, top)
         set_range(item, 0, 1, ts.n, 0.02)
-        set_range(item, 1, 0.0, top, 0.02)
+        self.nce_room.set_data_range(0.0, top)
 
     def mark_rank(self, rank: int | None, label: str = "") -> None:
         """Mark rank ``rank`` (1-based) on both plots with ``label``; None hides the marks."""
@@ -258,6 +215,8 @@ class RankCurves(QWidget):
                 mark.setValue(rank)
                 set_label(mark, label)
                 keep_label_inside(mark, self._n)
+        for room in (self.gp_room, self.nce_room):
+            room.arrange()
 
     def side_by_side(self) -> bool:
         """Whether both plots show (else one, chosen on :attr:`tabs`)."""
@@ -287,14 +246,3 @@ class RankCurves(QWidget):
     def marked_rank(self) -> int | None:
         """The marked rank, or None when no mark is shown (tests)."""
         return int(round(self.gp_mark.value())) if self.gp_mark.isVisible() else None
-
-
-def keep_label_inside(line: pg.InfiniteLine, n: float) -> None:
-    """Put a vertical line's label on the side with room: left of the line in the right third
-    of the x range ``[0, n]`` (else "T2I(300) stop" or "23724 (rank 90)" is cut at the plot's right
-    edge), right of it elsewhere."""
-    left = n > 0 and line.value() > 0.66 * n
-    anchor = (1.0 if left else 0.0, line.label.anchors[0][1])
-    if line.label.anchors[0] != anchor:
-        line.label.anchors = [anchor, anchor]
-        line.label.updatePosition()

@@ -11,13 +11,12 @@ screen.
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ..session import Session
-from .list_plot import boxed_label, cache_axes, keep_label_inside, set_range
+from .plot_room import LabelRoom, legend_for
+from .plots import boxed_label, cache_axes, keep_label_inside, pg, set_range
 
-pg.setConfigOptions(antialias=True, background="w", foreground="#333")
 MAX_GRID = 200
 
 
@@ -34,28 +33,27 @@ class PrecisionPlot(QWidget):
         item = self.plot.getPlotItem()
         item.setLabel("bottom", f"{session.unit} read (reading order)")
         item.setLabel("left", "precision / recall")
-        item.setYRange(0, 1.05, padding=0)
         item.showGrid(x=False, y=True, alpha=0.2)
         item.setMouseEnabled(x=True, y=False)
         cache_axes(item)
-        self.legend = item.addLegend(offset=(-10, 10), labelTextSize="8pt")
+        self.legend = legend_for(item)
         self.precision = item.plot([], [], pen=pg.mkPen("#1f5fbf", width=2), name="precision")
         self.recall = item.plot([], [], pen=pg.mkPen("#d9822b", width=2), name="recall")
         self.band = pg.LinearRegionItem((0, 1), movable=False, brush=pg.mkBrush(70, 110, 200, 40),
                                         pen=pg.mkPen(None))
         item.addItem(self.band)
-        # the labels in white boxes, above the curves: T2I at the top, the reader below it,
-        # first relevant near the bottom (three lines may stand close together)
+        # the labels in white boxes, in the room above the curves (rows where they stand close)
         dash = pg.QtCore.Qt.PenStyle.DashLine
         self.t2i = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#b3261e", width=1.5, style=dash),
-                                               label="T2I stop", labelOpts={"color": "#b3261e"}), 0.99)
+                                               label="T2I stop", labelOpts={"color": "#b3261e"}))
         self.first = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#1a7f37", width=1.5, style=dash),
-                                                 label="first relevant (LE)", labelOpts={"color": "#1a7f37"}), 0.2)
+                                                 label="first relevant (LE)", labelOpts={"color": "#1a7f37"}))
         self.cursor = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#3b4a6b", width=2),
-                                                  label="reader", labelOpts={"color": "#3b4a6b"}), 0.6)
+                                                  label="reader", labelOpts={"color": "#3b4a6b"}))
         item.addItem(self.t2i)
         item.addItem(self.first)
         item.addItem(self.cursor)
+        self.room = LabelRoom(item, (self.t2i, self.first, self.cursor), self.legend)
         self.playback = None  # a readsim.app.playback.Playback, when installed
         self._grid: list[pg.InfiniteLine] = []
         self._grid_key: tuple | None = None  # (length, screen) the grid is drawn for (None: no grid)
@@ -118,6 +116,7 @@ class PrecisionPlot(QWidget):
         for line in (self.t2i, self.first):
             keep_label_inside(line, ev.n)
         self.refresh_position()
+        self.room.arrange()
 
     def refresh_position(self, *_) -> None:
         """Move the screen band and the reader's cursor to the current reading position."""
@@ -127,7 +126,10 @@ class PrecisionPlot(QWidget):
         top = self.playback.top if self.playback is not None else self.session.step * s.screen
         read = min(top + s.screen, ev.n)
         self.band.setRegion((min(top, ev.n), read))
-        self.cursor.setValue(read)
+        if self.cursor.value() != read:
+            self.cursor.setValue(read)
+            keep_label_inside(self.cursor, ev.n)
+            self.room.arrange()
 
     def markers(self) -> dict[str, float | None]:
         """Marker positions (characters read): ``t2i``, ``first_relevant``, ``screen`` band,

@@ -10,14 +10,14 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from readsim.engine.sweep import parameters_of
 
 from ..plain import esc
-from .list_plot import MARK_PEN, boxed_label, cache_axes, set_label
+from .plot_room import LabelRoom, legend_for
+from .plots import MARK_PEN, boxed_label, cache_axes, pg, set_label
 
 PALETTE = ("#1f5fbf", "#d9822b", "#1a7f37", "#b3261e", "#7a3db8", "#2b8a9e", "#8a6d1f", "#444444")
 TOPIC_PEN = pg.mkPen("#1f5fbf", width=2.5)
@@ -83,16 +83,17 @@ class SweepPlots(QWidget):
         self.article = _plot("score")
         self.efforts = _plot("effort (levels)")
         self.topic = _plot("list score")
-        self.article.getPlotItem().setYRange(0, 1.05, padding=0)
         self.lines: dict[str, pg.PlotDataItem] = {}
-        self.legend = self.article.getPlotItem().addLegend(offset=(-6, 6), labelTextSize="8pt")
-        self.effort_legend = self.efforts.getPlotItem().addLegend(offset=(-6, 6), labelTextSize="8pt")
+        self.legend = legend_for(self.article.getPlotItem())
+        self.effort_legend = legend_for(self.efforts.getPlotItem())
         self.topic_line = self.topic.getPlotItem().plot([], [], pen=TOPIC_PEN)
         self.marks = []
-        for w in (self.article, self.efforts, self.topic):
-            mark = boxed_label(pg.InfiniteLine(angle=90, pen=MARK_PEN, label="", labelOpts={"color": "#b3261e"}), 0.97)
+        self.rooms: dict[pg.PlotWidget, LabelRoom] = {}
+        for w, legend in ((self.article, self.legend), (self.efforts, self.effort_legend), (self.topic, None)):
+            mark = boxed_label(pg.InfiniteLine(angle=90, pen=MARK_PEN, label="", labelOpts={"color": "#b3261e"}))
             w.getPlotItem().addItem(mark)
             self.marks.append(mark)
+            self.rooms[w] = LabelRoom(w.getPlotItem(), (mark,), legend)
             w.scene().sigMouseClicked.connect(lambda ev, p=w: self._clicked(p, ev))
             lay.addWidget(w, 1)
         self.efforts.hide()
@@ -141,9 +142,12 @@ class SweepPlots(QWidget):
                            style=Qt.PenStyle.DashLine if m.kind in ("ChR", "T2IR", "ES") else Qt.PenStyle.SolidLine)
             self.lines[m.name] = target.getPlotItem().plot(x, ys, pen=pen, name=legend_name(m, sweep.parameters[0]))
         self.efforts.setVisible(effort)
-        self.article.getPlotItem().setYRange(0, 1.05, padding=0)  # scores: always the whole 0..1
+        levels = [float(np.nanmax(ys)) for m, ys in curves.items() if m.kind in ("LE", "ES") and len(ys)]
+        self.rooms[self.efforts].set_data_range(0.0, max(levels, default=1.0) * 1.05)
         for w in (self.article, self.efforts, self.topic):
             w.getPlotItem().setXRange(self._x(float(x[0])), self._x(float(x[-1])), padding=0.02)
+        for room in self.rooms.values():  # the legends' new entries
+            room.arrange()
 
     def show_topic(self, values: list, curve: np.ndarray | None, measure, title: str, note: str = "") -> None:
         """Draw the topic's list score ``curve`` at ``values`` (None: empty, ``title`` says why);
@@ -156,7 +160,7 @@ class SweepPlots(QWidget):
         self.topic_line.setData(np.asarray(values, dtype=float), curve)
         head = f"{measure.kind}@{measure.cutoff}" if measure.cutoff else measure.kind
         item.setLabel("left", f"{head}/{legend_name(measure.doc, self.parameter)}")
-        item.setYRange(0, max(1e-3, float(np.max(curve))) * 1.1, padding=0)  # from 0: a flat curve stays flat
+        self.rooms[self.topic].set_data_range(0.0, max(1e-3, float(np.max(curve))) * 1.05)  # from 0: flat stays flat
         _title(self.topic, f"{title}: {head} of {legend_name(measure.doc, self.parameter)}{note}")
 
     def mark(self, value: float) -> None:
@@ -164,6 +168,8 @@ class SweepPlots(QWidget):
         for mark in self.marks:
             mark.setValue(self._x(value))
             set_label(mark, f"{value:g}")
+        for room in self.rooms.values():
+            room.arrange()
 
     def _clicked(self, plot: pg.PlotWidget, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from readsim.app.plain import amount, esc, menu_text, plain_tip
-from readsim.app.widgets import list_plot
+from readsim.app.widgets import list_plot, plots
 
 PAGERANK = "23724"
 
@@ -143,6 +143,6 @@ def test_article_id_with_braces_marks_its_rank(qtbot):
     curves = list_plot.RankCurves()
     qtbot.addWidget(curves)
     line = curves.gp_mark
-    list_plot.set_label(line, "{x} (rank 1)")
+    plots.set_label(line, "{x} (rank 1)")
     line.setValue(1)
     assert line.label.textItem.toPlainText() == "{x} (rank 1)"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QToolButton, QVBoxLayout, QWidget
 
@@ -18,7 +17,7 @@ from readsim.engine.compare import MIN_CORRELATED
 
 from ... import runs_model as rm
 from ...plain import esc, plain_tip, rich_label
-from ..list_plot import cache_axes
+from ..plots import cache_axes, pg
 from .cells import CENTER, MUTED, SECTION, Cell, CellsModel, CellsTable, note, wrap_label
 
 POINT = "#1f5fbf"

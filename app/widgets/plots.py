@@ -1,0 +1,71 @@
+"""pyqtgraph as every plot of the window uses it: import ``pg`` from here, never pyqtgraph itself;
+and what the plots share: cached axes, ranges set only when they change, marker labels.
+
+pyqtgraph reads its configuration (background, foreground, antialiasing) when a plot is built, so
+the configuration is set once, on the import that every plot module shares: a plot built first
+(the Sensitivity dock restored from the last session, before the precision plot) draws like any
+other, never on pyqtgraph's black default."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGraphicsItem
+
+pg.setConfigOptions(antialias=True, background="w", foreground="#333")
+
+MARK_PEN = pg.mkPen("#b3261e", width=1.5, style=Qt.PenStyle.DashLine)
+LABEL_FILL = pg.mkBrush(255, 255, 255, 235)  # a marker label's box
+
+
+def cache_axes(item: pg.PlotItem) -> None:
+    """Keep each axis of ``item`` as a pixmap (Qt's device-coordinate cache) until it changes.
+    An axis that draws the grid spans the whole plot, so any change inside the plot repainted
+    it: 2-4 ms of antialiased grid lines and tick labels each time, where a cached axis is a
+    blit. pyqtgraph invalidates the cache itself (``update()``) when the range or labels change."""
+    for axis in item.axes.values():
+        axis["item"].setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+
+def set_range(item: pg.PlotItem, axis: int, lo: float, hi: float, padding: float) -> None:
+    """Show ``[lo, hi]`` with ``padding`` on axis ``axis`` (0: x, 1: y) of ``item``, as
+    ``setXRange``/``setYRange`` do, unless the view shows that range already: pyqtgraph's
+    ``ViewBox.setRange`` updates the view (its state signals, its children's transforms) even for
+    the range it has, and a mode change sets the same ranges again. The range is compared as
+    ``setRange`` computes it (no limits are set on these plots)."""
+    vb = item.getViewBox()
+    pad = (hi - lo) * padding
+    if not vb.autoRangeEnabled()[axis] and vb.targetRange()[axis] == [lo - pad, hi + pad]:
+        return
+    (item.setXRange if axis == 0 else item.setYRange)(lo, hi, padding=padding)
+
+
+def boxed_label(line: pg.InfiniteLine, position: float = 0.98) -> pg.InfiniteLine:
+    """Draw a vertical line's label in a white box hanging from ``position`` (0 bottom, 1 top
+    of the view; default: the top), above the curves: a curve passes behind the label, never
+    through its text. Returns ``line``."""
+    line.label.fill = LABEL_FILL
+    line.setZValue(20)
+    line.label.setPosition(position)
+    line.label.anchors = [(0.0, 0.0), (0.0, 0.0)]
+    line.label.updatePosition()
+    return line
+
+
+def set_label(line: pg.InfiniteLine, text: str) -> None:
+    """Show ``text`` literally on ``line`` (pyqtgraph formats a label with ``str.format``:
+    braces in an article id are doubled; the label is plain text)."""
+    fmt = text.replace("{", "{{").replace("}", "}}")
+    if line.label.format != fmt:
+        line.label.setFormat(fmt)
+
+
+def keep_label_inside(line: pg.InfiniteLine, n: float) -> None:
+    """Put a vertical line's label on the side with room: left of the line in the right third
+    of the x range ``[0, n]`` (else "T2I(300) stop" or "23724 (rank 90)" is cut at the plot's right
+    edge), right of it elsewhere."""
+    left = n > 0 and line.value() > 0.66 * n
+    anchor = (1.0 if left else 0.0, line.label.anchors[0][1])
+    if line.label.anchors[0] != anchor:
+        line.label.anchors = [anchor, anchor]
+        line.label.updatePosition()
