@@ -11,7 +11,10 @@
 
 :func:`main` returns the exit code: 0; 1 for an input error found while loading (with
 ``--screenshot``) or an OS error (``path: reason``: the screenshot's folder cannot be created,
-the image cannot be written, standard output is full); 2 for bad arguments: a value out of
+the image cannot be written, standard output is full or closed: ``--help``, ``--list-lessons``;
+a closed pipe ends them quietly, 0), or any error told or raised while ``--screenshot``,
+``--figure`` or ``--record`` loads and renders (no picture then); 2 for bad arguments: an empty
+value (``readsim ''``, ``--topic ''``, an empty or unknown ``--lesson``), a value out of
 range (``--screen`` and ``--tolerance`` whole numbers of characters from 1 to 10,000,000,
 ``--beta`` from 0.01 to 10, the window's own ranges; ``--step`` and ``--entry`` from 0 to 2^40),
 options that do not go together (``--entry`` with a ``--reading`` other than ``entry``,

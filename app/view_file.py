@@ -17,8 +17,11 @@ A view is a JSON object (UTF-8) with a format version::
   the run shown;
 - ``unit`` (``bytes`` or ``chars``) the offsets' unit; ``settings`` the reader's
   (docs/reference.md section 3 for the modes, section 4 for the measures' parameters), within
-  the Reader controls' ranges; ``step`` the screen shown (0-based, the playback's "screen k");
-- ``entries``: entry points set by the user (Alt+click), in the unit;
+  the ranges the command line takes for them (``--screen``, ``--tolerance``, ``--beta``: the
+  Reader controls'), ``alpha`` and ``levels`` within the measure grammar's (alpha above 0);
+  ``step`` the screen shown (0-based, the playback's "screen k"), 0 to 2^40 as ``--step``;
+- ``entries``: entry points set by the user (Alt+click), in the unit, 0 to 2^40 as ``--entry``
+  (one past the article's end is its end); the edits' offsets within the same bounds;
 - ``edits``: the retrieved passages of each edited (run, topic, article) after the passage
   editor's edits (``[[start, end), ...]`` in the unit; ``null``: no longer retrieved);
 - ``docks``: the ``objectName`` of every open dock, whichever module built it;
@@ -30,7 +33,9 @@ A view is a JSON object (UTF-8) with a format version::
 :func:`read_view` checks everything before anything is opened and raises :class:`ViewError`
 (an :class:`~readsim.engine.errors.InputError`): ``FILE: field NAME: reason``, e.g.
 ``lesson.readsim: field settings.screen: must be a whole number from 1 to 10,000,000, not "big"``;
-a file a view names that is missing is ``FILE: field files.qrels: PATH: qrels file not found``; a
+a file a view names that is missing is ``FILE: field files.qrels: PATH: qrels file not found``;
+JSON that is no view's (nested past 32 levels, an integer past 30 digits, a lone surrogate) is
+refused the same way (:mod:`readsim.app.view_json`); a
 view of a newer format version says which version it is and which this readsim reads.
 :func:`write_view` writes atomically (:mod:`readsim.engine.atomic`), only over a regular file.
 Pure Python: no Qt (the window's side is :mod:`readsim.app.view_state`).
