@@ -109,7 +109,7 @@ def read_article(name: str, topic: str, mode: Mode, coll: Collection | None, qre
         j = qrels.judgement(topic, name) if qrels is not None else None
         length = j.doc_length if j is not None else (article.doc_length if article is not None else 0)
         rel = j.passages if j is not None else iv.EMPTY
-        ev = evaluate_passages(rel, iv.EMPTY, length, mode, point or 0)
+        ev = evaluate_passages(rel, iv.EMPTY, length, mode, rw.held_entry(point or 0, length))
     return ArticleState(name, article, lay, row, ev, message)
 
 

@@ -11,7 +11,10 @@
 
 :func:`main` returns the exit code: 0; 1 for an input error found while loading (with
 ``--screenshot``) or an OS error (``path: reason``: the screenshot's folder cannot be created,
-the image cannot be written, standard output is full); 2 for bad arguments: a value out of
+the image cannot be written, standard output is full or closed: ``--help``, ``--list-lessons``;
+a closed pipe ends them quietly, 0), or any error told or raised while ``--screenshot``,
+``--figure`` or ``--record`` loads and renders (no picture then); 2 for bad arguments: an empty
+value (``readsim ''``, ``--topic ''``, an empty or unknown ``--lesson``), a value out of
 range (``--screen`` and ``--tolerance`` whole numbers of characters from 1 to 10,000,000,
 ``--beta`` from 0.01 to 10, the window's own ranges; ``--step`` and ``--entry`` from 0 to 2^40),
 options that do not go together (``--entry`` with a ``--reading`` other than ``entry``,
@@ -46,24 +49,23 @@ from readsim.engine.atomic import check_output
 from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option, silence
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
-from readsim.engine.measure import MAX_SIZE, parse_count, parse_real
+from readsim.engine.measure import parse_count, parse_real
 from readsim.engine.reading import Mode
 
 from .display import choose_platform
 from .render_args import (add_render_arguments, check_render_usage, check_render_values, headless, outputs, render_outputs,
                           write_output)
+from .view_args import BETA_RANGE, MAX_SCREEN, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
 
 SCREENSHOT_TIMEOUT_MS = 120_000
-MAX_SCREEN = 10_000_000  # the Reader controls' range for the screen size and the T2I tolerance
-BETA_RANGE = (0.01, 10.0)  # the Reader controls' range for F's beta
 
 
 def _screen(text: str) -> int:
-    return parse_count(text, "S", 1, MAX_SCREEN)
+    return parse_count(text, "S", *SCREEN_RANGE)
 
 
 def _tolerance(text: str) -> int:
-    return parse_count(text, "T", 1, MAX_SCREEN)
+    return parse_count(text, "T", *SCREEN_RANGE)
 
 
 def _beta(text: str) -> float:
@@ -71,18 +73,32 @@ def _beta(text: str) -> float:
 
 
 def _step(text: str) -> int:
-    return parse_count(text, "K", 0, MAX_SIZE)
+    return parse_count(text, "K", *STEP_RANGE)
 
 
 def _entry(text: str) -> int:
-    return parse_count(text, "OFFSET", 0, MAX_SIZE)
+    return parse_count(text, "OFFSET", *OFFSET_RANGE)
 
 
 READINGS = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)  # the window's (session.MODES)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose help is written to standard output unguarded: a write error
+    (a full device, a closed output, a closed pipe) reaches :func:`_main` as ``OSError`` instead
+    of being dropped by argparse (:func:`_output_failed` tells it)."""
+
+    def print_help(self, file=None) -> None:
+        if file is not None:
+            super().print_help(file)
+            return
+        out = streams.output()
+        out.write(self.format_help())
+        out.flush()
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="readsim",
+    p = _Parser(prog="readsim",
                                 usage="%(prog)s [VIEW.readsim | --sample | --lesson NAME | --collection DIR --qrels FILE "
                                 "--run FILE ...] [options] (every option: readsim --help)",
                                 description="Reading-order simulator for focused retrieval "
@@ -97,7 +113,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("view", nargs="?", metavar="VIEW.readsim", help="a saved view (File > Save view): its files, topic, "
                    "article, settings, step, edits and docks; options given with it win over its values")
     p.add_argument("--lesson", metavar="NAME", help="open a shipped lesson (its view and its steps beside the article)")
-    p.add_argument("--list-lessons", action="store_true", help="print the shipped lessons, one a line (name first), and exit")
+    p.add_argument("--list-lessons", action="store_true", help="print the shipped lessons, one a line (name, then "
+                   "title, in columns), and exit")
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder of XML files (flat or nested), or a .zip, "
                    ".tar, .tar.gz, .tar.bz2 or .tar.xz archive of them, or a folder of archives")
     p.add_argument("--qrels", metavar="FILE", help="FOL qrels")
@@ -149,7 +166,7 @@ def check_paths(args: argparse.Namespace) -> list[str]:
 def check_usage(args: argparse.Namespace) -> list[str]:
     """Options that do not go together, or a screenshot that is not .png or .svg (empty if
     fine): bad usage, exit 2."""
-    out = []
+    out = _empty_values(args)
     shot = Path(args.screenshot) if args.screenshot else None
     if shot is not None and not shot.is_dir() and shot.suffix.lower() not in (".png", ".svg"):
         out.append(f"--screenshot {args.screenshot}: the image must end in .png or .svg")
@@ -159,9 +176,10 @@ def check_usage(args: argparse.Namespace) -> list[str]:
                    "in the window, use the reader's controls")
     if args.entry is not None and args.reading not in (None, Mode.ENTRY.value):
         out.append(f"--entry sets the entry point of the entry reading mode: it does not go with --reading {args.reading}")
-    opened = [name for name, given in (("a view", args.view), ("--lesson", args.lesson), ("--sample", args.sample),
+    opened = [name for name, given in (("a view", args.view is not None), ("--lesson", args.lesson is not None),
+                                       ("--sample", args.sample),
                                        ("files", args.run or args.collection or args.qrels or args.topics)) if given]
-    if (args.view or args.lesson) and len(opened) > 1:
+    if (args.view is not None or args.lesson is not None) and len(opened) > 1:
         out.append(f"give one of a view, --lesson, --sample or files, not {' and '.join(opened)}")
     elif args.sample and (args.run or args.collection or args.qrels or args.topics):
         out.append("--sample opens the shipped sample: give it alone (its runs are in the Run box), or give files instead")
@@ -170,9 +188,26 @@ def check_usage(args: argparse.Namespace) -> list[str]:
     return out
 
 
+_NAMED = (("VIEW.readsim", "view", "a view file"), ("--collection", "collection", "a folder or an archive"),
+          ("--qrels", "qrels", "a file"), ("--topics", "topics", "a file"), ("--topic", "topic", "a topic"),
+          ("--article", "article", "an article"), ("--screenshot", "screenshot", "an image file"),
+          ("--figure", "figure", "a file"), ("--record", "record", "a file"), ("--range", "range", "START:END"))
+
+
+def _empty_values(args: argparse.Namespace) -> list[str]:
+    """Options given an empty value (``--topic ''``, ``readsim ''``): bad usage, exit 2, rather
+    than the option silently left out (the sample opened, the window shown instead of a
+    screenshot). An empty ``--lesson`` is :func:`check_lesson`'s (it names the lessons)."""
+    given = [(flag, getattr(args, name), what) for flag, name, what in _NAMED]
+    given += [("--run", run, "a file") for run in args.run]
+    return [f"{flag} {value!r}: give {what}, not an empty value" for flag, value, what in given
+            if value is not None and not value.strip()]
+
+
 def check_lesson(args: argparse.Namespace) -> list[str]:
-    """An unknown ``--lesson`` name (bad usage, exit 2); sets ``args.view`` to the lesson's view."""
-    if not args.lesson:
+    """An unknown or empty ``--lesson`` name (bad usage, exit 2); sets ``args.view`` to the
+    lesson's view."""
+    if args.lesson is None:
         return []
     from .lessons import find
 
@@ -207,18 +242,33 @@ def check_view_options(args: argparse.Namespace) -> list[str]:
 
 
 def _list_lessons() -> int:
-    """``--list-lessons``: ``NAME  TITLE`` one a line."""
+    """``--list-lessons``: ``NAME  TITLE`` one a line, the titles in one column."""
     from .lessons import lessons
 
     try:
-        for lesson in lessons():
-            print(f"{lesson.name}  {lesson.title()}", file=streams.output(), flush=True)
-    except BrokenPipeError:
-        silence(sys.stdout)
-    except OSError as exc:
+        found = [(lesson.name, lesson.title()) for lesson in lessons()]
+    except OSError as exc:  # a lesson's text cannot be read
         _error(describe_os_error(exc))
         return 1
+    width = max((len(name) for name, _ in found), default=0)
+    try:
+        for name, title in found:
+            print(f"{name:<{width}}  {title}", file=streams.output(), flush=True)
+    except OSError as exc:
+        return _output_failed(exc)
     return 0
+
+
+def _output_failed(exc: OSError) -> int:
+    """A write to standard output failed: 0 for a closed pipe (``| head -1``: quietly, as Unix
+    tools do), else 1 after one line ``readsim: error: <stdout>: reason`` (a full device, a
+    closed output). Standard output is pointed at /dev/null so that the interpreter's last flush
+    does not fail again (``Exception ignored ...``, exit 120)."""
+    silence(sys.stdout)
+    if isinstance(exc, BrokenPipeError):
+        return 0
+    _error(describe_os_error(exc, "<stdout>"))
+    return 1
 
 
 def _error(text: str) -> None:
@@ -346,6 +396,8 @@ def _main(argv: list[str] | None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exit_:  # argparse printed its usage message
         return int(exit_.code or 0)
+    except OSError as exc:  # --help could not be written
+        return _output_failed(exc)
     if args.list_lessons:
         return _list_lessons()
     for check, code in ((check_usage, 2), (check_lesson, 2), (check_paths, 1), (check_view, 1),
@@ -505,41 +557,65 @@ def wait_idle(timeout_ms: int = SCREENSHOT_TIMEOUT_MS) -> bool:
 def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> int:
     """Wait for the loads, step ``args.step`` screens, write ``--figure`` and ``--record``
     (:func:`readsim.app.render_args.render_outputs`), render the window to ``args.screenshot``.
-    Raises ``KeyboardInterrupt`` between steps after Ctrl+C (:class:`Interrupt`)."""
+    Any error told while loading (:func:`shown_errors`) or raised, in a slot or here, ends it:
+    its message, exit 1, no picture. Raises ``KeyboardInterrupt`` between steps after Ctrl+C
+    (:class:`Interrupt`)."""
     caught: list[str] = []
     previous = sys.excepthook
     sys.excepthook = lambda t, v, tb: caught.append("".join(traceback.format_exception(t, v, tb)))
     try:
-        interrupt.check()
-        # shown, but not repainted as each result arrives: painted once everything is in (below)
-        window.setUpdatesEnabled(False)
-        window.show()
-        from .view_state import wait_restored
-
-        idle = wait_idle() and wait_restored(window, SCREENSHOT_TIMEOUT_MS)
-        interrupt.check()
-        if not idle:
+        if not _loaded(app, window, args, interrupt):
             _error("timed out while loading")
             return 1
-        session = window.session
-        if session.current is not None and args.step:
-            session.set_step(args.step)
-        from .widgets.deferred import build_all
-
-        build_all(window)  # the plots, if the loading ended before they were built
-        window.setUpdatesEnabled(True)
-        for _ in range(2):  # a paint sizes the plots' axes to their labels, the next turn lays them out
-            app.processEvents()
-        interrupt.check()
+        if caught:
+            _error("unexpected error while rendering:\n" + caught[0])
+            return 1
+        told = shown_errors(window)
+        if told:  # a picture of something else than asked (another topic, no article) is no answer
+            for text in told:
+                _error(text)
+            return 1
+        code = _write_pictures(window, args, interrupt)
+        if caught:
+            _error("unexpected error while rendering:\n" + caught[0])
+            return 1
+        return code
+    except Exception:  # a bug while rendering: its message, exit 1, never a traceback past main
+        _error("unexpected error while rendering:\n" + traceback.format_exc())
+        return 1
     finally:
         sys.excepthook = previous
-    if caught:
-        _error("unexpected error while rendering:\n" + caught[0])
-        return 1
-    if session.errors:
-        for text in session.errors:
-            _error(text)
-        return 1
+
+
+def _loaded(app, window, args: argparse.Namespace, interrupt: Interrupt) -> bool:
+    """Wait for the loads and the view's restore, step ``args.step`` screens, build and lay out
+    the plots; False on timeout."""
+    interrupt.check()
+    # shown, but not repainted as each result arrives: painted once everything is in (below)
+    window.setUpdatesEnabled(False)
+    window.show()
+    from .view_state import wait_restored
+
+    idle = wait_idle() and wait_restored(window, SCREENSHOT_TIMEOUT_MS)
+    interrupt.check()
+    if not idle:
+        return False
+    session = window.session
+    if session.current is not None and args.step:
+        session.set_step(args.step)
+    from .widgets.deferred import build_all
+
+    build_all(window)  # the plots, if the loading ended before they were built
+    window.setUpdatesEnabled(True)
+    for _ in range(2):  # a paint sizes the plots' axes to their labels, the next turn lays them out
+        app.processEvents()
+    interrupt.check()
+    return True
+
+
+def _write_pictures(window, args: argparse.Namespace, interrupt: Interrupt) -> int:
+    """Write ``--figure``, ``--record`` and ``--screenshot`` of the loaded ``window``: 0, or the
+    exit status after one line (:func:`readsim.app.render_args.write_output`)."""
     code = render_outputs(window, args, _error)  # --figure, --record
     interrupt.check()
     if code or not args.screenshot:
@@ -558,6 +634,16 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
         return code
     interrupt.check()
     return 0
+
+
+def shown_errors(window) -> list[str]:
+    """Every error the load told (the session's, then the window's own: a view's topic the run
+    lacks, a failed background job), each once, in order."""
+    out: list[str] = []
+    for text in [*window.session.errors, *getattr(window, "errors_shown", [])]:
+        if text not in out:
+            out.append(text)
+    return out
 
 
 def _dialog_hook(window):

@@ -59,9 +59,18 @@ class RankedRow:
         return dataclasses.replace(self, evaluation=with_mode(self.natural or self.evaluation, mode))
 
 
+def held_entry(point: int, n: int) -> int:
+    """An entry point set by the user (Alt+click, ``--entry``, a view's ``entries``) held to an
+    article of ``n`` units: 0 to ``n`` (a point past the end is the end)."""
+    return min(max(int(point), 0), max(int(n), 0))
+
+
 def with_user_entry(row: RankedRow, point: int | None) -> RankedRow:
-    """``row`` whose natural evaluation starts the entry mode at ``point`` (None: unchanged)."""
+    """``row`` whose natural evaluation starts the entry mode at ``point`` (None: unchanged),
+    held to the article (:func:`held_entry`)."""
     base = row.natural or row.evaluation
+    if point is not None:
+        point = held_entry(point, base.n)
     if point is None or point == base.entry:
         return row
     return dataclasses.replace(row, natural=dataclasses.replace(base, entry=point))

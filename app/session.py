@@ -486,7 +486,7 @@ class Session(QObject):
             self.entries.pop(key, None)
             point = self.run_entry(cur.name)
         else:
-            point = min(max(int(offset), 0), cur.evaluation.n)
+            point = rw.held_entry(offset, cur.evaluation.n)
             self.entries[key] = point
         mode = self.settings.mode
         row = self.row_of(cur.name) if self.rows_ready() else cur.row  # its own while the rows come

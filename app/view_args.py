@@ -12,7 +12,18 @@ from __future__ import annotations
 
 import argparse
 
+from readsim.engine.measure import MAX_LEVELS, MAX_SIZE, MAX_WEIGHT
 from readsim.engine.reading import Mode
+
+# The bounds the command line's options and a view's fields (readsim.app.view_file) share, one
+# table for both: a value the command line refuses is refused in a view too.
+MAX_SCREEN = 10_000_000  # the Reader controls' range for the screen size and the T2I tolerance
+SCREEN_RANGE = (1, MAX_SCREEN)  # --screen S, settings.screen; --tolerance T, settings.tolerance
+BETA_RANGE = (0.01, 10.0)  # --beta B, settings.beta: the Reader controls' range for F's beta
+STEP_RANGE = (0, MAX_SIZE)  # --step K, step
+OFFSET_RANGE = (0, MAX_SIZE)  # --entry OFFSET, entries[].offset, edits[].passages: offsets in the unit
+ALPHA_RANGE = (0.0, MAX_WEIGHT)  # settings.alpha: T2IF's alpha as the measure grammar takes it, above 0
+LEVELS_RANGE = (1, MAX_LEVELS)  # settings.levels: LE's levels L, as the measure grammar and --levels
 
 DEFAULTS = {"unit": "bytes", "screen": 300, "tolerance": 300, "beta": 0.25}
 """The reader options' defaults (``--unit``, ``--screen``, ``--tolerance``, ``--beta``)."""

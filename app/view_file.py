@@ -17,8 +17,11 @@ A view is a JSON object (UTF-8) with a format version::
   the run shown;
 - ``unit`` (``bytes`` or ``chars``) the offsets' unit; ``settings`` the reader's
   (docs/reference.md section 3 for the modes, section 4 for the measures' parameters), within
-  the Reader controls' ranges; ``step`` the screen shown (0-based, the playback's "screen k");
-- ``entries``: entry points set by the user (Alt+click), in the unit;
+  the ranges the command line takes for them (``--screen``, ``--tolerance``, ``--beta``: the
+  Reader controls'), ``alpha`` and ``levels`` within the measure grammar's (alpha above 0);
+  ``step`` the screen shown (0-based, the playback's "screen k"), 0 to 2^40 as ``--step``;
+- ``entries``: entry points set by the user (Alt+click), in the unit, 0 to 2^40 as ``--entry``
+  (one past the article's end is its end); the edits' offsets within the same bounds;
 - ``edits``: the retrieved passages of each edited (run, topic, article) after the passage
   editor's edits (``[[start, end), ...]`` in the unit; ``null``: no longer retrieved);
 - ``docks``: the ``objectName`` of every open dock, whichever module built it;
@@ -30,7 +33,9 @@ A view is a JSON object (UTF-8) with a format version::
 :func:`read_view` checks everything before anything is opened and raises :class:`ViewError`
 (an :class:`~readsim.engine.errors.InputError`): ``FILE: field NAME: reason``, e.g.
 ``lesson.readsim: field settings.screen: must be a whole number from 1 to 10,000,000, not "big"``;
-a file a view names that is missing is ``FILE: field files.qrels: PATH: qrels file not found``; a
+a file a view names that is missing is ``FILE: field files.qrels: PATH: qrels file not found``;
+JSON that is no view's (nested past 32 levels, an integer past 30 digits, a lone surrogate) is
+refused the same way (:mod:`readsim.app.view_json`); a
 view of a newer format version says which version it is and which this readsim reads.
 :func:`write_view` writes atomically (:mod:`readsim.engine.atomic`), only over a regular file.
 Pure Python: no Qt (the window's side is :mod:`readsim.app.view_state`).
@@ -49,19 +54,15 @@ from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.reading import Mode
 
+from .view_args import ALPHA_RANGE, BETA_RANGE, LEVELS_RANGE, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
+from .view_json import ViewError, load
+
 FORMAT = "readsim-view"
 VERSION = 1
 SUFFIX = ".readsim"
 MAX_BYTES = 16 * 1024 * 1024  # a view is a few kilobytes; refuse to read a huge file into memory
-MAX_SCREEN = 10_000_000  # the Reader controls' range for the screen size and the T2I tolerance
-BETA_RANGE = (0.01, 10.0)  # the Reader controls' range for F's beta
 MODES = tuple(m.value for m in (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY))
 UNITS = ("bytes", "chars")
-
-
-class ViewError(InputError):
-    """A view file that cannot be used: ``str(err)`` is ``FILE: field NAME: reason`` (or
-    ``FILE: reason`` for the file as a whole)."""
 
 
 @dataclass
@@ -132,10 +133,11 @@ class _Fields:
             raise self.fail(name, f"must be a whole number from {low:,} to {high:,}, not {value}")
         return value
 
-    def real(self, name: str, low: float, high: float, default: float) -> float:
-        value = self.get(name, (int, float), f"a number from {low:g} to {high:g}", False, default)
-        if not low <= value <= high:
-            raise self.fail(name, f"must be a number from {low:g} to {high:g}, not {value}")
+    def real(self, name: str, low: float, high: float, default: float, low_inclusive: bool = True) -> float:
+        rule = f"a number from {low:g} to {high:g}" if low_inclusive else f"a number above {low:g} and at most {high:g}"
+        value = self.get(name, (int, float), rule, False, default)
+        if not (low <= value <= high and (low_inclusive or value > low)):  # NaN fails too
+            raise self.fail(name, f"must be {rule}, not {_shown(value)}")
         return float(value)
 
     def choice(self, name: str, choices: tuple, default: str) -> str:
@@ -175,12 +177,7 @@ def read_view(path: str | os.PathLike) -> View:
         raise ViewError(path, None, exc.strerror or str(exc)) from exc
     if len(raw) > MAX_BYTES:
         raise ViewError(path, None, f"larger than {MAX_BYTES // (1024 * 1024)} MiB: not a readsim view")
-    try:
-        obj = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise ViewError(path, None, f"not UTF-8 text (byte {exc.start}): not a readsim view") from exc
-    except json.JSONDecodeError as exc:
-        raise ViewError(path, exc.lineno, f"not JSON ({exc.msg}, column {exc.colno}): not a readsim view") from exc
+    obj = load(path, raw)
     if not isinstance(obj, dict):
         raise ViewError(path, None, f"a view is a JSON object, not {type(obj).__name__}")
     return _parse(path, _Fields(path, obj))
@@ -223,13 +220,15 @@ def _parse(path: Path, f: _Fields) -> View:
     view.topic = f.text("topic")
     view.article = f.text("article")
     st = f.sub("settings")
-    view.settings = {"mode": st.choice("mode", MODES, "natural"), "screen": st.count("screen", 1, MAX_SCREEN, 300),
-                     "tolerance": st.count("tolerance", 1, MAX_SCREEN, 300), "alpha": st.real("alpha", 0.0, 1e6, 1.0),
-                     "beta": st.real("beta", *BETA_RANGE, 0.25), "levels": st.count("levels", 1, 1000, 4)}
-    view.step = f.count("step", 0, 2**40, 0)
+    # the command line's bounds for the same values (readsim.app.view_args), the measure grammar's for alpha
+    view.settings = {"mode": st.choice("mode", MODES, "natural"), "screen": st.count("screen", *SCREEN_RANGE, 300),
+                     "tolerance": st.count("tolerance", *SCREEN_RANGE, 300),
+                     "alpha": st.real("alpha", *ALPHA_RANGE, 1.0, low_inclusive=False),
+                     "beta": st.real("beta", *BETA_RANGE, 0.25), "levels": st.count("levels", *LEVELS_RANGE, 4)}
+    view.step = f.count("step", *STEP_RANGE, 0)
     for i, item in enumerate(f.items("entries")):
         e = _Fields(path, _object(f, f"entries[{i}]", item), f"entries[{i}].")
-        view.entries[e.text("topic", True), e.text("article", True)] = e.count("offset", 0, 2**40)
+        view.entries[e.text("topic", True), e.text("article", True)] = e.count("offset", *OFFSET_RANGE)
     for i, item in enumerate(f.items("edits")):
         view.edits.append(_edit(f, i, item, len(runs)))
     for i, item in enumerate(f.items("docks")):
@@ -261,11 +260,13 @@ def _edit(f: _Fields, i: int, item, nruns: int) -> Edit:
     if not isinstance(raw, list):
         raise e.fail("passages", f"must be a list of [start, end] pairs, not {_shown(raw)}")
     spans = []
+    low, high = OFFSET_RANGE
     for k, pair in enumerate(raw):
         ok = (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
-                                                                 for v in pair) and 0 <= pair[0] < pair[1])
+                                                                 for v in pair) and low <= pair[0] < pair[1] <= high)
         if not ok:
-            raise e.fail(f"passages[{k}]", f"must be [start, end] with 0 <= start < end, not {_shown(pair)}")
+            raise e.fail(f"passages[{k}]", f"must be [start, end] with {low} <= start < end <= {high:,} (offsets in "
+                         f"the unit), not {_shown(pair)}")
         spans.append((pair[0], pair[1]))
     return Edit(run, topic, article, spans)
 

@@ -138,7 +138,12 @@ class ViewRestore(QObject):
         while self._stages and not self.done:
             if activity().count:
                 return  # the next idle goes on
-            self._stages.pop(0)()
+            try:
+                self._stages.pop(0)()
+            except BaseException:  # a bug: the restore ends (finished, so no one waits for it), the error goes on
+                self._stages.clear()
+                self._next()
+                raise
         if not self.done:
             self.done = True
             activity().idle.disconnect(self._idle)

@@ -35,7 +35,7 @@ from readsim.engine.listmeasures import Evaluation
 from readsim.engine.measure import ListMeasure
 from readsim.engine.reading import Mode
 
-from .rows import with_mode
+from .rows import held_entry, with_mode
 from .topic_scores import topic_scores
 
 DEFAULT_LIST_MEASURE = "AgP/F(0.25)"
@@ -79,7 +79,7 @@ def before_evaluation(session, name: str) -> Before | None:
         _memo[key] = (entry, natural)
     point = session.entries.get((topic, name))
     if point is not None:
-        natural = dataclasses.replace(natural, entry=point)
+        natural = dataclasses.replace(natural, entry=held_entry(point, natural.n))
     return Before(with_mode(natural, session.settings.mode))
 
 

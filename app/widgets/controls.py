@@ -161,7 +161,7 @@ class Controls(QGroupBox):
         top = max(min(cur.evaluation.n, 2**31 - 1), 0)
         if self.entry.maximum() != top:  # a new range re-lays the window out (QSpinBox asks for it even when equal)
             self.entry.setMaximum(top)
-        self.entry.setValue(shown[0])
+        self.entry.setValue(min(max(shown[0], 0), top))  # a Qt spin box holds 32-bit values only
         self.entry.blockSignals(False)
 
     def show_settings(self, s: Settings) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import tomllib
 from pathlib import Path
 
@@ -28,11 +29,81 @@ NAMES = ["reading-orders", "t2i-tolerance", "screen-size", "passages-vs-document
          "element-overlap"]
 
 
-def test_list_lessons_prints_one_a_line_name_first(capsys):
+def test_list_lessons_prints_one_a_line_name_first_titles_aligned(capsys):
     assert main(["--list-lessons"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == NAMES
-    assert lines[0] == "reading-orders  Natural vs worst reading: what happens after the chain"
+    width = max(map(len, NAMES))  # passages-vs-documents
+    assert lines[0] == "reading-orders".ljust(width) + "  Natural vs worst reading: what happens after the chain"
+    assert [line[width:width + 2] for line in lines] == ["  "] * len(NAMES)
+    assert [line[width + 2:] for line in lines] == [ls.find(name).title() for name in NAMES]
+
+
+@pytest.mark.parametrize("name", ["", " ", "nope"])
+def test_an_unknown_or_empty_lesson_is_a_usage_error_naming_the_lessons(name, capsys):
+    """Never the sample opened instead (an empty name was taken as no --lesson)."""
+    assert main(["--lesson", name, "--screenshot", "x.png"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"readsim: error: --lesson no lesson named {name!r}; the lessons are: "
+                          + ", ".join(NAMES)), err
+    assert not Path("x.png").exists()
+
+
+def test_a_lesson_with_a_topic_its_run_lacks_is_an_error(tmp_path, capsys):
+    """reading-orders shows its second run: --topic 424242 was silently another topic's picture."""
+    out = tmp_path / "o.png"
+    assert main(["--lesson", "reading-orders", "--topic", "424242", "--screenshot", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "readsim: error: topic 424242 is not in run misses (" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def _menu_paths(window) -> list[str]:
+    """Every menu item as ``Menu > Item`` (``> Sub > Item`` for submenus), without ``&`` and
+    shortcuts: what the user reads."""
+    def text(action) -> str:
+        return action.text().replace("&", "").split("\t")[0]
+
+    out: list[str] = []
+
+    def walk(menu, path: str) -> None:
+        for a in menu.actions():
+            if not a.isSeparator():
+                out.append(f"{path} > {text(a)}")
+                if a.menu() is not None:
+                    walk(a.menu(), out[-1])
+
+    for top in window.menuBar().actions():
+        walk(top.menu(), text(top))
+    return out
+
+
+def test_every_menu_item_and_dock_a_lesson_names_exists(qtbot):
+    """A lesson's ``Menu > Item`` is an item of that menu as the window writes it, in full (not a
+    shortened name: the text must be findable); ``the NAME dock`` is an item of the View
+    menu, which shows that dock ("the Topic scores dock" was not: the item is "Topic scores (list
+    measures)"); a dock may also be named by what it belongs to ("the element mode's dock", "its
+    dock", "the same dock")."""
+    w = _window(qtbot)
+    paths = _menu_paths(w)
+    tops = {p.split(" > ")[0] for p in paths}
+    view_items = {p.split(" > ", 1)[1] for p in paths if p.startswith("View > ")}
+    assert "View > Topic scores (list measures)" in paths  # the walk sees the menus
+    named = 0
+    for lesson in ls.lessons():
+        body = lesson.body()
+        for top in tops:
+            for m in re.finditer(re.escape(top) + " > ", body):
+                rest = body[m.start():]
+                fits = [p for p in paths if rest.startswith(p) and rest[len(p):len(p) + 1] in ("", ")", ",", ":", ";", ".")]
+                assert fits, f"{lesson.name}: {rest[:60]!r} names no menu item; the {top} menu has: " \
+                    + "; ".join(p for p in paths if p.startswith(top + " > "))
+                named += 1
+        for m in re.finditer(r"\b[Tt]he ((?:(?!\b[Tt]he\b)[^.;:\n])+?) dock\b", body):
+            name = m.group(1)
+            assert name.endswith("'s") or name == "same" or name in view_items, \
+                f"{lesson.name}: no {name!r} in the View menu ({sorted(view_items)})"
+    assert named >= 4
 
 
 def test_an_unknown_lesson_is_a_usage_error(capsys):

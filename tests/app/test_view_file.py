@@ -171,7 +171,19 @@ CASES = [
     ("format", "something-else", "field format: must be 'readsim-view'"),
     ("run", 9, "field run: must be a whole number from 0 to 2, not 9"),
     ("edits", [{"run": 0, "topic": TOPIC, "article": "900001", "passages": [[5, 2]]}],
-     "field edits[0].passages[0]: must be [start, end] with 0 <= start < end, not [5, 2]"),
+     "field edits[0].passages[0]: must be [start, end] with 0 <= start < end <= 1,099,511,627,776 (offsets in "
+     "the unit), not [5, 2]"),
+    # the command line's bounds for the same values (--entry, --step), the measure grammar's for alpha and L
+    ("edits", [{"run": 0, "topic": TOPIC, "article": "900001", "passages": [[0, 2**63]]}],
+     "field edits[0].passages[0]: must be [start, end] with 0 <= start < end <= 1,099,511,627,776"),
+    ("entries", [{"topic": TOPIC, "article": "900001", "offset": 2**40 + 1}],
+     "field entries[0].offset: must be a whole number from 0 to 1,099,511,627,776, not 1099511627777"),
+    ("step", 2**40 + 1, "field step: must be a whole number from 0 to 1,099,511,627,776"),
+    ("settings.alpha", 0, "field settings.alpha: must be a number above 0 and at most 1e+06, not 0"),
+    ("settings.alpha", 1e7, "field settings.alpha: must be a number above 0 and at most 1e+06, not 10000000.0"),
+    ("settings.beta", 0.001, "field settings.beta: must be a number from 0.01 to 10, not 0.001"),
+    ("settings.levels", 1001, "field settings.levels: must be a whole number from 1 to 1,000, not 1001"),
+    ("settings.tolerance", 10_000_001, "field settings.tolerance: must be a whole number from 1 to 10,000,000"),
     ("docks", [3], "field docks[0]: must be a dock's name, not 3"),
 ]
 
@@ -379,3 +391,95 @@ def test_every_dock_of_the_window_is_recorded_and_reopened(qtbot, tmp_path):
     restore = open_view_file(w2, path)  # the same window: the others close
     qtbot.waitUntil(lambda: restore.done, timeout=60_000)
     assert open_docks(w2) == ["outline"]
+
+
+# JSON that Python's json module turns into another exception (RecursionError, the int-digits
+# ValueError) or into text no file name holds: each is FILE: field NAME: reason, exit 1
+def _raw_view(tmp_path, replace: tuple[str, str]) -> Path:
+    text = json.dumps(_good(tmp_path))
+    assert replace[0] in text
+    path = tmp_path / "bad.readsim"
+    path.write_text(text.replace(*replace, 1), encoding="utf-8")
+    return path
+
+
+DEEP = ": arrays or objects nested more than 32 deep: not a readsim view"
+HOSTILE_JSON = [  # (text replaced, by, the message's start)
+    ('"step": 0', '"step": ' + "[" * 100_000 + "]" * 100_000, "field step[0][0][0][0]"),  # the name is cut at 60
+    ('"step": 0', '"step": 0, "junk": {"a": ' + "{\"b\": " * 40 + "1" + "}" * 41, "field junk.a.b.b."),
+    ('"step": 0', '"step": ' + "9" * 5000, "field step: a whole number of 5,000 digits, past every range of a view"),
+    ('"screen": 300', '"screen": 300, "junk": -' + "1" * 5000,
+     "field settings.junk: a whole number of 5,000 digits, past every range of a view"),
+    ('sample.qrels"', 'sample\\ud800.qrels"',
+     "field files.qrels: not text: a lone UTF-16 surrogate (\\ud800)"),
+    ('"topic": "2026001"', '"topic": "2026001\\udfff"', "field topic: not text: a lone UTF-16 surrogate (\\udfff)"),
+    ('"step": 0', '"step": 0, "\\udc80": 1', "field \\udc80: a field name with a lone UTF-16 surrogate"),
+]
+
+
+@pytest.mark.parametrize("replace,message", [((a, b), m) for a, b, m in HOSTILE_JSON],
+                         ids=["deep-array", "deep-object", "digits", "digits-unknown-field", "surrogate-path",
+                              "surrogate-topic", "surrogate-key"])
+def test_hostile_json_is_named_with_file_and_field(tmp_path, replace, message):
+    path = _raw_view(tmp_path, replace)
+    with pytest.raises(ViewError) as err:
+        read_view(path)
+    assert str(err.value).startswith(f"{path}: {message}")
+    assert str(err.value).endswith(DEEP) == ("[0][0]" in message or "junk.a.b" in message)
+
+
+def test_deep_nesting_is_refused_past_32_levels_only(tmp_path):
+    """A view is 4 deep (edits[i].passages[k]); 32 levels are read, 33 are not."""
+    for depth, ok in ((31, True), (32, False)):
+        path = _raw_view(tmp_path, ('"step": 0', '"step": 0, "junk": ' + "[" * depth + "]" * depth))
+        if ok:
+            read_view(path)
+        else:
+            with pytest.raises(ViewError, match=r"field junk\[0\]\[0\].*: arrays or objects nested more than 32"):
+                read_view(path)
+
+
+def test_the_command_line_tells_hostile_json_in_one_line(tmp_path, capsys):
+    shot = tmp_path / "x.png"
+    for replace in (('"step": 0', '"step": ' + "[" * 100_000 + "]" * 100_000), ('"step": 0', '"step": ' + "9" * 5000),
+                    ('sample.qrels"', 'sample\\ud800.qrels"')):
+        path = _raw_view(tmp_path, replace)
+        assert main([str(path), "--screenshot", str(shot)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"readsim: error: {path}: field ") and err.count("\n") == 1, err
+        assert not shot.exists()
+
+
+def test_the_window_tells_hostile_json_in_a_message(qtbot, tmp_path):
+    path = _raw_view(tmp_path, ('"step": 0', '"step": ' + "9" * 5000))
+    w = _window(qtbot)
+    assert open_view_file(w, path) is None
+    assert w.errors_shown == [f"{path}: field step: a whole number of 5,000 digits, past every range of a view"]
+
+
+def test_an_entry_point_past_the_article_is_its_end(tmp_path, capsys):
+    """2^31 is within the command line's bound for --entry (2^40) but past any article and past
+    a Qt spin box's 32 bits: held to the article's end, as --entry and Alt+click are."""
+    obj = _good(tmp_path)
+    obj["settings"]["mode"] = "entry"
+    obj["entries"] = [{"topic": TOPIC, "article": "900001", "offset": 2**31}]
+    path = tmp_path / "far.readsim"
+    path.write_text(json.dumps(obj), encoding="utf-8")
+    shot = tmp_path / "far.png"
+    assert main([str(path), "--screenshot", str(shot)]) == 0, capsys.readouterr().err
+    assert shot.is_file()
+
+
+def test_a_failing_restore_stage_ends_the_restore(qtbot, tmp_path):
+    """A bug in one stage of a view's restore (here: an edit the editor cannot take) does not
+    leave the restore unfinished (--screenshot would wait 120 s for it): it finishes, and the
+    error goes on to the exception hook."""
+    from readsim.app.view_state import restore
+
+    w = _window(qtbot)
+    view = View(runs=list(sample().runs), collection=sample().collection, qrels=sample().qrels, topic=TOPIC,
+                article="900001", edits=[Edit(0, TOPIC, "900001", [(0, 2**63)])])  # past int64: not from a file
+    with qtbot.captureExceptions() as raised:
+        r = restore(w, view)
+        qtbot.waitUntil(lambda: r.done, timeout=60_000)
+    assert [type(e[1]) for e in raised] == [OverflowError]

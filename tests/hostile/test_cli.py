@@ -147,6 +147,25 @@ CASES = [
     W("screenshot-jpg", ["--screenshot", "{tmp}/x.jpg"], USAGE, "{tmp}/x.jpg: the image must end in .png or .svg"),
     W("screenshot-under-a-file-subprocess", ["--screenshot", "{q}/x.png"], ERROR, "{q}: not a folder",
       via="subprocess"),
+    # an empty value is bad usage, never the option left out (the sample shown, the window opened)
+    W("view-empty", [""], USAGE, "readsim: error: VIEW.readsim '': give a view file, not an empty value"),
+    W("lesson-empty", ["--lesson", ""], USAGE, "readsim: error: --lesson no lesson named ''; the lessons are: "),
+    W("topic-empty", ["--sample", "--topic", "", "--screenshot", "{tmp}/x.png"], USAGE,
+      "readsim: error: --topic '': give a topic, not an empty value"),
+    W("article-blank", ["--sample", "--article", " ", "--screenshot", "{tmp}/x.png"], USAGE,
+      "readsim: error: --article ' ': give an article, not an empty value"),
+    W("run-empty", ["--run", "", "--screenshot", "{tmp}/x.png"], USAGE,
+      "readsim: error: --run '': give a file, not an empty value"),
+    W("collection-empty", ["--collection", "", "--run", "{r}", "--screenshot", "{tmp}/x.png"], USAGE,
+      "readsim: error: --collection '': give a folder or an archive, not an empty value"),
+    W("screenshot-empty", ["--sample", "--screenshot", ""], USAGE,
+      "readsim: error: --screenshot '': give an image file, not an empty value"),
+    W("figure-empty", ["--sample", "--figure", ""], USAGE, "readsim: error: --figure '': give a file, not an empty value"),
+    # the printing options on a full device: one line, exit 1 (was: exit 0, the help lost)
+    W("help-to-full", ["--help"], ERROR, "readsim: error: <stdout>: No space left on device", via="subprocess",
+      stdout="/dev/full"),
+    W("list-lessons-to-full", ["--list-lessons"], ERROR, "readsim: error: <stdout>: No space left on device",
+      via="subprocess", stdout="/dev/full"),
 ]
 
 
@@ -271,3 +290,21 @@ def test_window_shows_os_and_input_errors_as_a_message_not_a_traceback(qapp, mon
     assert shown[-1] == (QMessageBox.Icon.Critical, "RuntimeError: a bug", True)
     hook(InputError, InputError("/x/<b>q</b>.qrels", 1, '<img src="/dev/zero">'), None)  # shown as written
     assert shown[-1] == (warning, '/x/<b>q</b>.qrels:1: <img src="/dev/zero">', True)
+
+
+@pytest.mark.parametrize("tool,argv", [("app", ["--list-lessons"]), ("app", ["--help"]), ("eval", ["--help"]),
+                                       ("eval", ["{q}", "{r}"])])
+def test_printing_to_a_closed_stdout_or_a_closed_pipe(tool, argv, paths):
+    """``>&-``: one line ``<stdout>: standard output is closed``, exit 1; a reader that went away
+    before the first write (``| head -0``): quiet, exit 0 (as Unix tools)."""
+    cmd = [command(tool), *fill(argv, paths)]
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    closed = subprocess.run(["bash", "-c", 'exec "$@" >&-', "bash", *cmd], capture_output=True, text=True, env=env,
+                            timeout=120)
+    name = "readsim: error" if tool == "app" else "readsim-eval"
+    assert (closed.returncode, closed.stderr) == (1, f"{name}: <stdout>: standard output is closed\n")
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
+        proc.stdout.close()  # the reader goes away, as head does
+        err = proc.stderr.read()
+        assert proc.wait(timeout=120) == 0, err
+    assert err == ""
