@@ -443,12 +443,35 @@ class ArticleView(QTextEdit):
 
     # -- navigation ---------------------------------------------------------------------
     def scroll_to_position(self, pos: int, margin: int = 40) -> None:
-        """Scroll so that display position ``pos`` is near the top of the view."""
+        """Scroll so that display position ``pos`` is near the top of the view (about ``margin``
+        pixels below it), with a whole line at the top: the view's top edge never cuts a line."""
         c = QTextCursor(self.document())
         c.setPosition(min(max(pos, 0), max(self.document().characterCount() - 1, 0)))
         rect = self.cursorRect(c)
         bar = self.verticalScrollBar()
-        bar.setValue(bar.value() + rect.top() - margin)
+        target = min(max(bar.value() + rect.top() - margin, 0), bar.maximum())
+        bar.setValue(self.line_top_at(target))
+
+    def line_top_at(self, y: int) -> int:
+        """``y`` (document pixels) moved up to the top of the line it cuts, if any: the scroll
+        value that shows that line whole at the view's top (``y`` itself when it falls between
+        lines, in a block's margin or above the text)."""
+        doc = self.document()
+        lo, hi = 0, doc.blockCount() - 1
+        while lo < hi:  # the last laid-out block whose top is at or above y (as _position_at)
+            mid = (lo + hi + 1) // 2
+            tl = doc.findBlockByNumber(mid).layout()
+            if tl.lineCount() and tl.position().y() <= y:
+                lo = mid
+            else:
+                hi = mid - 1
+        tl = doc.findBlockByNumber(lo).layout()
+        for i in range(tl.lineCount()):
+            line = tl.lineAt(i)
+            top = tl.position().y() + line.y()
+            if top < y < top + line.height():
+                return max(int(top), 0)  # down to the whole pixel: the line's top row shows
+        return y
 
     def jump_to_passage(self, number: int) -> None:
         """Scroll to the start of chain passage ``number`` (1-based)."""

@@ -31,7 +31,7 @@ from readsim.engine.explain import Explanation, Term, number
 from ..articles import shown_article
 from ..plain import amount, esc, plain_label, rich_label
 from ..session import Session
-from .tables import FollowingPanel, install_bottom_dock, row_table
+from .tables import FollowingPanel, WholeRows, install_bottom_dock, row_table
 
 SHORTCUT = "Ctrl+Alt+X"
 EXTRA = ("BEP(500)",)  # offered after the scores panel's measures
@@ -217,7 +217,7 @@ class ExplainPanel(FollowingPanel):
         self.status.setStyleSheet("color:#555;")
         lay.addLayout(top)
         lay.addWidget(self.formula)
-        lay.addWidget(self.table, 1)
+        lay.addWidget(WholeRows(self.table), 1)  # no row cut at the bottom
         lay.addWidget(self.status)
         self._fill_chooser(0)
         self.chooser.activated.connect(lambda _: self.refresh())

@@ -416,6 +416,7 @@ class RunsWindow(QMainWindow):
 
     def _busy_changed(self) -> None:
         busy = self.compare_job.busy() or self.fidelity_job.busy()
+        self.fidelity_tab.set_computing(self.fidelity_job.busy())  # what its empty tables say
         self.cancel_button.setEnabled(busy)
         self.progress.setVisible(busy)
         if busy:

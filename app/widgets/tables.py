@@ -27,6 +27,47 @@ def row_table(model: QAbstractItemModel) -> QTableView:
     return table
 
 
+class WholeRows(QWidget):
+    """Holds ``table`` (a ``QTableView`` of rows of one height) at the height of whole rows: when
+    its rows do not all fit, the table is cut to the rows that fit whole (the pixels left over stay
+    blank below it), so no row is cut at the bottom and, the table scrolling by rows, the last
+    row shows whole once scrolled to."""
+
+    def __init__(self, table: QTableView, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table = table
+        table.setParent(self)
+        model = table.model()
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
+            signal.connect(self._fit)
+        table.horizontalScrollBar().rangeChanged.connect(self._fit)
+        table.verticalHeader().sectionResized.connect(self._fit)
+
+    def sizeHint(self):  # noqa: N802
+        return self.table.sizeHint()
+
+    def minimumSizeHint(self):  # noqa: N802
+        return self.table.minimumSizeHint()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self, *_args) -> None:
+        t, height = self.table, self.height()
+        header = t.horizontalHeader()
+        chrome = 2 * t.frameWidth() + (0 if header.isHidden() else header.sizeHint().height())
+        bar = t.horizontalScrollBar()
+        if bar.maximum() > 0:  # shown (the policy is "as needed")
+            chrome += bar.sizeHint().height()
+        row = t.verticalHeader().defaultSectionSize()
+        rows = t.model().rowCount()
+        room = height - chrome
+        if row > 0 and rows * row > room >= row:
+            height = chrome + room // row * row
+        t.setGeometry(0, 0, self.width(), height)
+
+
 def select_quietly(table: QTableView, row: int) -> None:
     """Select ``row`` of ``table`` without emitting the selection model's signals (a refresh
     keeping the user's selection, not a new choice)."""

@@ -131,3 +131,38 @@ def test_next_passage_chips_sit_in_the_gutter(window, qtbot, tmp_path):
         qtbot.mouseClick(view._gutter, Qt.MouseButton.LeftButton, pos=rect.center())
     assert sig.args == [nxt]
     w.grab().save(str(tmp_path / "window-pagerank.png"))
+
+
+def top_cut(view) -> int:
+    """Pixels of the article pane's top line hidden above the viewport's top edge (0: the line at
+    the top is whole, or the top edge falls between lines)."""
+    y = view.verticalScrollBar().value()
+    block = view.document().firstBlock()
+    while block.isValid():
+        tl = block.layout()
+        for i in range(tl.lineCount()):
+            line = tl.lineAt(i)
+            top = tl.position().y() + line.y()
+            if top + line.height() > y:  # the first line reaching into the viewport
+                return max(int(round(y - top)), 0)
+        block = block.next()
+    return 0
+
+
+def test_the_top_line_is_whole_on_opening_every_screen_and_jump(window, qtbot):
+    """The pane's top edge never cuts a line: when an article opens, at every reading screen
+    and after every jump along the matching chain (the jumps, screens and badges scroll)."""
+    w = window(PAGERANK)
+    s, view = w.session, w.article.view
+    for screen in (300, 2000):
+        s.set_settings(screen=screen)
+        window(LARGEST[2])  # another article, then this one again: it opens at its first screen
+        window(PAGERANK)
+        assert top_cut(view) == 0, f"screen {screen}: opened with the top line cut"
+        for k in range(s.screens()):
+            s.set_step(k)
+            assert top_cut(view) == 0, f"screen {screen}: reading screen {k + 1} shows a cut top line"
+        for n, _, _ in view.marks().chain:
+            view.jump_to_passage(n)
+            assert view.verticalScrollBar().value() > 0 or n == 1
+            assert top_cut(view) == 0, f"screen {screen}: chain passage {n} shows a cut top line"

@@ -203,3 +203,40 @@ def test_terms_model_without_a_window():
     assert model.rowCount() == 5 and model.columnCount() == 3
     assert model.data(model.index(0, 0)) == "|T|: characters retrieved"
     assert model.data(model.index(0, 1)) == "22" and model.data(model.index(0, 2)) == "22 characters in 1 span"
+
+
+def cut_rows(table) -> list[int]:
+    """The rows the table's viewport shows only in part (cut at its top or bottom edge)."""
+    vp = table.viewport().rect()
+    out = []
+    for r in range(table.model().rowCount()):
+        rect = table.visualRect(table.model().index(r, 0))
+        if rect.intersects(vp) and not (rect.top() >= vp.top() and rect.bottom() <= vp.bottom()):
+            out.append(r)
+    return out
+
+
+def test_the_terms_table_shows_whole_rows_and_its_last_row_whole(window, qtbot):
+    """Whatever the dock's height, no term row is cut at the table's edges: the table is as high
+    as the whole rows that fit; scrolled down, its last row shows whole."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    panel = open_dock(window, qtbot)
+    table = panel.table
+    rows = table.verticalHeader().defaultSectionSize()
+    checked = 0
+    for name in ("T2IF(300)", "aveChP", "F(0.25)"):
+        panel.choose(name)
+        for height in range(150, 330, 7):
+            window.resizeDocks([window.explain_dock], [height], Qt.Orientation.Vertical)
+            QApplication.processEvents()
+            n = table.model().rowCount()
+            table.scrollToTop()
+            assert cut_rows(table) == [], f"{name}, dock {height} px: rows cut {cut_rows(table)}"
+            table.scrollToBottom()
+            last = table.visualRect(table.model().index(n - 1, 0))
+            assert table.viewport().rect().contains(last), f"{name}, dock {height} px: last row {last}"
+            assert cut_rows(table) == []
+            checked += table.viewport().height() < n * rows  # the rows did not all fit
+    assert checked > 0  # some heights made the table scroll

@@ -177,3 +177,43 @@ def test_an_export_that_cannot_be_written_says_so(qtbot, tmp_path, monkeypatch):
     monkeypatch.setattr(export, "_ask", lambda *a: str(tmp_path / "loss.txt"))
     qtbot.mouseClick(panel.export_button, Qt.MouseButton.LeftButton)
     assert len(said) == 2 and ".csv or .json" in said[1]
+
+
+def sorted_by(panel) -> tuple[int, Qt.SortOrder]:
+    """The column and order the loss table shows as sorted (its header's indicator)."""
+    header = panel.table.horizontalHeader()
+    return header.sortIndicatorSection(), header.sortIndicatorOrder()
+
+
+def test_the_table_sorts_by_the_cost_the_verdict_names_until_sorted_by_hand(qtbot):
+    """The split line's verdict names the fix that gains more: the table's first sort follows it
+    (rank cost when the ranker gains more, browse cost when the passages do), biggest first; a
+    header clicked by the user keeps its sort through later splits."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
+    from readsim.app.widgets.loss_table import L_SCORE
+
+    panel = LossPanel()
+    qtbot.addWidget(panel)
+    panel.resize(600, 400)
+    panel.show()
+    ranker, passages = mini_loss("T2IF"), mini_loss("aveChP")
+    assert ranker.fetch > ranker.browse and passages.browse > passages.fetch
+    panel.set_loss(ranker, ["A", "X", "B"])
+    assert "fixing the ranker gains more" in panel.split_line.text()
+    assert sorted_by(panel) == (L_RANK_COST, Qt.SortOrder.DescendingOrder)
+    qtbot.waitUntil(lambda: panel.costs is not None, timeout=20_000)
+    assert [panel.article_at(k) for k in range(3)][0] in ("x", "b")  # a's rank cost is 0: not first
+    panel.set_loss(passages, ["A", "X", "B"])
+    assert "passage selector gains more" in panel.split_line.text()
+    assert sorted_by(panel) == (L_LOSS, Qt.SortOrder.DescendingOrder)
+    panel.set_loss(mini_loss("LE"), ["A", "X", "B"])  # an effort: no verdict, the extra screens
+    assert sorted_by(panel) == (L_LOSS, Qt.SortOrder.DescendingOrder)
+    header = panel.table.horizontalHeader()
+    x = header.sectionViewportPosition(L_SCORE) + header.sectionSize(L_SCORE) // 2
+    QTest.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+    assert sorted_by(panel)[0] == L_SCORE
+    order = sorted_by(panel)
+    panel.set_loss(ranker, ["A", "X", "B"])
+    assert sorted_by(panel) == order

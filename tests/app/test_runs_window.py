@@ -284,9 +284,24 @@ def test_fidelity_tab_on_the_complete_topics(qtbot, real, runs, closing, tmp_pat
     assert "at least 2 runs" in w.message.text()  # one run: nothing to compare, said
     w.tabs.setCurrentIndex(rw.TABS.index("Fidelity"))
     assert w.fidelity_button.isEnabled()
+    tab = w.fidelity_tab
+    for table, what in ((w.table2, "fidelity tests"), (w.table1, "score the 20 simulated runs")):
+        # the empty panes say what to press
+        assert table.placeholder.isVisible() and table.placeholder.geometry() == table.viewport().rect()
+        assert f"Press “{w.fidelity_button.text()}”" in table.placeholder.text() and what in table.placeholder.text()
     w.fidelity_button.click()
     assert w.busy()
+    assert all("Computing the fidelity tables" in t.placeholder.text() for t in (w.table2, w.table1))
     wait_idle(qtbot, w)
+    assert not w.table2.placeholder.isVisible() and not w.table1.placeholder.isVisible()
+    # every column shows its header and values whole (the paper's AgP row was elided) and, when
+    # the tab is wide enough for both tables, Table 2 is given the width its columns need
+    for table in (w.table2, w.table1):
+        h = table.horizontalHeader()
+        for c in range(table.columnCount()):
+            assert h.sectionSize(c) >= max(table.sizeHintForColumn(c), h.sectionSizeHint(c)), (table, c)
+    if sum(tab.split.sizes()) >= tab.table_width(w.table2) + tab.table_width(w.table1):
+        assert w.table2.horizontalHeader().length() <= w.table2.viewport().width()
     f = w.fidelity
     assert f is not None and w.errors_shown == []
     e = fidelity_tables(real["qrels"], Collection(real["collection"]), list(rm.DEFAULT_MEASURES))
@@ -328,6 +343,7 @@ def test_fidelity_needs_a_collection_with_complete_topics(qtbot, real, runs, clo
     w.tabs.setCurrentIndex(rw.TABS.index("Fidelity"))
     assert not w.fidelity_button.isEnabled()
     assert "Open a collection folder" in w.fidelity_status.text()
+    assert w.table2.placeholder.isVisible() and "Open a collection folder" in w.table2.placeholder.text()
     w.compute_fidelity()  # even when asked: told, not computed
     assert not w.busy() and w.fidelity is None
     # a collection that holds none of the relevant articles: no complete topic, said in the tab

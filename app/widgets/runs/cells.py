@@ -165,6 +165,28 @@ class CellsTable(QTableView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.setWordWrap(False)
         self.setStyleSheet(style)
+        #: says what to do while the table has no rows (:meth:`set_placeholder`); hidden otherwise
+        self.placeholder = QLabel(self.viewport())
+        self.placeholder.setTextFormat(Qt.TextFormat.PlainText)
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setStyleSheet("QLabel { color:#666; font-style:italic; padding:16px; }")
+        self.placeholder.hide()
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
+            signal.connect(self._place_placeholder)
+
+    def set_placeholder(self, text: str) -> None:
+        """Show plain ``text`` in the empty table (what to press, what is missing); "" for none."""
+        self.placeholder.setText(text)
+        self._place_placeholder()
+
+    def _place_placeholder(self, *_args) -> None:
+        self.placeholder.setGeometry(self.viewport().rect())
+        self.placeholder.setVisible(bool(self.placeholder.text()) and self.model().rowCount() == 0)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place_placeholder()
 
     def rowCount(self) -> int:  # noqa: N802
         return self.model().rowCount()

@@ -130,18 +130,45 @@ class FidelityTab(QWidget):
         split.addWidget(box)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
-        self.table2.horizontalHeader().setStretchLastSection(True)
+        self.split = split
+        self._split_by_hand = False  # the user dragged the splitter: their widths are kept
+        split.splitterMoved.connect(self._split_moved)
         lay.addWidget(split, 1)
         self.k = 0
+        self._missing: str | None = None  # what the tables need, as show_nothing was told
+
+    def _split_moved(self, *_args) -> None:
+        self._split_by_hand = True
+
+    def table_width(self, table) -> int:
+        """The width ``table`` needs to show every column whole, its scroll bar and frame."""
+        bar = table.verticalScrollBar().sizeHint().width()
+        return table.horizontalHeader().length() + bar + 2 * table.frameWidth() + 2
+
+    def _fit_split(self) -> None:
+        """Give Table 2 the width its columns need (its last, the paper's row, is not elided),
+        Table 1 the rest, unless the user has dragged the splitter."""
+        total = sum(self.split.sizes())
+        if self._split_by_hand or total <= 0:
+            return
+        need2, need1 = self.table_width(self.table2), self.table_width(self.table1)
+        if need2 + need1 <= total:
+            left = need2 + (total - need2 - need1) // 2  # the room left over shared
+        else:  # too narrow for both: in proportion (the tables scroll sideways)
+            left = total * need2 // (need1 + need2)
+        self.split.setSizes([left, total - left])
 
     def tell(self, text: str, error: bool = False) -> None:
         """The status line: ``text`` (rich text of our words, or, ``error``, plain text in red)."""
         self.status.setText(f"<span style='color:#b3261e'>{esc(text)}</span>" if error else text)
 
     def show_nothing(self, missing: str | None, computing: bool) -> None:
-        """No tables: say what is ``missing`` (None: nothing), unless they are being computed."""
+        """No tables: say what is ``missing`` (None: nothing), unless they are being computed;
+        each empty table says what to do (or that it is being computed)."""
         self.model1.clear()
         self.model2.clear()
+        self._missing = missing
+        self.set_computing(computing)
         self.verdict.hide()
         self.table2_title.setText("")
         if not computing:
@@ -151,6 +178,21 @@ class FidelityTab(QWidget):
                 self.tell("Kamps et al.'s fidelity test of the measures: do they order the 20 simulated runs as "
                           "expected? On the topics whose relevant articles the collection all holds.")
         self.button.setEnabled(missing is None)
+
+    def set_computing(self, computing: bool) -> None:
+        """Each empty table says what to do: press the button, open what is missing, or wait
+        while the tables are computed (``computing``)."""
+        press = f"Press “{self.button.text()}” (above)"
+        if computing:
+            t2 = t1 = "Computing the fidelity tables: building and scoring the 20 simulated runs…"
+        elif self._missing is not None:
+            t2 = t1 = self._missing
+        else:
+            t2 = (f"{press} to run the fidelity tests of the 20 simulated runs: Table 2, whether the measure "
+                  f"orders them as expected, will show here.")
+            t1 = f"{press} to score the 20 simulated runs: Table 1, each run's mean under every measure, will show here."
+        self.table2.set_placeholder(t2)
+        self.table1.set_placeholder(t1)
 
     def show_tables(self, f, chosen: str) -> None:
         """The tables of ``f`` (:class:`readsim.engine.fidelity.Fidelity`) for the measure named
@@ -174,3 +216,4 @@ class FidelityTab(QWidget):
             model.set_rows(f, k)
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
             table.resizeRowsToContents()
+        self._fit_split()
