@@ -54,7 +54,7 @@ from readsim.engine.reading import Mode
 
 from .display import choose_platform
 from .render_args import (add_render_arguments, check_render_usage, check_render_values, headless, outputs, render_outputs,
-                          write_output)
+                          render_size, write_output)
 from .view_args import BETA_RANGE, MAX_SCREEN, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
 
 SCREENSHOT_TIMEOUT_MS = 120_000
@@ -477,7 +477,8 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
 
     session = Session(unit=unit(args))
     session.set_settings(**reader_settings(args))  # with a view: the view's, and the options given over them
-    window = MainWindow(session, show_dialogs=not headless(args), restore=not headless(args), defer_plots=True)
+    window = MainWindow(session, show_dialogs=not headless(args), restore=not headless(args), defer_plots=True,
+                        size=render_size(args) if headless(args) else None)
     session.setParent(window)
     start(session, window, args)
     if headless(args):

@@ -43,31 +43,38 @@ from .widgets.sensitivity import install_sensitivity
 from .view_state import install_views, open_view_file
 from .widgets.lesson_dock import install_lessons
 from .widgets.topic_chooser import install_topic_scores
-from .widgets.placement import Scrolled, column_widths, place
+from .widgets.placement import Scrolled, column_widths, keep_inside, keep_open, place
+from .render_args import DEFAULT_SIZE  # the picture's size by default, and the window's on a large screen
 
-DEFAULT_SIZE = (1600, 1000)
 SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (full text: tooltip, log)
 
 
-ARTICLE_MIN_WIDTH = 480
+ARTICLE_MIN_WIDTH = 400
 """Pixels: the article pane never narrows below this (its text, chain bar and counters)."""
-LIST_MIN_WIDTH = 360
-"""Pixels: the ranked list keeps its rank, title and score columns readable."""
+LIST_MIN_WIDTH = 260
+"""Pixels: the ranked list keeps its rank, 12 characters of title, the relevance and the chosen
+measure's column (a narrow list drops the other score columns: ranked_list.TITLE_CHARS)."""
+ARTICLE_LINES = 15
+"""Lines of article text a dock opened by default never takes from the article pane: a bottom
+dock that would leaves it starts closed (:meth:`MainWindow.fit_docks`)."""
 
 
 class MainWindow(QMainWindow):
     """The main window over a :class:`Session` (``show_dialogs=False`` keeps errors in the
     status bar and the log only: screenshots, tests). With ``restore`` it opens at the user's
     remembered geometry and docks, within the screen (:func:`~readsim.app.widgets.placement.place`);
-    without (``--screenshot``, ``--figure``, ``--record``, tests) at :data:`DEFAULT_SIZE`, the
-    picture's size. With ``defer_plots`` the plots (pyqtgraph)
+    without (``--screenshot``, ``--figure``, ``--record``, tests) at :data:`DEFAULT_SIZE`, or
+    fixed at ``size`` (the picture's, ``--size``). Either way, bottom docks that would leave the
+    article fewer than :data:`ARTICLE_LINES` lines start closed (:meth:`fit_docks`). With ``defer_plots`` the plots (pyqtgraph)
     are built after the first frame, once the loading started then is done
     (:mod:`readsim.app.widgets.deferred`), or when first asked for (:attr:`plot`)."""
 
     def __init__(self, session: Session | None = None, show_dialogs: bool = True, restore: bool = True,
-                 defer_plots: bool = False) -> None:
+                 defer_plots: bool = False, size: tuple[int, int] | None = None) -> None:
         super().__init__()
         self.defer_plots = defer_plots
+        self.user_window = restore  # False: a picture (--screenshot, --figure, --record) or a test
+        self.picture = size is not None  # a picture's window: what would float opens docked (the window is drawn)
         self._shown = False
         self.session = session or Session()
         if self.session.parent() is None:
@@ -189,10 +196,13 @@ class MainWindow(QMainWindow):
         install_article_loading(self)
         install_views(self)
         install_lessons(self)
+        self._fresh = True  # no remembered docks: those that do not fit start closed (fit_docks)
         if restore:
             self._restore()
-        else:  # not the user's window (a headless picture, a test): the default size, whatever the
+        else:  # not the user's window (a headless picture, a test): the picture's size, whatever the
             self.resize(*DEFAULT_SIZE)  # screen (offscreen, Qt's is 800 x 800 and no monitor at all)
+            if size is not None:  # a picture's (--size): exactly that size, whatever opens in it
+                self.setFixedSize(*size)
 
     @property
     def plot(self):
@@ -509,7 +519,7 @@ class MainWindow(QMainWindow):
         place(self, QSize(*DEFAULT_SIZE), st.value("window/geometry"))  # bounded by this screen
         state = st.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
+            self._fresh = not self.restoreState(state)
         split = st.value("window/splitter")
         if isinstance(split, QByteArray) and not split.isEmpty():
             self._sized = self.splitter.restoreState(split)
@@ -520,6 +530,8 @@ class MainWindow(QMainWindow):
             self._shown = True
             if self.defer_plots:
                 build_when_idle(self)
+            if self._fresh:
+                self.fit_docks()
         if not self._sized:  # first show without saved state: about 31% / 44% / 25%
             self._sized = True
             self._auto_columns = True
@@ -556,6 +568,41 @@ class MainWindow(QMainWindow):
         super().resizeEvent(event)
         if self._auto_columns:
             self._fit_columns()  # the columns follow the window until the user moves them
+        if self.user_window and self.isVisible() and not self.isMaximized() and not self.isFullScreen():
+            keep_inside(self)  # a dock that opened widened it: back onto the screen
+
+    def article_need(self) -> int:
+        """The central widget's least height (pixels) with :data:`ARTICLE_LINES` lines of article
+        text in the article pane (its other rows at their least heights)."""
+        view = self.article.view
+        article = (self.article.minimumSizeHint().height() - view.minimumSizeHint().height()
+                   + int(ARTICLE_LINES * view.line_spacing() + 0.999) + 2 * view.frameWidth())
+        return max(article, self.centralWidget().minimumSizeHint().height())
+
+    def fit_docks(self) -> None:
+        """Close the bottom docks open by default (no remembered layout; a lesson's view) that
+        would leave the article fewer than :data:`ARTICLE_LINES` lines, in the window's height
+        (the screen's room, or the picture's): each tab group in the order added keeps the height
+        it opens at (its least, or its ``opening_height``) while the rest fits (:func:`~readsim.app.widgets.placement.keep_open`); the log
+        names each one closed (the View menu opens it; the user's choice is remembered)."""
+        groups: list[list[QDockWidget]] = []
+        for dock in self.findChildren(QDockWidget):
+            if (dock.parentWidget() is self and not dock.isHidden() and not dock.isFloating()
+                    and self.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+                    and not any(dock in g for g in groups)):
+                groups.append([dock] + [d for d in self.tabifiedDockWidgets(dock) if not d.isHidden()])
+        if not groups:
+            return
+        room = self.height() - self.menuBar().sizeHint().height() - self.statusBar().sizeHint().height()
+        sep = self.style().pixelMetric(self.style().PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
+        sizes = [max(max(d.minimumSizeHint().height(), getattr(d, "opening_height", 0)) for d in g) + sep for g in groups]
+        for group, size, keep in zip(groups, sizes, keep_open(room, self.article_need(), sizes)):
+            if keep:  # at that height: the article keeps the rest
+                self.resizeDocks(group, [size - sep] * len(group), Qt.Orientation.Vertical)
+            for dock in group if not keep else ():
+                dock.hide()
+                self.log.appendPlainText(f"{dock.windowTitle()}: closed, a {self.height()}-pixel-high window has no room "
+                                         f"for it below {ARTICLE_LINES} lines of the article (the View menu opens it)")
 
     def _columns_moved(self, *_) -> None:
         self._auto_columns = False  # the user's widths from now on (saved with the window)

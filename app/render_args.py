@@ -1,5 +1,6 @@
 """``readsim``'s headless renderings besides ``--screenshot``: ``--figure`` and ``--record``.
 
+    readsim ... --screenshot FILE|--figure FILE|--record FILE [--size WxH]   # the window's size
     readsim ... --figure FILE.svg|.pdf|.png [--range START:END] [--figure-width PX] [--step K]
     readsim ... --record FILE.gif|.mp4 [--record-what pane|window] [--record-per screen|step]
                 [--record-speed CPS]
@@ -8,7 +9,9 @@ Both run once everything is loaded, like ``--screenshot`` (offscreen, the user's
 but not written), on the article ``--article`` names (or the default one). ``--figure``:
 :func:`readsim.app.figure.export_figure`, the unit range ``START:END`` (bytes, or characters
 with ``--unit chars``) or, without ``--range``, the visible screen (after ``--step K``
-screens); ``--figure-width``: the PNG's width in pixels. ``--record``:
+screens); ``--figure-width``: the PNG's width in pixels. ``--size WxH`` (:func:`parse_size`,
+default :data:`DEFAULT_SIZE`): the window's size in pixels for all three (a slide at a
+projector's size), a bad value bad usage (exit 2) naming it. ``--record``:
 :func:`readsim.app.recording.record`. Exit status (:func:`render_outputs`): 0 written; 1 with
 one line ``readsim: error: ...`` for a bad range, a width out of range, a suffix neither
 writes, MP4 without imageio-ffmpeg, or a file that cannot be written; options of one given
@@ -25,6 +28,30 @@ from pathlib import Path
 FIGURE_SUFFIXES = (".svg", ".pdf", ".png")
 RECORD_SUFFIXES = (".gif", ".mp4")
 SPEED_RANGE = (10, 200_000)  # the playback's (readsim.app.playback.SPEED_RANGE)
+DEFAULT_SIZE = (1600, 1000)  # the window's size in a picture (readsim.app.mainwindow.DEFAULT_SIZE)
+SIZE_RANGE = ((640, 480), (7680, 4320))  # --size: the least and the largest WxH
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` -> ``(1280, 720)`` (``X`` or ``×`` too), within :data:`SIZE_RANGE`. Raises
+    ``argparse.ArgumentTypeError`` (argparse then names ``--size``, exit 2)."""
+    (low_w, low_h), (high_w, high_h) = SIZE_RANGE
+    parts = text.strip().lower().replace("×", "x").split("x")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        w, h = int(parts[0]), int(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text}: give WIDTHxHEIGHT in pixels, e.g. 1280x720") from None
+    if not (low_w <= w <= high_w and low_h <= h <= high_h):
+        raise argparse.ArgumentTypeError(f"{text}: give {low_w}x{low_h} to {high_w:,}x{high_h:,} pixels")
+    return w, h
+
+
+def render_size(args: argparse.Namespace) -> tuple[int, int]:
+    """The window's size for ``--screenshot``, ``--figure`` and ``--record``: ``--size`` or
+    :data:`DEFAULT_SIZE`."""
+    return getattr(args, "size", None) or DEFAULT_SIZE
 
 
 def parse_range(text: str) -> tuple[int, int]:
@@ -41,8 +68,12 @@ def parse_range(text: str) -> tuple[int, int]:
 
 
 def add_render_arguments(p: argparse.ArgumentParser) -> None:
-    """``--figure``, ``--range``, ``--figure-width``, ``--record``, ``--record-what``,
+    """``--size``, ``--figure``, ``--range``, ``--figure-width``, ``--record``, ``--record-what``,
     ``--record-per``, ``--record-speed``."""
+    p.add_argument("--size", type=parse_size, default=None, metavar="WxH",
+                   help="with --screenshot, --figure or --record: the window's size in pixels, "
+                   f"{SIZE_RANGE[0][0]}x{SIZE_RANGE[0][1]} to {SIZE_RANGE[1][0]}x{SIZE_RANGE[1][1]} "
+                   f"(default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})")
     p.add_argument("--figure", metavar="FILE", help="write the open article as a figure (.svg, .pdf or .png): "
                    "marks, chain and a legend, no selection, no scroll bar; written atomically; then exit")
     p.add_argument("--range", metavar="START:END", help="with --figure: the article's offsets START to END (in the "
@@ -72,6 +103,9 @@ def outputs(args: argparse.Namespace) -> list[str]:
 def check_render_usage(args: argparse.Namespace) -> list[str]:
     """Options given without the output they go with (bad usage, exit 2)."""
     out = []
+    if getattr(args, "size", None) is not None and not headless(args):
+        out.append("--size WxH goes with --screenshot, --figure or --record (the picture's window size); "
+                   "the window opens at the screen's size")
     for name, value, owner in (("--range", args.range, "figure"), ("--figure-width", args.figure_width, "figure"),
                                ("--record-what", args.record_what, "record"), ("--record-per", args.record_per, "record"),
                                ("--record-speed", args.record_speed, "record")):

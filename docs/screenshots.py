@@ -59,16 +59,17 @@ def settle(cond=lambda: True, timeout: float = 120.0) -> None:
         app.processEvents()
 
 
-def window(topic: str, article: str, runs: list[str]):
+def window(topic: str, article: str, runs: list[str], size: tuple[int, int] | None = None):
     """A main window on the real collection, qrels and topics with ``runs`` (a bare name: a real
-    run; a full path as is), showing ``topic`` and ``article``."""
+    run; a full path as is), showing ``topic`` and ``article``; with ``size``, a picture's window
+    of that size (as ``readsim --screenshot --size``: docks that would float open docked)."""
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Loaded, Session
     from readsim.engine.collection import Collection
     from readsim.engine.formats import read_qrels, read_run, read_topics
 
     session = Session()
-    w = MainWindow(session, show_dialogs=False, restore=False)
+    w = MainWindow(session, show_dialogs=False, restore=False, size=size)
     w.show()
     loaded = Loaded(collection=Collection(DATA / "articles"), qrels=read_qrels(DATA / "qrels" / "inex2009-2010.qrels"),
                     runs=[read_run(DATA / "runs" / r) for r in runs],
@@ -137,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def elements_shot() -> Path:
-    """``docs/elements.png``: the element mode (View ▸ Element retrieval) on topic 2009074 (complete
+    """``docs/elements.png``: the window with the element mode (View ▸ Element retrieval, tabbed with
+    the topic view at the bottom, as in a ``--screenshot``) on topic 2009074 (complete
     in the shipped data), the ancestors run, PageRank's root element selected: its bracket spans
     the article, the brackets of its retrieved descendants nest inside it, and the text the
     elements ranked before it showed is shaded. Runs alone too::
@@ -145,12 +147,10 @@ def elements_shot() -> Path:
         QT_QPA_PLATFORM=offscreen .venv/bin/python -c "import runpy; runpy.run_path('docs/screenshots.py')['elements_shot']()"
     """
     _app()
-    w = window("2009074", "23724", ["bert-passages.run"])
+    w = window("2009074", "23724", ["bert-passages.run"], size=(1600, 1000))
     w.act_elements.trigger()
     panel = w.elements
     settle(lambda: panel.topic_view is not None and panel.view.layout_ is not None)
-    w.elements_dock.resize(1600, 900)
-    settle()
     panel.set_run("ancestors")
     settle()
     run = panel.current_run()
@@ -161,7 +161,7 @@ def elements_shot() -> Path:
     panel.view.scroll_to_position(panel.view.layout_.to_display(section.start) - 1, margin=120)
     settle()
     out = OUT / "elements.png"
-    save(w.elements_dock, out)
+    save(w, out)  # the window, the element mode tabbed in front of the topic view as a picture opens it
     print("wrote", out)
     return out
 

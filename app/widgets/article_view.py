@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QObject, QPointF, QRect, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QRegion,
+from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QRegion,
                            QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextListFormat)
 from PySide6.QtWidgets import QTextEdit
 
@@ -181,9 +181,13 @@ class DocumentBuilder(QObject):
             self.progress.emit(int(100 * ins.chars / ins.total))
 
 
+LINE_HEIGHT = 118
+"""Percent: the text's line height, of its font's line spacing."""
+
+
 def _formats(kind: str, level: int, prev: str | None) -> tuple[QTextBlockFormat, QTextCharFormat]:
     bf, cf = QTextBlockFormat(), QTextCharFormat()
-    bf.setLineHeight(118, QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
+    bf.setLineHeight(LINE_HEIGHT, QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
     if kind == "title":
         cf.setFontPointSize(20)
         cf.setFontWeight(QFont.Weight.Bold)
@@ -264,6 +268,16 @@ class ArticleView(QTextEdit):
         self._entry: int | None = None  # display position of the entry point (entry mode), or None
         self.verticalScrollBar().valueChanged.connect(self._follow_scroll)
         self.show_message("No article open.")
+
+    def line_spacing(self) -> float:
+        """Pixels from one line of body text to the next (:data:`BASE_PT` points, :data:`LINE_HEIGHT`)."""
+        base = QFont()
+        base.setPointSizeF(BASE_PT)
+        return QFontMetricsF(base, self).lineSpacing() * LINE_HEIGHT / 100
+
+    def visible_lines(self) -> float:
+        """Lines of body text the view shows at once (its viewport's height / :meth:`line_spacing`)."""
+        return self.viewport().height() / self.line_spacing()
 
     # -- content ------------------------------------------------------------------------
     def show_article(self, lay: Layout, m: Marks) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QPushButton, QSpinBox, QWidget)
+                               QPushButton, QSizePolicy, QSpinBox, QWidget)
 
 from readsim.engine.document import Settings
 
@@ -39,6 +39,8 @@ class CountSpinBox(QSpinBox):
     def __init__(self, plural: str, parent=None) -> None:
         super().__init__(parent)
         self._plural = plural
+        # narrower than its longest value where the column is (a small screen): its least size, not its hint
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.valueChanged.connect(self._follow)
         self._follow(self.value())
 

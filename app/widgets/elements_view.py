@@ -58,6 +58,7 @@ from ..session import Session
 
 from .element_article import EMPTY, LEGEND, SELECTED, ElementArticleView
 from .elements_scores import ElementScores
+from .placement import Scrolled, give_back, within_screen
 from .elements_table import (ARTICLE, E, F_GEN, F_STRICT, OVERLAP, POS, RANK, SIZE, UNSEEN, XPATH, S,
                              ElementTableModel, element_values, fmt_f)
 from .entries import ELEMENTS_TEXT as ACTION_TEXT
@@ -98,12 +99,12 @@ class ElementsPanel(QWidget):
         bar = QHBoxLayout()
         self.topic_combo = QComboBox()
         self.topic_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.topic_combo.setMinimumContentsLength(34)
+        self.topic_combo.setMinimumContentsLength(18)
         self.topic_combo.setToolTip("The qrels topics with relevant articles; complete: all of them are in the "
                                     "collection")
         self.run_combo = QComboBox()
         self.run_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.run_combo.setMinimumContentsLength(32)
+        self.run_combo.setMinimumContentsLength(18)
         self.run_combo.setToolTip("perfect: the elements with s = 3, by e; ancestors: the same, then all their "
                                   "ancestors (Gövert et al. 2006, section 4.1); or an element run opened from a file")
         self.open_btn = QPushButton("Open element run…")
@@ -111,7 +112,7 @@ class ElementsPanel(QWidget):
                                  "or an XML run with <path> results")
         self.article_combo = QComboBox()
         self.article_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.article_combo.setMinimumContentsLength(26)
+        self.article_combo.setMinimumContentsLength(14)
         self.article_combo.setToolTip("The run's articles, in the order of their first element")
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
@@ -382,7 +383,10 @@ class ElementsPanel(QWidget):
         self.scores.show_run(view, tv)
         self._shown_key = None
         position = 0
-        if prev is not None:
+        cur = self.session.current
+        if prev is None and cur is not None and view.positions(cur.name):
+            position = view.positions(cur.name)[0]  # first shown: on the main window's open article
+        elif prev is not None:
             same = [k for k, r in enumerate(view.entries) if (r.article, r.index) == prev[:2]]
             if same:
                 position = same[0]
@@ -559,26 +563,47 @@ class ElementsPanel(QWidget):
 def build_elements_dock(window, act) -> QDockWidget:
     """Add the element mode's dock to ``window`` (a MainWindow), shown and hidden by ``act`` (the
     View menu's checkable entry, :func:`readsim.app.widgets.on_demand.install_elements`), which
-    follows the dock's visibility. It floats large the first time it is shown (no saved layout).
-    Sets ``window.elements`` (the panel) and ``window.elements_dock``."""
+    follows the dock's visibility. Before the first show ever (no saved layout) it floats, large
+    but inside the screen (:func:`~readsim.app.widgets.placement.within_screen`), so it never
+    widens the main window; in a picture (``--screenshot``: the window alone is drawn) it is
+    tabbed with the topic view instead. Hiding it gives the main window back the size it had
+    before (:func:`~readsim.app.widgets.placement.give_back`). ``dock.place()`` does the
+    placing (called before it is shown). Sets ``window.elements`` (the panel) and
+    ``window.elements_dock``."""
     panel = ElementsPanel(window.session)
     if hasattr(window, "show_error"):
         panel.report_error = window.show_error
     dock = QDockWidget(ACTION_TEXT, window)
     dock.setObjectName("elements")
-    dock.setWidget(panel)
+    # docked, it scrolls rather than hold the window larger than the screen beside another dock
+    dock.setWidget(Scrolled(panel, 0.5, 0.35))
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     dock.hide()
 
+    before: list = []  # the main window's size before the dock opened (given back on hiding)
+
+    def place() -> None:
+        if dock.isVisible():
+            return
+        before[:] = [window.size()]
+        if getattr(window, "picture", False):
+            topic = getattr(window, "topic_dock", None)
+            if topic is not None and not topic.isHidden() and not topic.isFloating() and not dock.isFloating():
+                window.tabifyDockWidget(topic, dock)
+            return
+        if dock.isFloating() or app_settings().value("elements/placed", False, type=bool):
+            return
+        dock.setFloating(True)  # first time ever: a large window of its own (dockable), inside the screen
+        dock.setGeometry(within_screen(window, 0.94, 0.88))
+
+    dock.place = place
+
     def visible(on: bool) -> None:
         st = app_settings()
-        if on and not dock.isFloating() and not st.value("elements/placed", False, type=bool):
-            dock.setFloating(True)  # first time ever: a large window of its own (dockable)
-            g = window.geometry()
-            dock.resize(int(g.width() * 0.94), int(g.height() * 0.88))
-            dock.move(g.x() + int(g.width() * 0.03), g.y() + int(g.height() * 0.06))
         if on:
             st.setValue("elements/placed", True)
+        elif before:
+            give_back(window, before.pop())
         if act.isChecked() != on:
             act.setChecked(on)
         panel.set_active(on)

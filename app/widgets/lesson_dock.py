@@ -7,16 +7,18 @@ article, with a button that reopens the lesson's view (to start its steps again)
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QMenu, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from .. import lessons as ls
 from ..plain import menu_text, plain_label
 from ..view_state import open_view_file
 from ..view_state import restore as restore_view
+from .placement import fit
 
 DOCK_WIDTH = 380  # pixels: the text's lines stay readable beside the article
+LEAST_WIDTH = 280  # pixels: never narrower (the other columns give way down to their least widths)
 
 
 class LessonPanel(QWidget):
@@ -43,6 +45,7 @@ class LessonPanel(QWidget):
         lay.addWidget(self.title)
         lay.addWidget(self.text, 1)
         lay.addLayout(bar)
+        self.setMinimumWidth(LEAST_WIDTH)
 
     def show_lesson(self, lesson: ls.Lesson) -> bool:
         """Show ``lesson``'s text; False (and the window's error) if it cannot be read."""
@@ -80,6 +83,8 @@ def open_lesson(window, name: str, view=None) -> bool:
     window.lesson_dock.show()
     QTimer.singleShot(0, lambda: window.resizeDocks([window.lesson_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal))
     restore.finished.connect(lambda: keep_text_in_view(window))
+    if hasattr(window, "fit_docks"):  # the view's bottom docks that leave the article too few lines start closed
+        restore.finished.connect(window.fit_docks)
     return True
 
 
@@ -88,10 +93,11 @@ def keep_text_in_view(window) -> None:
     main window: move them over its left part, off the lesson dock, so the steps stay readable."""
     g = window.geometry()
     room = g.width() - window.lesson_dock.width() - 12
+    screen = (window.screen() or QGuiApplication.primaryScreen()).availableGeometry()
     for dock in window.findChildren(QDockWidget):
         if dock is not window.lesson_dock and dock.isFloating() and dock.isVisible():
-            dock.setGeometry(g.x(), g.y() + int(g.height() * 0.06), max(room, dock.minimumSizeHint().width()),
-                             int(g.height() * 0.88))
+            dock.setGeometry(fit(screen, QRect(g.x(), g.y() + int(g.height() * 0.06),
+                                               max(room, dock.minimumSizeHint().width()), int(g.height() * 0.88))))
 
 
 def install_lessons(window) -> QDockWidget:

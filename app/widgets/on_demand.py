@@ -62,8 +62,13 @@ def install_elements(window) -> QAction:
             from .elements_view import build_elements_dock
 
             build_elements_dock(window, act)
-        if window.elements_dock.isVisible() != on:
-            window.elements_dock.setVisible(on)
+        dock = window.elements_dock
+        if dock.isVisible() != on:
+            if on:
+                dock.place()  # inside the screen before it shows: it never widens the main window
+            dock.setVisible(on)
+            if on:
+                dock.raise_()  # in front of a dock it is tabbed with
 
     act.toggled.connect(toggled)
     window.addAction(act)

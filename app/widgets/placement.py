@@ -8,7 +8,10 @@ geometry (``QScreen.availableGeometry``: the screen less task bars and panels). 
 :func:`opening` are the pure rules (rectangles in, rectangle out); :func:`place` opens a window
 by them, :func:`within_screen` places a floating dock, :func:`give_back` returns the main window
 to the size it had before a dock widened it, and :class:`Scrolled` lets a panel scroll rather than
-hold the window larger than a small screen.
+hold the window larger than a small screen. What opens by default on a small screen follows one
+rule: a part (a dock, a column of a list) opens only where what it sits beside keeps the room it
+needs (:func:`keep_open`, :func:`shown_columns`); one that does not fit starts closed or tabbed,
+and the user can open it.
 """
 
 from __future__ import annotations
@@ -77,6 +80,20 @@ def place(window, size: QSize, saved=None) -> None:
         geometry = fit(room, QRect(geometry.topLeft(), geometry.size().expandedTo(least)))
     if geometry != window.geometry():
         window.setGeometry(geometry)
+
+
+def keep_inside(window) -> None:
+    """Move ``window`` (shown, top-level) back inside its screen's available geometry where it
+    hangs off it (a dock that opened widened it past the screen's edge), frame included; a
+    window larger than the room keeps its size, its top left corner on the screen."""
+    geometry, frame = window.geometry(), window.frameGeometry()
+    margins = QMargins(geometry.left() - frame.left(), geometry.top() - frame.top(),
+                       frame.right() - geometry.right(), frame.bottom() - geometry.bottom())
+    room = _room(window).marginsRemoved(margins)
+    x = max(min(geometry.x(), room.right() + 1 - geometry.width()), room.left())
+    y = max(min(geometry.y(), room.bottom() + 1 - geometry.height()), room.top())
+    if (x, y) != (geometry.x(), geometry.y()):
+        window.move(frame.x() + x - geometry.x(), frame.y() + y - geometry.y())  # move() places the frame
 
 
 def within_screen(window, fw: float, fh: float) -> QRect:
@@ -149,7 +166,8 @@ class Scrolled(QScrollArea):
         # the screen's room, or the window's where it is larger: a window drawn offscreen at its
         # default size (``--screenshot``: Qt's offscreen screen is 800 x 800) is not squeezed
         avail = _room(self).size().expandedTo(self.window().size())
-        return self._least().boundedTo(QSize(int(avail.width() * self.shares[0]), int(avail.height() * self.shares[1])))
+        least = QSize(self.needed_width(), self._least().height())  # with the vertical scroll bar when it scrolls
+        return least.boundedTo(QSize(int(avail.width() * self.shares[0]), int(avail.height() * self.shares[1])))
 
 
 def give_back(window, size: QSize) -> None:
@@ -175,3 +193,32 @@ def column_widths(total: int, shares: tuple[float, float], need: int, least: tup
         from_a = min(need - c - from_b, max(a - least[0], 0))
         a, b, c = a - from_a, b - from_b, c + from_a + from_b
     return [a, b, c]
+
+
+def keep_open(room: int, need: int, parts: list[int]) -> list[bool]:
+    """Which of ``parts`` (the least sizes of docks, or of groups of tabbed docks, along one
+    direction, most wanted first) stay open in ``room`` pixels beside a central widget that
+    needs ``need``: each in turn while the sum fits (a later, smaller one can still fit after a
+    larger one did not)."""
+    out, used = [], need
+    for size in parts:
+        fits = used + size <= room
+        out.append(fits)
+        if fits:
+            used += size
+    return out
+
+
+def shown_columns(room: int, widths: list[int], kept: list[bool], least: int) -> list[bool]:
+    """Which of a list's columns of ``widths`` (in display order) show in ``room`` pixels beside a
+    stretching column (the title) of at least ``least``: all when they fit; else the columns
+    not ``kept`` drop out, the last first, until the rest fit (a kept column always shows)."""
+    shown = [True] * len(widths)
+    used = sum(widths) + least
+    for i in reversed(range(len(widths))):
+        if used <= room:
+            break
+        if not kept[i]:
+            shown[i] = False
+            used -= widths[i]
+    return shown

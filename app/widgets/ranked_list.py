@@ -7,7 +7,11 @@ canonical names). Optional score columns (hidden by default; the header's contex
 and hides any column, remembered in QSettings under ``ranked_list/columns``): ChP@s, T2IP(t),
 ES(s), P_set, R_set. :data:`ARTICLE_ROLE` gives a row's article id, :data:`SORT_ROLE` a
 sortable value (numbers for rank, relevance and scores). A header click sorts (best first for
-a score); the selection follows its article through sorting and through a model reset.
+a score); the selection follows its article through sorting and through a model reset. On a
+narrow list (a laptop's screen) the title keeps :data:`TITLE_CHARS` characters: secondary
+columns drop out for as long as it is narrow, the last first; the rank, the relevance and the
+chosen measure's column (the topic view's document measure S, :meth:`RankedListView.set_chosen`)
+never do (:func:`~readsim.app.widgets.placement.shown_columns`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from readsim.engine.measure import DocMeasure
 from ..files import app_settings
 from ..plain import plain_tip
 from ..rows import RankedRow
+from .placement import shown_columns
 
 RANK, ARTICLE, TITLE, RELEVANT, AVECHP, T2IF, LE, F, CHP, T2IP, ES, P_SET, R_SET = range(13)
 SCORE_COLUMNS = (AVECHP, T2IF, LE, F, CHP, T2IP, ES, P_SET, R_SET)
@@ -309,6 +314,12 @@ class RankedListModel(QAbstractTableModel):
 
 TITLE_MIN = 40
 """The ranked list's title column is never narrower (pixels): an ellipsis and a few letters."""
+TITLE_CHARS = 12
+"""Characters of the title a narrow list keeps before its secondary columns drop out."""
+KIND_COLUMNS = {"aveChP": AVECHP, "T2IF": T2IF, "T2IP": T2IP, "F": F, "LE": LE, "ES": ES}
+"""The column of each document measure the topic view can choose (``doc_kind``)."""
+KEPT_COLUMNS = (RANK, RELEVANT)
+"""Columns a narrow list never drops (with the chosen measure's)."""
 
 
 class RankedListView(QTableView):
@@ -323,6 +334,9 @@ class RankedListView(QTableView):
         super().__init__(parent)
         self.source = model
         self._min_width: dict[int, int] = {}
+        self._wanted: set[int] = set(COLUMN_KEYS)  # the user's columns (set_visible_columns)
+        self._chosen = F  # the chosen measure's column (set_chosen)
+        self._dropped: frozenset[int] = frozenset()  # columns out for lack of room (_fill_title)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(model)
         self.proxy.setSortRole(SORT_ROLE)
@@ -364,11 +378,27 @@ class RankedListView(QTableView):
         h.sortIndicatorChanged.connect(lambda *_: self._scroll_to_selection())
 
     # -- columns ------------------------------------------------------------------------
+    def title_least(self) -> int:
+        """Pixels of :data:`TITLE_CHARS` average characters and the cell's padding."""
+        return self.fontMetrics().averageCharWidth() * TITLE_CHARS + 8
+
     def _fill_title(self) -> None:
         """The title column takes the width the other shown columns leave, at least
         :data:`TITLE_MIN` (then the list scrolls sideways). Qt's stretching section does the
         same while the others fit, but keeps a stale width once they are wider than the view
-        (a laptop's screen): the score columns went out of sight behind a wide title."""
+        (a laptop's screen): the score columns went out of sight behind a wide title. Where the
+        title would be narrower than :meth:`title_least`, the secondary columns of the user's
+        drop out, the last first, while the list is that narrow (:func:`shown_columns`)."""
+        cols = [c for c in COLUMN_KEYS if c != TITLE and (c in self._wanted or c == self._chosen)]
+        keep = [c in KEPT_COLUMNS or c == self._chosen for c in cols]
+        fit = shown_columns(self.viewport().width(), [self.columnWidth(c) or self._need(c) for c in cols], keep,
+                            self.title_least())
+        dropped = frozenset(c for c, on in zip(cols, fit) if not on)
+        for c in COLUMN_KEYS:
+            hide = c != TITLE and (c not in cols or c in dropped)
+            if self.isColumnHidden(c) != hide:
+                self.setColumnHidden(c, hide)
+        self._dropped = dropped
         others = sum(self.columnWidth(c) for c in COLUMN_KEYS if c != TITLE and not self.isColumnHidden(c))
         want = max(TITLE_MIN, self.viewport().width() - others)
         if self.columnWidth(TITLE) != want:
@@ -381,13 +411,18 @@ class RankedListView(QTableView):
     def _fit_headers(self, initial: bool = False) -> None:
         """Widen each fixed column to show its whole header ("LE(2000)", "T2IF(10000)") with
         room for the sort arrow; never narrower than its default width (``initial``: set it)."""
-        fm = self.horizontalHeader().fontMetrics()
-        for col, width in self._min_width.items():
-            text = str(self.source.headerData(col, Qt.Orientation.Horizontal) or "")
-            need = max(width, fm.horizontalAdvance(text) + fm.horizontalAdvance("M") + 12)
+        for col in self._min_width:
+            need = self._need(col)
             if initial or self.columnWidth(col) < need:
                 self.setColumnWidth(col, need)
         self._fill_title()
+
+    def _need(self, col: int) -> int:
+        """A fixed column's width: its whole header with room for the sort arrow, at least its
+        default width (the width a hidden column shows at)."""
+        fm = self.horizontalHeader().fontMetrics()
+        text = str(self.source.headerData(col, Qt.Orientation.Horizontal) or "")
+        return max(self._min_width.get(col, TITLE_MIN), fm.horizontalAdvance(text) + fm.horizontalAdvance("M") + 12)
 
     def _headers_renamed(self, _first: int, _last: int) -> None:
         """Score headers renamed: widen what needs it, repaint the header only."""
@@ -404,13 +439,29 @@ class RankedListView(QTableView):
         return cols | {TITLE}
 
     def visible_columns(self) -> set[int]:
-        return {c for c in COLUMN_KEYS if not self.isColumnHidden(c)}
+        """The user's columns (the header's menu; those a narrow list dropped included)."""
+        return set(self._wanted)
+
+    def dropped_columns(self) -> frozenset[int]:
+        """The user's columns a narrow list does not show for now (:meth:`_fill_title`)."""
+        return self._dropped
+
+    def set_chosen(self, kind: str) -> None:
+        """The chosen document measure (``F``, ``aveChP``, ``T2IF``, ``T2IP``, ``LE``, ``ES``):
+        its column shows, and a narrow list never drops it."""
+        col = KIND_COLUMNS.get(kind, F)
+        if col != self._chosen:
+            self._chosen = col
+            self._fill_title()
+
+    def chosen_column(self) -> int:
+        return self._chosen
 
     def set_visible_columns(self, columns, save: bool = False) -> None:
-        """Show exactly ``columns`` (the title always); ``save`` remembers them in QSettings."""
+        """Show exactly ``columns`` (the title always; the chosen measure's too, and a narrow
+        list drops the secondary ones: :meth:`_fill_title`); ``save`` remembers them in QSettings."""
         columns = set(columns) | {TITLE}
-        for c in COLUMN_KEYS:
-            self.setColumnHidden(c, c not in columns)
+        self._wanted = columns
         self._fill_title()
         if save:
             app_settings().setValue(COLUMNS_KEY, [COLUMN_KEYS[c] for c in sorted(columns)])
@@ -424,7 +475,7 @@ class RankedListView(QTableView):
             name = self.source.headerData(c, Qt.Orientation.Horizontal)
             a = menu.addAction(name)
             a.setCheckable(True)
-            a.setChecked(not self.isColumnHidden(c))
+            a.setChecked(c in self._wanted)
             a.setData(c)
             a.toggled.connect(lambda on, col=c: self._toggle_column(col, on))
             if c == RELEVANT:

@@ -465,20 +465,27 @@ class TopicView(QWidget):
             self.session.open_article(ts.ranking.articles[r - 1])
 
 
+OPENING_HEIGHT = 270
+"""Pixels: the topic dock's height when it first opens (the user's is remembered)."""
+
+
 def install_topic_view(window) -> TopicView:
     """Add the topic view to ``window`` (a :class:`~readsim.app.mainwindow.MainWindow`) as the
     bottom dock "Topic" with a View-menu toggle; sets ``window.topic_view`` and ``window.topic_dock``."""
     view = TopicView(window.session, defer_plots=getattr(window, "defer_plots", False))
     dock = QDockWidget("Topic: list scores of the ranked list", window)
     dock.setObjectName("topic")
-    dock.setWidget(Scrolled(view, 0.9, 0.25))  # scrolls on a screen too small for the view
+    # scrolls on a screen too small for the view; half the screen's width at least, so that another
+    # dock beside it still fits
+    dock.setWidget(Scrolled(view, 0.5, 0.25))
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     log = getattr(window, "log_dock", None)
     if log is not None:
         window.tabifyDockWidget(dock, log)
     window.restoreDockWidget(dock)
     dock.raise_()
-    window.resizeDocks([dock], [270], Qt.Orientation.Vertical)
+    dock.opening_height = OPENING_HEIGHT  # the height it opens at (MainWindow.fit_docks counts it)
+    window.resizeDocks([dock], [OPENING_HEIGHT], Qt.Orientation.Vertical)
     action = dock.toggleViewAction()
     action.setText("Topic scores (list measures)")
     for a in window.menuBar().actions():
@@ -488,6 +495,10 @@ def install_topic_view(window) -> TopicView:
     else:
         window.menuBar().addMenu("&Topic").addAction(action)
     window.topic_view, window.topic_dock = view, dock
+    table = getattr(window, "table", None)
+    if table is not None and hasattr(table, "set_chosen"):  # the ranked list keeps the chosen measure's column
+        table.set_chosen(view.doc_kind())
+        view.doc_combo.currentIndexChanged.connect(lambda _i: table.set_chosen(view.doc_kind()))
     from ..provenance import provenance
 
     panel = view.loss_panel

@@ -18,7 +18,7 @@ import sys
 import pytest
 from PySide6.QtCore import QRect, QSize
 
-from readsim.app.widgets.placement import MARGIN, column_widths, fit, opening
+from readsim.app.widgets.placement import MARGIN, column_widths, fit, keep_open, opening, shown_columns
 from readsim.app.widgets.ranked_list import TITLE_MIN
 
 DEFAULT = QSize(1600, 1000)
@@ -209,6 +209,8 @@ while time.monotonic() < end and not (s.current is not None and s.rows_ready() a
     app.processEvents(); time.sleep(0.01)
 for _ in range(20):
     app.processEvents()
+dock_at_start = w.topic_dock.isVisible()
+w.topic_dock.show()  # the user opens it (View > Topic scores)
 slot = w.topic_view.curves_slot
 while time.monotonic() < end and not slot.built():  # the plots come once the loading is done
     app.processEvents(); time.sleep(0.01)
@@ -220,19 +222,20 @@ curves = slot.widget()
 print(json.dumps({"sizes": w.splitter.sizes(), "need": w.reader_width(),
                   "sideways": reader.horizontalScrollBar().maximum(),
                   "title": t.columnWidth(2), "header": t.horizontalHeader().length(), "view": t.viewport().width(),
-                  "dock": w.topic_dock.isVisible(), "dock_sideways": w.topic_dock.widget().horizontalScrollBar().maximum(),
+                  "dock": [dock_at_start, w.topic_dock.isVisible()], "dock_sideways": w.topic_dock.widget().horizontalScrollBar().maximum(),
                   "curves": [curves.side_by_side(), curves.gp_plot.isVisible(), curves.nce_plot.isVisible()]}))
 """
 
 
-@pytest.mark.parametrize("width, height, whole", [(1366, 768, True), (1280, 720, False)])
+@pytest.mark.parametrize("width, height, whole", [(1366, 768, True), (1280, 720, True)])
 def test_on_a_laptop_screen_the_reader_column_does_not_scroll_sideways(tmp_path, width, height, whole):
-    """On 1,366 x 768 the Reader column (controls, scores) is given the width it prefers, from the
-    article's column and the list's; on 1,280 x 720, where those are at their least widths, its
-    long rows put their field under their label instead (nothing scrolls sideways either way).
+    """On 1,366 x 768 and 1,280 x 720 the Reader column (controls, scores) is given the width it
+    prefers, from the article's column and the list's (where those are at their least widths, its
+    long rows put their field under their label instead: nothing scrolls sideways either way).
     The ranked list's title takes what the other columns leave (at least TITLE_MIN), never more:
-    the score columns stay in reach. The topic dock (open by default) does not scroll sideways
-    either: its two curve plots, which do not fit side by side there, show one at a time."""
+    the score columns stay in reach. The topic dock starts closed there (no room for it below 15
+    lines of the article); opened, it does not scroll sideways either: its two curve plots, which
+    do not fit side by side there, show one at a time."""
     config = tmp_path / "screen.json"
     config.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": width, "height": height,
                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
@@ -244,5 +247,216 @@ def test_on_a_laptop_screen_the_reader_column_does_not_scroll_sideways(tmp_path,
     assert out["sideways"] == 0, out
     assert (out["sizes"][2] >= out["need"]) is whole, out
     assert out["title"] == max(TITLE_MIN, out["view"] - (out["header"] - out["title"])), out
-    assert out["dock"] and out["dock_sideways"] == 0, out
+    assert out["dock"] == [False, True] and out["dock_sideways"] == 0, out
     assert out["curves"] == [False, True, False], out  # tabbed: the gP/gR plot first
+
+
+@pytest.mark.parametrize("room, need, parts, want", [
+    (658, 470, [276], [False]),  # 1,366 x 768: the topic dock (270 + 6) leaves the article 382 < 470
+    (890, 470, [276], [True]),  # 1,600 x 1,000: 470 + 276 = 746 fit in 890
+    (890, 470, [451, 276], [False, True]),  # a later, smaller one still fits after a larger one did not
+    (900, 470, [200, 200, 100], [True, True, False]),  # 870 used: 100 more is 970
+])
+def test_keep_open_keeps_docks_in_order_while_the_central_need_fits(room, need, parts, want):
+    assert keep_open(room, need, parts) == want
+
+
+@pytest.mark.parametrize("room, widths, kept, least, want", [
+    # rank 44, rel 32, aveChP 54, T2IF 70, LE 56, F 60 (kept: rank, rel, F); title at least 92
+    (500, [44, 32, 54, 70, 56, 60], [True, True, False, False, False, True], 92, [True] * 6),  # 408 fit
+    # 250: 316 + 92 = 408 > 250: LE, T2IF, aveChP drop (the last first) to 136 + 92 = 228
+    (250, [44, 32, 54, 70, 56, 60], [True, True, False, False, False, True], 92,
+     [True, True, False, False, False, True]),
+    # 300: dropping LE (352) and T2IF (282) is enough: aveChP stays
+    (300, [44, 32, 54, 70, 56, 60], [True, True, False, False, False, True], 92,
+     [True, True, True, False, False, True]),
+    (100, [44, 32, 60], [True, True, True], 92, [True, True, True]),  # kept columns always show
+])
+def test_shown_columns_drop_secondary_columns_the_last_first(room, widths, kept, least, want):
+    assert shown_columns(room, widths, kept, least) == want
+
+
+LAPTOP = r"""
+import json, sys, time
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from readsim.app.background import activity
+from readsim.app.files import app_settings
+from readsim.app.lessons import lessons
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Session
+from readsim.app.view_state import wait_restored
+from readsim.app.widgets.lesson_dock import open_lesson
+from readsim.app.widgets.ranked_list import TITLE
+
+def settle(w):
+    end = time.monotonic() + 180
+    while time.monotonic() < end and not (w.session.current is not None and w.session.rows_ready()
+                                          and activity().count == 0):
+        app.processEvents(); time.sleep(0.01)
+    for _ in range(30):
+        app.processEvents()
+
+data = sys.argv[1]
+cases = [("real", None)] + [(l.name, l.name) for l in lessons()]
+out = {"avail": app.primaryScreen().availableGeometry().getRect(), "cases": {}}
+for name, lesson in cases:
+    app_settings().clear()  # fresh settings for each
+    w = MainWindow(Session(), show_dialogs=False, restore=True)
+    w.show(); app.processEvents()
+    if lesson is None:
+        w.session.open_files(f"{data}/articles", f"{data}/qrels/inex2009-2010.qrels", [f"{data}/runs/bert-passages.run"],
+                             f"{data}/topics/inex2009-topics.xml", "2009074", None)
+    else:
+        open_lesson(w, lesson)
+        wait_restored(w, 120_000)
+    settle(w)
+    t, reader = w.table, w.splitter.widget(2)
+    docks = [d for d in (w.lesson_dock, w.elements_dock) if d is not None and d.isVisible()]
+    out["cases"][name] = {
+        "frame": w.frameGeometry().getRect(), "docks": [d.frameGeometry().getRect() for d in docks if d.isFloating()],
+        "lines": w.article.view.visible_lines(),
+        "lesson": w.lesson_dock.width() if w.lesson_dock.isVisible() else None,
+        "title": t.columnWidth(TITLE), "title_least": t.title_least(),
+        "chosen": [not t.isColumnHidden(t.chosen_column()), t.columnViewportPosition(t.chosen_column())
+                   + t.columnWidth(t.chosen_column()), t.viewport().width()],
+        "sideways": [reader.horizontalScrollBar().maximum(), t.horizontalScrollBar().maximum()],
+        "plot": w.plot_slot.isVisible()}
+    w.close(); w.deleteLater(); app.processEvents()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (1280, 720)])
+def test_on_a_laptop_screen_the_article_list_reader_and_lesson_keep_their_room(tmp_path, inex, width, height):
+    """Fresh settings, on 1,366 x 768 and 1,280 x 720, real topic 2009074 and every lesson: the
+    window (and any floating dock) lies inside the screen; the article pane shows at least 15
+    lines of text (the bottom topic dock starts closed); the ranked list shows at least
+    TITLE_CHARS characters of title and the chosen measure's column, in view; the Reader column
+    (scores, plot) and the list do not scroll sideways; a lesson dock is at least 280 px wide."""
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": width, "height": height,
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", XDG_CONFIG_HOME=str(tmp_path / "config"),
+               HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", LAPTOP, str(inex)], env=env, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    avail = QRect(*out["avail"])
+    assert len(out["cases"]) == 7
+    for name, case in out["cases"].items():
+        assert avail.contains(QRect(*case["frame"])), (name, case)
+        assert all(avail.contains(QRect(*d)) for d in case["docks"]), (name, case)
+        assert case["lines"] >= 15, (name, case)
+        assert case["title"] >= case["title_least"], (name, case)
+        shown, right, view = case["chosen"]
+        assert shown and right <= view, (name, case)
+        assert case["sideways"] == [0, 0], (name, case)
+        assert case["plot"], (name, case)
+        if name != "real":
+            assert case["lesson"] is not None and case["lesson"] >= 280, (name, case)
+
+
+@pytest.mark.parametrize("value", ["1280", "1280x", "axb", "639x480", "1280x479", "7681x4320", "1280x4321", "0x0"])
+def test_size_out_of_range_or_malformed_is_bad_usage_naming_it(tmp_path, capsys, value):
+    from readsim.app.main import main
+
+    assert main(["--sample", "--screenshot", str(tmp_path / "x.png"), "--size", value]) == 2
+    err = capsys.readouterr().err
+    assert "--size" in err and value in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_size_goes_with_a_picture(capsys):
+    from readsim.app.main import main
+
+    assert main(["--sample", "--size", "1280x720"]) == 2
+    assert "--size WxH goes with --screenshot" in capsys.readouterr().err
+
+
+PICTURES = r"""
+import json, sys
+from PySide6.QtGui import QImage
+from readsim.app.lessons import lessons
+from readsim.app.main import main
+folder, size = sys.argv[1], sys.argv[2:]
+out = {}
+for lesson in [l.name for l in lessons()] if size else ["element-overlap"]:
+    path = f"{folder}/{lesson}.png"
+    code = main(["--lesson", lesson, "--screenshot", path, *size])
+    image = QImage(path)
+    out[lesson] = [code, image.width(), image.height()]
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("size, want", [([], (1600, 1000)), (["--size", "1280x720"], (1280, 720))])
+def test_lesson_pictures_are_exactly_the_size_asked(tmp_path, size, want):
+    """``--screenshot`` draws the window at ``--size`` (default 1,600 x 1,000) exactly: every lesson
+    at 1,280 x 720; the element-overlap lesson, whose element dock is tabbed with the topic view in
+    a picture (it used to widen the window to 2,477 px), at the default size."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", PICTURES, str(tmp_path), *size], env=env, capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(out) == (6 if size else 1)
+    for lesson, (code, width, height) in out.items():
+        assert code == 0 and (width, height) == want, (lesson, out)
+
+
+ELEMENTS = r"""
+import json, sys, time
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from readsim.app.background import activity
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Session
+data = sys.argv[1]
+s = Session()
+w = MainWindow(s, show_dialogs=False, restore=True)
+w.show()
+s.open_files(f"{data}/articles", f"{data}/qrels/inex2009-2010.qrels", [f"{data}/runs/bert-passages.run"],
+             f"{data}/topics/inex2009-topics.xml", "2009074", None)
+def settle(cond=lambda: True):
+    end = time.monotonic() + 180
+    while time.monotonic() < end and not (activity().count == 0 and cond()):
+        app.processEvents(); time.sleep(0.01)
+    for _ in range(30):
+        app.processEvents()
+settle(lambda: s.current is not None and s.rows_ready())
+out = {"avail": app.primaryScreen().availableGeometry().getRect(), "main": w.frameGeometry().getRect(),
+       "article": s.current.name}
+w.act_elements.trigger()  # View > Element retrieval (Ctrl+Alt+L)
+panel = w.elements
+settle(lambda: panel._shown_article is not None)
+d = w.elements_dock
+out["shown"] = [d.isFloating(), d.frameGeometry().getRect(), w.frameGeometry().getRect(), panel._shown_article]
+w.act_elements.trigger()
+settle()
+out["hidden"] = [d.isVisible(), w.frameGeometry().getRect()]
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("width, height", [(1600, 1000), (1280, 720)])
+def test_the_element_window_opens_inside_the_screen_on_the_open_article(tmp_path, inex, width, height):
+    """View > Element retrieval the first time: a floating window inside the screen (it opened
+    2,240 px wide on 1,600 x 1,000 and widened the main window to 2,383 px), on the main window's
+    open article (not the run's first element's); hidden, the main window keeps its size."""
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": width, "height": height,
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", XDG_CONFIG_HOME=str(tmp_path / "config"),
+               HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", ELEMENTS, str(inex)], env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    avail, main = QRect(*out["avail"]), QRect(*out["main"])
+    floating, dock, main_then, article = out["shown"]
+    assert floating and avail.contains(QRect(*dock)), out
+    assert QRect(*main_then) == main, out  # not widened
+    assert article == out["article"], out
+    assert out["hidden"] == [False, out["main"]], out
