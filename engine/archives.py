@@ -286,7 +286,7 @@ class TarArchive(Archive):
                 raise self._error(last[0], "truncated archive: the tar stream ends inside this member "
                                            "(no end-of-archive blocks)")
             fh.seek(after)
-            header = fh.read(min(1024, end - after))
+            header = fh.read(min(4096, end - after))
         except InputError:
             raise
         except Exception as err:  # noqa: BLE001 - indexed_gzip, bz2, xz: a damaged stream
@@ -367,17 +367,31 @@ class TarArchive(Archive):
         return data
 
 
-def _header_name(header: bytes) -> str:
-    """The member name in a tar header cut short ('' when its name field is not all there):
-    the ustar prefix joined when present, a GNU long name (``././@LongLink``) from its data."""
-    if len(header) < 100 or not header[:100].strip(b"\0"):
-        return ""
-    name = header[:100].split(b"\0", 1)[0]
-    if name == b"././@LongLink" and len(header) > 512:
-        name = header[512:].split(b"\0", 1)[0]
-    elif header[257:262] == b"ustar" and len(header) >= 500 and header[345:500].strip(b"\0"):
-        name = header[345:500].split(b"\0", 1)[0] + b"/" + name
-    return member_path(name.decode("utf-8", "replace"))
+def _header_name(tail: bytes) -> str:
+    """The name of the member whose header starts ``tail`` (the stream after the last member
+    indexed, cut short); '' when its name is not all there. The pax (``x``) and GNU long-name
+    (``L``) headers before a member are followed: their ``path`` when the member's own header
+    is cut, else its name, with the ustar prefix."""
+    long_name = b""
+    while len(tail) >= 100 and tail[:100].strip(b"\0"):
+        kind = tail[156:157]
+        if kind not in (b"x", b"g", b"L"):
+            name = tail[:100].split(b"\0", 1)[0]
+            if tail[257:262] == b"ustar" and len(tail) >= 500 and tail[345:500].strip(b"\0"):
+                name = tail[345:500].split(b"\0", 1)[0] + b"/" + name
+            long_name = long_name or name
+            break
+        try:
+            size = int(tail[124:136].strip(b"\0 ") or b"0", 8)
+        except ValueError:
+            break
+        data = tail[512:512 + size]
+        if kind == b"L":
+            long_name = data.split(b"\0", 1)[0]
+        elif kind == b"x":
+            long_name = next((r.split(b"=", 1)[1] for r in data.split(b"\n") if b" path=" in r), long_name)
+        tail = tail[512 + -(-size // 512) * 512:]
+    return member_path(long_name.decode("utf-8", "replace"))
 
 
 class _Seen:

@@ -482,3 +482,35 @@ def test_a_member_twice_reads_the_first_copy(tmp_path, name):
     code, out, err = _cli(tmp_path / "q.qrels", "--check", "--collection", archive)
     first = len(coll.article("one").text)
     assert code == 0 and f"2009001\tone\tqrels 40\tcomputed {first}\n" in out, out
+
+
+@pytest.mark.parametrize("compress", [False, True])
+@pytest.mark.parametrize("where, expect", [
+    ("data", "articles/2.xml: truncated archive: the tar stream ends inside this member (no end-of-archive"),
+    ("header", "articles/2.xml: truncated archive: the tar stream ends inside this member's header"),
+    ("first bytes of a header", "truncated archive: the tar stream ends after the member articles/1.xml,")])
+def test_a_cut_tar_names_the_member_whose_data_is_cut(tmp_path, compress, where, expect):
+    """As `tar cf` writes a collection: article.dtd, the folder entry, then the articles; cut
+    in the second article never names article.dtd or the folder ``articles``."""
+    import gzip
+    tree = tmp_path / "tree"
+    (tree / "articles").mkdir(parents=True)
+    (tree / "article.dtd").write_bytes(b"<!ENTITY w 'w'>\n" * 100)
+    for i in (1, 2, 3):
+        (tree / "articles" / f"{i}.xml").write_bytes(b"<article>" + b"x" * 5000 + b"</article>")
+    whole = tmp_path / "whole.tar"
+    with tarfile.open(whole, "w") as tf:
+        tf.add(tree / "article.dtd", "article.dtd")
+        tf.add(tree / "articles", "articles", recursive=False)
+        for i in (1, 2, 3):
+            tf.add(tree / "articles" / f"{i}.xml", f"articles/{i}.xml")
+    with tarfile.open(whole) as tf:
+        second = tf.getmember("articles/2.xml")
+    at = {"data": second.offset_data + 100, "header": second.offset_data - 512 + 200,
+          "first bytes of a header": second.offset + 50}  # offset: its pax header's (mtime in fractions)
+    data = whole.read_bytes()[: at[where]]
+    cut = tmp_path / ("cut.tar.gz" if compress else "cut.tar")
+    cut.write_bytes(gzip.compress(data) if compress else data)
+    with pytest.raises(InputError) as info:
+        Collection(cut)
+    assert str(info.value).startswith(f"{cut}: {expect}"), str(info.value)
