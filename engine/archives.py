@@ -249,7 +249,7 @@ class TarArchive(Archive):
         tar = self._open_tar(tmp, progress)
         try:
             if not tar.isTar:  # ratarmountcore shows a compressed non-tar as one file: not ours
-                raise InputError(self.path, None, NOT_TAR)
+                self._not_tar(tar.tarFileObject)
             self._check_complete(tar.tarFileObject, tar.index.get_connection())
         finally:
             tar.index.close()
@@ -266,6 +266,31 @@ class TarArchive(Archive):
             # ratarmountcore asks for the last member at every open: an index, not a full scan
             conn.execute("CREATE INDEX IF NOT EXISTS readsim_files_offset ON files (offset)")
         return []
+
+    def _not_tar(self, fh) -> None:
+        """Raise :class:`InputError` for a decompressed stream ratarmountcore took for no tar:
+        one that starts with a tar header (whole, or cut after its ``ustar`` magic) was cut
+        inside its first member, which is named."""
+        import tarfile
+
+        try:
+            fh.seek(0)
+            head = fh.read(512)
+        except Exception:  # noqa: BLE001 - indexed_gzip, bz2, xz: a damaged stream
+            head = b""
+        try:
+            tarfile.TarInfo.frombuf(head, "utf-8", "surrogateescape")
+        except tarfile.TruncatedHeaderError:
+            if not _looks_like_header(head):
+                raise InputError(self.path, None, NOT_TAR) from None
+        except Exception:  # noqa: BLE001 - tarfile's errors: no tar header
+            raise InputError(self.path, None, NOT_TAR) from None
+        where = "this member" if len(head) == 512 else "this member's header"
+        if len(head) == 512:
+            with contextlib.suppress(Exception):  # a pax or long-name header's data, if it is there
+                head += fh.read(3584)
+        raise self._error(_header_name(head) or "(its first member)",
+                          f"truncated archive: the tar stream ends inside {where} (no end-of-archive blocks)")
 
     def _check_complete(self, fh, files: sqlite3.Connection) -> None:
         """Raise :class:`InputError` unless the (decompressed) tar stream ends with the two zero
@@ -365,6 +390,17 @@ class TarArchive(Archive):
         if len(data) != info.size:
             raise self._error(member, f"truncated archive: {len(data):,} of {info.size:,} bytes")
         return data
+
+
+def _looks_like_header(head: bytes) -> bool:
+    """Whether ``head``, the start of a tar header cut short, looks like one: a name without
+    control characters (NUL-padded) and, as far as they go, the octal mode field and the ``ustar`` magic."""
+    name = head[:100].split(b"\0", 1)[0]
+    if len(head) < 100 or not name or not all(c >= 32 and c != 127 for c in name):
+        return False
+    if head[100:108].strip(b"01234567 \0"):
+        return False
+    return len(head) < 262 or head[257:262] == b"ustar"
 
 
 def _header_name(tail: bytes) -> str:
