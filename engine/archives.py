@@ -19,8 +19,10 @@ Every problem (not an archive, corrupt, truncated, an encrypted member, over the
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import posixpath
 import sqlite3
 import struct
 import threading
@@ -53,6 +55,14 @@ def archive_class(path: str | os.PathLike) -> type[Archive]:
     return ZipArchive if os.fspath(path).lower().endswith(".zip") else TarArchive
 
 
+def member_path(name: str) -> str:
+    """A member's path as readsim keeps it, inside the archive whatever its name says (as
+    ratarmountcore keeps a tar's): no leading ``/``, ``.`` or ``..`` parts resolved, the ``..``
+    that would climb above the archive's top dropped (``/a/../../b.xml`` -> ``b.xml``)."""
+    parts = posixpath.normpath("/" + name).split("/")
+    return "/".join(p for p in parts if p not in ("", ".", ".."))
+
+
 def _article_name(member: str) -> str | None:
     """The article name of a member path (its file stem) if it is an ``.xml`` file, else None."""
     base = member.rsplit("/", 1)[-1]
@@ -63,6 +73,10 @@ class Archive:
     """One archive's articles by name. Thread-safe (one lock around the archive's file)."""
 
     KIND = ""
+    #: tables of the index besides readsim's (:func:`article_index.load`)
+    TABLES: tuple[str, ...] = ()
+    #: SQL true for an index row this kind never writes (:func:`article_index.load`)
+    BAD_ROWS = "archive != ''"
 
     def __init__(self, path: Path, progress: ai.Progress | None = None, notes: list[str] | None = None):
         self._name(path)
@@ -70,23 +84,26 @@ class Archive:
             print_ = ai.fingerprint(path)
         except OSError as err:
             raise InputError(path, None, f"cannot read: {err.strerror or err}") from None
-        where = ai.index_path(path)
-        conn, why = ai.load(where, self.KIND, lambda saved: saved == print_)
+        where = ai.index_path(path, notes=notes)
+        conn, why = self._load(where, print_)
         if conn is None:
             if why is not None and notes is not None:
                 notes.append(f"{self.label}: rebuilding the article index: {why}")
             self._build(where, print_, progress)
-            conn, why = ai.load(where, self.KIND, lambda saved: saved == print_)
+            conn, why = self._load(where, print_)
             if conn is None:
                 raise InputError(path, None, f"the article index just built cannot be read: {why}")
         self.index_file = where
         self._conn, self._pid = conn, os.getpid()
 
+    def _load(self, where: Path, print_: str) -> tuple[sqlite3.Connection | None, str | None]:
+        return ai.load(where, self.KIND, lambda saved: saved == print_, self.TABLES, self.BAD_ROWS)
+
     @property
     def _db(self) -> sqlite3.Connection:
         """The index's connection; reopened in a forked worker (never shared across a fork)."""
         if self._pid != os.getpid():
-            self._conn = sqlite3.connect(f"file:{self.index_file}?mode=ro", uri=True, check_same_thread=False)
+            self._conn = ai.connect_ro(self.index_file)
             self._tar, self._pid = None, os.getpid()
         return self._conn
 
@@ -145,6 +162,8 @@ class ZipArchive(Archive):
     """A ``.zip`` archive (:mod:`zipfile`)."""
 
     KIND = "zip"
+    BAD_ROWS = ("archive != '' OR " + " OR ".join(f"typeof({c}) != 'integer'" for c in ai.COLUMNS.split(", ")[3:])
+                + " OR offset < 0 OR packed < 0 OR size < 0")
 
     def _index_members(self, tmp: str, progress: ai.Progress | None) -> Iterable[tuple]:
         if progress is not None:
@@ -159,9 +178,10 @@ class ZipArchive(Archive):
     def _rows(self, infos: list[zipfile.ZipInfo], progress: ai.Progress | None):
         """The index rows of the members, one at a time (no second list of millions)."""
         for i, info in enumerate(infos):
-            name = None if info.is_dir() else _article_name(info.filename)
-            if name is not None or info.filename.rsplit("/", 1)[-1] == "article.dtd":
-                yield (name if name is not None else "\0" + info.filename, "", info.filename,
+            member = member_path(info.filename)
+            name = None if info.is_dir() else _article_name(member)
+            if name is not None or member.rsplit("/", 1)[-1] == "article.dtd":
+                yield (name if name is not None else "\0" + member, "", member,
                        info.header_offset, info.compress_type, info.compress_size, info.file_size,
                        info.CRC, info.flag_bits)
             if progress is not None and i % 10000 == 0:
@@ -207,10 +227,16 @@ logging.getLogger("ratarmountcore").setLevel(logging.ERROR)  # it prints its pro
 GZIP_SPACING = 4 * 1024 * 1024
 
 
+NOT_TAR = "not a tar archive (or not compressed with gzip, bzip2 or xz)"
+
+
 class TarArchive(Archive):
     """A tar archive, plain or compressed (ratarmountcore's ``SQLiteIndexedTar``)."""
 
     KIND = "tar"
+    #: ratarmountcore's tables (its view and trigger ``xattrs`` are dropped after the build)
+    TABLES = ("files", "xattrkeys", "xattrsdata", "metadata", "versions",
+              "gzipindex", "gzipindexes", "gztoolindex", "bzip2blocks", "zstdblocks")
     _tar = None  # the SQLiteIndexedTar, opened at the first read
 
     def _build(self, where: Path, print_: str, progress: ai.Progress | None) -> None:
@@ -222,40 +248,85 @@ class TarArchive(Archive):
     def _index_members(self, tmp: str, progress: ai.Progress | None) -> Iterable[tuple]:
         tar = self._open_tar(tmp, progress)
         try:
-            complete = self._ends_with_end_blocks(tar.tarFileObject)
+            if not tar.isTar:  # ratarmountcore shows a compressed non-tar as one file: not ours
+                self._not_tar(tar.tarFileObject)
+            self._check_complete(tar.tarFileObject, tar.index.get_connection())
         finally:
             tar.index.close()
-        if not complete:  # cut short: name the member the stream ends in (reference 2.10)
-            with sqlite3.connect(tmp) as conn:
-                last = conn.execute("SELECT ltrim(path || '/' || name, '/') FROM files "
-                                    "ORDER BY offsetheader DESC LIMIT 1").fetchone()
-            conn.close()
-            raise self._error(last[0] if last else "(no member)",
-                              "truncated archive: the tar stream ends inside this member (no end-of-archive blocks)")
-        with sqlite3.connect(tmp) as conn:  # the articles straight from ratarmountcore's table, in archive order
+        with contextlib.closing(sqlite3.connect(tmp)) as conn, conn:
+            # readsim's index has no view nor trigger (reference 2.10); reading never uses xattrs
+            conn.execute("DROP VIEW IF EXISTS xattrs")
             conn.executescript(ai.SCHEMA)
+            # the articles straight from ratarmountcore's table, in archive order: of two copies
+            # of one member (or two members of one name), the first counts (reference 2.10)
             conn.execute(f"""INSERT OR IGNORE INTO readsim_articles ({ai.COLUMNS})
                 SELECT substr(name, 1, length(name) - 4), '', ltrim(path || '/' || name, '/'),
                        NULL, NULL, NULL, NULL, NULL, NULL
                 FROM files WHERE (mode & 61440) = 32768 AND name LIKE '_%.xml' ORDER BY offsetheader""")
             # ratarmountcore asks for the last member at every open: an index, not a full scan
             conn.execute("CREATE INDEX IF NOT EXISTS readsim_files_offset ON files (offset)")
-        conn.close()
         return []
 
-    def _ends_with_end_blocks(self, fh) -> bool:
-        """Whether the (decompressed) tar stream ends with the two zero blocks every tar writer
-        puts after the last member (POSIX ustar): a stream cut short ends inside a member, and
-        its index would silently hold only the members before the cut."""
+    def _not_tar(self, fh) -> None:
+        """Raise :class:`InputError` for a decompressed stream ratarmountcore took for no tar:
+        one that starts with a tar header (whole, or cut after its ``ustar`` magic) was cut
+        inside its first member, which is named."""
+        import tarfile
+
+        try:
+            fh.seek(0)
+            head = fh.read(512)
+        except Exception:  # noqa: BLE001 - indexed_gzip, bz2, xz: a damaged stream
+            head = b""
+        try:
+            tarfile.TarInfo.frombuf(head, "utf-8", "surrogateescape")
+        except tarfile.TruncatedHeaderError:
+            if not _looks_like_header(head):
+                raise InputError(self.path, None, NOT_TAR) from None
+        except Exception:  # noqa: BLE001 - tarfile's errors: no tar header
+            raise InputError(self.path, None, NOT_TAR) from None
+        where = "this member" if len(head) == 512 else "this member's header"
+        if len(head) == 512:
+            with contextlib.suppress(Exception):  # a pax or long-name header's data, if it is there
+                head += fh.read(3584)
+        raise self._error(_header_name(head) or "(its first member)",
+                          f"truncated archive: the tar stream ends inside {where} (no end-of-archive blocks)")
+
+    def _check_complete(self, fh, files: sqlite3.Connection) -> None:
+        """Raise :class:`InputError` unless the (decompressed) tar stream ends with the two zero
+        blocks every tar writer puts after the last member (POSIX ustar): a stream cut short
+        ends inside a member, and its index would silently hold only the members before the cut.
+        The error names the member the stream ends in (reference 2.10): the last one indexed when
+        the cut is in its data, else the one whose header is cut (its name when it is there)."""
         try:
             end = fh.seek(0, os.SEEK_END)
             fh.seek(max(0, end - 1024))
             tail = fh.read(1024)
+            if len(tail) == 1024 and not tail.strip(b"\0"):
+                return
+            last = files.execute("SELECT ltrim(path || '/' || name, '/'), offset, size FROM files "
+                                 "ORDER BY offsetheader DESC LIMIT 1").fetchone()
+            after = 0 if last is None else last[1] + -(-last[2] // 512) * 512  # its data, padded to a block
+            if last is not None and end < after:
+                raise self._error(last[0], "truncated archive: the tar stream ends inside this member "
+                                           "(no end-of-archive blocks)")
+            fh.seek(after)
+            header = fh.read(min(4096, end - after))
+        except InputError:
+            raise
         except Exception as err:  # noqa: BLE001 - indexed_gzip, bz2, xz: a damaged stream
             raise InputError(self.path, None, f"damaged or truncated archive: {err}") from None
-        return len(tail) == 1024 and not tail.strip(b"\0")
+        name = _header_name(header)
+        if name:
+            raise self._error(name, "truncated archive: the tar stream ends inside this member's header "
+                                    "(no end-of-archive blocks)")
+        where = f"after the member {last[0]}" if last is not None else "before its first member"
+        raise InputError(self.path, None, f"truncated archive: the tar stream ends {where}, "
+                                          "without the end-of-archive blocks")
 
-    def _open_tar(self, index_file: str, progress: ai.Progress | None = None):
+    def _open_tar(self, index_file: str, progress: ai.Progress | None = None, read_only: bool = False):
+        """ratarmountcore's reader of the archive with its index ``index_file``: built there
+        (``read_only`` False), or only read (never changed, nor removed when it looks wrong)."""
         from ratarmountcore.mountsource.formats.tar import SQLiteIndexedTar
 
         label, size = self.label, os.path.getsize(self.path)
@@ -274,18 +345,20 @@ class TarArchive(Archive):
                     raise
 
         try:
-            return Indexed(os.fspath(self.path), indexFilePath=index_file, writeIndex=True,
-                           gzipSeekPointSpacing=GZIP_SPACING, prioritizedBackends=["indexed_gzip", "xz"])
+            return Indexed(os.fspath(self.path), indexFilePath=index_file, writeIndex=not read_only,
+                           readOnlyIndex=read_only, gzipSeekPointSpacing=GZIP_SPACING, prioritizedBackends=["indexed_gzip", "xz"])
         except Exception as err:  # noqa: BLE001 - tarfile, indexed_gzip, xz, sqlite: a bad archive
             if raised:
                 raise raised[0] from None
+            if read_only:  # indexed, read many times: now its seek points or members do not fit
+                raise InputError(self.path, None, f"damaged or truncated archive: it no longer fits its index ({err})") from None
             if "could not be opened as a TAR" in str(err):  # ratarmountcore's words, with a repr
-                raise InputError(self.path, None, "not a tar archive (or not compressed with gzip, bzip2 or xz)") from None
+                raise InputError(self.path, None, NOT_TAR) from None
             raise InputError(self.path, None, f"not a readable tar archive: {err}") from None
 
     def _reader(self):
         if self._tar is None:
-            self._tar = self._open_tar(os.fspath(self.index_file))
+            self._tar = self._open_tar(os.fspath(self.index_file), read_only=True)
         return self._tar
 
     def read(self, row: tuple, max_bytes: int = MAX_ARTICLE_BYTES) -> bytes:
@@ -297,8 +370,11 @@ class TarArchive(Archive):
     def _read_member(self, member: str, max_bytes: int, missing_ok: bool) -> bytes | None:
         with self._lock:
             self._db  # noqa: B018 - after a fork: a reader of our own
-            tar = self._reader()
-            info = tar.lookup("/" + member)
+            try:
+                tar = self._reader()
+            except InputError as err:
+                raise self._error(member, err.reason) from None
+            info = tar.lookup("/" + member, fileVersion=1)  # the first copy (reference 2.10)
             if info is None or (info.mode & 0o170000) != 0o100000:
                 if missing_ok:
                     return None
@@ -314,6 +390,44 @@ class TarArchive(Archive):
         if len(data) != info.size:
             raise self._error(member, f"truncated archive: {len(data):,} of {info.size:,} bytes")
         return data
+
+
+def _looks_like_header(head: bytes) -> bool:
+    """Whether ``head``, the start of a tar header cut short, looks like one: a name without
+    control characters (NUL-padded) and, as far as they go, the octal mode field and the ``ustar`` magic."""
+    name = head[:100].split(b"\0", 1)[0]
+    if len(head) < 100 or not name or not all(c >= 32 and c != 127 for c in name):
+        return False
+    if head[100:108].strip(b"01234567 \0"):
+        return False
+    return len(head) < 262 or head[257:262] == b"ustar"
+
+
+def _header_name(tail: bytes) -> str:
+    """The name of the member whose header starts ``tail`` (the stream after the last member
+    indexed, cut short); '' when its name is not all there. The pax (``x``) and GNU long-name
+    (``L``) headers before a member are followed: their ``path`` when the member's own header
+    is cut, else its name, with the ustar prefix."""
+    long_name = b""
+    while len(tail) >= 100 and tail[:100].strip(b"\0"):
+        kind = tail[156:157]
+        if kind not in (b"x", b"g", b"L"):
+            name = tail[:100].split(b"\0", 1)[0]
+            if tail[257:262] == b"ustar" and len(tail) >= 500 and tail[345:500].strip(b"\0"):
+                name = tail[345:500].split(b"\0", 1)[0] + b"/" + name
+            long_name = long_name or name
+            break
+        try:
+            size = int(tail[124:136].strip(b"\0 ") or b"0", 8)
+        except ValueError:
+            break
+        data = tail[512:512 + size]
+        if kind == b"L":
+            long_name = data.split(b"\0", 1)[0]
+        elif kind == b"x":
+            long_name = next((r.split(b"=", 1)[1] for r in data.split(b"\n") if b" path=" in r), long_name)
+        tail = tail[512 + -(-size // 512) * 512:]
+    return member_path(long_name.decode("utf-8", "replace"))
 
 
 class _Seen:

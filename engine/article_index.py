@@ -19,6 +19,7 @@ unreadable, another version) it is rebuilt and :func:`load` says why.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
@@ -30,13 +31,14 @@ import subprocess
 import sys
 import tempfile
 import threading
+import urllib.parse
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from .atomic import atomic_write
+from .atomic import not_regular, put_in_place
 from .errors import InputError
 
-VERSION = "1"
+VERSION = "2"  # 2: no view or trigger (ratarmountcore's xattrs dropped), member paths checked
 #: the module a child process runs to build an archive's index (:func:`build_in_child`)
 CHILD = "readsim.engine.index_child"
 #: seconds between two calls of ``progress`` while a child builds (a Cancel is seen this soon)
@@ -64,16 +66,48 @@ def cache_folder() -> Path:
     return Path(platformdirs.user_cache_dir("readsim", appauthor=False)) / "indexes"
 
 
-def index_path(source: str | os.PathLike, beside: bool = True) -> Path:
+def index_path(source: str | os.PathLike, beside: bool = True, notes: list[str] | None = None) -> Path:
     """Where the index of ``source`` (an archive or a folder) is saved: ``SOURCE.readsim-index.sqlite``
     beside it when ``beside`` and its folder is writable, else in :func:`cache_folder` under a
-    name made from the real path's SHA-1 (so two folders of one name never share an index)."""
+    name made from the real path's SHA-1 (so two folders of one name never share an index).
+
+    A place that holds anything but a regular file (a symbolic link, a folder, a device, a FIFO)
+    is never read, written through or written over (reference 2.10): the next place is taken
+    (beside, then the cache folder), and when none will do, a temporary file removed when this
+    process exits (no saved index). Each such choice appends a note to ``notes`` saying why."""
     real = os.path.realpath(source)
     folder, name = os.path.split(real)
-    if beside and os.access(folder, os.W_OK | os.X_OK):
-        return Path(folder) / (name + SUFFIX)
     digest = hashlib.sha1(os.fsencode(real)).hexdigest()[:16]
-    return cache_folder() / f"{name}-{digest}{SUFFIX}"
+    places = [Path(folder) / (name + SUFFIX)] if beside and os.access(folder, os.W_OK | os.X_OK) else []
+    places.append(cache_folder() / f"{name}-{digest}{SUFFIX}")
+    refused = []
+    for place in places:
+        what = not_regular(place)
+        if what is None:
+            if refused and notes is not None:
+                notes.append(f"{source}: the article index is saved as {place}: {'; '.join(refused)}")
+            return place
+        refused.append(f"{place} is {what}, never written over")
+    if notes is not None:
+        notes.append(f"{source}: the article index is not saved ({'; '.join(refused)}): it is built at every opening")
+    return _scratch() / f"{name}-{digest}{SUFFIX}"
+
+
+_scratch_folder: list[Path] = []
+
+
+def _scratch() -> Path:
+    """A private temporary folder for indexes that cannot be saved, removed when the process exits."""
+    if not _scratch_folder:
+        _scratch_folder.append(Path(tempfile.mkdtemp(prefix="readsim-indexes-")))
+        atexit.register(shutil.rmtree, _scratch_folder[0], True)
+    return _scratch_folder[0]
+
+
+def connect_ro(path: str | os.PathLike) -> sqlite3.Connection:
+    """A read-only connection to the SQLite file ``path`` (a ``file:`` URI, the path quoted: a
+    ``?`` or ``#`` in a file name is part of the name). Raises ``sqlite3.Error``."""
+    return sqlite3.connect(f"file:{urllib.parse.quote(os.fspath(path))}?mode=ro", uri=True, check_same_thread=False)
 
 
 def fingerprint(path: str | os.PathLike) -> str:
@@ -82,29 +116,106 @@ def fingerprint(path: str | os.PathLike) -> str:
     return f"{st.st_size} {st.st_mtime_ns}"
 
 
-def load(path: Path, kind: str, expected: Callable[[str], bool]) -> tuple[sqlite3.Connection | None, str | None]:
+#: SQLite virtual-machine steps that checking a saved index (:func:`load`) may take: this many,
+#: plus STEPS_PER_BYTE per byte of the file (a real index takes under 1 step per byte)
+CHECK_STEPS = 10_000_000
+STEPS_PER_BYTE = 16
+
+
+def _unsafe(column: str) -> str:
+    """SQL true when ``column`` is not a relative path that stays inside the collection: not
+    text, absolute, with a ``..`` part or a NUL (reference 2.10)."""
+    test = (f"typeof({column}) != 'text' OR substr({column}, 1, 1) = '/' "
+            f"OR instr('/' || {column} || '/', '/../') > 0 OR instr(CAST({column} AS BLOB), x'00') > 0")
+    if os.sep == "\\":  # Windows: a drive, a backslash
+        test += f" OR {column} GLOB '[A-Za-z]:*' OR instr({column}, '\\') > 0"
+    return test
+
+
+#: SQL true for a row of ``readsim_articles`` that no build writes (see :func:`_unsafe`)
+BAD_ROW = f"typeof(name) != 'text' OR {_unsafe('archive')} OR {_unsafe('member')}"
+
+
+def _own_schema() -> dict[tuple[str, str], str | None]:
+    """``(type, name) -> sql`` of readsim's tables and their automatic indexes, as SQLite keeps them."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as conn:
+        conn.executescript(SCHEMA)
+        return {(t, n): sql for t, n, sql in conn.execute("SELECT type, name, sql FROM sqlite_master")}
+
+
+def _schema_problem(conn: sqlite3.Connection, tables: Iterable[str]) -> str | None:
+    """Why the schema of an index is not one readsim trusts, or None: readsim's tables exactly as
+    it creates them, other tables only when named in ``tables`` (and not virtual), indexes only
+    on those tables; never a view or a trigger (a recursive view never ends)."""
+    own = _own_schema()
+    allowed = {name for _, name in own} | set(tables)
+    found = set()
+    for type_, name, table, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"):
+        found.add((type_, name))
+        if (type_, name) in own:
+            if sql != own[(type_, name)]:
+                return f"its {type_} {name} is not as readsim makes it"
+        elif type_ == "table" and name in allowed and not str(sql).upper().startswith("CREATE VIRTUAL"):
+            continue
+        elif type_ == "index" and table in allowed:
+            continue
+        else:
+            return f"it holds the {type_} {name!r}, which a readsim index has not"
+    missing = sorted(name for type_, name in own if (type_, name) not in found)
+    return f"it lacks {missing[0]}" if missing else None
+
+
+def load(path: Path, kind: str, expected: Callable[[str], bool], tables: Iterable[str] = (),
+         bad_rows: str = "0") -> tuple[sqlite3.Connection | None, str | None]:
     """Open the saved index ``path`` read-only if it is readsim's, of ``kind``, and
     ``expected(its fingerprint)`` holds: ``(connection, None)``. Otherwise ``(None, why)`` with
-    ``why`` the reason to rebuild (None when there is no index yet). Never raises for a corrupt
-    or foreign file: that is a reason to rebuild."""
-    if not path.is_file():
-        return None, None
+    ``why`` the reason to rebuild (None when there is no index yet, or ``path`` is not a regular
+    file: :func:`index_path` never gives one). Never raises for a corrupt or foreign file: that
+    is a reason to rebuild.
+
+    The file is data, not trusted (reference 2.10): its schema is checked first
+    (:func:`_schema_problem`; ``tables``: other tables its kind keeps, ratarmountcore's for a
+    tar), then every row: a path that is absolute or climbs with ``..`` (:data:`BAD_ROW`), or a
+    row the SQL condition ``bad_rows`` is true for, is a reason to rebuild. These checks stop
+    after :data:`CHECK_STEPS` SQLite steps (plus :data:`STEPS_PER_BYTE` per byte): a reason too."""
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-    except sqlite3.Error as err:
-        return None, f"its index {path} cannot be read ({err})"
+        if not_regular(path) is not None or not path.exists():
+            return None, None
+        size = path.stat().st_size
+        conn = connect_ro(path)
+    except (OSError, sqlite3.Error) as err:
+        return None, f"its index {path} cannot be read ({getattr(err, 'strerror', None) or err})"
+    limit = CHECK_STEPS + STEPS_PER_BYTE * size
+    steps, every = [0], max(1, min(100, limit))
+
+    def count() -> int:  # called every ``every`` steps: a true value interrupts the query
+        steps[0] += every
+        return steps[0] > limit
+
+    conn.set_progress_handler(count, every)
     try:
-        meta = dict(conn.execute("SELECT key, value FROM readsim_meta"))
-        conn.execute("SELECT name FROM readsim_articles LIMIT 1").fetchall()
+        why = _schema_problem(conn, tables)
+        if why is None:
+            meta = dict(conn.execute("SELECT key, value FROM readsim_meta"))
+            if not all(isinstance(v, str) for v in meta.values()):
+                why = "its metadata are not text"
+            elif meta.get("version") != VERSION or meta.get("kind") != kind:
+                conn.close()
+                return None, f"its index {path} was made by another version of readsim"
+            elif not expected(meta.get("fingerprint", "")):
+                conn.close()
+                return None, "it changed (size or modification time) since its index was built"
+            else:
+                bad = conn.execute(f"SELECT name, archive, member FROM readsim_articles "
+                                   f"WHERE {BAD_ROW} OR {bad_rows} LIMIT 1").fetchone()
+                if bad is not None:
+                    why = f"its row {bad!r} names no file inside the collection"
     except sqlite3.Error as err:
+        why = f"reading it took over {limit:,} SQLite steps" if steps[0] > limit else str(err)
+    conn.set_progress_handler(None, 0)
+    if why is not None:
         conn.close()
-        return None, f"its index {path} is not a readsim index or is damaged ({err})"
-    if meta.get("version") != VERSION or meta.get("kind") != kind:
-        conn.close()
-        return None, f"its index {path} was made by another version of readsim"
-    if not expected(meta.get("fingerprint", "")):
-        conn.close()
-        return None, "it changed (size or modification time) since its index was built"
+        return None, f"its index {path} is not a readsim index or is damaged ({why})"
     return conn, None
 
 
@@ -143,12 +254,12 @@ def finish(conn: sqlite3.Connection, rows: Iterable[tuple], kind: str, print_: s
 
 
 def save(tmp: str, path: Path) -> None:
-    """Put the finished temporary index ``tmp`` in place at ``path`` atomically
-    (:func:`readsim.engine.atomic.atomic_write`: the old index or the new one, never half),
-    then remove ``tmp``. Raises ``OSError`` naming ``path``."""
+    """Put the finished temporary index ``tmp`` (in ``path``'s folder) in place at ``path``
+    atomically (the old index or the new one, never half), only when ``path`` is absent or a
+    regular file (:func:`readsim.engine.atomic.put_in_place`: never through or over a link, a
+    folder, a device), then remove ``tmp``. Raises ``OSError`` naming ``path``."""
     try:
-        with atomic_write(path, "wb") as out, open(tmp, "rb") as src:
-            shutil.copyfileobj(src, out, 1 << 20)
+        put_in_place(tmp, path)
     finally:
         discard(tmp)
 

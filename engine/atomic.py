@@ -65,6 +65,28 @@ _KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")
           (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
 
 
+def _kind(mode: int) -> str:
+    """What a non-regular file is, in words (``a character device``)."""
+    return next((text for test, text in _KINDS if test(mode)), "a special file")
+
+
+def not_regular(path: str | os.PathLike) -> str | None:
+    """None when ``path`` does not exist or is a regular file itself (not a link to one); else
+    what it is, in words: ``a symbolic link``, ``a folder``, ``a FIFO (named pipe)``, ... or the
+    reason it cannot be looked at. Symbolic links are not followed (:func:`os.lstat`)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return f"a path that cannot be looked at ({err.strerror or err})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return "a folder" if stat.S_ISDIR(mode) else _kind(mode)
+
+
 def check_target(path: str | os.PathLike) -> str:
     """The file a save to ``path`` would replace (symbolic links resolved), after checking that
     it may be replaced: it does not exist yet or is a regular file (see the module).
@@ -83,8 +105,7 @@ def check_target(path: str | os.PathLike) -> str:
     if mode is not None and not stat.S_ISREG(mode):
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", name)
-        what = next((text for test, text in _KINDS if test(mode)), "a special file")
-        raise OSError(errno.EINVAL, f"not a regular file ({what})", name)
+        raise OSError(errno.EINVAL, f"not a regular file ({_kind(mode)})", name)
     return os.path.realpath(name)
 
 
@@ -212,3 +233,29 @@ def write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8", newl
     """Write ``text`` to ``path`` atomically (:func:`atomic_write`, same errors)."""
     with atomic_write(path, "w", encoding=encoding, newline=newline) as fh:
         fh.write(text)
+
+
+def put_in_place(tmp: str | os.PathLike, path: str | os.PathLike) -> None:
+    """Rename the finished file ``tmp`` (in ``path``'s folder) to ``path``, durably (``tmp``
+    and then the folder ``fsync``-ed), only when ``path`` does not exist or is a regular file
+    itself: a file readsim owns (an article index, reference 2.9), never written through a
+    symbolic link nor over a link, a folder, a device or a FIFO (unlike :func:`atomic_write`,
+    which follows a link to the user's file as a save does). Checked just before the rename.
+
+    Raises ``OSError`` naming ``path``: ``EEXIST`` with ``"is a symbolic link: not written
+    over"`` (or the kind of file it is), or the error of the ``fsync`` or rename; ``tmp`` is
+    left for the caller to remove."""
+    name = os.fspath(path)
+    try:
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        what = not_regular(name)
+        if what is not None:
+            raise OSError(errno.EEXIST, f"is {what}: not written over", name)
+        os.replace(tmp, name)
+    except OSError as err:
+        raise _fail(err, name) from err
+    _fsync_folder(os.path.dirname(os.path.abspath(name)))

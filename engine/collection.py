@@ -38,6 +38,10 @@ from .text import DTD_NAME, MAX_ARTICLE_BYTES, MAX_DTD_BYTES, Article, dtd_paths
 from .units import UNITS
 
 KINDS_TEXT = "a folder of <name>.xml files, or a " + ", ".join(SUFFIXES) + " archive"
+#: SQL true for a row a folder's index never holds: a loose file not ``NAME.xml``, an archive
+#: without an archive suffix, a member path beside an archive (paths: :data:`article_index.BAD_ROW`)
+FOLDER_BAD_ROWS = ("CASE archive WHEN '' THEN member NOT GLOB '*.xml' ELSE member != '' OR NOT ("
+                   + " OR ".join(f"lower(archive) GLOB '*{s}'" for s in SUFFIXES) + ") END")
 
 
 class Collection:
@@ -63,6 +67,7 @@ class Collection:
         self._archives: dict[str, Archive] = {}  # relative path ('' for the collection itself) -> archive
         self._flat: frozenset[str] | None = None  # a flat folder's names
         self._index: sqlite3.Connection | None = None  # a nested folder's saved index
+        self._index_file: Path | None = None  # where it is (article_index.index_path)
         self._names: frozenset[str] | None = None  # listing()'s snapshot
         self._progress = progress  # for a folder's listing, deferred to the first miss (or listing())
         self._listed = False
@@ -83,8 +88,10 @@ class Collection:
     def _load_folder_index(self, rebuild: bool = False) -> bool:
         """Take the folder's saved index if it is valid (True); with ``rebuild``, else build it:
         a flat folder is listed (no saved index), a nested one walked and its index saved."""
-        where = ai.index_path(self.root, beside=False)
-        conn, why = ai.load(where, "folder", self._unchanged)
+        if self._index_file is None:  # once: a note on where it goes is given once
+            self._index_file = ai.index_path(self.root, beside=False, notes=self.notes)
+        where = self._index_file
+        conn, why = ai.load(where, "folder", self._unchanged, bad_rows=FOLDER_BAD_ROWS)
         if conn is None:
             if not rebuild:
                 return False
@@ -95,7 +102,7 @@ class Collection:
             if why is not None:
                 self.notes.append(f"{self.root}: rebuilding the article index: {why}")
             ai.build(where, "folder", lambda _tmp: self._walk(self._progress))
-            conn, why = ai.load(where, "folder", self._unchanged)
+            conn, why = ai.load(where, "folder", self._unchanged, bad_rows=FOLDER_BAD_ROWS)
             if conn is None:
                 raise InputError(where, None, f"the article index just built cannot be read: {why}")
         self._index, self._pid = conn, os.getpid()
@@ -113,8 +120,7 @@ class Collection:
     def _folder_db(self) -> sqlite3.Connection:
         """The nested folder's index connection; reopened in a forked worker (never shared)."""
         if self._pid != os.getpid():
-            self._index = sqlite3.connect(f"file:{ai.index_path(self.root, beside=False)}?mode=ro", uri=True,
-                                          check_same_thread=False)
+            self._index = ai.connect_ro(self._index_file)
             self._pid = os.getpid()
         return self._index
 

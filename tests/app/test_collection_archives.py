@@ -128,3 +128,28 @@ def test_copy_of_a_real_zip_opens(qtbot, window, real, tmp_path):
     window.open_paths([str(archive)])  # drag and drop
     qtbot.waitUntil(lambda: activity().count == 0 and window.session.collection is not None, timeout=20_000)
     assert len(window.session.collection.names()) == 5
+
+
+@pytest.mark.parametrize("name", ["dup.tar", "dup.tar.gz", "dup.zip"])
+def test_the_window_shows_the_first_copy_of_a_member_twice(qtbot, window, tmp_path, name):
+    """Reference 2.10: of two members of one name the first counts, in the window as in readsim-eval."""
+    import io
+    copies = [b'<?xml version="1.0"?>\n<article><p>first copy</p></article>\n',
+              b'<?xml version="1.0"?>\n<article><p>the second, longer copy</p></article>\n']
+    archive = tmp_path / name
+    if name.endswith(".zip"):
+        with pytest.warns(UserWarning), zipfile.ZipFile(archive, "w") as zf:
+            for data in copies:
+                zf.writestr("articles/one.xml", data)
+    else:
+        with tarfile.open(archive, "w:gz" if name.endswith(".gz") else "w") as tf:
+            for data in copies:
+                info = tarfile.TarInfo("articles/one.xml")
+                info.size = len(data)
+                tf.addfile(info, io.BytesIO(data))
+    (tmp_path / "q.qrels").write_text("2009001 Q0 one 10 12 0 0:10\n")
+    (tmp_path / "r.run").write_text("2009001 Q0 one 1 1.0 r 0 10\n")
+    session = window.session
+    session.open_files(collection=archive, qrels=tmp_path / "q.qrels", runs=[tmp_path / "r.run"], topic="2009001")
+    wait_loaded(qtbot, session)
+    assert session.current.article is not None and session.current.article.text.strip() == "first copy"

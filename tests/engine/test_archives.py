@@ -7,15 +7,22 @@ folder's article texts and ``readsim-eval`` output byte for byte."""
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import shutil
+import sqlite3
+import subprocess
+import sys
 import tarfile
+import warnings
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from readsim.engine import article_index as ai
+from readsim.engine.atomic import put_in_place
 from readsim.engine.cli import main
 from readsim.engine.collection import Collection
 from readsim.engine.errors import InputError
@@ -276,3 +283,234 @@ def test_an_archive_cut_short_is_an_error_naming_the_member_it_ends_in(inex, tmp
     assert not list(tmp_path.glob(f"{name}.readsim-index*")), "no index saved for a cut archive"
     code, out, err = _cli(inex / "qrels" / "inex2009-2010.qrels", "--check", "--collection", cut)
     assert code == 1 and out == "" and "truncated archive" in err and "Traceback" not in err
+
+
+# -- the saved index is data, not trusted (reference 2.10) -------------------------------------
+
+ONE = b'<?xml version="1.0"?>\n<article><p>first copy</p></article>\n'
+TWO = b'<?xml version="1.0"?>\n<article><p>second copy</p></article>\n'
+
+
+def _small(path: Path, members: dict[str, bytes] | list[tuple[str, bytes]]) -> Path:
+    """A zip or tar (plain, .gz, .xz: by suffix) of ``members`` in order (a list may repeat a name)."""
+    items = list(members.items()) if isinstance(members, dict) else members
+    if path.suffix == ".zip":
+        with warnings.catch_warnings(), zipfile.ZipFile(path, "w") as zf:
+            warnings.simplefilter("ignore")  # zipfile: "Duplicate name"
+            for name, data in items:
+                zf.writestr(name, data)
+        return path
+    mode = {".tar": "w", ".gz": "w:gz", ".xz": "w:xz", ".bz2": "w:bz2"}[path.suffix]
+    with tarfile.open(path, mode) as tf:
+        for name, data in items:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    return path
+
+
+def _sidecar(archive: Path) -> Path:
+    return Path(str(archive) + ".readsim-index.sqlite")
+
+
+def _plant(where: Path, kind: str, victim: Path) -> None:
+    if kind == "link":
+        where.symlink_to(victim)
+    elif kind == "dangling link":
+        where.symlink_to(victim.with_name("nowhere.txt"))
+    elif kind == "fifo":
+        os.mkfifo(where)
+    else:
+        where.mkdir()
+
+
+@pytest.mark.parametrize("name", ["c.zip", "c.tar.gz"])
+@pytest.mark.parametrize("kind", ["link", "dangling link", "fifo", "folder"])
+def test_an_index_sidecar_that_is_not_a_regular_file_is_never_written(tmp_path, cache_home, name, kind):
+    archive = _small(tmp_path / name, {"articles/one.xml": ONE})
+    victim = tmp_path / "notes.txt"
+    victim.write_bytes(b"my notes\n")
+    sidecar = _sidecar(archive)
+    _plant(sidecar, kind, victim)
+    coll = Collection(archive)
+    assert coll.article("one").text.strip() == "first copy"
+    assert victim.read_bytes() == b"my notes\n" and not victim.with_name("nowhere.txt").exists()
+    assert os.path.lexists(sidecar) and (sidecar.is_symlink() or kind in ("fifo", "folder"))
+    saved = list((cache_home / "readsim" / "indexes").iterdir())
+    assert len(saved) == 1 and saved[0].is_file() and not saved[0].is_symlink()
+    assert len(coll.notes) == 1 and f"{sidecar} is a" in coll.notes[0] and str(saved[0]) in coll.notes[0]
+    again = Collection(archive)  # the cache's index is reused
+    assert again.notes == coll.notes and saved[0].stat().st_mtime_ns == again._archives[""].index_file.stat().st_mtime_ns
+
+
+def test_when_no_place_will_do_the_index_is_not_saved(tmp_path, cache_home):
+    archive = _small(tmp_path / "c.zip", {"articles/one.xml": ONE})
+    victim = tmp_path / "notes.txt"
+    victim.write_bytes(b"my notes\n")
+    _sidecar(archive).symlink_to(victim)
+    cached = ai.index_path(archive, beside=False)
+    cached.parent.mkdir(parents=True)
+    cached.symlink_to(victim)
+    coll = Collection(archive)
+    assert coll.article("one").text.strip() == "first copy" and victim.read_bytes() == b"my notes\n"
+    assert cached.is_symlink() and _sidecar(archive).is_symlink()
+    assert len(coll.notes) == 1 and "the article index is not saved" in coll.notes[0]
+
+
+def test_the_index_is_never_put_over_a_link_planted_at_the_last_moment(tmp_path):
+    victim, link, tmp = tmp_path / "notes.txt", tmp_path / "x.sqlite", tmp_path / "x.tmp"
+    victim.write_bytes(b"my notes\n")
+    link.symlink_to(victim)
+    tmp.write_bytes(b"index")
+    with pytest.raises(OSError, match="is a symbolic link: not written over") as info:
+        put_in_place(tmp, link)
+    assert info.value.filename == str(link) and link.is_symlink() and victim.read_bytes() == b"my notes\n"
+
+
+def _plant_row(index: Path, row: tuple) -> None:
+    with sqlite3.connect(index) as db:
+        db.execute("INSERT OR REPLACE INTO readsim_articles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+    db.close()
+
+
+def test_folder_index_rows_outside_the_collection_make_it_rebuilt(tmp_path, cache_home):
+    """A nested folder's cached index whose rows name a file or an archive outside the
+    collection (absolute, or climbing with ..) is rebuilt with a note: the file is never read,
+    the other archive never opened nor indexed."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.xml").write_bytes(b"<article>SECRET</article>")
+    other = _small(outside / "other.zip", {"articles/secret2.xml": b"<article>SECRET</article>"})
+    nested = tmp_path / "coll"
+    (nested / "sub").mkdir(parents=True)
+    _small(nested / "sub" / "c.zip", {"articles/one.xml": ONE})
+    index = ai.index_path(nested, beside=False)
+    for row in [("secret", "", str(outside / "secret.xml")), ("secret", "", "../outside/secret.xml"),
+                ("secret", "", "sub/../../outside/secret.xml"), ("secret2", str(other), ""),
+                ("secret2", "../outside/other.zip", ""), ("secret", "", b"sub/x.xml"), ("secret", "", "sub/notes.txt")]:
+        assert Collection(nested).names() == ["one"]  # builds (or rebuilds) a clean index
+        _plant_row(index, (*row, None, None, None, None, None, None))
+        coll = Collection(nested)
+        assert coll.names() == ["one"] and "secret" not in coll and "secret2" not in coll, row
+        assert len(coll.notes) == 1 and "names no file inside the collection" in coll.notes[0], (row, coll.notes)
+        assert coll.article("one").text.strip() == "first copy"
+    assert not _sidecar(other).exists() and sorted(p.name for p in outside.iterdir()) == ["other.zip", "secret.xml"]
+
+
+@pytest.mark.parametrize("name", ["c.zip", "c.tar"])
+def test_archive_index_rows_that_climb_or_have_wrong_types_make_it_rebuilt(tmp_path, name):
+    archive = _small(tmp_path / name, {"articles/one.xml": ONE})
+    Collection(archive)
+    good = Collection(archive)._archives[""].lookup("one")
+    bad_rows = [("one", "", "/etc/passwd.xml", *good[3:]), ("one", "", "../x/one.xml", *good[3:]),
+                ("one", "other.zip", good[2], *good[3:])]
+    if name == "c.zip":
+        bad_rows += [(*good[:6], "big", *good[7:]), (*good[:3], -5, *good[4:])]
+    for row in bad_rows:
+        _plant_row(_sidecar(archive), row)
+        coll = Collection(archive)
+        assert len(coll.notes) == 1 and "names no file inside the collection" in coll.notes[0], (row, coll.notes)
+        assert coll.article("one").text.strip() == "first copy"
+        del coll  # its tar reader's read-only connection, before the next row is planted
+        gc.collect()
+
+
+def test_zip_members_that_climb_are_kept_inside_the_archive(tmp_path):
+    archive = _small(tmp_path / "up.zip", {"../up/one.xml": ONE, "/abs/two.xml": TWO, "a/../../three.xml": ONE})
+    coll = Collection(archive)
+    assert coll.names() == ["one", "three", "two"] and Collection(archive).notes == []
+    assert coll.path("two") == archive / "abs" / "two.xml" and coll.path("one") == archive / "up" / "one.xml"
+    assert coll.article("two").text.strip() == "second copy"
+
+
+PLANTS = {
+    "recursive view": ["DROP TABLE readsim_meta",
+                       "CREATE VIEW readsim_meta AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) "
+                       "SELECT 'k' || x AS key, x AS value FROM r"],
+    "trigger": ["CREATE TABLE log (x)", "CREATE TRIGGER t AFTER INSERT ON log BEGIN SELECT 1; END"],
+    "other table": ["CREATE TABLE extra (x)"],
+    "changed schema": ["DROP TABLE readsim_articles", "CREATE TABLE readsim_articles (name, archive, member, offset, "
+                       "method, packed, size, crc, flags)"],
+    "blob metadata": ["UPDATE readsim_meta SET value = x'37' WHERE key = 'fingerprint'"],
+}
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+@pytest.mark.parametrize("name", ["c.zip", "c.tar.gz"])
+def test_a_planted_index_schema_is_rebuilt_never_a_hang(tmp_path, name, plant):
+    """readsim-eval in a subprocess (a hang guard of 120 s; it takes about a second): a view,
+    a trigger, a foreign table or a changed table in the saved index is a note and a rebuild."""
+    archive = _small(tmp_path / name, {"articles/one.xml": ONE})
+    Collection(archive)
+    with sqlite3.connect(_sidecar(archive)) as db:
+        for sql in PLANTS[plant]:
+            db.execute(sql)
+    db.close()
+    (tmp_path / "q.qrels").write_text("2009001 Q0 one 10 40 0 0:10\n")
+    done = subprocess.run([sys.executable, "-m", "readsim.engine.cli", str(tmp_path / "q.qrels"), "--check",
+                           "--collection", str(archive)], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache")))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert f"{archive}: rebuilding the article index: its index {_sidecar(archive)} is not a readsim index" in done.stderr
+    assert Collection(archive).notes == []  # rebuilt clean
+
+
+def test_checking_an_index_has_a_bounded_cost(tmp_path, monkeypatch):
+    archive = _small(tmp_path / "c.zip", {"articles/one.xml": ONE})
+    Collection(archive)
+    monkeypatch.setattr(ai, "CHECK_STEPS", 0)
+    monkeypatch.setattr(ai, "STEPS_PER_BYTE", 0)
+    conn, why = ai.load(_sidecar(archive), "zip", lambda saved: True)
+    assert conn is None and "reading it took over 0 SQLite steps" in why
+
+
+def test_an_archive_name_with_uri_characters_reuses_its_index(tmp_path):
+    archive = _small(tmp_path / "c#1?x=%20.zip", {"articles/one.xml": ONE})
+    assert Collection(archive).article("one").text.strip() == "first copy"
+    again = Collection(archive)
+    assert again.notes == [] and again.article("one").text.strip() == "first copy"
+
+
+@pytest.mark.parametrize("name", ["d.zip", "d.tar", "d.tar.gz", "d.tar.xz"])
+def test_a_member_twice_reads_the_first_copy(tmp_path, name):
+    archive = _small(tmp_path / name, [("article.dtd", b'<!ENTITY w "first">'), ("articles/one.xml", ONE),
+                                        ("article.dtd", b'<!ENTITY w "second">'), ("articles/one.xml", TWO)])
+    coll = Collection(archive)
+    assert coll.names() == ["one"] and coll.article("one").text.strip() == "first copy"
+    assert coll._archives[""].member_bytes("article.dtd", 1000) == b'<!ENTITY w "first">'
+    (tmp_path / "q.qrels").write_text("2009001 Q0 one 10 40 0 0:10\n")
+    code, out, err = _cli(tmp_path / "q.qrels", "--check", "--collection", archive)
+    first = len(coll.article("one").text)
+    assert code == 0 and f"2009001\tone\tqrels 40\tcomputed {first}\n" in out, out
+
+
+@pytest.mark.parametrize("compress", [False, True])
+@pytest.mark.parametrize("where, expect", [
+    ("data", "articles/2.xml: truncated archive: the tar stream ends inside this member (no end-of-archive"),
+    ("header", "articles/2.xml: truncated archive: the tar stream ends inside this member's header"),
+    ("first bytes of a header", "truncated archive: the tar stream ends after the member articles/1.xml,")])
+def test_a_cut_tar_names_the_member_whose_data_is_cut(tmp_path, compress, where, expect):
+    """As `tar cf` writes a collection: article.dtd, the folder entry, then the articles; cut
+    in the second article never names article.dtd or the folder ``articles``."""
+    import gzip
+    tree = tmp_path / "tree"
+    (tree / "articles").mkdir(parents=True)
+    (tree / "article.dtd").write_bytes(b"<!ENTITY w 'w'>\n" * 100)
+    for i in (1, 2, 3):
+        (tree / "articles" / f"{i}.xml").write_bytes(b"<article>" + b"x" * 5000 + b"</article>")
+    whole = tmp_path / "whole.tar"
+    with tarfile.open(whole, "w") as tf:
+        tf.add(tree / "article.dtd", "article.dtd")
+        tf.add(tree / "articles", "articles", recursive=False)
+        for i in (1, 2, 3):
+            tf.add(tree / "articles" / f"{i}.xml", f"articles/{i}.xml")
+    with tarfile.open(whole) as tf:
+        second = tf.getmember("articles/2.xml")
+    at = {"data": second.offset_data + 100, "header": second.offset_data - 512 + 200,
+          "first bytes of a header": second.offset + 50}  # offset: its pax header's (mtime in fractions)
+    data = whole.read_bytes()[: at[where]]
+    cut = tmp_path / ("cut.tar.gz" if compress else "cut.tar")
+    cut.write_bytes(gzip.compress(data) if compress else data)
+    with pytest.raises(InputError) as info:
+        Collection(cut)
+    assert str(info.value).startswith(f"{cut}: {expect}"), str(info.value)

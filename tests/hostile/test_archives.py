@@ -117,3 +117,21 @@ def test_hostile_archive(case, tmp_path):
         assert done.returncode == 1, (done.returncode, done.stderr)
         assert case.expect in done.stderr, done.stderr
         assert str(path) in done.stderr or str(path.name) in done.stderr
+
+
+@pytest.mark.parametrize("name", ["c.zip", "c.tar.gz"])
+def test_a_planted_index_link_beside_a_downloaded_archive_overwrites_nothing(tmp_path, name):
+    """``c.zip.readsim-index.sqlite -> notes.txt`` beside the archive: readsim-eval gives the
+    clean numbers, notes.txt is untouched and the link stays; the index goes to the cache folder."""
+    archive = _zip(tmp_path / name) if name.endswith(".zip") else _tar(tmp_path / name, "w:gz")
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"my notes\n")
+    link = Path(f"{archive}.readsim-index.sqlite")
+    link.symlink_to(notes)
+    for _ in range(2):
+        done = _cli(archive)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        assert done.stdout == "F(0.25)\t2009001\tone\t1.000000\n"
+        assert f"{link} is a symbolic link, never written over" in done.stderr, done.stderr
+        assert notes.read_bytes() == b"my notes\n" and link.is_symlink()
+    assert len(list((tmp_path / "cache" / "readsim" / "indexes").iterdir())) == 1
