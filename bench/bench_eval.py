@@ -14,8 +14,10 @@ Runs: the real run ``bert-passages.run`` and synthetic runs of the shapes INEX r
 written against the real qrels (:func:`synthesize`: every judged article of a topic ranked,
 the rest of the ranking other articles, 1..P passages inside each article's doc_length, ranks
 and rsv as INEX runs write them): 120 topics x 1,500 articles x 1-3 passages (about 359,000
-lines) and 120 x 15,000 x 1 (1,800,000 lines). Then 50 runs of the real run's shape (the real
-run with its articles reordered per topic) in one call against one run, with peak memory.
+lines) and 120 x 15,000 x 1 (1,800,000 lines); the first again with 10-character article ids in
+the run and the qrels (:func:`id_lengths`: also as a ratio to the 8-digit ids, target at most
+1.3x). Then 50 runs of the real run's shape (the real run with its articles reordered per topic)
+in one call against one run, with peak memory.
 
 Usage: ``python bench/bench_eval.py [--repeat 3] [--quick]`` (``--quick``: no 1,800,000-line run)
 """
@@ -154,16 +156,52 @@ OFFICIAL = {"real": 0.49, "1500": 0.91, "15000": 2.89}
 """The official tool's seconds (inex_eval 3.1, AgP, whole process) on the issue's machine."""
 
 
-def compare(label: str, cli: list[str], qrels: Path, run: Path, official: float | None, repeat: int) -> None:
+def floor_time(run: Path, repeat: int) -> float:
+    """The floor: a whole ``python`` process importing numpy and reading ``run`` plainly."""
+    return process_time([sys.executable, "-c", f"import numpy\nfor line in open({str(run)!r}): line.split()"], repeat)
+
+
+def compare(label: str, cli: list[str], qrels: Path, run: Path, official: float | None,
+            repeat: int) -> dict[str, float]:
+    """Print (and return, by title) the times of one measure and of the four measures."""
     lines = sum(1 for _ in open(run, "rb"))
-    floor = process_time([sys.executable, "-c", f"import numpy\nfor line in open({str(run)!r}): line.split()"], repeat)
+    floor = floor_time(run, repeat)
     print(f"\n{label}: {lines:,} lines; floor (python + numpy + plain read) {floor * 1000:.0f} ms   ({load()})")
+    times = {}
     for names, title, target in (([MEASURES[0]], MEASURES[0], 0.5), (MEASURES, "the four measures", 0.7)):
         flags = [a for m in names for a in ("-m", m)]
-        t = process_time(cli + ["-j", "1", str(qrels), str(run)] + flags, repeat)
+        t = times[title] = process_time(cli + ["-j", "1", str(qrels), str(run)] + flags, repeat)
         vs = f"{t / official:5.2f}x the official tool [target {target}x]" if official else ""
         print(f"  {title:<20} {t * 1000:6.0f} ms = {t / floor:5.2f}x the floor, {vs} "
               f"{t / lines * 1e9:6.0f} ns/line   ({load()})")
+    return times
+
+
+def long_ids(source: Path, path: Path) -> Path:
+    """``source`` (a run or qrels) with every article id (column 3) rewritten to 10 characters,
+    ``wp`` and the number in 8 digits (``wp00012345``): ids of other collections, longer than 8 bytes."""
+    with open(source) as f, open(path, "w") as out:
+        for line in f:
+            fields = line.split(" ")
+            fields[2] = f"wp{int(fields[2]):08d}"
+            out.write(" ".join(fields))
+    return path
+
+
+def id_lengths(cli: list[str], qrels: Path, run: Path, folder: Path, short: dict[str, float], repeat: int) -> None:
+    """The run and qrels with 10-character article ids against the same with INEX's 8-digit ids
+    (``short``: their times, from :func:`compare` in the same benchmark run)."""
+    q10, r10 = long_ids(qrels, folder / "q10.qrels"), long_ids(run, folder / "r10.run")
+    floor = floor_time(r10, repeat)
+    print(f"\n   the same run and qrels with 10-character article ids (wp00012345); floor {floor * 1000:.0f} ms"
+          f"   ({load()})")
+    for names, title in (([MEASURES[0]], MEASURES[0]), (MEASURES, "the four measures")):
+        flags = [a for m in names for a in ("-m", m)]
+        t = process_time(cli + ["-j", "1", str(q10), str(r10)] + flags, repeat)
+        print(f"  {title:<20} {t * 1000:6.0f} ms = {t / floor:5.2f}x the floor, "
+              f"{t / short[title]:5.2f}x the 8-digit ids [target at most 1.3x]   ({load()})")
+    q10.unlink()
+    r10.unlink()
 
 
 def main() -> None:
@@ -183,8 +221,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         for articles, passages, key in sizes:
             run = synthesize(qrels, Path(d) / f"s{key}.run", articles, passages)
-            compare(f"2. synthetic, 120 topics x {articles:,} articles x 1-{passages} passages", cli, qrels, run,
-                    OFFICIAL[key], args.repeat)
+            times = compare(f"2. synthetic, 120 topics x {articles:,} articles x 1-{passages} passages", cli, qrels,
+                            run, OFFICIAL[key], args.repeat)
+            if key == "1500":
+                id_lengths(cli, qrels, run, Path(d), times, args.repeat)
             run.unlink()
         runs = [str(r) for r in reranked(real, Path(d), 50)]
         one = process_time(cli + [str(qrels), runs[0]] + flags, args.repeat)
