@@ -10,6 +10,7 @@ import io
 import numpy as np
 import pytest
 
+import readsim.engine.formats.lines as lines_module
 import readsim.engine.formats.run as run_module
 import readsim.engine.listmeasures as lm
 from readsim.engine.cli import main
@@ -119,3 +120,15 @@ def test_keys_of_two_files_join_through_their_names():
     keys, merged = merge_keys([short, coded, (long, names)])
     assert merged(keys) == ["x", "doc_2", "wp00000001", "é", "doc_2", "wp00000001", "doc_2", "wp00000001"]
     assert len(set(keys.tolist())) == 4 and keys[1] == keys[4] == keys[6] and keys[2] == keys[5] == keys[7]
+
+
+def test_names_of_one_hash_are_still_told_apart(monkeypatch):
+    # every name hashed alike: the exact sort decides (the codes and the join are the same)
+    data = b"wp00000001 1\ndoc_2 1\nwp00000001 1\nmsmarco_doc_00_123#4 1\n"
+    expected = scan_fields(data).keys(0)
+    other = Names.encode(["msmarco_doc_00_123#4", "doc_2", "zz"])
+    joined_keys = translate_keys(*expected, *other)
+    monkeypatch.setattr(lines_module, "_row_hash", lambda rows: np.zeros(len(rows), dtype=np.uint64))
+    keys, names = scan_fields(data).keys(0)
+    assert names(keys) == expected[1](expected[0]) and keys[0] == keys[2] and len(set(keys.tolist())) == 3
+    assert translate_keys(*expected, *other).tolist() == joined_keys.tolist() == [NO_KEY, 1, NO_KEY, 0]
