@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -156,30 +157,21 @@ OFFICIAL = {"real": 0.49, "1500": 0.91, "15000": 2.89}
 """The official tool's seconds (inex_eval 3.1, AgP, whole process) on the issue's machine."""
 
 
-def floor_time(run: Path, repeat: int) -> float:
-    """The floor: a whole ``python`` process importing numpy and reading ``run`` plainly."""
-    return process_time([sys.executable, "-c", f"import numpy\nfor line in open({str(run)!r}): line.split()"], repeat)
-
-
-def compare(label: str, cli: list[str], qrels: Path, run: Path, official: float | None,
-            repeat: int) -> dict[str, float]:
-    """Print (and return, by title) the times of one measure and of the four measures."""
+def compare(label: str, cli: list[str], qrels: Path, run: Path, official: float | None, repeat: int) -> None:
     lines = sum(1 for _ in open(run, "rb"))
-    floor = floor_time(run, repeat)
+    floor = process_time([sys.executable, "-c", f"import numpy\nfor line in open({str(run)!r}): line.split()"], repeat)
     print(f"\n{label}: {lines:,} lines; floor (python + numpy + plain read) {floor * 1000:.0f} ms   ({load()})")
-    times = {}
     for names, title, target in (([MEASURES[0]], MEASURES[0], 0.5), (MEASURES, "the four measures", 0.7)):
         flags = [a for m in names for a in ("-m", m)]
-        t = times[title] = process_time(cli + ["-j", "1", str(qrels), str(run)] + flags, repeat)
+        t = process_time(cli + ["-j", "1", str(qrels), str(run)] + flags, repeat)
         vs = f"{t / official:5.2f}x the official tool [target {target}x]" if official else ""
         print(f"  {title:<20} {t * 1000:6.0f} ms = {t / floor:5.2f}x the floor, {vs} "
               f"{t / lines * 1e9:6.0f} ns/line   ({load()})")
-    return times
 
 
 def long_ids(source: Path, path: Path) -> Path:
     """``source`` (a run or qrels) with every article id (column 3) rewritten to 10 characters,
-    ``wp`` and the number in 8 digits (``wp00012345``): ids of other collections, longer than 8 bytes."""
+    ``wp`` and the number in 8 digits (``wp00012345``): ids of other collections, over 8 bytes."""
     with open(source) as f, open(path, "w") as out:
         for line in f:
             fields = line.split(" ")
@@ -188,18 +180,38 @@ def long_ids(source: Path, path: Path) -> Path:
     return path
 
 
-def id_lengths(cli: list[str], qrels: Path, run: Path, folder: Path, short: dict[str, float], repeat: int) -> None:
-    """The run and qrels with 10-character article ids against the same with INEX's 8-digit ids
-    (``short``: their times, from :func:`compare` in the same benchmark run)."""
+def interleaved(cmds: list[list[str]], repeat: int) -> tuple[list[float], list[float]]:
+    """Best wall time and best CPU time (user + system) of each of ``cmds`` (output discarded),
+    after a warm-up, the commands taking turns so that a change of load on the machine weighs on
+    each alike (CPU time: what a loaded machine changes least)."""
+    env = _env()
+    wall, cpu = [float("inf")] * len(cmds), [float("inf")] * len(cmds)
+    for k in range(repeat + 1):
+        for i, cmd in enumerate(cmds):
+            t, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if k:
+                wall[i] = min(wall[i], time.perf_counter() - t)
+                cpu[i] = min(cpu[i], after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return wall, cpu
+
+
+def id_lengths(cli: list[str], qrels: Path, run: Path, folder: Path, repeat: int) -> None:
+    """The run and qrels with 10-character article ids against the same with INEX's 8-digit ids,
+    each process timed in turn with the other and with its floor (:func:`interleaved`)."""
     q10, r10 = long_ids(qrels, folder / "q10.qrels"), long_ids(run, folder / "r10.run")
-    floor = floor_time(r10, repeat)
-    print(f"\n   the same run and qrels with 10-character article ids (wp00012345); floor {floor * 1000:.0f} ms"
-          f"   ({load()})")
+    plain = [[sys.executable, "-c", f"import numpy\nfor line in open({str(r)!r}): line.split()"]
+             for r in (run, r10)]  # the floor of each
+    print(f"\n   the same run and qrels with 10-character article ids (wp00012345) against 8-digit ids   ({load()})")
     for names, title in (([MEASURES[0]], MEASURES[0]), (MEASURES, "the four measures")):
         flags = [a for m in names for a in ("-m", m)]
-        t = process_time(cli + ["-j", "1", str(q10), str(r10)] + flags, repeat)
-        print(f"  {title:<20} {t * 1000:6.0f} ms = {t / floor:5.2f}x the floor, "
-              f"{t / short[title]:5.2f}x the 8-digit ids [target at most 1.3x]   ({load()})")
+        wall, cpu = interleaved(plain + [cli + ["-j", "1", str(q), str(r)] + flags
+                                         for q, r in ((qrels, run), (q10, r10))], repeat)
+        f8, f10, t8, t10 = wall
+        print(f"  {title:<20} 8-digit {t8 * 1000:5.0f} ms = {t8 / f8:5.2f}x its floor; 10-character "
+              f"{t10 * 1000:5.0f} ms = {t10 / f10:5.2f}x its floor = {(t10 / f10) / (t8 / f8):4.2f}x the 8-digit "
+              f"ids [target at most 1.3x]; time {t10 / t8:4.2f}x, CPU time {cpu[3] / cpu[2]:4.2f}x   ({load()})")
     q10.unlink()
     r10.unlink()
 
@@ -221,10 +233,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         for articles, passages, key in sizes:
             run = synthesize(qrels, Path(d) / f"s{key}.run", articles, passages)
-            times = compare(f"2. synthetic, 120 topics x {articles:,} articles x 1-{passages} passages", cli, qrels,
-                            run, OFFICIAL[key], args.repeat)
+            compare(f"2. synthetic, 120 topics x {articles:,} articles x 1-{passages} passages", cli, qrels, run,
+                    OFFICIAL[key], args.repeat)
             if key == "1500":
-                id_lengths(cli, qrels, run, Path(d), times, args.repeat)
+                id_lengths(cli, qrels, run, Path(d), args.repeat)
             run.unlink()
         runs = [str(r) for r in reranked(real, Path(d), 50)]
         one = process_time(cli + [str(qrels), runs[0]] + flags, args.repeat)

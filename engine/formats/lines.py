@@ -338,57 +338,72 @@ NO_KEY = np.uint64((1 << 64) - 1)
 _HASH_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F))
 
 
-def field_words(words: np.ndarray, starts: np.ndarray, ends: np.ndarray, width: int | None = None) -> np.ndarray:
-    """Each field as a row of ``width`` little-endian ``uint64`` words (default: as many as the
-    longest field needs), its bytes then NULs: ``(len(starts), width)``, one gather per word."""
+def field_words(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Each field as ``width`` little-endian ``uint64`` words (as many as the longest field
+    needs), its bytes then NULs: ``(width, len(starts))``, word ``j`` of every field in one
+    contiguous row (one gather per word)."""
     lengths = ends - starts
-    if width is None:
-        width = max(1, -(-int(lengths.max(initial=0)) // 8))
-    rows = np.empty((len(starts), width), dtype="<u8")
+    width = max(1, -(-int(lengths.max(initial=0)) // 8))
+    cols = np.empty((width, len(starts)), dtype="<u8")
     last = len(words) - 1
     for j in range(width):
-        rest = np.clip(lengths - 8 * j, 0, 8)
-        rows[:, j] = words[np.minimum(starts + 8 * j, last)] & _KEEP[rest]
-    return rows
+        rest = np.minimum(np.maximum(lengths - 8 * j, 0), 8)
+        np.bitwise_and(words[np.minimum(starts + 8 * j, last)], _KEEP[rest], out=cols[j])
+    return cols
 
 
-def _as_rows(names: np.ndarray, width: int) -> np.ndarray:
-    """An ``S`` array as ``(len(names), width)`` ``uint64`` words, NUL-padded."""
+def _as_words(names: np.ndarray, width: int) -> np.ndarray:
+    """An ``S`` array as ``(width, len(names))`` ``uint64`` words, NUL-padded (as :func:`field_words`)."""
     out = np.zeros(len(names), dtype=f"S{8 * width}")
     out[...] = names
-    return out.view("<u8").reshape(len(names), width)
+    return out.view("<u8").reshape(len(names), width).T
 
 
-def _row_hash(rows: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each row of a ``(n, w)`` ``uint64`` array (uint64 arithmetic wraps)."""
-    h = np.zeros(len(rows), dtype=np.uint64)
-    for j in range(rows.shape[1]):
-        h ^= rows[:, j]
+def _as_names(cols: np.ndarray) -> np.ndarray:
+    """``(width, n)`` words as an ``S`` array of ``n`` names (the inverse of :func:`_as_words`)."""
+    return np.ascontiguousarray(cols.T).view(f"S{8 * cols.shape[0]}").reshape(-1)
+
+
+def _row_hash(cols: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each name of ``(width, n)`` words (uint64 arithmetic wraps)."""
+    h = np.zeros(cols.shape[1], dtype=np.uint64)
+    for j in range(cols.shape[0]):
+        h ^= cols[j]
         h *= _HASH_MIX[j & 1]
         h ^= h >> np.uint64(31)
     return h
 
 
-def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(codes, heads)`` of the rows of a ``(n, w)`` ``uint64`` array: equal rows get equal
-    codes ``0 .. m - 1`` and ``rows[heads[c]]`` is a row of code ``c``. Rows are told apart by a
-    64-bit hash (one sort of ``uint64``, far cheaper than sorting strings), then every row is
-    checked against its code's head, so a collision (never seen) falls back to an exact sort."""
-    n = len(rows)
+def distinct_rows(cols: np.ndarray, runs: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes, heads)`` of the names held as ``(width, n)`` ``uint64`` words: equal names get
+    equal codes ``0 .. m - 1`` and ``heads[c]`` is a name of code ``c``. Names are told apart by
+    a 64-bit hash (one sort of ``uint64``, far cheaper than sorting strings; with ``runs``, only
+    the first of consecutive equal hashes is sorted, as a run's passages of one article follow
+    each other), then every name is checked against its code's head word by word, so a
+    collision (never seen) falls back to an exact sort."""
+    n = cols.shape[1]
     if not n:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    h = _row_hash(rows)
-    order = np.argsort(h)
-    hs = h[order]
-    new = np.empty(n, dtype=bool)
+    h = _row_hash(cols)
+    fresh = np.ones(n, dtype=bool)
+    if runs:
+        np.not_equal(h[1:], h[:-1], out=fresh[1:])
+    first = np.flatnonzero(fresh) if runs else None
+    hf = h[first] if runs else h
+    order = np.argsort(hf)
+    hs = hf[order]
+    new = np.empty(len(hs), dtype=bool)
     new[0] = True
     np.not_equal(hs[1:], hs[:-1], out=new[1:])
-    codes = np.empty(n, dtype=np.int64)
+    codes = np.empty(len(hs), dtype=np.int64)
     codes[order] = np.cumsum(new) - 1
     heads = order[new]
-    if not np.array_equal(rows, rows[heads[codes]]):  # two names, one hash: sort exactly
-        whole = np.ascontiguousarray(rows).view(f"V{8 * rows.shape[1]}").ravel()
-        _, heads, codes = np.unique(whole, return_index=True, return_inverse=True)
+    if runs:
+        heads = first[heads]
+        codes = codes[np.cumsum(fresh) - 1]
+    ref = heads[codes]
+    if not all(np.array_equal(cols[j], cols[j][ref]) for j in range(cols.shape[0])):  # two names, one hash
+        _, heads, codes = np.unique(_as_names(cols), return_index=True, return_inverse=True)
         codes = codes.reshape(-1)
     return codes, heads
 
@@ -396,25 +411,19 @@ def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def coded_keys(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, Names]:
     """Each field (of any length) as a code into a vocabulary of the distinct fields' UTF-8
     bytes, found column-wise (:func:`distinct_rows`), and the :class:`Names` that decode them."""
-    rows = field_words(words, starts, ends)
-    n = len(rows)
-    repeat = np.zeros(n, dtype=bool)  # the same name as the line before (a run's passages of one article)
-    if n > 1:
-        np.logical_and.reduce(rows[1:] == rows[:-1], axis=1, out=repeat[1:])
-    fresh = np.flatnonzero(~repeat)
-    codes, heads = distinct_rows(rows[fresh])
-    vocabulary = np.ascontiguousarray(rows[fresh[heads]]).view(f"S{8 * rows.shape[1]}").reshape(-1)
-    return codes[np.cumsum(~repeat) - 1].astype(np.uint64), Names(False, vocabulary)
+    cols = field_words(words, starts, ends)
+    codes, heads = distinct_rows(cols, runs=True)
+    return codes.astype(np.uint64), Names(False, _as_names(cols[:, heads]))
 
 
 def _shared_codes(names: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Codes of a vocabulary shared by several ``S`` arrays of names: ``(codes, cuts,
     vocabulary)``, array ``i``'s names coded ``codes[cuts[i]:cuts[i + 1]]``."""
     width = max([1] + [-(-a.dtype.itemsize // 8) for a in names])
-    rows = np.concatenate([_as_rows(a, width) for a in names])
-    codes, heads = distinct_rows(rows)
+    cols = np.concatenate([_as_words(a, width) for a in names], axis=1)
+    codes, heads = distinct_rows(cols)
     cuts = np.cumsum([0] + [len(a) for a in names])
-    return codes, cuts, np.ascontiguousarray(rows[heads]).view(f"S{8 * width}").reshape(-1)
+    return codes, cuts, _as_names(cols[:, heads])
 
 
 def merge_keys(parts: list[tuple[np.ndarray, Names]]) -> tuple[np.ndarray, Names]:
@@ -450,7 +459,7 @@ def translate_keys(keys: np.ndarray, names: Names, to_keys: np.ndarray, to_names
     table = np.full(len(distinct), NO_KEY, dtype=np.uint64)
     if len(theirs) and len(ours):
         width = max(-(-ours.dtype.itemsize // 8), -(-theirs.dtype.itemsize // 8))
-        a, b = _as_rows(ours, width), _as_rows(theirs, width)
+        a, b = _as_words(ours, width), _as_words(theirs, width)
         ha, hb = _row_hash(a), _row_hash(b)
         order = np.argsort(hb)
         hb = hb[order]
@@ -461,7 +470,9 @@ def translate_keys(keys: np.ndarray, names: Names, to_keys: np.ndarray, to_names
             return shared[codes[:cuts[1]]][inverse]
         at = np.minimum(np.searchsorted(hb, ha), len(hb) - 1)
         row = order[at]
-        hit = (hb[at] == ha) & np.logical_and.reduce(a == b[row], axis=1)
+        hit = hb[at] == ha
+        for j in range(width):
+            hit &= a[j] == b[j][row]
         table[hit] = to_keys[row[hit]]
     return table[inverse]
 

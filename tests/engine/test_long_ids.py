@@ -128,7 +128,7 @@ def test_names_of_one_hash_are_still_told_apart(monkeypatch):
     expected = scan_fields(data).keys(0)
     other = Names.encode(["msmarco_doc_00_123#4", "doc_2", "zz"])
     joined_keys = translate_keys(*expected, *other)
-    monkeypatch.setattr(lines_module, "_row_hash", lambda rows: np.zeros(len(rows), dtype=np.uint64))
+    monkeypatch.setattr(lines_module, "_row_hash", lambda cols: np.zeros(cols.shape[1], dtype=np.uint64))
     keys, names = scan_fields(data).keys(0)
     assert names(keys) == expected[1](expected[0]) and keys[0] == keys[2] and len(set(keys.tolist())) == 3
     assert translate_keys(*expected, *other).tolist() == joined_keys.tolist() == [NO_KEY, 1, NO_KEY, 0]
