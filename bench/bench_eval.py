@@ -14,8 +14,10 @@ Runs: the real run ``bert-passages.run`` and synthetic runs of the shapes INEX r
 written against the real qrels (:func:`synthesize`: every judged article of a topic ranked,
 the rest of the ranking other articles, 1..P passages inside each article's doc_length, ranks
 and rsv as INEX runs write them): 120 topics x 1,500 articles x 1-3 passages (about 359,000
-lines) and 120 x 15,000 x 1 (1,800,000 lines). Then 50 runs of the real run's shape (the real
-run with its articles reordered per topic) in one call against one run, with peak memory.
+lines) and 120 x 15,000 x 1 (1,800,000 lines); the first again with 10-character article ids in
+the run and the qrels (:func:`id_lengths`: also as a ratio to the 8-digit ids, target at most
+1.3x). Then 50 runs of the real run's shape (the real run with its articles reordered per topic)
+in one call against one run, with peak memory.
 
 Usage: ``python bench/bench_eval.py [--repeat 3] [--quick]`` (``--quick``: no 1,800,000-line run)
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -166,6 +169,53 @@ def compare(label: str, cli: list[str], qrels: Path, run: Path, official: float 
               f"{t / lines * 1e9:6.0f} ns/line   ({load()})")
 
 
+def long_ids(source: Path, path: Path) -> Path:
+    """``source`` (a run or qrels) with every article id (column 3) rewritten to 10 characters,
+    ``wp`` and the number in 8 digits (``wp00012345``): ids of other collections, over 8 bytes."""
+    with open(source) as f, open(path, "w") as out:
+        for line in f:
+            fields = line.split(" ")
+            fields[2] = f"wp{int(fields[2]):08d}"
+            out.write(" ".join(fields))
+    return path
+
+
+def interleaved(cmds: list[list[str]], repeat: int) -> tuple[list[float], list[float]]:
+    """Best wall time and best CPU time (user + system) of each of ``cmds`` (output discarded),
+    after a warm-up, the commands taking turns so that a change of load on the machine weighs on
+    each alike (CPU time: what a loaded machine changes least)."""
+    env = _env()
+    wall, cpu = [float("inf")] * len(cmds), [float("inf")] * len(cmds)
+    for k in range(repeat + 1):
+        for i, cmd in enumerate(cmds):
+            t, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if k:
+                wall[i] = min(wall[i], time.perf_counter() - t)
+                cpu[i] = min(cpu[i], after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return wall, cpu
+
+
+def id_lengths(cli: list[str], qrels: Path, run: Path, folder: Path, repeat: int) -> None:
+    """The run and qrels with 10-character article ids against the same with INEX's 8-digit ids,
+    each process timed in turn with the other and with its floor (:func:`interleaved`)."""
+    q10, r10 = long_ids(qrels, folder / "q10.qrels"), long_ids(run, folder / "r10.run")
+    plain = [[sys.executable, "-c", f"import numpy\nfor line in open({str(r)!r}): line.split()"]
+             for r in (run, r10)]  # the floor of each
+    print(f"\n   the same run and qrels with 10-character article ids (wp00012345) against 8-digit ids   ({load()})")
+    for names, title in (([MEASURES[0]], MEASURES[0]), (MEASURES, "the four measures")):
+        flags = [a for m in names for a in ("-m", m)]
+        wall, cpu = interleaved(plain + [cli + ["-j", "1", str(q), str(r)] + flags
+                                         for q, r in ((qrels, run), (q10, r10))], repeat)
+        f8, f10, t8, t10 = wall
+        print(f"  {title:<20} 8-digit {t8 * 1000:5.0f} ms = {t8 / f8:5.2f}x its floor; 10-character "
+              f"{t10 * 1000:5.0f} ms = {t10 / f10:5.2f}x its floor = {(t10 / f10) / (t8 / f8):4.2f}x the 8-digit "
+              f"ids [target at most 1.3x]; time {t10 / t8:4.2f}x, CPU time {cpu[3] / cpu[2]:4.2f}x   ({load()})")
+    q10.unlink()
+    r10.unlink()
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=3)
@@ -185,6 +235,8 @@ def main() -> None:
             run = synthesize(qrels, Path(d) / f"s{key}.run", articles, passages)
             compare(f"2. synthetic, 120 topics x {articles:,} articles x 1-{passages} passages", cli, qrels, run,
                     OFFICIAL[key], args.repeat)
+            if key == "1500":
+                id_lengths(cli, qrels, run, Path(d), args.repeat)
             run.unlink()
         runs = [str(r) for r in reranked(real, Path(d), 50)]
         one = process_time(cli + [str(qrels), runs[0]] + flags, args.repeat)

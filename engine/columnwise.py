@@ -22,6 +22,7 @@ from . import intervals as iv
 from .document import ArticleColumns
 from .errors import Diagnostic
 from .formats import Qrels, Run
+from .formats.lines import translate_keys
 from .formats.qrels import QrelsColumns
 from .formats.run import RunColumns
 from .results import Join, article_facts
@@ -131,7 +132,9 @@ def joined(qrels: Qrels, run: Run, topics: list[str]) -> Joined | None:
     """The ``topics`` that can be evaluated column-wise, joined: those whose run topic and
     judgements are still what the files said (not edited) and whose results name no element
     XPath (resolved, and named when they cannot be, article by article). ``None`` when no topic
-    can (or when the article names of the run and the qrels are not comparable keys)."""
+    can. Article names of any length join: the run's keys are translated into the qrels' through
+    a vocabulary of both files' names when either file codes them
+    (:func:`~engine.formats.lines.translate_keys`)."""
     picked: list[tuple[str, int, int]] = []
     rc = qc = None
     for topic in topics:
@@ -140,8 +143,6 @@ def joined(qrels: Qrels, run: Run, topics: list[str]) -> Joined | None:
             continue
         if rc is None:
             rc, qc = r[0], q[0]
-            if not (rc.article_names.packed and qc.names.packed):
-                return None  # article keys are not comparable: article by article
         if r[0] is not rc or q[0] is not qc:
             continue
         g0, g1 = int(rc.topic_ptr[r[1]]), int(rc.topic_ptr[r[1] + 1])
@@ -158,6 +159,7 @@ def joined(qrels: Qrels, run: Run, topics: list[str]) -> Joined | None:
     else:
         groups = np.concatenate([np.arange(rc.topic_ptr[rt], rc.topic_ptr[rt + 1]) for _, rt, _ in picked])
         keys = rc.key[groups]
+    keys = translate_keys(keys, rc.article_names, qc.lookup[1], qc.names)
     judgement = qc.find(np.repeat([qt for _, _, qt in picked], sizes), keys)
     return Joined(rc, qc, picked, groups, bounds, judgement)
 

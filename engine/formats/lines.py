@@ -15,11 +15,13 @@ costs little next to splitting the lines.
 
 **Column-wise reading** (:func:`scan_fields`): an ASCII file is cut into fields by numpy over its
 bytes, without a Python loop over lines: one pass finds the field boundaries, another the line
-ends, and the wanted columns are then read out as packed keys (:func:`packed_keys`, names of at
-most 8 bytes as one ``uint64``) or integers (:func:`parse_digits`, plain ASCII digits below
-2^40). Whatever that fast path does not vouch for (a byte outside ASCII, a control character, a
-sign, a field too long) makes it answer ``None``, and the caller reads the file line by line
-with :func:`numbered_lines`, which names the file and line of whatever is wrong.
+ends, and the wanted columns are then read out as keys (:func:`packed_keys`, names of at most 8
+bytes as one ``uint64``; longer names as codes into a vocabulary, :func:`coded_keys`) or integers
+(:func:`parse_digits`, plain ASCII digits below 2^40). Keys of two files are compared through
+their names when either is coded (:func:`translate_keys`), still column-wise. Whatever that fast
+path does not vouch for (a byte outside ASCII, a control character, a sign, a number too long)
+makes it answer ``None``, and the caller reads the file line by line with
+:func:`numbered_lines`, which names the file and line of whatever is wrong.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -156,10 +159,10 @@ class Scan:
 
     def keys(self, k: int) -> tuple[np.ndarray, Names]:
         """Field ``k`` of every line as keys (names packed into ``uint64`` when short enough,
-        else codes) with the :class:`Names` that decode them."""
+        else codes, :func:`coded_keys`) with the :class:`Names` that decode them."""
         starts, ends = self.field(k)
         packed = packed_keys(self.words, starts, ends)
-        return (packed, Names(True)) if packed is not None else Names.encode(self.text(starts, ends))
+        return (packed, Names(True)) if packed is not None else coded_keys(self.words, starts, ends)
 
     def fields_from(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(row, starts, ends)`` of fields ``k``, ``k + 1``, ... of every data line, line by line
@@ -268,19 +271,37 @@ def packed_keys(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.n
     return words[starts] & _KEEP[lengths]
 
 
-@dataclass
+@dataclass(eq=False)
 class Names:
     """Names for keys: packed (:func:`engine.formats.lines.packed_keys`, 8 bytes at most) or
-    ids into ``vocabulary``."""
+    ids into ``vocabulary``: a list of names (:meth:`encode`) or a numpy ``S`` array of their
+    UTF-8 bytes (:func:`coded_keys`, :func:`merge_keys`)."""
 
     packed: bool
-    vocabulary: list[str] | None = None
+    vocabulary: list[str] | np.ndarray | None = None
 
     def __call__(self, keys: np.ndarray) -> list[str]:
         if self.packed:
             return unpack_keys(keys)
         vocab = self.vocabulary
+        if isinstance(vocab, np.ndarray):
+            return [b.decode("utf-8") for b in vocab[np.asarray(keys, dtype=np.intp)].tolist()]
         return [vocab[k] for k in keys.tolist()]
+
+    def utf8(self, keys: np.ndarray) -> np.ndarray:
+        """The names of ``keys`` as a numpy ``S`` array of their UTF-8 bytes (equal names, equal
+        bytes, whichever way either file was read)."""
+        if self.packed:
+            return np.ascontiguousarray(keys, dtype="<u8").view("S8")
+        vocab = self.vocabulary
+        if not isinstance(vocab, np.ndarray):
+            vocab = self._utf8_vocabulary
+        return vocab[np.asarray(keys, dtype=np.intp)]
+
+    @cached_property
+    def _utf8_vocabulary(self) -> np.ndarray:
+        """A list ``vocabulary`` as UTF-8 bytes (one Python call per distinct name, once)."""
+        return np.array([n.encode("utf-8") for n in self.vocabulary or ()] or [b""], dtype=bytes)
 
     @classmethod
     def encode(cls, names: list[str]) -> tuple[np.ndarray, Names]:
@@ -309,6 +330,151 @@ def all_equal(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bool:
         if not np.all(w == w[0]):
             return False
     return True
+
+
+NO_KEY = np.uint64((1 << 64) - 1)
+"""A key no name has: not a packed name (``0xFF`` is no UTF-8 byte), nor a code."""
+
+_HASH_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F))
+
+
+def field_words(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Each field as ``width`` little-endian ``uint64`` words (as many as the longest field
+    needs), its bytes then NULs: ``(width, len(starts))``, word ``j`` of every field in one
+    contiguous row (one gather per word)."""
+    lengths = ends - starts
+    width = max(1, -(-int(lengths.max(initial=0)) // 8))
+    cols = np.empty((width, len(starts)), dtype="<u8")
+    last = len(words) - 1
+    for j in range(width):
+        rest = np.minimum(np.maximum(lengths - 8 * j, 0), 8)
+        np.bitwise_and(words[np.minimum(starts + 8 * j, last)], _KEEP[rest], out=cols[j])
+    return cols
+
+
+def _as_words(names: np.ndarray, width: int) -> np.ndarray:
+    """An ``S`` array as ``(width, len(names))`` ``uint64`` words, NUL-padded (as :func:`field_words`)."""
+    out = np.zeros(len(names), dtype=f"S{8 * width}")
+    out[...] = names
+    return out.view("<u8").reshape(len(names), width).T
+
+
+def _as_names(cols: np.ndarray) -> np.ndarray:
+    """``(width, n)`` words as an ``S`` array of ``n`` names (the inverse of :func:`_as_words`)."""
+    return np.ascontiguousarray(cols.T).view(f"S{8 * cols.shape[0]}").reshape(-1)
+
+
+def _row_hash(cols: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each name of ``(width, n)`` words (uint64 arithmetic wraps)."""
+    h = np.zeros(cols.shape[1], dtype=np.uint64)
+    for j in range(cols.shape[0]):
+        h ^= cols[j]
+        h *= _HASH_MIX[j & 1]
+        h ^= h >> np.uint64(31)
+    return h
+
+
+def distinct_rows(cols: np.ndarray, runs: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes, heads)`` of the names held as ``(width, n)`` ``uint64`` words: equal names get
+    equal codes ``0 .. m - 1`` and ``heads[c]`` is a name of code ``c``. Names are told apart by
+    a 64-bit hash (one sort of ``uint64``, far cheaper than sorting strings; with ``runs``, only
+    the first of consecutive equal hashes is sorted, as a run's passages of one article follow
+    each other), then every name is checked against its code's head word by word, so a
+    collision (never seen) falls back to an exact sort."""
+    n = cols.shape[1]
+    if not n:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    h = _row_hash(cols)
+    fresh = np.ones(n, dtype=bool)
+    if runs:
+        np.not_equal(h[1:], h[:-1], out=fresh[1:])
+    first = np.flatnonzero(fresh) if runs else None
+    hf = h[first] if runs else h
+    order = np.argsort(hf)
+    hs = hf[order]
+    new = np.empty(len(hs), dtype=bool)
+    new[0] = True
+    np.not_equal(hs[1:], hs[:-1], out=new[1:])
+    codes = np.empty(len(hs), dtype=np.int64)
+    codes[order] = np.cumsum(new) - 1
+    heads = order[new]
+    if runs:
+        heads = first[heads]
+        codes = codes[np.cumsum(fresh) - 1]
+    ref = heads[codes]
+    if not all(np.array_equal(cols[j], cols[j][ref]) for j in range(cols.shape[0])):  # two names, one hash
+        _, heads, codes = np.unique(_as_names(cols), return_index=True, return_inverse=True)
+        codes = codes.reshape(-1)
+    return codes, heads
+
+
+def coded_keys(words: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, Names]:
+    """Each field (of any length) as a code into a vocabulary of the distinct fields' UTF-8
+    bytes, found column-wise (:func:`distinct_rows`), and the :class:`Names` that decode them."""
+    cols = field_words(words, starts, ends)
+    codes, heads = distinct_rows(cols, runs=True)
+    return codes.astype(np.uint64), Names(False, _as_names(cols[:, heads]))
+
+
+def _shared_codes(names: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Codes of a vocabulary shared by several ``S`` arrays of names: ``(codes, cuts,
+    vocabulary)``, array ``i``'s names coded ``codes[cuts[i]:cuts[i + 1]]``."""
+    width = max([1] + [-(-a.dtype.itemsize // 8) for a in names])
+    cols = np.concatenate([_as_words(a, width) for a in names], axis=1)
+    codes, heads = distinct_rows(cols)
+    cuts = np.cumsum([0] + [len(a) for a in names])
+    return codes, cuts, _as_names(cols[:, heads])
+
+
+def merge_keys(parts: list[tuple[np.ndarray, Names]]) -> tuple[np.ndarray, Names]:
+    """The keys of several pieces of one file (each with its own :class:`Names`; a coded
+    piece uses every code of its vocabulary) as keys of one :class:`Names`: packed if every
+    piece's are, else codes into a shared vocabulary."""
+    if all(names.packed for _, names in parts):
+        return np.concatenate([keys for keys, _ in parts]), Names(True)
+    # each piece's distinct keys and each key's place among them (a coded piece's are its codes)
+    distinct = [np.unique(keys, return_inverse=True) if names.packed else (np.arange(len(names.vocabulary)), keys)
+                for keys, names in parts]
+    codes, cuts, vocabulary = _shared_codes([names.utf8(d[0]) for (_, names), d in zip(parts, distinct)])
+    keys = [codes[cuts[i]:cuts[i + 1]][np.asarray(d[1], dtype=np.intp).reshape(-1)] for i, d in enumerate(distinct)]
+    return np.concatenate(keys).astype(np.uint64), Names(False, vocabulary)
+
+
+def translate_keys(keys: np.ndarray, names: Names, to_keys: np.ndarray, to_names: Names) -> np.ndarray:
+    """``keys`` (decoded by ``names``) as keys of another file: the key among the distinct
+    ``to_keys`` (decoded by ``to_names``) of the same name, else :data:`NO_KEY`. Packed keys
+    are the same in every file; otherwise names are compared whatever their length, as rows of
+    ``uint64`` words, column-wise and once per distinct name: each name's 64-bit hash is looked
+    up among the sorted hashes of ``to_keys``' names and a hit is a match only when the words
+    are equal too (exact: two of ``to_keys``' names with one hash fall back to coding both
+    sides in one shared vocabulary, :func:`distinct_rows`)."""
+    if names.packed and to_names.packed:
+        return keys
+    if not names.packed and len(keys) * 8 >= len(names.vocabulary):  # most of a coded file: every code
+        distinct, inverse = np.arange(len(names.vocabulary)), np.asarray(keys, dtype=np.intp)
+    else:
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        inverse = inverse.reshape(-1)
+    ours, theirs = names.utf8(distinct), to_names.utf8(to_keys)
+    table = np.full(len(distinct), NO_KEY, dtype=np.uint64)
+    if len(theirs) and len(ours):
+        width = max(-(-ours.dtype.itemsize // 8), -(-theirs.dtype.itemsize // 8))
+        a, b = _as_words(ours, width), _as_words(theirs, width)
+        ha, hb = _row_hash(a), _row_hash(b)
+        order = np.argsort(hb)
+        hb = hb[order]
+        if np.any(hb[1:] == hb[:-1]):  # two of their names, one hash (never seen): one shared vocabulary
+            codes, cuts, vocabulary = _shared_codes([ours, theirs])
+            shared = np.full(len(vocabulary), NO_KEY, dtype=np.uint64)
+            shared[codes[cuts[1]:]] = to_keys
+            return shared[codes[:cuts[1]]][inverse]
+        at = np.minimum(np.searchsorted(hb, ha), len(hb) - 1)
+        row = order[at]
+        hit = hb[at] == ha
+        for j in range(width):
+            hit &= a[j] == b[j][row]
+        table[hit] = to_keys[row[hit]]
+    return table[inverse]
 
 
 def unpack_keys(keys: np.ndarray) -> list[str]:

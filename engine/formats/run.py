@@ -39,7 +39,7 @@ import numpy as np
 
 from .. import intervals as iv
 from ..errors import Diagnostic, InputError
-from .lines import Names, all_equal, numbered_lines, packed_keys, parse_digits, scan_fields, to_int
+from .lines import Names, all_equal, merge_keys, numbered_lines, packed_keys, parse_digits, scan_fields, to_int
 
 
 @dataclass
@@ -343,8 +343,9 @@ def _scan_lines(data: bytes) -> RunLines | None:
 
 
 def _scan_chunks(data: bytes) -> RunLines | None:
-    """:func:`_scan_lines` chunk by chunk, or ``None`` when the chunks do not join simply (names
-    longer than 8 bytes, several run ids): the file is then read in one piece."""
+    """:func:`_scan_lines` chunk by chunk, or ``None`` when the chunks do not join simply
+    (several run ids): the file is then read in one piece. Names of any length join
+    (:func:`~engine.formats.lines.merge_keys`)."""
     parts: list[RunLines] = []
     pos = lines = rows = 0
     while pos < len(data):
@@ -355,7 +356,7 @@ def _scan_chunks(data: bytes) -> RunLines | None:
             return None
         chunk, newlines = part
         one_id = not chunk.run_id_names.packed and len(chunk.run_id_names.vocabulary) == 1
-        if not (chunk.topic_names.packed and chunk.article_names.packed and (one_id or not len(chunk.line))):
+        if not (one_id or not len(chunk.line)):
             return None
         chunk.line += lines
         chunk.xpaths = {k + rows: x for k, x in chunk.xpaths.items()}
@@ -367,10 +368,11 @@ def _scan_chunks(data: bytes) -> RunLines | None:
     if len(names) > 1:
         return None
     cat = np.concatenate
-    first = parts[0]
-    return RunLines(cat([p.line for p in parts]), cat([p.topic for p in parts]), cat([p.article for p in parts]),
+    topic, topic_names = merge_keys([(p.topic, p.topic_names) for p in parts])
+    article, article_names = merge_keys([(p.article, p.article_names) for p in parts])
+    return RunLines(cat([p.line for p in parts]), topic, article,
                     cat([p.kind for p in parts]), cat([p.start for p in parts]), cat([p.end for p in parts]),
-                    np.zeros(rows, dtype=np.uint64), first.topic_names, first.article_names,
+                    np.zeros(rows, dtype=np.uint64), topic_names, article_names,
                     Names(False, sorted(names) or [""]), {k: x for p in parts for k, x in p.xpaths.items()})
 
 

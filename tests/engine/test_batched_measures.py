@@ -114,9 +114,16 @@ def assert_same_evaluation(run, qrels, **kw):
         assert fast.means[name] == pytest.approx(slow.means[name], rel=0, abs=TOLERANCE), name
 
 
+ARTICLE_IDS = [["a", "b", "c", "d", "e", "x", "y"],  # 8 bytes at most: packed keys
+               ["a", "doc_12", "wp00000851", "msmarco_doc_00_123#4", "b" * 9, "x", "unjudged_0000001"],  # codes
+               ["é", "記事851", "a", "wp00000851", "e", "x", "y"]]  # not ASCII: read line by line
+"""Article ids of varying length: judged ones, then two the qrels may not judge."""
+
+
 @st.composite
 def run_and_qrels(draw) -> tuple[str, str]:
-    names = ["a", "b", "c", "d", "e"]
+    ids = draw(st.sampled_from(ARTICLE_IDS))
+    names = ids[:5]
     q, r = [], []
     for topic in ("1", "2", "3"):
         for a in draw(st.lists(st.sampled_from(names), unique=True, max_size=4)):
@@ -126,7 +133,7 @@ def run_and_qrels(draw) -> tuple[str, str]:
             if spans:
                 fields += [str(draw(st.integers(0, 200)))] + [f"{o}:{n}" for o, n in spans]
             q.append(" ".join(fields))
-        for a in draw(st.lists(st.sampled_from(names + ["x", "y"]), max_size=8)):
+        for a in draw(st.lists(st.sampled_from(ids), max_size=8)):
             kind = draw(st.sampled_from([8, 8, 8, 6]))
             head = f"{topic} Q0 {a} 1 1 r"
             r.append(head if kind == 6 else f"{head} {draw(st.integers(0, 240))} {draw(st.integers(0, 60))}")
@@ -139,8 +146,8 @@ def run_and_qrels(draw) -> tuple[str, str]:
                                                   {"mode": "entry"}, {"mode": "entry", "as_document": True},
                                                   {"as_document": True}, {"complete": True}, {"levels": 2}]))
 def test_whole_runs_column_wise_are_article_by_article(tmp_path, files, kw):
-    (tmp_path / "q.qrels").write_text(files[0])
-    (tmp_path / "r.run").write_text(files[1])
+    (tmp_path / "q.qrels").write_text(files[0], encoding="utf-8")
+    (tmp_path / "r.run").write_text(files[1], encoding="utf-8")
     assert_same_evaluation(read_run(tmp_path / "r.run"), read_qrels(tmp_path / "q.qrels"), **kw)
 
 
