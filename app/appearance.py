@@ -191,6 +191,7 @@ class Appearance(QObject):
         font.setPointSizeF(self.base_pt * self.zoom)
         if font != app.font():
             QApplication.setFont(font)
+        before = app.palette().color(QPalette.ColorRole.Window)
         explicit = self.theme != "system"
         platform_light = self._palette.color(QPalette.ColorRole.Window).lightnessF() >= 0.5
         if explicit or (self.dark and platform_light):  # ours: Fusion, and a palette of the theme
@@ -202,6 +203,10 @@ class Appearance(QObject):
             app.setStyle(QStyleFactory.create(self._style) or QStyleFactory.create("Fusion"))
             app.setPalette(self._palette)
             self._styled = False
+        if app.palette().color(QPalette.ColorRole.Window) != before:
+            for w in QApplication.allWidgets():  # a style sheet keeps the palette it was polished with
+                if w.styleSheet():
+                    w.setStyleSheet(w.styleSheet())
         from .widgets.fixed_labels import refit_all
         from .widgets.plots import restyle_plots
 

@@ -492,6 +492,9 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
         finally:
             window.close()
             window.deleteLater()
+            from .appearance import appearance
+
+            appearance().reset()  # a picture's zoom (--present) is not the process's
     previous = sys.excepthook
     sys.excepthook = _dialog_hook(window)
     try:

@@ -74,6 +74,10 @@ class MainWindow(QMainWindow):
     def __init__(self, session: Session | None = None, show_dialogs: bool = True, restore: bool = True,
                  defer_plots: bool = False, size: tuple[int, int] | None = None) -> None:
         super().__init__()
+        if restore:  # the remembered zoom and theme, before the widgets are built
+            look.appearance().load(app_settings())
+        else:  # not the user's window (a picture, a test): zoom 1, the system's theme
+            look.appearance().reset()
         self.defer_plots = defer_plots
         self.user_window = restore  # False: a picture (--screenshot, --figure, --record) or a test
         self.picture = size is not None  # a picture's window: what would float opens docked (the window is drawn)
@@ -202,10 +206,8 @@ class MainWindow(QMainWindow):
         look.appearance().changed.connect(self._relabel_topics)  # the topic line's colours and sizes
         self._fresh = True  # no remembered docks: those that do not fit start closed (fit_docks)
         if restore:
-            look.appearance().load(app_settings())  # the remembered zoom and theme
             self._restore()
         else:  # not the user's window (a headless picture, a test): the picture's size, whatever the
-            look.appearance().reset()  # zoom 1, the system's theme
             self.resize(*DEFAULT_SIZE)  # screen (offscreen, Qt's is 800 x 800 and no monitor at all)
             if size is not None:  # a picture's (--size): exactly that size, whatever opens in it
                 self.setFixedSize(*size)
