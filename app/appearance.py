@@ -1,5 +1,5 @@
 """How the window looks: zoom, theme and the marks' colours, as one state the widgets follow
-(docs/reference.md, "The window in a room: zoom, presentation, theme").
+(docs/reference.md §9.2, the window in a room).
 
 - **Zoom** is a factor on the application font's point size, applied once with
   ``QApplication.setFont``: every widget that does not set its own size follows. What sets its

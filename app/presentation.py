@@ -1,5 +1,5 @@
 """View ▸ Zoom in / Zoom out / Actual size, View ▸ Presentation and View ▸ Theme: the window in a
-room (docs/reference.md, "The window in a room: zoom, presentation, theme").
+room (docs/reference.md §9.2).
 
 Zoom and theme are :mod:`readsim.app.appearance`'s (remembered). Presentation mode is a zoom
 (:data:`~readsim.app.appearance.PRESENT_ZOOM`) plus an arrangement: every dock closed and the
