@@ -6,6 +6,7 @@
     readsim --collection DIR --qrels FILE --run FILE [--run FILE2] [--topics FILE]
             [--topic T] [--article A] [--unit bytes|chars]
             [--reading MODE --screen S --tolerance T --beta B] [--entry OFFSET]
+            [--present]                         # presentation mode (View ▸ Presentation)
             [--screenshot out.png [--step K]]   # render offscreen, write a PNG, exit
             [--figure FILE [--range START:END]] [--record FILE.gif]   # app/render_args.py
 
@@ -136,6 +137,8 @@ def parser() -> argparse.ArgumentParser:
                    help=f"T2I tolerance in characters, 1 to {MAX_SCREEN:,} (default 300)")
     p.add_argument("--beta", type=option(_beta), default=None, metavar="B",
                    help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
+    p.add_argument("--present", action="store_true", help="open in presentation mode (View > Presentation): large "
+                   "text, the article and the scores only, for a room or a projector; with --screenshot, a slide")
     p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")
     p.add_argument("--step", type=option(_step), default=None, metavar="K",
                    help="with --screenshot or --figure (only): screens read forward, 0 or more (default 0)")
@@ -481,12 +484,17 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
                         size=render_size(args) if headless(args) else None)
     session.setParent(window)
     start(session, window, args)
+    if getattr(args, "present", False):
+        window.presentation.set_on(True)  # after start: a view's or lesson's docks are closed too
     if headless(args):
         try:
             return screenshot(app, window, args, interrupt)
         finally:
             window.close()
             window.deleteLater()
+            from .appearance import appearance
+
+            appearance().reset()  # a picture's zoom (--present) is not the process's
     previous = sys.excepthook
     sys.excepthook = _dialog_hook(window)
     try:

@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction, QColor, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QMainWindow, QMessageBox,
                                QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
+from . import appearance as look
 from .background import activity
 from .files import ARCHIVE_FILTER, app_settings, guess_kind, recent_files
 from .plain import amount, esc, menu_text, plain_label, plain_tip, rich_label
@@ -41,6 +42,7 @@ from .widgets.topic_view import install_topic_view
 from .widgets.explain import install_explain
 from .widgets.sensitivity import install_sensitivity
 from .view_state import install_views, open_view_file
+from .presentation import install_appearance
 from .widgets.lesson_dock import install_lessons
 from .widgets.topic_chooser import install_topic_scores
 from .widgets.placement import Scrolled, column_widths, keep_inside, keep_open, place
@@ -72,6 +74,10 @@ class MainWindow(QMainWindow):
     def __init__(self, session: Session | None = None, show_dialogs: bool = True, restore: bool = True,
                  defer_plots: bool = False, size: tuple[int, int] | None = None) -> None:
         super().__init__()
+        if restore:  # the remembered zoom and theme, before the widgets are built
+            look.appearance().load(app_settings())
+        else:  # not the user's window (a picture, a test): zoom 1, the system's theme
+            look.appearance().reset()
         self.defer_plots = defer_plots
         self.user_window = restore  # False: a picture (--screenshot, --figure, --record) or a test
         self.picture = size is not None  # a picture's window: what would float opens docked (the window is drawn)
@@ -100,7 +106,7 @@ class MainWindow(QMainWindow):
         ll.addLayout(form)
         self.topic_label = rich_label()
         self.topic_label.setWordWrap(True)
-        self.topic_label.setStyleSheet("color:#444;")
+        look.follow(self.topic_label, "color:#444;")
         ll.addWidget(self.topic_label)
         self.model = RankedListModel(self)
         self.table = RankedListView(self.model)
@@ -196,6 +202,8 @@ class MainWindow(QMainWindow):
         install_article_loading(self)
         install_views(self)
         install_lessons(self)
+        install_appearance(self)  # View ▸ Zoom, Presentation, Theme
+        look.appearance().changed.connect(self._relabel_topics)  # the topic line's colours and sizes
         self._fresh = True  # no remembered docks: those that do not fit start closed (fit_docks)
         if restore:
             self._restore()
@@ -395,7 +403,7 @@ class MainWindow(QMainWindow):
         if counts is not None:
             color = "#a33" if counts[0] == 0 and counts[1] else "#555"
             parts.append(f"<span style='color:{color}'>{counts[0]} of {counts[1]} ranked articles in the collection</span>")
-        self.topic_label.setText(" · ".join(parts))
+        self.topic_label.setText(look.adapt(" · ".join(parts)))
         self.topic_label.setToolTip(plain_tip(t.description) if t else "")
 
     def _rows_pending(self, topic: str) -> None:
@@ -610,8 +618,10 @@ class MainWindow(QMainWindow):
     def save_state(self) -> None:
         st = app_settings()
         st.setValue("window/geometry", self.saveGeometry())
-        st.setValue("window/state", self.saveState())
-        st.setValue("window/splitter", self.splitter.saveState())
+        # presenting: the arrangement it restores on leaving, not the room's
+        state, split = self.presentation.saved_state() or (self.saveState(), self.splitter.saveState())
+        st.setValue("window/state", state)
+        st.setValue("window/splitter", split)
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.save_state()

@@ -28,6 +28,7 @@ from readsim.engine import intervals as iv
 from readsim.engine.reading import Mode
 from readsim.engine.reading import window as read_window
 
+from .. import appearance as look
 from .. import marks as mk
 from ..articles import ARTICLE_CACHE_SIZE, ArticleState
 from ..background import activity
@@ -168,7 +169,7 @@ class ArticlePanel(QWidget):
         self.prev_btn.clicked.connect(lambda: session.step_by(-1))
         self.next_btn.clicked.connect(lambda: session.step_by(1))
         self.reading_label = plain_label()
-        self.reading_label.setStyleSheet("color:#555;")
+        look.follow(self.reading_label, "color:#555;")
         self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         nav.addWidget(self.first_btn)
         nav.addWidget(self.prev_btn)
@@ -192,6 +193,8 @@ class ArticlePanel(QWidget):
         self._window_key: tuple | None = None  # (article state, top, size) of _window_spans
         self._shown_state: tuple | None = None  # what update_window() showed last
         self._window_spans: tuple[list, list] = ([], [])  # display spans: this screen's, read before it
+        self._look = (look.pt(1.0), look.is_dark())  # the zoom and theme the shown document was built in
+        look.appearance().changed.connect(self._appearance_changed)
         self.builder: DocumentBuilder | None = None  # the build in progress, if any
         #: documents of the last articles shown, by their Layout object (the session's article
         #: cache hands the same Layout back on a re-open): id(layout) -> (layout, document, a
@@ -265,6 +268,20 @@ class ArticlePanel(QWidget):
             self.builder.cancel()
 
     # -- reactions ----------------------------------------------------------------------
+    def _appearance_changed(self) -> None:
+        """Zoom or theme changed: the header in its colours and sizes; the article's document
+        (its sizes in points, its meta lines' colour) built anew, the kept ones dropped."""
+        self.show_header()
+        now = (look.pt(1.0), look.is_dark())
+        if now == self._look:
+            return
+        self._look = now
+        for _lay, doc in self._docs.values():
+            doc.deleteLater()
+        self._docs.clear()
+        self._shown_state = None
+        self.show_current()
+
     def show_header(self) -> None:
         """The line above the text: title, article, rank (it follows a rank move), relevance, topic."""
         cur = self.session.current
@@ -285,8 +302,8 @@ class ArticlePanel(QWidget):
                         + ("not in the collection" if self.session.collection is not None else "no collection open")
                         + "</span>")
         topic = self.session.topic or ""
-        self.header.setText(f'<span style="font-size:13pt"><b>{esc(title)}</b></span>'
-                            f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {esc(topic)}</span>')
+        self.header.setText(look.adapt(f'<span style="font-size:13pt"><b>{esc(title)}</b></span>'
+                                       f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {esc(topic)}</span>'))
 
     def _rank_moved(self) -> None:
         """The rows replaced with the open article's own row among them (a rank move): its rank."""

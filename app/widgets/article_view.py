@@ -37,12 +37,15 @@ from PySide6.QtWidgets import QTextEdit
 
 from readsim.engine.layout import Layout
 
+from .. import appearance as look
 from ..marks import Marks
 from .gutter import BADGE_W, ENTRY, GUTTER, RETRIEVED, SCREEN, Gutter
 
-RELEVANT = QColor("#ffe680")     # yellow background: relevant, not retrieved
-BOTH = QColor("#a8e6a1")         # green background: relevant and retrieved
-READ_VEIL = QColor(246, 247, 250, 150)  # over text already read (dims text and marks)
+# the light theme's; the colours painted are the current theme's (:func:`readsim.app.appearance.marks`),
+# chosen to stay apart under deuteranopia and protanopia (tests/app/test_appearance.py)
+RELEVANT = QColor(look.LIGHT.relevant)  # yellow background: relevant, not retrieved
+BOTH = QColor(look.LIGHT.both)          # sea-green background: relevant and retrieved
+READ_VEIL = QColor(*look.LIGHT.veil)    # over text already read (dims text and marks)
 SLICE_MS = 30.0  # at most this long in the GUI thread per slice of a DocumentBuilder
 #: documents up to this many characters are laid out whole when shown (a few tens of ms);
 #: longer ones are laid out by Qt lazily (in steps, as the event loop runs) and on demand
@@ -64,7 +67,7 @@ class _Inserter:
         self.doc.setUndoRedoEnabled(False)  # read-only: an undo stack would only cost memory
         self.doc.setDocumentMargin(14)
         base = QFont()
-        base.setPointSizeF(BASE_PT)
+        base.setPointSizeF(look.pt(BASE_PT))  # every size in points follows the zoom
         self.doc.setDefaultFont(base)
         self.cursor = QTextCursor(self.doc)
         self.list_fmt = QTextListFormat()
@@ -189,20 +192,20 @@ def _formats(kind: str, level: int, prev: str | None) -> tuple[QTextBlockFormat,
     bf, cf = QTextBlockFormat(), QTextCharFormat()
     bf.setLineHeight(LINE_HEIGHT, QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
     if kind == "title":
-        cf.setFontPointSize(20)
+        cf.setFontPointSize(look.pt(20))
         cf.setFontWeight(QFont.Weight.Bold)
         bf.setBottomMargin(6)
     elif kind == "heading":
-        cf.setFontPointSize(HEADING_PT.get(level, 12.0))
+        cf.setFontPointSize(look.pt(HEADING_PT.get(level, 12.0)))
         cf.setFontWeight(QFont.Weight.Bold)
         bf.setTopMargin(12)
         bf.setBottomMargin(4)
     elif kind == "meta":
-        cf.setFontPointSize(8.5)
-        cf.setForeground(QBrush(QColor("#777777")))
+        cf.setFontPointSize(look.pt(8.5))
+        cf.setForeground(QBrush(QColor(look.marks().muted)))
         bf.setBottomMargin(2)
     elif kind == "row":
-        cf.setFontPointSize(9.5)
+        cf.setFontPointSize(look.pt(9.5))
         bf.setLeftMargin(12)
         bf.setBottomMargin(2)
     elif kind == "item":
@@ -272,7 +275,7 @@ class ArticleView(QTextEdit):
     def line_spacing(self) -> float:
         """Pixels from one line of body text to the next (:data:`BASE_PT` points, :data:`LINE_HEIGHT`)."""
         base = QFont()
-        base.setPointSizeF(BASE_PT)
+        base.setPointSizeF(look.pt(BASE_PT))
         return QFontMetricsF(base, self).lineSpacing() * LINE_HEIGHT / 100
 
     def visible_lines(self) -> float:
@@ -323,8 +326,8 @@ class ArticleView(QTextEdit):
         doc.setDocumentMargin(24)
         cursor = QTextCursor(doc)
         cf = QTextCharFormat()
-        cf.setForeground(QBrush(QColor("#555555")))
-        cf.setFontPointSize(12)
+        cf.setForeground(QBrush(QColor(look.marks().muted)))
+        cf.setFontPointSize(look.pt(12))
         cf.setFontItalic(True)
         cursor.insertText(text, cf)
         self._set_doc(doc)
@@ -709,13 +712,15 @@ class ArticleView(QTextEdit):
         self._gutter.update()
 
     def _paint_under(self) -> None:
-        """Mark backgrounds (relevant: yellow, relevant and retrieved: green) under the text."""
+        """Mark backgrounds (relevant: yellow, relevant and retrieved: sea green; the theme's) under the text."""
         lo, hi = self._visible
         p = QPainter(self.viewport())
+        colours = look.marks()
+        relevant, both = QColor(colours.relevant), QColor(colours.both)
         for k, a, b in self.highlighter.ranges(lo, hi + 1):
             if k == 1:
                 continue
-            color = RELEVANT if k == 0 else BOTH
+            color = relevant if k == 0 else both
             for rect, _ in self._line_pieces(a, b):
                 p.fillRect(rect, color)
         p.end()
@@ -725,7 +730,9 @@ class ArticleView(QTextEdit):
         h = self.viewport().height()
         p = QPainter(self.viewport())
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setPen(QPen(RETRIEVED, 1.2))
+        colours = look.marks()
+        screen = QColor(colours.screen)
+        p.setPen(QPen(QColor(colours.retrieved), 1.2))
         for k, a, b in self.highlighter.ranges(lo, hi + 1):  # retrieved: underlined
             if k == 0:
                 continue
@@ -741,8 +748,8 @@ class ArticleView(QTextEdit):
                 if r.bottom() >= 0 and r.top() <= h:
                     veil.addRect(QRectF(r.intersected(self.viewport().rect().adjusted(0, -2, 0, 2))))
         if not veil.isEmpty():
-            p.fillPath(veil.simplified(), READ_VEIL)
-        fill = QColor(SCREEN)
+            p.fillPath(veil.simplified(), QColor(*colours.veil))
+        fill = QColor(screen)
         fill.setAlpha(28)
         shape = QPainterPath()
         for a, b in _merged(self._window):
@@ -755,7 +762,7 @@ class ArticleView(QTextEdit):
         if not shape.isEmpty():
             shape = shape.simplified()
             p.fillPath(shape, fill)
-            p.strokePath(shape, QPen(SCREEN, 1.2))
+            p.strokePath(shape, QPen(screen, 1.2))
         if self._entry is not None and lo <= self._entry <= hi:  # the entry point's caret
             r = self._rect_at(self._entry)
             p.fillRect(QRectF(r.left() - 1, r.top(), 2.5, r.height()), ENTRY)

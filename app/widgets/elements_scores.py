@@ -17,7 +17,7 @@ from .. import elements_model as em
 from ..plain import esc, plain_label, rich_label
 from .element_article import SELECTED
 from .plot_room import LabelRoom, legend_for
-from .plots import cache_axes, pg
+from .plots import cache_axes, pg, restyle
 
 
 def fmt_ap(value: float) -> str:
@@ -109,6 +109,7 @@ class PrecisionRecall(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.plot = pg.PlotWidget()
+        restyle(self.plot)  # the theme's colours, the zoom's fonts
         self.plot.setMinimumSize(240, 200)
         item = self.plot.getPlotItem()
         item.setLabel("bottom", "recall")

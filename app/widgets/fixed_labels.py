@@ -8,7 +8,7 @@ pane's line under the text, and the topic view's cards, square and wrapped lines
 from __future__ import annotations
 
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QApplication, QLabel
 
 
 def fit_text(label: QLabel, text: str) -> None:
@@ -19,6 +19,7 @@ def fit_text(label: QLabel, text: str) -> None:
     if label.text() == text and label.minimumSize() == label.maximumSize():
         return  # shown and fitted already (a size hint lays the text out: not for nothing)
     label.setText(text)
+    label._readsim_fit = None  # refit by refit_all
     hint = label.sizeHint()  # not kept by text: asked now, Qt's layouts find it in the label's cache
     w, h = max(hint.width(), label.minimumWidth()), max(hint.height(), label.minimumHeight())
     if (w, h) != (label.maximumWidth(), label.maximumHeight()) or (w, h) != (label.minimumWidth(), label.minimumHeight()):
@@ -33,6 +34,7 @@ def fit_rich(label: QLabel, html: str, plain: str) -> None:
     if label.text() == html and label.minimumSize() == label.maximumSize():
         return
     label.setText(html)
+    label._readsim_fit = None
     bold = label.font()
     bold.setBold(True)
     need = QFontMetrics(bold).horizontalAdvance(plain) + 2
@@ -50,9 +52,29 @@ def set_wrapped(label: QLabel, text: str, width: int) -> None:
     if label.text() == text and label.minimumWidth() == width:
         return
     label.setText(text)
+    label._readsim_fit = width
     h = _kept(label, ("height", text, width), lambda: _height(label, width))
     if (label.minimumWidth(), label.minimumHeight(), label.maximumWidth(), label.maximumHeight()) != (width, h, width, h):
         label.setFixedSize(width, h)
+
+
+def refit_all() -> None:
+    """Free every label these functions fixed: after a zoom (:mod:`readsim.app.appearance`) a
+    fixed size that only grows would cut a bigger text. A free label takes its size hint in its
+    new font (which Qt hands on to hidden widgets only later) and is fixed again with its next text."""
+    for w in QApplication.allWidgets():
+        if isinstance(w, QLabel) and "_readsim_fit" in w.__dict__:
+            width = w._readsim_fit
+            if width is None:
+                w.setMinimumSize(0, 0)
+                w.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
+            else:  # wrapped at its column's width: as high as its layout finds for that width
+                w.setFixedWidth(width)
+                w.setMinimumHeight(0)
+                w.setMaximumHeight(QWIDGETSIZE_MAX)
+
+
+QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
 def _height(label: QLabel, width: int) -> int:

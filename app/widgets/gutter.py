@@ -13,8 +13,11 @@ from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPaintEngine, QPainter, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import QWidget
 
+from .. import appearance as look
+
 RETRIEVED = QColor("#1f5fbf")    # blue underline: retrieved (with or without relevance)
-SCREEN = QColor(70, 110, 200)    # the current reading screen: frame and gutter bar
+SCREEN = QColor("#555555")      # the current reading screen: frame and gutter bar (grey: apart from the blue
+                                 # underline under deuteranopia and protanopia, tests/app/test_appearance.py)
 JUMP = QColor("#d9822b")         # a jump of the reading order already taken
 JUMP_AHEAD = QColor(150, 160, 180, 150)  # a jump still ahead
 ENTRY = QColor("#c2185b")        # the entry point (entry reading mode): gutter flag and caret
@@ -75,12 +78,14 @@ class Gutter(QWidget):
     def paintEvent(self, event) -> None:  # noqa: N802
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(event.rect(), QColor("#f3f4f6"))
+        colours = look.marks()  # the theme's
+        retrieved, page = QColor(colours.retrieved), QColor(colours.page)
+        p.fillRect(event.rect(), QColor("#2b2e32" if look.is_dark() else "#f3f4f6"))
         self._paint_jumps(p)
         for top, bottom in self.view._screen_extents():
-            p.fillRect(QRect(GUTTER - 6, top, 4, max(bottom - top, 2)), SCREEN)
+            p.fillRect(QRect(GUTTER - 6, top, 4, max(bottom - top, 2)), QColor(colours.screen))
         font = QFont(self.font())
-        font.setPointSizeF(7.5)
+        font.setPointSizeF(7.5)  # not zoomed: the badges fit the gutter's fixed width
         font.setBold(True)
         p.setFont(font)
         for number, rect in self.view._badge_rects():
@@ -90,10 +95,10 @@ class Gutter(QWidget):
             p.setPen(QColor("white"))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(number))
         for number, rect in self.view.link_rects():
-            p.setPen(QPen(RETRIEVED, 1.0))
-            p.setBrush(QColor("white"))
+            p.setPen(QPen(retrieved, 1.0))
+            p.setBrush(page)
             p.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
-            p.setPen(RETRIEVED)
+            p.setPen(retrieved)
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"↓{number}")
         rect = self.view.entry_rect()
         if rect is not None:  # the entry point: a flag pointing at its line

@@ -1,17 +1,27 @@
-"""The article view's legend: what the colours and marks mean."""
+"""The article view's legend: what the colours and marks mean, in the current theme's colours
+(:func:`readsim.app.appearance.marks`; redrawn when the theme changes)."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
+from .. import appearance as look
 from ..plain import rich_label
-from .article_view import BOTH, RELEVANT, RETRIEVED, SCREEN
+
+ITEMS = (("relevant", "relevant (qrels), not retrieved"),
+         ("retrieved", "retrieved by the run (blue underline)"),
+         ("relevant ∩ retrieved", "relevant and retrieved (sea-green background, underlined)"),
+         ("screen", "text read on the current screen (grey frame)"),
+         ("↓ 2", "matching chain: link to the next retrieved passage"))
 
 
-def _swatch(style: str, text: str, tip: str) -> QLabel:
-    label = rich_label(f'<span style="{style}">&nbsp;{text}&nbsp;</span>')
-    label.setToolTip(tip)
-    return label
+def _styles() -> list[str]:
+    m = look.marks()
+    return [f"background:{m.relevant}; color:{m.text}",
+            f"text-decoration:underline; color:{m.retrieved}",
+            f"background:{m.both}; color:{m.text}; text-decoration:underline",
+            f"border:1px solid {m.screen}; color:{m.text}",
+            f"background:{m.retrieved}; color:{m.page}; font-weight:bold"]
 
 
 class Legend(QWidget):
@@ -22,13 +32,16 @@ class Legend(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(4, 0, 4, 0)
         row.setSpacing(10)
-        rgb = f"rgb({SCREEN.red()},{SCREEN.green()},{SCREEN.blue()})"
-        for style, text, tip in (
-            (f"background:{RELEVANT.name()}", "relevant", "relevant (qrels), not retrieved"),
-            (f"text-decoration:underline; color:{RETRIEVED.name()}", "retrieved", "retrieved by the run (blue underline)"),
-            (f"background:{BOTH.name()}; text-decoration:underline", "relevant ∩ retrieved", "relevant and retrieved"),
-            (f"border:1px solid {rgb}; background:rgba(70,110,200,0.12)", "screen", "text read on the current screen"),
-            (f"background:{RETRIEVED.name()}; color:white; font-weight:bold", "↓ 2", "matching chain: link to the next retrieved passage"),
-        ):
-            row.addWidget(_swatch(style, text, tip))
+        self.swatches: list[QLabel] = []
+        for _text, tip in ITEMS:
+            label = rich_label()
+            label.setToolTip(tip)
+            row.addWidget(label)
+            self.swatches.append(label)
         row.addStretch(1)
+        self.restyle()
+        look.appearance().changed.connect(self.restyle)
+
+    def restyle(self) -> None:
+        for label, style, (text, _tip) in zip(self.swatches, _styles(), ITEMS):
+            label.setText(f'<span style="{style}">&nbsp;{text}&nbsp;</span>')

@@ -17,13 +17,12 @@ from ..plain import esc
 
 from ..topic_scores import TopicScores
 from .plot_room import LabelRoom
-from .plots import MARK_PEN, boxed_label, cache_axes, keep_label_inside, pg, set_label, set_range
+from .plots import MARK_PEN, boxed_label, cache_axes, keep_label_inside, pg, restyle, set_label, set_range, title_size
 
 GP_PEN = pg.mkPen("#1f5fbf", width=2)
 GR_PEN = pg.mkPen("#d9822b", width=1.5, style=Qt.PenStyle.DashLine)
 NCE_PEN = pg.mkPen("#7a3db8", width=2)
 ANCE_PEN = pg.mkPen("#7a3db8", width=1.5, style=Qt.PenStyle.DashLine)
-TITLE_SIZE = "9pt"
 TITLE_MARGIN = 16  # pixels a title line leaves free (the plot's margins)
 TITLE_ITEM_MARGIN = 4  # QGraphicsTextItem's document margin (pixels)
 PLOT_MIN_WIDTH, PLOT_MIN_HEIGHT = 220, 150  # one curve plot's least size (pixels)
@@ -32,6 +31,7 @@ PLOT_SPACING = 6  # between the two plots side by side (pixels)
 
 def _plot(left: str) -> pg.PlotWidget:
     w = pg.PlotWidget()
+    restyle(w)  # the theme's colours, the zoom's fonts
     w.setMinimumSize(PLOT_MIN_WIDTH, PLOT_MIN_HEIGHT)
     item = w.getPlotItem()
     item.setLabel("bottom", "rank r")
@@ -63,7 +63,7 @@ def _set_title(item: pg.PlotItem, parts: list[str], width: float | None = None) 
     html = "<br>".join(" &nbsp; ".join(line) for line in lines)
     if getattr(item, "_readsim_title", None) != html:
         item._readsim_title = html
-        item.setTitle(html, size=TITLE_SIZE)
+        item.setTitle(html, size=title_size())
         # pyqtgraph fixes the title's row at 30 pixels (one line); the text item adds its
         # document's margins (4 pixels a side) to the text's height
         height = max(30, int(_html_size(html).height()) + 2 * TITLE_ITEM_MARGIN + 2)
@@ -78,16 +78,16 @@ def _refit_title(item: pg.PlotItem, width: float) -> None:
 
 
 def _html_size(html: str) -> QSizeF:
-    """The size (pixels) of a title as it draws (HTML at :data:`TITLE_SIZE`, lines at ``<br>``).
+    """The size (pixels) of a title as it draws (HTML at :func:`~.plots.title_size`, lines at ``<br>``).
     Kept by text and font: a mode change re-fits the same titles (a text layout each)."""
-    return QSizeF(*_measured(html, QFont().toString()))
+    return QSizeF(*_measured(html, QFont().toString(), title_size()))
 
 
 @functools.lru_cache(maxsize=256)
-def _measured(html: str, _font: str) -> tuple[float, float]:
+def _measured(html: str, _font: str, size: str) -> tuple[float, float]:
     doc = QTextDocument()
     doc.setDocumentMargin(0)
-    doc.setHtml(f"<span style='font-size:{TITLE_SIZE}'>{html}</span>")
+    doc.setHtml(f"<span style='font-size:{size}'>{html}</span>")
     return doc.idealWidth(), doc.size().height()
 
 

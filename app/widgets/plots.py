@@ -4,15 +4,24 @@ and what the plots share: cached axes, ranges set only when they change, marker 
 pyqtgraph reads its configuration (background, foreground, antialiasing) when a plot is built, so
 the configuration is set once, on the import that every plot module shares: a plot built first
 (the Sensitivity dock restored from the last session, before the precision plot) draws like any
-other, never on pyqtgraph's black default."""
+other, never on pyqtgraph's black default. A change of theme or zoom
+(:mod:`readsim.app.appearance`) sets the configuration again and restyles every plot already
+built (:func:`restyle_plots`): background, axes, tick and label fonts, titles."""
 
 from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QGraphicsItem
 
-pg.setConfigOptions(antialias=True, background="w", foreground="#333")
+from .. import appearance as look
+
+LIGHT_PLOT = ("w", "#333")  # background, foreground (axes, ticks, labels)
+DARK_PLOT = ("#232629", "#d8d8d8")
+TITLE_PT = 9.0  # every plot title's size at zoom 1 (:func:`title_size`)
+
+pg.setConfigOptions(antialias=True, background=LIGHT_PLOT[0], foreground=LIGHT_PLOT[1])
 
 MARK_PEN = pg.mkPen("#b3261e", width=1.5, style=Qt.PenStyle.DashLine)
 LABEL_FILL = pg.mkBrush(255, 255, 255, 235)  # a marker label's box
@@ -69,3 +78,52 @@ def keep_label_inside(line: pg.InfiniteLine, n: float) -> None:
     if line.label.anchors[0] != anchor:
         line.label.anchors = [anchor, anchor]
         line.label.updatePosition()
+
+
+def title_size() -> str:
+    """A plot title's size at the current zoom, for ``setTitle(..., size=)``."""
+    return f"{look.pt(TITLE_PT):.3g}pt"
+
+
+def plot_colours() -> tuple[str, str]:
+    """The plots' background and foreground in the current theme."""
+    return DARK_PLOT if look.is_dark() else LIGHT_PLOT
+
+
+def restyle(plot: pg.PlotWidget) -> None:
+    """Draw ``plot`` in the current theme and zoom: its background, its axes' lines, tick labels
+    (their font: the application's, whose size follows the zoom) and axis labels, its title."""
+    bg, fg = plot_colours()
+    plot.setBackground(bg)
+    font = QFont(QApplication.font())
+    item = plot.getPlotItem()
+    for entry in item.axes.values():
+        axis = entry["item"]
+        axis.setPen(fg)
+        axis.setTextPen(fg)
+        axis.setStyle(tickFont=font)
+        axis.labelStyle = {**axis.labelStyle, "color": fg, "font-size": f"{font.pointSizeF():.3g}pt"}
+        axis.label.setFont(font)
+        axis._updateLabel()
+        if axis.orientation in ("left", "right"):
+            axis._updateWidth()
+        else:
+            axis._updateHeight()
+        axis.picture = None
+        axis.update()
+    title = item.titleLabel
+    if title.isVisible() and title.text:
+        title.setText(title.text, color=fg, size=title_size())
+
+
+def restyle_plots() -> None:
+    """Set pyqtgraph's configuration for the current theme (plots built from now on) and
+    restyle every plot already built (:func:`restyle`)."""
+    bg, fg = plot_colours()
+    pg.setConfigOptions(background=bg, foreground=fg)
+    c = pg.mkColor(bg)  # the marker labels' boxes (one shared brush)
+    c.setAlpha(235)
+    LABEL_FILL.setColor(c)
+    for w in QApplication.allWidgets():
+        if isinstance(w, pg.PlotWidget):
+            restyle(w)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ..session import Session
 from .plot_room import LabelRoom, legend_for
-from .plots import boxed_label, cache_axes, keep_label_inside, pg, set_range
+from .plots import boxed_label, cache_axes, keep_label_inside, pg, restyle, set_range
 
 MAX_GRID = 200
 
@@ -29,6 +29,7 @@ class PrecisionPlot(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         self.plot = pg.PlotWidget()
+        restyle(self.plot)  # the theme's colours, the zoom's fonts
         self.plot.setMinimumHeight(180)
         item = self.plot.getPlotItem()
         item.setLabel("bottom", f"{session.unit} read (reading order)")

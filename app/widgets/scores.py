@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QVBoxLayout
 from readsim._scores import panel_measures, panel_scores
 from readsim.engine.reading import Mode
 
+from .. import appearance as look
 from ..articles import shown_article
 from ..plain import amount, plain_label
 from ..session import Session
@@ -64,7 +65,7 @@ class ScoresPanel(QGroupBox):
         self.grid.setVerticalSpacing(3)
         self.banner = plain_label(NOT_RETRIEVED)
         self.banner.setWordWrap(True)
-        self.banner.setStyleSheet("color: #8a4b00; font-weight: bold;")
+        look.follow(self.banner, "color: #8a4b00; font-weight: bold;")
         self.banner.setToolTip("The run does not rank this article for the topic: it adds nothing to the list "
                                "scores. The values below are what it would score if the run retrieved it whole "
                                "(the passage [0, doc_length)), in the current reading mode.")
@@ -87,7 +88,7 @@ class ScoresPanel(QGroupBox):
             col = (i // ROWS) * 2
             self.grid.addWidget(name, 1 + i % ROWS, col, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             was = plain_label()
-            was.setStyleSheet(WAS_STYLE)
+            look.follow(was, WAS_STYLE)
             was.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             was.hide()
             cell = QVBoxLayout()
@@ -101,7 +102,7 @@ class ScoresPanel(QGroupBox):
             self._shown.append((None, None, None, None, False))
         self.facts = plain_label()
         self.facts.setWordWrap(True)
-        self.facts.setStyleSheet("color: #555;")
+        look.follow(self.facts, "color: #555;")
         self.grid.addWidget(self.facts, 1 + ROWS, 0, 1, 4)
         self.grid.setColumnStretch(1, 1)
         self.grid.setColumnStretch(3, 1)
@@ -156,7 +157,7 @@ class ScoresPanel(QGroupBox):
             if new[3] != old[3]:
                 value.setToolTip(tip)
             if new[4] != old[4]:
-                value.setStyleSheet(WHOLE_STYLE if whole else "")
+                look.follow(value, WHOLE_STYLE if whole else "")
                 fit_text(value, text)
         self._show_before(measures, values, was if before is not None else None)
         if cur is None:

@@ -17,7 +17,7 @@ from readsim.engine.sweep import parameters_of
 
 from ..plain import esc
 from .plot_room import LabelRoom, legend_for
-from .plots import MARK_PEN, boxed_label, cache_axes, pg, set_label
+from .plots import MARK_PEN, boxed_label, cache_axes, pg, restyle, set_label, title_size
 
 PALETTE = ("#1f5fbf", "#d9822b", "#1a7f37", "#b3261e", "#7a3db8", "#2b8a9e", "#8a6d1f", "#444444")
 TOPIC_PEN = pg.mkPen("#1f5fbf", width=2.5)
@@ -25,6 +25,7 @@ TOPIC_PEN = pg.mkPen("#1f5fbf", width=2.5)
 
 def _plot(left: str) -> pg.PlotWidget:
     w = pg.PlotWidget()
+    restyle(w)  # the theme's colours, the zoom's fonts
     w.setMinimumSize(240, 170)
     item = w.getPlotItem()
     item.setLabel("left", left)
@@ -43,7 +44,7 @@ def _title(plot: pg.PlotWidget, text: str) -> None:
     re-lays the plot out)."""
     item = plot.getPlotItem()
     if item.titleLabel.text != esc(text):
-        item.setTitle(esc(text), size="9pt")
+        item.setTitle(esc(text), size=title_size())
 
 
 def log_ticks(low: float, high: float) -> list[tuple[float, str]]:

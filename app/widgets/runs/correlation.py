@@ -17,7 +17,7 @@ from readsim.engine.compare import MIN_CORRELATED
 
 from ... import runs_model as rm
 from ...plain import esc, plain_tip, rich_label
-from ..plots import cache_axes, pg
+from ..plots import cache_axes, pg, restyle
 from .cells import CENTER, MUTED, SECTION, Cell, CellsModel, CellsTable, note, wrap_label
 
 POINT = "#1f5fbf"
@@ -89,6 +89,7 @@ class CorrelationTab(QWidget):
         bar.addStretch(1)
         left.addLayout(bar)
         self.plot = pg.PlotWidget()
+        restyle(self.plot)  # the theme's colours, the zoom's fonts
         self.plot.setObjectName("runs_scatter")
         self.plot.setMinimumSize(300, 240)
         self.plot.setBackground("w")  # the window's plots' colours, whatever was imported first
