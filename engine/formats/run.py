@@ -7,7 +7,7 @@ instead of ``offset length`` (resolved with the collection, see :mod:`engine.res
 the real INEX 2009/2010 runs).
 
 Policies (SPEC section 7), each a :class:`Diagnostic` (or, with ``strict=True``, an
-:class:`InputError` as the official tool rejects such runs):
+:class:`InputError`, as the official tool rejects such runs, but a split topic, which it accepts):
 
 - an article that reappears later in its topic (interleaved with other articles) is merged
   into its first rank;
@@ -488,10 +488,11 @@ def _analyse(path: str, cols: RunLines, strict: bool) -> Run:
     """Group the result lines into ranked articles and apply SPEC section 7's policies."""
     diagnostics: list[Diagnostic] = []
 
-    def problem(line: int, message: str) -> None:
+    def problem(line: int, message: str, official: bool = True) -> None:
+        """``official``: the official INEX tool rejects this too (not a split topic, reference 7)."""
         if strict:
             reason = message.split(";")[0]
-            raise InputError(path, line, f"{reason}; rejected (--strict), as the official INEX tool does")
+            raise InputError(path, line, f"{reason}; rejected (--strict)" + (", as the official INEX tool does" if official else ""))
         diagnostics.append(Diagnostic(path, line, message))
 
     n = len(cols.line)
@@ -515,7 +516,8 @@ def _analyse(path: str, cols: RunLines, strict: bool) -> Run:
     if len(again):
         _, where = np.unique(block_tid[again], return_index=True)
         for b in np.sort(again[where]).tolist():
-            problem(int(line[blocks[b]]), f"topic {topics[block_tid[b]]} appears in two blocks; merged into its first block")
+            problem(int(line[blocks[b]]), f"topic {topics[block_tid[b]]} appears in two blocks; merged into its first block",
+                    official=False)
     tid = np.repeat(block_tid, np.diff(blocks, append=n)) if n else np.zeros(0, dtype=np.int64)
     # ranked articles: runs of lines with one (topic, article); an article that comes back
     # (a run whose (topic, article) was seen before) joins its first run's group
