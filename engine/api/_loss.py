@@ -53,6 +53,27 @@ def topic_costs(split: LossSplit, measure: ListMeasure, levels: int = 4) -> Arti
     return _article_costs(split, measure, levels)
 
 
+def loss_topics(judged: Qrels, run: Run, topics: Sequence[str] | None = None) -> tuple[list[str], list]:
+    """The topics :func:`loss` and ``readsim-eval loss`` report on, and the warnings to issue:
+    ``topics`` (each must be judged with a relevant article: :class:`readsim.InputError`
+    otherwise), or by default every topic of ``run`` (in its order) the qrels judge with a
+    relevant article, with the plain evaluation's warnings
+    (:func:`readsim.engine.listmeasures.topics_evaluated`: "no topic of the run is judged" for
+    an empty run or one of unjudged topics)."""
+    from readsim.engine.errors import InputError
+    from readsim.engine.listmeasures import topics_evaluated
+
+    if topics is None:
+        evaluated, diagnostics = topics_evaluated(judged, run, none="no loss to report")
+        keep = set(evaluated)
+        return [t for t in run.topics if t in keep], diagnostics
+    for t in topics:
+        if judged.nrel(t) < 1:
+            why = "judge no relevant article for" if t in judged.topics else "do not judge"
+            raise InputError(judged.path, None, f"the qrels {why} topic {t}")
+    return list(dict.fromkeys(topics)), []
+
+
 def costs_of(judged: Qrels, run: Run, measure: ListMeasure, topics: Sequence[str], *, reading: str = "natural",
              collection: Collection | None = None, levels: int = 4,
              vs: Run | None = None) -> list[tuple[str, ArticleCosts, Versus | None]]:
@@ -81,8 +102,6 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
     the qrels do not judge with a relevant article."""
     import pandas as pd
 
-    from readsim.engine.errors import InputError
-
     if per not in ("article", "topic"):
         raise ValueError(f"per must be 'article' or 'topic', not {per!r}")
     Mode(reading)
@@ -95,10 +114,8 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
     other = as_run(vs) if vs is not None else None
     warn(judged.diagnostics + mine.diagnostics + (other.diagnostics if other is not None else []))
     found = _collection(collection, unit)
-    wanted = [str(t) for t in topics] if topics is not None else [t for t in mine.topics if judged.nrel(t) > 0]
-    for t in wanted:
-        if judged.nrel(t) < 1:
-            raise InputError(judged.path, None, f"the qrels judge no relevant article for topic {t}")
+    wanted, diagnostics = loss_topics(judged, mine, None if topics is None else [str(t) for t in topics])
+    warn(diagnostics)
     rows = []
     for t, c, v in costs_of(judged, mine, m, wanted, reading=reading, collection=found, levels=levels, vs=other):
         if per == "topic":
@@ -118,4 +135,4 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
 
 
 # public: loss (readsim.loss); the rest is the core
-__all__ = ["loss", "costs_of", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]
+__all__ = ["loss", "costs_of", "loss_topics", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]

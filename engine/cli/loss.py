@@ -23,7 +23,6 @@ from typing import TextIO
 import numpy as np
 
 from ..compare import format_signed
-from ..errors import InputError
 from ..measure import PARAMETER_RANGES, ListMeasure, parse_count
 from .common import (EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,
                      open_collection, option, run_subcommand, warn)
@@ -67,7 +66,7 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
 
 
 def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
-    from readsim._loss import costs_of
+    from readsim._loss import costs_of, loss_topics
 
     from ..formats import read_any_run, read_qrels
     from ..loss import COST_KINDS
@@ -88,14 +87,8 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
     if args.vs:
         other = read_any_run(args.vs)
         warn(other.diagnostics, err)
-    if args.topics:
-        for t in args.topics:
-            if qrels.nrel(t) < 1:
-                why = "judges no relevant article for" if t in qrels.topics else "do not judge"
-                raise InputError(args.qrels, None, f"the qrels {why} topic {t}")
-        topics = list(dict.fromkeys(args.topics))
-    else:
-        topics = [t for t in run.topics if qrels.nrel(t) > 0]
+    topics, diagnostics = loss_topics(qrels, run, args.topics or None)
+    warn(diagnostics, err)
     results = costs_of(qrels, run, measure, topics, reading=args.reading, collection=collection, levels=args.levels,
                        vs=other)
     vs_file = Path(args.vs).name if args.vs else ""
