@@ -42,6 +42,14 @@ def export_button(what: str, slot: Callable[[], None]) -> QPushButton:
     return button
 
 
+def gains_more(loss: LossSplit) -> str:
+    """Which fix alone gains more AgP (the split line's verdict): ``"ranker"`` (fetch),
+    ``"passages"`` (browse) or ``"same"`` (equal to 4 decimals)."""
+    if abs(loss.fetch - loss.browse) < 5e-5:
+        return "same"
+    return "ranker" if loss.fetch > loss.browse else "passages"
+
+
 def _signed(value: float) -> str:
     return format_signed(value)  # a value rounding to zero shows 0.0000, never -0.0000
 
@@ -111,7 +119,11 @@ class LossPanel(QWidget):
         self.model = LossModel(self)  # sorts itself: the header's clicks call its sort()
         self.table = row_table(self.model)
         self.table.setSortingEnabled(True)
-        self.table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)  # the biggest losses first
+        # the biggest losses first, by the cost the verdict names (:meth:`_sort_by_verdict`)
+        # until the user sorts by hand (a click on a header)
+        self.table.sortByColumn(L_LOSS, Qt.SortOrder.DescendingOrder)
+        self.sorted_by_hand = False
+        self.table.horizontalHeader().sectionClicked.connect(self._sorted_by_user)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -124,6 +136,21 @@ class LossPanel(QWidget):
         # the table's height changes after a row is selected (the split line wraps, the dock
         # settles): keep the selected row whole in view, not cut at the bottom
         self.table.viewport().installEventFilter(self)
+
+    def _sorted_by_user(self, _section: int) -> None:
+        self.sorted_by_hand = True
+
+    def sort_column(self) -> tuple[int, Qt.SortOrder]:
+        """The column and order the table is sorted by."""
+        h = self.table.horizontalHeader()
+        return h.sortIndicatorSection(), h.sortIndicatorOrder()
+
+    def _sort_by_verdict(self, column: int) -> None:
+        """Sort by ``column``'s biggest costs first (the cost whose fixing the verdict says gains
+        more), unless the user has sorted the table by hand."""
+        if not self.sorted_by_hand and self.sort_column() != (column, Qt.SortOrder.DescendingOrder):
+            self.table.sortByColumn(column, Qt.SortOrder.DescendingOrder)
+            self._keep_selected_in_view()
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802
         if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
@@ -169,6 +196,8 @@ class LossPanel(QWidget):
             for label in self._labels.values():  # one re-layout, not two
                 fit_rich(label, "–", "–")
             self.square.setToolTip("")
+        if loss is not None:  # the rank cost when the ranker gains more; else (and for LE/ES) the browse cost
+            self._sort_by_verdict(L_RANK_COST if not loss.effort and gains_more(loss) == "ranker" else L_LOSS)
         if loss is None:
             self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({esc(why)})</span>")
             set_wrapped(self.split_line, "", LOSS_WIDTH)
@@ -193,12 +222,8 @@ class LossPanel(QWidget):
             fit_rich(self._labels[key], f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>",
                      f"{t[key]} {note}")
         missed = len(loss.missed)
-        if abs(loss.fetch - loss.browse) < 5e-5:
-            verdict = "alone, fixing either gains the same"
-        elif loss.fetch > loss.browse:
-            verdict = "alone, fixing the ranker gains more"
-        else:
-            verdict = "alone, fixing the passage selector gains more"
+        verdict = {"same": "alone, fixing either gains the same", "ranker": "alone, fixing the ranker gains more",
+                   "passages": "alone, fixing the passage selector gains more"}[gains_more(loss)]
         unranked = (f"; all {loss.nrel} relevant, ideal: {t['perfect']} ({_signed(loss.unretrieved)}: {missed} "
                     f"relevant {'article' if missed == 1 else 'articles'} not ranked)") if missed else ""
         set_wrapped(self.split_line,
