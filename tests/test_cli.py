@@ -223,6 +223,25 @@ def test_real_num_rel_counts_the_runs_topics(real):
     assert code == 0 and rows(out)[1] == ["num_rel", "all", "10329"]
 
 
+@pytest.mark.parametrize("fields, end, code, says", [
+    # the file cut inside line 1,864 (topic 2009006), after the run id: refused, naming the line
+    (6, "", 1, ":1864: the file ends inside a line: its last line has 6 fields and no line end, every other line 8"),
+    # the same line with its line end: a legal whole-article line, but never silently
+    (6, "\n", 0, ":1864: warning: 1 whole-article line (6 fields) among 1,863 passage lines (8 fields)"),
+    # cut after the offset: column 7 is no XPath
+    (7, "\n", 1, ":1864: column 7 is not an XPath ('0'; an XPath starts with /)"),
+])
+def test_a_real_run_cut_short(real, tmp_path, fields, end, code, says):
+    qrels, run, qrels_lines, run_lines = real
+    assert run_lines[1863] == "2009006 Q0 7251090 201 -6.4034505 TREC2INEX 0 1748"
+    cut = tmp_path / "cut.run"
+    cut.write_text("\n".join(run_lines[:1863] + [" ".join(run_lines[1863].split()[:fields])]) + end)
+    got, out, err = run_cli(qrels, cut, "-m", "num_ret")
+    assert got == code and f"{cut}{says}" in err and "Traceback" not in err, err
+    if code == 0:  # topics 2009001 .. 2009006: 6 topics, 100 articles each (the cut one still ranked)
+        assert rows(out)[1] == ["num_ret", "all", "600"]
+
+
 def test_real_run_reproduces_the_official_tool(real):
     qrels, run, qrels_lines, run_lines = real
     official = ref.official(qrels_lines, _deinterleave(run_lines), "r")["all"]
