@@ -21,7 +21,7 @@ from readsim._scores import evaluate_passages
 from readsim.engine import intervals as iv
 from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation, Settings
-from readsim.engine.formats import Qrels, Run, RunArticle
+from readsim.engine.formats import Qrels, Run, RunArticle, article_length
 from readsim.engine.layout import Layout, layout
 from readsim.engine.reading import Mode
 from readsim.engine.results import Join
@@ -107,10 +107,19 @@ def read_article(name: str, topic: str, mode: Mode, coll: Collection | None, qre
         ev = row.evaluation
     else:  # not ranked by the run for this topic: nothing retrieved
         j = qrels.judgement(topic, name) if qrels is not None else None
-        length = j.doc_length if j is not None else (article.doc_length if article is not None else 0)
+        length = length_of(qrels, topic, name, article) or 0
         rel = j.passages if j is not None else iv.EMPTY
         ev = evaluate_passages(rel, iv.EMPTY, length, mode, rw.held_entry(point or 0, length))
     return ArticleState(name, article, lay, row, ev, message)
+
+
+def length_of(qrels: Qrels | None, topic: str | None, name: str, article: Article | None) -> int | None:
+    """Article ``name``'s length for ``topic`` as the reference defines it (1.5,
+    :func:`readsim.engine.formats.article_length`): the qrels' doc_length, else the one computed
+    from the collection's ``article``; None with neither. What the window, its figures and its
+    element window say an article's length is."""
+    j = qrels.judgement(topic, name) if qrels is not None and topic else None
+    return article_length(j, article.doc_length if article is not None else None)
 
 
 def if_retrieved_whole(ev: DocumentEvaluation) -> DocumentEvaluation:

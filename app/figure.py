@@ -52,6 +52,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QWidget
 
 from readsim.engine.atomic import write_bytes
 
+from .articles import length_of
 from .widgets.article_view import BOTH, GUTTER, RELEVANT, RETRIEVED, SCREEN, ArticleView
 
 COLUMN = 640            # narrowest text column of a figure (logical pixels, the gutter excluded)
@@ -183,6 +184,22 @@ def paint_legend(p: QPainter, width: int, caption: str, screen: bool) -> None:
                fm.elidedText(caption, Qt.TextElideMode.ElideRight, width - 16))
 
 
+def range_limit(session) -> tuple[int, str]:
+    """The largest END of a figure's range of ``session``'s open article and what it is: the
+    article's length (reference 1.5: the qrels' doc_length, as the window says it,
+    :func:`readsim.app.articles.length_of`), or the reader's extent when the run retrieves text
+    past it (read as non-relevant text, reference 1.5). (0, "") when no article is open."""
+    cur = session.current
+    if cur is None:
+        return 0, ""
+    unit = "characters" if session.unit == "chars" else session.unit
+    length = length_of(session.qrels, session.topic, cur.name, cur.article)
+    length = cur.evaluation.n if length is None else length
+    if cur.evaluation.n > length:
+        return cur.evaluation.n, f"article {cur.name}'s length {length:,} and the retrieved text past it, in {unit}"
+    return length, f"article {cur.name}'s length in {unit}"
+
+
 def build_figure(window, span: tuple[int, int] | None = None,
                  tick: Callable[[int, int], bool] | None = None) -> Figure:
     """The :class:`Figure` of ``window``'s open article: unit range ``span`` = ``(start,
@@ -198,10 +215,9 @@ def build_figure(window, span: tuple[int, int] | None = None,
     unit = "characters" if s.unit == "chars" else s.unit
     if span is not None:
         start, end = span
-        length = cur.article.length
+        length, what = range_limit(s)
         if not 0 <= start < end <= length:
-            raise ValueError(f"range {start}:{end}: give 0 <= START < END <= {length:,} "
-                             f"(article {cur.name}'s length in {unit})")
+            raise ValueError(f"range {start}:{end}: give 0 <= START < END <= {length:,} ({what})")
     view = ArticleView()
     view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
     view.setFrameShape(QFrame.Shape.NoFrame)

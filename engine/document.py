@@ -449,10 +449,11 @@ def evaluate_documents(
     else:  # the chain (T) first, then the rest
         place = np.where(t, 0, 1 if mode is Mode.NATURAL else np.where(r == (mode is Mode.WORST), 2, 1))
     o = np.argsort(a * 3 + place, kind="stable")
-    a, s, e, r = a[o], s[o], e[o], r[o]
-    # neighbours that continue each other are one piece
+    a, s, e, r, place = a[o], s[o], e[o], r[o], place[o]
+    # neighbours that continue each other in one place are one piece: the chain's last piece
+    # ends where the chain ends, even when the rest goes on after it (reference 3)
     head = np.ones(len(a), dtype=bool)
-    head[1:] = (a[1:] != a[:-1]) | (s[1:] != e[:-1]) | (r[1:] != r[:-1])
+    head[1:] = (a[1:] != a[:-1]) | (s[1:] != e[:-1]) | (r[1:] != r[:-1]) | (place[1:] != place[:-1])
     heads = np.flatnonzero(head)
     length = np.add.reduceat(e - s, heads) if len(heads) else np.zeros(0, np.int64)
     a, r, s = a[heads], r[heads], s[heads]

@@ -20,7 +20,7 @@ import numpy as np
 from . import intervals as iv
 from .columnwise import Joined, gather, joined
 from .errors import Diagnostic
-from .formats import Qrels, Run
+from .formats import Qrels, Run, article_length
 from .formats.qrels import QrelsColumns
 from .formats.run import WHOLE_LINE, XPATH_LINE
 from .results import article_facts, element_span, retrieved_passages
@@ -189,13 +189,11 @@ def result_lines(
 
     def length(article: str) -> int:
         j = judged.get(article)
-        if j is not None:
-            return j.doc_length
-        if collection is not None and article in collection:
-            return collection.article(article).doc_length
-        if unknown is not None:
+        at_hand = j is None and collection is not None and article in collection
+        n = article_length(j, collection.article(article).doc_length if at_hand else None)
+        if n is None and unknown is not None:
             unknown.append(article)
-        return 0
+        return 0 if n is None else n
 
     rows: list[tuple[int, str, int, int]] = []
     for entry in run.topics.get(topic, []):

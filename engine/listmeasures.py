@@ -651,6 +651,32 @@ class Evaluation:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
+def topics_evaluated(qrels: Qrels, run: Run, complete: bool = False, none: str = "every mean is 0"
+                     ) -> tuple[list[str], list[Diagnostic]]:
+    """The topics ``run`` is evaluated on, in the qrels' sorted order, and the warnings saying
+    which are left out: the judged topics with a relevant article (policy 5) that the run has
+    (every one with ``complete``, policy 4); run topics the qrels do not judge are ignored
+    (policy 6). When none is left, a warning "no topic of the run is judged in the qrels"
+    followed by ``none``, what becomes of the output. The one check of :func:`evaluate` (hence
+    ``readsim-eval``, ``sweep`` and ``compare``) and of ``readsim-eval loss``."""
+    diagnostics: list[Diagnostic] = []
+    judged = sorted(qrels.topics)
+    no_rel = [t for t in judged if qrels.nrel(t) == 0]
+    if no_rel:
+        what = f"judged topic {no_rel[0]} has" if len(no_rel) == 1 else f"{len(no_rel)} judged topics (first: {no_rel[0]}) have"
+        diagnostics.append(Diagnostic(qrels.path, None, f"{what} no relevant article; excluded from the mean"))
+    unjudged = [t for t in run.topics if t not in qrels.topics]
+    if unjudged:
+        what = f"topic {unjudged[0]} of the run is" if len(unjudged) == 1 else \
+            f"{len(unjudged)} topics of the run (first: {unjudged[0]}) are"
+        diagnostics.append(Diagnostic(run.path, None, f"{what} not in the qrels; ignored"))
+    usable = [t for t in judged if t not in no_rel]
+    topics = usable if complete else [t for t in usable if t in run.topics]
+    if not topics:
+        diagnostics.append(Diagnostic(run.path, None, f"no topic of the run is judged in the qrels; {none}"))
+    return topics, diagnostics
+
+
 def evaluate(
     qrels: Qrels,
     run: Run,
@@ -672,21 +698,7 @@ def evaluate(
     checks to ``join``). Raises :class:`~engine.errors.InputError` on bad input.
     """
     measures = list(dict.fromkeys(measures))
-    diagnostics: list[Diagnostic] = []
-    judged = sorted(qrels.topics)
-    no_rel = [t for t in judged if qrels.nrel(t) == 0]
-    if no_rel:
-        what = f"judged topic {no_rel[0]} has" if len(no_rel) == 1 else f"{len(no_rel)} judged topics (first: {no_rel[0]}) have"
-        diagnostics.append(Diagnostic(qrels.path, None, f"{what} no relevant article; excluded from the mean"))
-    unjudged = [t for t in run.topics if t not in qrels.topics]
-    if unjudged:
-        what = f"topic {unjudged[0]} of the run is" if len(unjudged) == 1 else \
-            f"{len(unjudged)} topics of the run (first: {unjudged[0]}) are"
-        diagnostics.append(Diagnostic(run.path, None, f"{what} not in the qrels; ignored"))
-    usable = [t for t in judged if t not in no_rel]
-    topics = usable if complete else [t for t in usable if t in run.topics]
-    if not topics:
-        diagnostics.append(Diagnostic(run.path, None, "no topic of the run is judged in the qrels; every mean is 0"))
+    topics, diagnostics = topics_evaluated(qrels, run, complete)
     doc_measures = [m.doc for m in measures if m.doc is not None]
     ranked = rank_topics(qrels, run, doc_measures, mode, collection, as_document, join, progress, levels,
                          [t for t in topics if t in run.topics])

@@ -30,7 +30,7 @@ import numpy as np
 from . import intervals as iv
 from .document import ArticleColumns
 from .errors import Diagnostic, InputError
-from .formats import Qrels, Run, RunArticle
+from .formats import Qrels, Run, RunArticle, article_length
 from .formats.run import XPATH_LINE
 
 if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is read
@@ -143,13 +143,11 @@ def inputs(qrels: Qrels, run: Run, topic: str, entry: RunArticle, collection: Co
     judgement = qrels.judgement(topic, entry.article)
     retrieved = None if as_document else retrieved_passages(run, topic, entry, collection)
     text_length = None
-    doc_length = judgement.doc_length if judgement is not None else None
     found = article_facts(collection, entry.article, facts) if collection is not None else None
+    doc_length = article_length(judgement, found[1] if found is not None else None)
     if found is not None:
         text_length, computed, path = found
-        if doc_length is None:
-            doc_length = computed
-        elif computed != doc_length and join is not None and entry.article not in join.checked:
+        if judgement is not None and computed != doc_length and join is not None and entry.article not in join.checked:
             join.checked.add(entry.article)
             join.diagnostics.append(Diagnostic(
                 qrels.path, judgement.line,

@@ -142,6 +142,26 @@ def test_strict_rejects_an_interleaved_run(files, tmp_path):
     assert code == 1 and f"{run}:3:" in err and out == ""
 
 
+def test_strict_rejects_a_split_topic_without_blaming_the_official_tool(files, tmp_path):
+    # topic 1 comes back at line 3 after topic 2: the official tool accepts this (reference 7, policy 11)
+    run = tmp_path / "split.run"
+    run.write_text("1 Q0 A 1 1 r 0 5\n2 Q0 C 1 1 r 0 5\n1 Q0 B 2 1 r 0 5\n")
+    code, out, err = run_cli(files["q"], run)
+    assert code == 0 and f"{run}:3: warning: topic 1 appears in two blocks" in err
+    code, out, err = run_cli(files["q"], run, "--strict")
+    assert code == 1 and out == ""
+    assert f"{run}:3: topic 1 appears in two blocks; rejected (--strict)" in err and "official" not in err
+
+
+def test_num_rel_sums_the_topics_evaluated(files):
+    # run one answers topic 1 only: its relevant articles A and B, 2; with -c every judged topic
+    # with a relevant article, 1 and 2: A, B and C, 3 (topic 3 judges none; the qrels hold 3 in all)
+    code, out, _ = run_cli(files["q"], files["one"], "-m", "num_rel", "-m", "num_q")
+    assert code == 0 and rows(out)[1:] == [["num_rel", "all", "2"], ["num_q", "all", "1"]]
+    code, out, _ = run_cli(files["q"], files["one"], "-c", "-m", "num_rel", "-m", "num_q")
+    assert code == 0 and rows(out)[1:] == [["num_rel", "all", "3"], ["num_q", "all", "2"]]
+
+
 def test_progress_only_on_a_terminal(files):
     class Tty(io.StringIO):
         def isatty(self):
@@ -190,6 +210,36 @@ def real(inex):
     qrels = inex / "qrels" / "inex2009-2010.qrels"
     run = inex / "runs" / "bert-passages.run"
     return qrels, run, qrels.read_text().splitlines(), run.read_text().splitlines()
+
+
+def test_real_num_rel_counts_the_runs_topics(real):
+    # reference 7, policy 8: the qrels hold 10,329 relevant lines; bert-passages.run lacks topics
+    # 2010061 (13 relevant articles) and 2010107 (6): 10,329 - 19 = 10,310 (-c: every topic)
+    qrels, run, qrels_lines, run_lines = real
+    assert sum(1 for l in qrels_lines if int(l.split()[3]) > 0) == 10_329
+    code, out, _ = run_cli(qrels, run, "-m", "num_rel")
+    assert code == 0 and rows(out)[1] == ["num_rel", "all", "10310"]
+    code, out, _ = run_cli(qrels, run, "-c", "-m", "num_rel")
+    assert code == 0 and rows(out)[1] == ["num_rel", "all", "10329"]
+
+
+@pytest.mark.parametrize("fields, end, code, says", [
+    # the file cut inside line 1,864 (topic 2009006), after the run id: refused, naming the line
+    (6, "", 1, ":1864: the file ends inside a line: its last line has 6 fields and no line end, every other line 8"),
+    # the same line with its line end: a legal whole-article line, but never silently
+    (6, "\n", 0, ":1864: warning: 1 whole-article line (6 fields) among 1,863 passage lines (8 fields)"),
+    # cut after the offset: column 7 is no XPath
+    (7, "\n", 1, ":1864: column 7 is not an XPath ('0'; an XPath starts with /)"),
+])
+def test_a_real_run_cut_short(real, tmp_path, fields, end, code, says):
+    qrels, run, qrels_lines, run_lines = real
+    assert run_lines[1863] == "2009006 Q0 7251090 201 -6.4034505 TREC2INEX 0 1748"
+    cut = tmp_path / "cut.run"
+    cut.write_text("\n".join(run_lines[:1863] + [" ".join(run_lines[1863].split()[:fields])]) + end)
+    got, out, err = run_cli(qrels, cut, "-m", "num_ret")
+    assert got == code and f"{cut}{says}" in err and "Traceback" not in err, err
+    if code == 0:  # topics 2009001 .. 2009006: 6 topics, 100 articles each (the cut one still ranked)
+        assert rows(out)[1] == ["num_ret", "all", "600"]
 
 
 def test_real_run_reproduces_the_official_tool(real):

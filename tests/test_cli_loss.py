@@ -104,6 +104,36 @@ def test_bad_usage_and_input(files, argv, status, said):
     assert code == status and said in err and "Traceback" not in err and out == ""
 
 
+@pytest.mark.parametrize("text, unjudged", [("", False), ("# nothing but a comment\n", False),
+                                             ("9 Q0 a 1 1 mine 0 10\n", True)])
+def test_a_run_with_no_judged_topic_warns_as_evaluate_does(files, text, unjudged):
+    # an empty run, or one whose only topic (9) the qrels do not judge: the warning plain
+    # evaluation, sweep and compare give, then the header alone
+    run = files / "none.run"
+    run.write_text(text)
+    code, out, err = run_cli(files / "q.qrels", run)
+    assert code == 0 and "Traceback" not in err
+    assert f"{run}: warning: no topic of the run is judged in the qrels" in err
+    assert (f"{run}: warning: topic 9 of the run is not in the qrels; ignored" in err) == unjudged
+    assert out.startswith("readsim-eval loss: ") and "topic " not in out
+    code, out, err = main_eval(files / "q.qrels", run)
+    assert code == 0 and f"{run}: warning: no topic of the run is judged in the qrels" in err
+    # the API's loss says the same
+    import warnings
+
+    import readsim
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        frame = readsim.loss(files / "q.qrels", run)
+    assert frame.empty and any("no topic of the run is judged in the qrels" in str(w.message) for w in said)
+
+
+def main_eval(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main([*map(str, argv)], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
 def test_missing_competitor_file(files):
     code, _, err = run_cli(files / "q.qrels", files / "mine.run", "--vs", files / "nothing.run")
     assert code == 1 and "nothing.run" in err and "Traceback" not in err

@@ -51,6 +51,7 @@ from readsim.engine.elements.tree import element_tree
 from readsim.engine.layout import layout
 
 from .. import elements_model as em
+from ..articles import length_of
 from ..background import input_error_text, run_in_background
 from ..files import app_settings
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
@@ -550,9 +551,12 @@ class ElementsPanel(QWidget):
         rel = (f'<span style="color:#1a7f37"><b>relevant</b></span> ({amount(a.relevant_size, self.model.unit)} highlighted)'
                if a is not None else "not relevant")
         seen = int(v.seen[position])
+        topic = self.topic_view.topic if self.topic_view is not None else None
+        length = length_of(self.session.qrels, topic, name, article)  # the main window's (reference 1.5)
         self.header.setText(
             f'<span style="font-size:13pt"><b>{esc(article.title)}</b></span>&nbsp; '
-            f'<span style="color:#555">article {esc(name)} · {rel} · {len(items)} retrieved elements, '
+            f'<span style="color:#555">article {esc(name)} ({amount(length or 0, self.model.unit)}) · {rel} · '
+            f'{len(items)} retrieved elements, '
             f'{depth} nesting level{"s" if depth != 1 else ""}</span><br>'
             f'<span style="color:{SELECTED.name()}"><b>#{position + 1}</b></span> rank {r.rank} '
             f'<code>{esc(r.xpath)}</code> · e {int(v.e[position])}, s {int(v.s[position])} · '

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBo
                                QProgressDialog, QRadioButton, QSpinBox, QWidget)
 
 from .. import export
-from ..figure import DEFAULT_WIDTH, WIDTH_RANGE
+from ..figure import DEFAULT_WIDTH, WIDTH_RANGE, range_limit
 from ..playback import SPEED_RANGE
 
 FIGURE_FILTERS = {"SVG": "SVG drawing (*.svg)", "PDF": "PDF document (*.pdf)", "PNG": "PNG image (*.png)"}
@@ -56,7 +56,7 @@ class FigureDialog(QDialog):
         self.setWindowTitle("Export figure")
         form = QFormLayout(self)
         s = window.session
-        length = s.current.article.length if s.current is not None and s.current.article is not None else 0
+        length = range_limit(s)[0]  # what --range accepts: the article's length (reference 1.5)
         unit = "characters" if s.unit == "chars" else s.unit
         self.what = _choice(form, "Show", ("Visible screen", f"Range of {unit}"))
         self.start, self.end = QSpinBox(), QSpinBox()

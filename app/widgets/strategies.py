@@ -34,6 +34,7 @@ from readsim.engine.measure import DocMeasure
 from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
 
 from .. import marks as mk
+from ..articles import length_of
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from .ranked_list import format_score
@@ -62,10 +63,8 @@ def relevant_of(session: Session) -> tuple[np.ndarray, int]:
     if cur is None:
         raise LookupError("no article is open")
     j = session.qrels.judgement(session.topic, cur.name) if session.qrels is not None and session.topic else None
-    if j is not None:
-        return j.passages, j.doc_length
-    length = cur.article.doc_length if cur.article is not None else cur.evaluation.n
-    return iv.EMPTY.copy(), length
+    length = length_of(session.qrels, session.topic, cur.name, cur.article)
+    return (j.passages if j is not None else iv.EMPTY.copy()), (cur.evaluation.n if length is None else length)
 
 
 def strategy_spans(session: Session, name: str) -> np.ndarray:

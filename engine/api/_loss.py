@@ -24,7 +24,7 @@ from readsim.engine.loss import loss_split as _loss_split
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
 
 from ._checks import topic_ids, whole
-from ._evaluate import _check, _collection, no_judged_topic
+from ._evaluate import _check, _collection, unsaid
 from ._inputs import as_qrels, as_run, warn
 
 if TYPE_CHECKING:
@@ -55,6 +55,27 @@ def topic_costs(split: LossSplit, measure: ListMeasure, levels: int = 4) -> Arti
     return _article_costs(split, measure, levels)
 
 
+def loss_topics(judged: Qrels, run: Run, topics: Sequence[str] | None = None) -> tuple[list[str], list]:
+    """The topics :func:`loss` and ``readsim-eval loss`` report on, and the warnings to issue:
+    ``topics`` (each must be judged with a relevant article: :class:`readsim.InputError`
+    otherwise), or by default every topic of ``run`` (in its order) the qrels judge with a
+    relevant article, with the plain evaluation's warnings
+    (:func:`readsim.engine.listmeasures.topics_evaluated`: "no topic of the run is judged" for
+    an empty run or one of unjudged topics)."""
+    from readsim.engine.errors import InputError
+    from readsim.engine.listmeasures import topics_evaluated
+
+    if topics is None:
+        evaluated, diagnostics = topics_evaluated(judged, run, none="no loss to report")
+        keep = set(evaluated)
+        return [t for t in run.topics if t in keep], diagnostics
+    for t in topics:
+        if judged.nrel(t) < 1:
+            why = "judge no relevant article for" if t in judged.topics else "do not judge"
+            raise InputError(judged.path, None, f"the qrels {why} topic {t}")
+    return list(dict.fromkeys(topics)), []
+
+
 def costs_of(judged: Qrels, run: Run, measure: ListMeasure, topics: Sequence[str], *, reading: str = "natural",
              collection: Collection | None = None, levels: int = 4,
              vs: Run | None = None) -> list[tuple[str, ArticleCosts, Versus | None]]:
@@ -68,15 +89,14 @@ def costs_of(judged: Qrels, run: Run, measure: ListMeasure, topics: Sequence[str
     return run_costs(judged, run, measure, topics, reading, collection, levels, vs)
 
 
-def loss_warnings(judged: Qrels, run: Run, vs: Run | None = None, collection: Collection | None = None,
-                  chosen: bool = False) -> list[Diagnostic]:
-    """What :func:`loss` and ``readsim-eval loss`` warn about, in order: the inputs' own warnings,
-    the coverage check's (:func:`readsim.engine.coverage.check_coverage`: an empty qrels or run,
-    unjudged topics, articles the collection lacks) and, when the topics are not ``chosen``, a
-    run with no judged topic (:func:`readsim._evaluate.no_judged_topic`, as evaluate warns)."""
+def loss_warnings(judged: Qrels, run: Run, vs: Run | None = None, collection: Collection | None = None
+                  ) -> list[Diagnostic]:
+    """What :func:`loss` and ``readsim-eval loss`` warn about before choosing their topics, in
+    order: the inputs' own warnings and the coverage check's
+    (:func:`readsim.engine.coverage.check_coverage`: an empty qrels or run, unjudged topics,
+    articles the collection lacks); :func:`loss_topics` adds the topics' own."""
     runs = [run] if vs is None else [run, vs]
-    said = judged.diagnostics + [d for r in runs for d in r.diagnostics] + check_coverage(judged, runs, collection)
-    return said + ([] if chosen else no_judged_topic(judged, run, "there is nothing to cost"))
+    return judged.diagnostics + [d for r in runs for d in r.diagnostics] + check_coverage(judged, runs, collection)
 
 
 def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, topics=None,
@@ -94,8 +114,6 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
     the qrels do not judge with a relevant article."""
     import pandas as pd
 
-    from readsim.engine.errors import InputError
-
     _check(per, reading, unit, pers=("article", "topic"))
     levels = whole("levels", levels, 1)
     if not isinstance(measure, (str, ListMeasure)):
@@ -108,11 +126,9 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
     mine = as_run(run)
     other = as_run(vs) if vs is not None else None
     found = _collection(collection, unit)
-    warn(loss_warnings(judged, mine, other, found, topics is not None))
-    wanted = topic_ids("topics", topics) if topics is not None else [t for t in mine.topics if judged.nrel(t) > 0]
-    for t in wanted:
-        if judged.nrel(t) < 1:
-            raise InputError(judged.path, None, f"the qrels judge no relevant article for topic {t}")
+    said = loss_warnings(judged, mine, other, found)
+    wanted, diagnostics = loss_topics(judged, mine, None if topics is None else topic_ids("topics", topics))
+    warn(said + unsaid(diagnostics, said))
     rows = []
     for t, c, v in costs_of(judged, mine, m, wanted, reading=reading, collection=found, levels=levels, vs=other):
         if per == "topic":
@@ -132,4 +148,4 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
 
 
 # public: loss (readsim.loss); the rest is the core
-__all__ = ["loss", "costs_of", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]
+__all__ = ["loss", "costs_of", "loss_topics", "loss_warnings", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]

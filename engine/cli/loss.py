@@ -23,7 +23,6 @@ from typing import TextIO
 import numpy as np
 
 from ..compare import format_signed
-from ..errors import InputError
 from ..measure import PARAMETER_RANGES, ListMeasure, parse_count
 from .common import (EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,
                      open_collection, option, run_subcommand, warn)
@@ -67,7 +66,8 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
 
 
 def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
-    from readsim._loss import costs_of, loss_warnings
+    from readsim._evaluate import unsaid
+    from readsim._loss import costs_of, loss_topics, loss_warnings
 
     from ..formats import read_any_run, read_qrels
     from ..loss import COST_KINDS
@@ -83,15 +83,9 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
     run = read_any_run(args.run)
     other = read_any_run(args.vs) if args.vs else None
-    warn(loss_warnings(qrels, run, other, collection, bool(args.topics)), err)  # readsim.loss's warnings
-    if args.topics:
-        for t in args.topics:
-            if qrels.nrel(t) < 1:
-                why = "judges no relevant article for" if t in qrels.topics else "do not judge"
-                raise InputError(args.qrels, None, f"the qrels {why} topic {t}")
-        topics = list(dict.fromkeys(args.topics))
-    else:
-        topics = [t for t in run.topics if qrels.nrel(t) > 0]
+    said = loss_warnings(qrels, run, other, collection)  # readsim.loss's warnings
+    topics, diagnostics = loss_topics(qrels, run, args.topics or None)
+    warn(said + unsaid(diagnostics, said), err)
     results = costs_of(qrels, run, measure, topics, reading=args.reading, collection=collection, levels=args.levels,
                        vs=other)
     vs_file = Path(args.vs).name if args.vs else ""

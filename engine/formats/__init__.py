@@ -8,7 +8,7 @@
 
 from ..errors import Diagnostic, InputError
 from .lines import read_bytes
-from .qrels import Judgement, Qrels, read_qrels
+from .qrels import Judgement, Qrels, article_length, read_qrels
 from .run import Run, RunArticle, read_run
 from .run_writer import write_run
 from .topics import Topic, read_topics
@@ -22,6 +22,6 @@ def read_any_run(path, strict: bool = False) -> Run:
     return read_xml_run(path, strict, data) if is_xml_run(path, data) else read_run(path, strict, data)
 
 __all__ = [
-    "Diagnostic", "InputError", "Judgement", "Qrels", "read_qrels", "Run", "RunArticle",
+    "Diagnostic", "InputError", "Judgement", "Qrels", "article_length", "read_qrels", "Run", "RunArticle",
     "read_run", "write_run", "Topic", "read_topics", "read_xml_run", "is_xml_run", "read_any_run",
 ]

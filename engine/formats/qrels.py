@@ -52,6 +52,15 @@ class Judgement:
         return self.rel_size > 0
 
 
+def article_length(judgement: Judgement | None, computed: int | None) -> int | None:
+    """An article's length for a topic, reference 1.5: the qrels' doc_length when the topic
+    judges the article (``judgement``; the authority), else ``computed``, the doc_length of the
+    collection's article (reference 1.4; None when the collection does not have it). Never the
+    length of the article's whole text: its trailing non-word characters do not count. Every
+    place that states or bounds an article's length takes it from here."""
+    return judgement.doc_length if judgement is not None else computed
+
+
 @dataclass
 class QrelsColumns:
     """Every judgement of a qrels file as columns, in file order: ``tid`` (index into

@@ -7,7 +7,7 @@ instead of ``offset length`` (resolved with the collection, see :mod:`engine.res
 the real INEX 2009/2010 runs).
 
 Policies (SPEC section 7), each a :class:`Diagnostic` (or, with ``strict=True``, an
-:class:`InputError` as the official tool rejects such runs):
+:class:`InputError`, as the official tool rejects such runs, but a split topic, which it accepts):
 
 - an article that reappears later in its topic (interleaved with other articles) is merged
   into its first rank;
@@ -321,7 +321,35 @@ def read_run(path: str | os.PathLike, strict: bool = False, data: bytes | None =
     lines = _scan_lines(data)
     if lines is None:
         lines = _read_lines(path, data)
-    return _analyse(path, lines, strict)
+    short = _short_lines(path, lines, data)
+    run = _analyse(path, lines, strict)
+    run.diagnostics[:0] = short
+    return run
+
+
+def _short_lines(path: str, cols: RunLines, data: bytes) -> list[Diagnostic]:
+    """Lines that look cut short (reference 2.3): a 7-field line whose column 7 is not an
+    absolute XPath (an offset without its length) is an error; so is a 6-field line that is the
+    file's last line, without a line end, when every other line has 8 fields (the file was cut).
+    Other 6-field lines among 8-field ones are legal whole-article lines (readsim writes them for
+    an article retrieved whole): one warning naming the first and the count, since a damaged
+    line reads the same."""
+    for row, xpath in cols.xpaths.items():
+        if not xpath.startswith("/"):
+            raise InputError(path, int(cols.line[row]), f"column 7 is not an XPath ({xpath!r}; an XPath starts with /): "
+                             "a passage line needs 8 fields, offset and length (was the line cut short?)")
+    six = np.flatnonzero(cols.kind == 6)
+    passages = int(np.count_nonzero(cols.kind == 8))
+    if not len(six) or not passages:
+        return []
+    first = int(cols.line[six[0]])
+    if len(six) == 1 and passages == len(cols.kind) - 1 and not data.endswith(b"\n") \
+            and first == data.count(b"\n") + 1:
+        raise InputError(path, first, f"the file ends inside a line: its last line has 6 fields and no line end, "
+                         f"every other line 8 (offset length); the file looks cut short")
+    what = "1 whole-article line (6 fields)" if len(six) == 1 else f"{len(six):,} whole-article lines (6 fields)"
+    return [Diagnostic(path, first, f"{what} among {passages:,} passage lines (8 fields), the first here: each "
+                       f"retrieves its article whole; a passage line cut short reads the same")]
 
 
 CHUNK = 1 << 19
@@ -490,10 +518,11 @@ def _analyse(path: str, cols: RunLines, strict: bool) -> Run:
     """Group the result lines into ranked articles and apply SPEC section 7's policies."""
     diagnostics: list[Diagnostic] = []
 
-    def problem(line: int, message: str) -> None:
+    def problem(line: int, message: str, official: bool = True) -> None:
+        """``official``: the official INEX tool rejects this too (not a split topic, reference 7)."""
         if strict:
             reason = message.split(";")[0]
-            raise InputError(path, line, f"{reason}; rejected (--strict), as the official INEX tool does")
+            raise InputError(path, line, f"{reason}; rejected (--strict)" + (", as the official INEX tool does" if official else ""))
         diagnostics.append(Diagnostic(path, line, message))
 
     n = len(cols.line)
@@ -517,7 +546,8 @@ def _analyse(path: str, cols: RunLines, strict: bool) -> Run:
     if len(again):
         _, where = np.unique(block_tid[again], return_index=True)
         for b in np.sort(again[where]).tolist():
-            problem(int(line[blocks[b]]), f"topic {topics[block_tid[b]]} appears in two blocks; merged into its first block")
+            problem(int(line[blocks[b]]), f"topic {topics[block_tid[b]]} appears in two blocks; merged into its first block",
+                    official=False)
     tid = np.repeat(block_tid, np.diff(blocks, append=n)) if n else np.zeros(0, dtype=np.int64)
     # ranked articles: runs of lines with one (topic, article); an article that comes back
     # (a run whose (topic, article) was seen before) joins its first run's group

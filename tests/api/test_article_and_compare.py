@@ -98,3 +98,24 @@ def test_comparison_escapes_run_names(tmp_path):
     html = c._repr_html_()
     assert "a_&lt;b&gt;&amp;" in html and "<b>&" not in html
     assert list(c.to_frame().index) == ["a_<b>&", "plain"]
+
+
+def test_real_reading_order_splits_at_the_chain_end(inex, tmp_path):
+    # topic 2009014, article 15261743 of bert-passages.run: its 8 lines retrieve 0+1947,
+    # 1947+1877, 3824+1972, 5796+1916, 7712+1858, 9570+1979, 11549+2036, 13585+1044, one chain
+    # [0, 14629); the qrels: relevant [101, 1049) [1053, 15048), doc_length 15048. The relevant
+    # text after 14629 is read after the chain, not in it (reference 3)
+    run = tmp_path / "2009014.run"
+    run.write_text("".join(line for line in (inex / "runs/bert-passages.run").read_text().splitlines(True)
+                           if line.startswith("2009014 ")))
+    qrels = tmp_path / "2009014.qrels"
+    qrels.write_text("".join(line for line in (inex / "qrels/inex2009-2010.qrels").read_text().splitlines(True)
+                             if line.startswith("2009014 ")))
+    a = readsim.article(qrels, run, topic="2009014", article="15261743")
+    assert list(a.reading_order[["start", "end", "relevant", "in_chain"]].itertuples(index=False, name=None)) == [
+        (0, 101, False, True), (101, 1049, True, True), (1049, 1053, False, True), (1053, 14629, True, True),
+        (14629, 15048, True, False)]
+    assert a.reading_order.read_end.iloc[-1] == 15048
+    # the scores as before: relevant retrieved 948 + (14629 - 1053) = 14524 of 14629 read, of 14943 relevant
+    assert a.scores["P_set"] == pytest.approx(14524 / 14629, abs=1e-12)
+    assert a.scores["R_set"] == pytest.approx(14524 / 14943, abs=1e-12)

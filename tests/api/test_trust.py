@@ -312,5 +312,5 @@ def test_the_cli_loss_warns_as_readsim_loss(tmp_path):
     done = subprocess.run([sys.executable, "-m", "readsim.engine.cli", "loss", str(S.qrels), str(path)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0
-    assert f"{path}: warning: no topic of the run is judged in the qrels; there is nothing to cost" in said
+    assert f"{path}: warning: no topic of the run is judged in the qrels; no loss to report" in said
     assert all(m in done.stderr for m in said)

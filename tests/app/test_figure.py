@@ -109,10 +109,48 @@ def test_bad_ranges_say_so(real_window, tmp_path, span, says):
     window = real_window(BIG, BIG_TOPIC)
     with pytest.raises(ValueError, match=re.escape(says)):
         export_figure(window, tmp_path / "x.svg", span)
-    length = window.session.current.article.length
-    with pytest.raises(ValueError, match=f"END <= {length:,} \\(article {BIG}'s length in bytes\\)"):
-        export_figure(window, tmp_path / "x.svg", (0, length + 1))
+    # the article's length is the qrels' doc_length, 35,472 (reference 1.5), not its text's
+    with pytest.raises(ValueError, match=f"END <= 35,472 \\(article {BIG}'s length in bytes\\)"):
+        export_figure(window, tmp_path / "x.svg", (0, 35_473))
     assert not list(tmp_path.glob("x.svg*"))
+
+
+def test_one_length_per_article_in_the_figure_the_window_and_the_element_window(real_window, qtbot, tmp_path):
+    # PageRank (23724): qrels line "2009074 Q0 23724 4164 27562 ...", doc_length 27,562; its text
+    # is 27,580 bytes (18 trailing bytes that are not words, reference 1.4). The run's passages of
+    # it end before 27,562, so the reader's extent is 27,562 too
+    from PySide6.QtCore import Qt
+
+    from readsim.app.background import activity
+    from readsim.app.widgets.elements_table import ARTICLE, XPATH
+    from readsim.app.widgets.entries import ELEMENTS_TEXT
+
+    window = real_window("23724", "2009074")
+    assert window.session.current.article.length == 27_580
+    with pytest.raises(ValueError, match=re.escape("END <= 27,562 (article 23724's length in bytes)")):
+        export_figure(window, tmp_path / "x.svg", (0, 27_563))
+    assert "relevant 4,164 of 27,562 bytes" in window.scores.facts.text()
+    view = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "View")
+    next(a for a in view.actions() if a.text() == ELEMENTS_TEXT).trigger()
+    panel = window.elements
+    qtbot.waitUntil(lambda: activity().count == 0 and panel.topic_view is not None and panel.view.layout_ is not None,
+                    timeout=30_000)
+    m = panel.model
+    row = next(k for k in range(m.rowCount()) if m.data(m.index(k, ARTICLE)) == "23724")
+    idx = m.index(row, XPATH)
+    panel.table.scrollTo(idx)
+    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=panel.table.visualRect(idx).center())
+    qtbot.waitUntil(lambda: activity().count == 0 and panel.view.layout_.article.name == "23724", timeout=30_000)
+    assert "article 23724 (27,562 bytes)" in panel.header.text()
+
+
+def test_the_samples_length_is_its_qrels_doc_length(tmp_path, capsys):
+    # sample qrels: "2026001 Q0 900001 1635 3244 ...": 3,244, its text 3,249 bytes
+    assert main(["--sample", "--figure", str(tmp_path / "f.png"), "--range", "5:3"]) == 1
+    assert "range 5:3: give 0 <= START < END <= 3,244 (article 900001's length in bytes)" in capsys.readouterr().err
+    assert main(["--sample", "--figure", str(tmp_path / "f.png"), "--range", "3000:3249"]) == 1
+    assert "END <= 3,244 " in capsys.readouterr().err
+    assert main(["--sample", "--figure", str(tmp_path / "f.png"), "--range", "3000:3244"]) == 0
 
 
 def test_a_figure_too_big_is_refused(real_window, tmp_path, monkeypatch):

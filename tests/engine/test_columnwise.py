@@ -100,5 +100,6 @@ def test_a_mode_change_in_one_batch_by_hand():
     # then the rest's non-relevant 46..55, then its relevant 1..23
     ev = evaluate_document([(0, 27)], [(23, 45)], 55)
     (worst,) = in_mode_many([ev], "worst")
-    # (27..45 and 46..55 continue each other: one piece)
-    assert [(p.start, p.end, p.relevant) for p in worst.pieces] == [(23, 27, True), (27, 55, False), (0, 23, True)]
+    # (27..45 and 46..55 continue each other but the chain ends at 45: two pieces, reference 3)
+    assert [(p.start, p.end, p.relevant) for p in worst.pieces] == [(23, 27, True), (27, 45, False), (45, 55, False),
+                                                                    (0, 23, True)]

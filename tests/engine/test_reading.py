@@ -76,6 +76,26 @@ def test_pieces_of_natural_order():
     )
 
 
+def test_the_chain_last_piece_ends_where_the_chain_ends():
+    # document positions: 0 1 2 3 4 5 6 7 8 9; R = [2, 8), T = [0, 5)
+    # natural: chain 0-1 n, 2-4 r; then the rest from 5 (the chain's start is 0): 5-7 r, 8-9 n.
+    # 2-4 and 5-7 are both relevant and touch, yet the first is read in the chain, the second
+    # after it: two pieces, never one (2, 8) piece half of which is not in the chain
+    r, t = spans((2, 8)), spans((0, 5))
+    assert reading_order(10, r, t, Mode.NATURAL) == (
+        Piece(0, 2, False), Piece(2, 5, True), Piece(5, 8, True), Piece(8, 10, False))
+    # best: the relevant rest 5-7 comes right after the chain too
+    assert reading_order(10, r, t, Mode.BEST) == (
+        Piece(0, 2, False), Piece(2, 5, True), Piece(5, 8, True), Piece(8, 10, False))
+    # worst: the non-relevant rest 8-9 first, then 5-7
+    assert reading_order(10, r, t, Mode.WORST) == (
+        Piece(0, 2, False), Piece(2, 5, True), Piece(8, 10, False), Piece(5, 8, True))
+    # T = [5, 10) with R = [2, 8): chain 5-7 r, 8-9 n, then from 0: 0-1 n, 2-4 r; the chain's
+    # first piece and the rest's do not touch, nothing to split
+    assert reading_order(10, r, spans((5, 10)), Mode.NATURAL) == (
+        Piece(5, 8, True), Piece(8, 10, False), Piece(0, 2, False), Piece(2, 5, True))
+
+
 def test_whole_article_result_reads_in_document_order():
     for mode in ("natural", "worst", "best", "document"):
         assert expand(reading_order(10, R, None, mode))[0] == list(range(10))
@@ -122,9 +142,12 @@ def test_pieces_cover_the_reference_order(c):
     assert doc.nrc == ref.nrc
     assert order == ref.order
     assert flags == ref.rel
-    # homogeneous, non-empty pieces, neighbours that continue each other merged
+    # homogeneous, non-empty pieces, neighbours that continue each other merged, except where
+    # the chain ends: its last piece is read in the chain, the next after it
+    chained = c["mode"] not in ("document", "entry")
     for a, b in zip(doc.pieces, doc.pieces[1:]):
-        assert not (a.end == b.start and a.relevant == b.relevant)
+        if a.end == b.start and a.relevant == b.relevant:
+            assert chained and a.start in ref.retrieved_set and b.start not in ref.retrieved_set
     assert all(p.end > p.start for p in doc.pieces)
     # chain length: |T| in the chain modes, 0 when T is ignored
     if c["mode"] in ("document", "entry"):

@@ -38,10 +38,12 @@ def reference_run(path: str, strict: bool = False):
     current = None
     closed, reappear, split = set(), {}, {}
     end_like, shorter = [], 0
+    kinds, bad_xpath = [], []
 
-    def problem(line, message):
+    def problem(line, message, official=True):
         if strict:
-            raise InputError(path, line, f"{message.split(';')[0]}; rejected (--strict), as the official INEX tool does")
+            raise InputError(path, line, f"{message.split(';')[0]}; rejected (--strict)"
+                             + (", as the official INEX tool does" if official else ""))
         diagnostics.append(Diagnostic(path, line, message))
 
     for number, f in numbered_lines(path):
@@ -50,6 +52,9 @@ def reference_run(path: str, strict: bool = False):
         if len(f) > 8:
             raise InputError(path, number, f"a run line has at most 8 fields, found {len(f)}")
         topic, article = f[0], f[2]
+        kinds.append((number, len(f)))
+        if len(f) == 7 and not f[6].startswith("/"):
+            bad_xpath.append((number, f[6]))
         run_ids[f[5]] += 1
         key = (topic, article)
         if current is None or current[0] != topic:
@@ -81,11 +86,28 @@ def reference_run(path: str, strict: bool = False):
         else:
             whole.add(key)
             line_spans.setdefault(key, []).append(WHOLE_LINE)
+    # lines cut short (reference 2.3), after every format error: a 7-field line without an
+    # XPath is an error; a lone 6-field last line without a line end among 8-field lines too;
+    # other 6-field lines among 8-field ones are one warning naming the first
+    if bad_xpath:
+        number, text = bad_xpath[0]
+        raise InputError(path, number, f"column 7 is not an XPath ({text!r}; an XPath starts with /): "
+                         "a passage line needs 8 fields, offset and length (was the line cut short?)")
+    raw = open(path, "rb").read()
+    six = [number for number, k in kinds if k == 6]
+    eights = sum(1 for _, k in kinds if k == 8)
+    if six and eights:
+        if len(six) == 1 and eights == len(kinds) - 1 and not raw.endswith(b"\n") and six[0] == len(raw.split(b"\n")):
+            raise InputError(path, six[0], "the file ends inside a line: its last line has 6 fields and no line end, "
+                             "every other line 8 (offset length); the file looks cut short")
+        what = "1 whole-article line (6 fields)" if len(six) == 1 else f"{len(six):,} whole-article lines (6 fields)"
+        diagnostics.append(Diagnostic(path, six[0], f"{what} among {eights:,} passage lines (8 fields), the first "
+                                      "here: each retrieves its article whole; a passage line cut short reads the same"))
     if len(end_like) >= run_module.END_LIKE_MIN and shorter == 0:
         diagnostics.append(Diagnostic(path, end_like[0], f"column 8 looks like an end offset rather than a length: it is "
                                       f"never smaller than column 7 on {len(end_like)} lines with a positive offset"))
     for topic, line in split.items():
-        problem(line, f"topic {topic} appears in two blocks; merged into its first block")
+        problem(line, f"topic {topic} appears in two blocks; merged into its first block", official=False)
     if reappear:
         first_topic, lines = next(iter(reappear.items()))
         count = sum(len(v) for v in reappear.values())
@@ -196,7 +218,8 @@ def run_files(draw) -> bytes:
         i = draw(st.integers(0, len(lines) - 1))
         lines[i] = draw(st.sampled_from([lines[i] + " 9", "1 Q0 a 1", lines[i].replace(" 0.5 ", " 0.5 +"),
                                          lines[i] + " -3", "# a comment", "", "  " + lines[i] + "  ",
-                                         lines[i].replace(" ", "\t"), lines[i] + "\x0b", lines[i] + " 2" * 10]))
+                                         lines[i].replace(" ", "\t"), lines[i] + "\x0b", lines[i] + " 2" * 10,
+                                         " ".join(lines[i].split()[:6]), " ".join(lines[i].split()[:7])]))
     end = draw(st.sampled_from(["\n", "\r\n"]))
     text = end.join(lines) + draw(st.sampled_from(["", end, end + end]))
     return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + text.encode("utf-8")
