@@ -35,7 +35,6 @@ from readsim.engine.results import retrieved_passages
 
 from .plain import amount
 from .files import add_recent
-from .rank_edits import install_rank_edits
 from .rows import RankedRow, with_mode
 from .session import Session
 from .widgets.outline import Outline
@@ -349,7 +348,7 @@ SAVE, DISCARD, CANCEL = QMessageBox.StandardButton.Save, QMessageBox.StandardBut
 
 
 class EditingUI(QObject):
-    """Passage editing in a :class:`~readsim.app.mainwindow.MainWindow` (see :func:`install_editing`).
+    """Passage editing in a :class:`~readsim.app.mainwindow.MainWindow` (see :func:`build_editing`).
 
     ``ask_save_path(suggested) -> str`` and ``ask_unsaved() -> SAVE | DISCARD | CANCEL`` are
     the dialogs; tests replace them. Without dialogs (``window.show_dialogs`` False) closing
@@ -551,9 +550,8 @@ class EditingUI(QObject):
 
     def _edited(self, article: str) -> None:
         cur = self.session.current
-        table = getattr(self.window, "table", None)
-        if cur is not None and table is not None and hasattr(table, "select_article"):
-            table.select_article(cur.name)
+        if cur is not None:
+            self.window.table.select_article(cur.name)
         self._enable()
 
     # -- saving, title, closing -------------------------------------------------------------
@@ -623,12 +621,10 @@ def strategy_function():
     return strategy_spans
 
 
-def install_editing(window) -> EditingUI:
-    """Add passage editing to ``window``: an Edit menu (undo, redo, add/remove the selection,
+def build_editing(window) -> EditingUI:
+    """Passage editing for ``window``: an Edit menu (undo, redo, add/remove the selection,
     retrieve the outline's element, apply a simulated strategy), the article view's context
     menu, File ▸ Save run (as…), the outline dock (View ▸ Outline), the "*" in the title and
-    the question on closing with unsaved edits, and the rank moves of :mod:`readsim.app.rank_edits`
-    on the same history. Sets ``window.editing``."""
-    window.editing = EditingUI(window)
-    install_rank_edits(window)
-    return window.editing
+    the question on closing with unsaved edits (the window's ``editing``; the rank moves of
+    :mod:`readsim.app.rank_edits` are built after it, on the same history)."""
+    return EditingUI(window)

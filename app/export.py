@@ -1,6 +1,6 @@
 """Export what the window shows: pictures (PNG, SVG) and numbers (CSV, JSON).
 
-Callable without dialogs (tests, scripts); :func:`install_export` adds File ▸ Export with file
+Callable without dialogs (tests, scripts); :func:`build_export` builds File ▸ Export with file
 dialogs. Every function writes one file and returns its path; it raises ``OSError`` when the
 file cannot be written and ``ValueError`` when there is nothing to export (no article open) or
 the suffix is not one it writes.
@@ -39,12 +39,12 @@ import sys
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize
 from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
 from readsim._scores import panel_measures, panel_scores
 from readsim.engine.atomic import write_bytes, write_text
@@ -154,8 +154,7 @@ def plots(window, build: bool = True) -> list[tuple[str, pg.PlotWidget]]:
     import pyqtgraph as pg
 
     out: list[tuple[str, pg.PlotWidget]] = []
-    slot = getattr(window, "plot_slot", None)
-    main = getattr(getattr(window, "plot", None), "plot", None) if slot is None or slot.built() else None
+    main = window.plot.plot if window.plot_slot.built() else None
     if isinstance(main, pg.PlotWidget):
         out.append(("Precision plot", main))
     from .widgets.list_plot import RankCurves
@@ -201,7 +200,7 @@ def run_source(window, run) -> str | None:
     followed by ``, saved as FILE2`` once those edits are saved."""
     if run is None:
         return None
-    editor = getattr(getattr(window, "editing", None), "editor", None)
+    editor = window.editing.editor if window is not None else None  # None: a Runs window of its own
     n = editor.edit_count(run) if editor is not None else 0
     if not n:
         return run.path
@@ -299,8 +298,8 @@ def export_ranked_list(window, path: str | Path) -> Path:
 
 def export_compare(window, path: str | Path) -> Path:
     """The A/B table of the compare view: ``.csv`` (measure, A, B, B−A) or ``.json``."""
-    panel = getattr(window, "compare", None)
-    if panel is None or window.session.current is None:
+    panel = window.compare
+    if window.session.current is None:
         raise ValueError("the compare view is not open on an article")
     path = Path(path)
     suffix = _suffix(path, (".csv", ".json"))
@@ -374,16 +373,21 @@ def _stem(window, what: str) -> str:
     return safe_name("-".join([what, *map(str, parts)]))
 
 
-def install_export(window) -> None:
-    """File ▸ Export: article view (PNG/SVG), plots (PNG/SVG), scores, ranked list and the
-    A/B table (CSV/JSON), each through a save dialog. Shortcuts: Ctrl+E exports the scores,
-    Ctrl+Shift+E the article view."""
-    file_menu = None
-    for a in window.menuBar().actions():
-        if a.text().replace("&", "") == "File" and a.menu() is not None:
-            file_menu = a.menu()
-    if file_menu is None:
-        file_menu = window.menuBar().addMenu("&File")
+class ExportActions(NamedTuple):
+    """What :func:`build_export` gives the main window (its attributes of the same names)."""
+    export_menu: QMenu
+    act_export_article: QAction
+    act_export_scores: QAction
+    act_export_ranked: QAction
+    act_export_compare: QAction
+
+
+def build_export(window) -> ExportActions:
+    """File ▸ Export (before Quit): article view (PNG/SVG), plots (PNG/SVG), scores, ranked list
+    and the A/B table (CSV/JSON), each through a save dialog. Shortcuts: Ctrl+E exports the
+    scores, Ctrl+Shift+E the article view. The A/B entry is listed while ``window.compare_dock``
+    is shown (build after :func:`~readsim.app.widgets.compare.build_compare`)."""
+    file_menu = window.file_menu
     quit_ = next((a for a in file_menu.actions() if a.text().replace("&", "") == "Quit"), None)
     before = quit_
     acts = file_menu.actions()
@@ -391,11 +395,8 @@ def install_export(window) -> None:
         before = acts[acts.index(quit_) - 1]
     menu = file_menu.addMenu("&Export") if before is None else None
     if menu is None:
-        from PySide6.QtWidgets import QMenu
-
         menu = QMenu("&Export", file_menu)
         file_menu.insertMenu(before, menu)
-    window.export_menu = menu
 
     def action(text: str, slot, shortcut: str | None = None) -> QAction:
         a = QAction(text, window)
@@ -405,42 +406,42 @@ def install_export(window) -> None:
         window.addAction(a)
         return a
 
-    window.act_export_article = action(
+    article = action(
         "Article view as PNG/SVG…",
         lambda: _run(window, "Export the article view", PICTURES, _stem(window, "article") + ".png",
                      lambda p: export_article(window, p)), "Ctrl+Shift+E")
-    window.act_export_scores = action(
+    scores = action(
         "Article scores as CSV/JSON…",
         lambda: _run(window, "Export the article's scores", TABLES, _stem(window, "scores") + ".csv",
                      lambda p: export_scores(window, p)), "Ctrl+E")
-    window.act_export_ranked = action(
+    ranked = action(
         "Ranked list with scores as CSV/JSON…",
         lambda: _run(window, "Export the ranked list", TABLES, _stem(window, "ranked") + ".csv",
                      lambda p: export_ranked_list(window, p)))
-    window.act_export_compare = action(
+    compare = action(
         "A/B comparison as CSV/JSON…",
         lambda: _run(window, "Export the A/B table", TABLES, _stem(window, "compare") + ".csv",
                      lambda p: export_compare(window, p)))
 
     def fill(build: bool = True) -> None:
         menu.clear()
-        menu.addAction(window.act_export_article)
+        menu.addAction(article)
         for name, plot in plots(window, build):
             a = menu.addAction(menu_text(f"{name} as PNG/SVG…"))
             a.triggered.connect(lambda _=False, n=name, w=plot: _run(
                 window, f"Export the plot {n}", PICTURES, _stem(window, n.lower()) + ".png",
                 lambda p: export_plot(w, p)))
         menu.addSeparator()
-        menu.addAction(window.act_export_scores)
-        menu.addAction(window.act_export_ranked)
-        if getattr(window, "compare_dock", None) is not None and window.compare_dock.isVisible():
-            menu.addAction(window.act_export_compare)
+        menu.addAction(scores)
+        menu.addAction(ranked)
+        if window.compare_dock.isVisible():
+            menu.addAction(compare)
 
     def enable(*_) -> None:
         cur = window.session.current is not None
-        for a in (window.act_export_article, window.act_export_scores, window.act_export_compare):
+        for a in (article, scores, compare):
             a.setEnabled(cur)
-        window.act_export_ranked.setEnabled(bool(window.session.rows))
+        ranked.setEnabled(bool(window.session.rows))
 
     menu.aboutToShow.connect(fill)
     window.session.article_changed.connect(enable)
@@ -448,3 +449,4 @@ def install_export(window) -> None:
     window.session.topic_changed.connect(enable)  # its rows are being evaluated: none to export
     fill(build=False)  # the plots the window has; opening the menu builds the deferred ones
     enable()
+    return ExportActions(menu, article, scores, ranked, compare)

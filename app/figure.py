@@ -235,8 +235,7 @@ def build_figure(window, span: tuple[int, int] | None = None,
         view.show()
         _lay_out(view, src.visible_range()[1], tick)
         view.set_window(src.window_spans(), scroll=False)
-        playback = getattr(window, "playback", None)
-        view.set_read(src.read_spans(), playback.read if playback is not None else 0)
+        view.set_read(src.read_spans(), window.playback.read)
         view.verticalScrollBar().setValue(src.verticalScrollBar().value())
         lo, hi = src.visible_range()
         what = f"visible screen, {unit} {lay.from_display(lo):,}–{lay.from_display(hi):,}"

@@ -372,45 +372,41 @@ class MeasuresHelpDialog(HelpDialog):
         return open_url(QUrl.fromLocalFile(str(self.reference)))
 
 
-def show_measures_help(window) -> HelpDialog:
-    """Show (or raise) the "Measures explained" dialog of ``window``."""
-    dlg = getattr(window, "measures_help", None)
-    if dlg is None:
-        dlg = window.measures_help = MeasuresHelpDialog(window)
-        dlg.setObjectName("measures_help")
+def new_measures_help(window) -> HelpDialog:
+    """The "Measures explained" dialog of ``window`` (the window keeps it as ``measures_help``,
+    :meth:`~readsim.app.mainwindow.MainWindow.show_measures_help`)."""
+    dlg = MeasuresHelpDialog(window)
+    dlg.setObjectName("measures_help")
+    return dlg
+
+
+def new_shortcuts_help(window) -> HelpDialog:
+    """The "Keyboard shortcuts" dialog of ``window``, its text set by :func:`shortcuts_html` each
+    time it is shown (the window keeps it as ``shortcuts_help``)."""
+    dlg = HelpDialog("Keyboard shortcuts — readsim", "", window, (680, 640))
+    dlg.setObjectName("shortcuts_help")
+    return dlg
+
+
+def raise_dialog(dlg: HelpDialog) -> HelpDialog:
+    """Show ``dlg``, raised and active."""
     dlg.show()
     dlg.raise_()
     dlg.activateWindow()
     return dlg
 
 
-def show_shortcuts(window) -> HelpDialog:
-    """Show (or raise) the "Keyboard shortcuts" dialog, regenerated from the actions."""
-    dlg = getattr(window, "shortcuts_help", None)
-    if dlg is None:
-        dlg = window.shortcuts_help = HelpDialog("Keyboard shortcuts — readsim", "", window, (680, 640))
-        dlg.setObjectName("shortcuts_help")
-    dlg.set_text(shortcuts_html(window))
-    dlg.show()
-    dlg.raise_()
-    dlg.activateWindow()
-    return dlg
-
-
-def install_help(window) -> None:
-    """Help ▸ "Measures explained" (F1) and "Keyboard shortcuts" (Ctrl+/), before "About"."""
-    help_menu = None
-    for a in window.menuBar().actions():
-        if a.text().replace("&", "") == "Help" and a.menu() is not None:
-            help_menu = a.menu()
-    if help_menu is None:
-        help_menu = window.menuBar().addMenu("&Help")
+def build_help(window) -> tuple[QAction, QAction]:
+    """Help ▸ "Measures explained" (F1) and "Keyboard shortcuts" (Ctrl+/), before "About", which
+    call ``window.show_measures_help()`` and ``window.show_shortcuts()``; returns them (the
+    window's ``act_help_measures``, ``act_help_shortcuts``)."""
+    help_menu = window.help_menu
     first = help_menu.actions()[0] if help_menu.actions() else None
     acts = []
     for text, keys, slot, tip in (
-        ("Measures explained", QKeySequence(QKeySequence.StandardKey.HelpContents), show_measures_help,
+        ("Measures explained", QKeySequence(QKeySequence.StandardKey.HelpContents), window.show_measures_help,
          "One paragraph per measure with its formula and its source; the full reference is docs/reference.md"),
-        ("Keyboard shortcuts", QKeySequence("Ctrl+/"), show_shortcuts, "Every shortcut of the window"),
+        ("Keyboard shortcuts", QKeySequence("Ctrl+/"), window.show_shortcuts, "Every shortcut of the window"),
     ):
         a = QAction(text, window)
         if keys.isEmpty():
@@ -418,10 +414,10 @@ def install_help(window) -> None:
         a.setShortcut(keys)
         a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         a.setStatusTip(tip)
-        a.triggered.connect(lambda _=False, f=slot: f(window))
+        a.triggered.connect(lambda _=False, f=slot: f())
         window.addAction(a)
         acts.append(a)
-    window.act_help_measures, window.act_help_shortcuts = acts
     help_menu.insertActions(first, acts)
     if first is not None:
         help_menu.insertSeparator(first)
+    return acts[0], acts[1]

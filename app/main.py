@@ -649,7 +649,7 @@ def shown_errors(window) -> list[str]:
     """Every error the load told (the session's, then the window's own: a view's topic the run
     lacks, a failed background job), each once, in order."""
     out: list[str] = []
-    for text in [*window.session.errors, *getattr(window, "errors_shown", [])]:
+    for text in [*window.session.errors, *window.errors_shown]:
         if text not in out:
             out.append(text)
     return out

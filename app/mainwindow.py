@@ -11,11 +11,12 @@ listed in the log (:meth:`MainWindow.show_coverage`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QTextDocument
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QMainWindow, QMessageBox,
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QLabel, QMainWindow, QMenu, QMessageBox,
                                QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
 from . import appearance as look
@@ -23,28 +24,31 @@ from .background import activity
 from .files import ARCHIVE_FILTER, app_settings, guess_kind, recent_files
 from .plain import amount, esc, menu_text, plain_label, plain_tip, rich_label
 from .session import Session
-from .widgets.article_panel import ArticlePanel, install_article_loading
-from .widgets.controls import Controls, install_entry_point
+from .widgets.article_panel import ArticlePanel, build_article_loading
+from .widgets.controls import Controls, build_entry_point
 from .widgets.deferred import Deferred, build_when_idle
 from .widgets.error_box import ErrorBox
-from .widgets.playback_bar import install_playback
+from .widgets.playback_bar import PlaybackBar, build_playback
 from .widgets.ranked_list import RankedListModel, RankedListView
 from .widgets.scores import ScoresPanel
-from .widgets.compare import install_compare
-from .widgets.on_demand import install_elements, install_runs
-from .export import install_export
-from .widgets.render_dialogs import install_render
-from .editing import install_editing
-from .help import install_help
-from .widgets.strategies import install_strategies
-from .widgets.passages_table import install_passages
-from .widgets.topic_view import install_topic_view
-from .widgets.explain import install_explain
-from .widgets.sensitivity import install_sensitivity
-from .view_state import install_views, open_view_file
-from .presentation import install_appearance
-from .widgets.lesson_dock import install_lessons
-from .widgets.topic_chooser import install_topic_scores
+from .widgets.compare import ComparePanel, build_compare
+from .widgets.on_demand import build_elements_action, build_runs_action, new_elements_dock, new_runs_window
+from .export import build_export
+from .widgets.render_dialogs import build_render
+from .editing import EditingUI, build_editing
+from .rank_edits import RankEditsUI, build_rank_edits
+from .widgets.edit_worth import EditWorth, build_edit_worth
+from .help import HelpDialog, build_help, new_measures_help, new_shortcuts_help, raise_dialog, shortcuts_html
+from .widgets.strategies import StrategiesPanel, build_strategies
+from .widgets.passages_table import PassagesPanel, build_passages
+from .widgets.topic_view import TopicView, build_topic_view
+from .widgets.explain import ExplainPanel, build_explain
+from .widgets.sensitivity import SensitivityPanel, build_sensitivity
+from .view_state import ViewRestore, build_views, open_view_file
+from .playback import Playback
+from .presentation import Presentation, build_appearance
+from .widgets.lesson_dock import LessonPanel, build_lessons
+from .widgets.topic_chooser import TopicChooserScores, build_topic_scores
 from .widgets.placement import Scrolled, column_widths, keep_inside, keep_open, place
 from .render_args import DEFAULT_SIZE  # the picture's size by default, and the window's on a large screen
 
@@ -69,7 +73,128 @@ class MainWindow(QMainWindow):
     fixed at ``size`` (the picture's, ``--size``). Either way, bottom docks that would leave the
     article fewer than :data:`ARTICLE_LINES` lines start closed (:meth:`fit_docks`). With ``defer_plots`` the plots (pyqtgraph)
     are built after the first frame, once the loading started then is done
-    (:mod:`readsim.app.widgets.deferred`), or when first asked for (:attr:`plot`)."""
+    (:mod:`readsim.app.widgets.deferred`), or when first asked for (:attr:`plot`).
+
+    Its parts are declared here, in the order :meth:`__init__` builds them; each builder
+    (``build_…(window)``) returns its parts and only this class keeps them. Parts built on first
+    use start as None and are set by the window's own methods (:meth:`open_runs_window`,
+    :meth:`show_elements`, :meth:`show_measures_help`, :meth:`show_shortcuts`, :meth:`restore_view`).
+    docs/architecture.md §6 ("A dock") says where to add one."""
+
+    session: Session
+    # the left column: topic and run over the ranked list
+    topic_combo: QComboBox
+    run_combo: QComboBox
+    topic_label: QLabel
+    model: RankedListModel
+    table: RankedListView
+    # the centre and the right column
+    article: ArticlePanel
+    controls: Controls
+    scores: ScoresPanel
+    plot_slot: Deferred  # the precision plot (plot), maybe built after the first frame
+    splitter: QSplitter
+    # the log and the status bar
+    log: QPlainTextEdit
+    log_dock: QDockWidget
+    status: QLabel
+    warnings_label: QLabel
+    busy: QProgressBar
+    cancel_indexing: QPushButton
+    act_cancel_indexing: QAction
+    errors_shown: list[str]  # every error text shown, in order
+    # the menus and their own entries (_make_actions)
+    file_menu: QMenu
+    recent_menu: QMenu
+    navigate_menu: QMenu
+    reader_menu: QMenu
+    view_menu: QMenu
+    help_menu: QMenu
+    act_open_collection: QAction
+    act_open_archive: QAction
+    act_open_qrels: QAction
+    act_open_run: QAction
+    act_open_topics: QAction
+    act_sample: QAction
+    act_next_article: QAction
+    act_prev_article: QAction
+    act_next_screen: QAction
+    act_prev_screen: QAction
+    act_first_screen: QAction
+    act_cycle_mode: QAction
+    # Reader ▸ Playback (widgets/playback_bar.py) and the entry point (widgets/controls.py)
+    playback: Playback
+    playback_bar: PlaybackBar
+    act_play_view: QAction
+    act_play: QAction
+    act_line_forward: QAction
+    act_line_back: QAction
+    act_to_start: QAction
+    act_entry_here: QAction
+    act_entry_from_run: QAction
+    # the A/B dock (widgets/compare.py)
+    compare: ComparePanel
+    compare_dock: QDockWidget
+    act_compare: QAction
+    act_next_run: QAction
+    # windows built on first use (widgets/on_demand.py): None until then
+    act_runs: QAction
+    runs_window: QMainWindow | None  # a RunsWindow (open_runs_window)
+    act_elements: QAction
+    elements: QWidget | None  # an ElementsPanel (show_elements)
+    elements_dock: QDockWidget | None
+    # File ▸ Export (export.py) and Export figure, Reader ▸ Record (widgets/render_dialogs.py)
+    export_menu: QMenu
+    act_export_article: QAction
+    act_export_scores: QAction
+    act_export_ranked: QAction
+    act_export_compare: QAction
+    act_export_figure: QAction
+    act_record: QAction
+    # Help (help.py): its dialogs built on first use
+    act_help_measures: QAction
+    act_help_shortcuts: QAction
+    measures_help: HelpDialog | None
+    shortcuts_help: HelpDialog | None
+    # editing (editing.py, rank_edits.py, widgets/edit_worth.py)
+    editing: EditingUI
+    rank_edits: RankEditsUI
+    edit_worth: EditWorth
+    # the bottom docks, each with its View menu entry
+    strategies: StrategiesPanel
+    strategies_dock: QDockWidget
+    act_strategies: QAction
+    passages: PassagesPanel
+    passages_dock: QDockWidget
+    act_passages: QAction
+    topic_view: TopicView
+    topic_dock: QDockWidget
+    explain: ExplainPanel
+    explain_dock: QDockWidget
+    act_explain: QAction
+    sensitivity: SensitivityPanel
+    sensitivity_dock: QDockWidget
+    act_sensitivity: QAction
+    topic_scores: TopicChooserScores  # the topic chooser's scores
+    # Esc and the Cancel button (widgets/article_panel.py)
+    article_cancel_button: QPushButton
+    act_cancel_article: QAction
+    set_cancel_busy: Callable[[str, bool], None]
+    # File ▸ Save/Open view (view_state.py): the view being reopened (restore_view)
+    act_save_view: QAction
+    act_open_view: QAction
+    view_restore: ViewRestore | None
+    # Help ▸ Lessons (widgets/lesson_dock.py)
+    lesson: LessonPanel
+    lesson_dock: QDockWidget
+    lessons_menu: QMenu
+    # View ▸ Zoom, Presentation, Theme (presentation.py)
+    presentation: Presentation
+    act_zoom_in: QAction
+    act_zoom_out: QAction
+    act_zoom_reset: QAction
+    act_present: QAction
+    theme_actions: dict[str, QAction]
 
     def __init__(self, session: Session | None = None, show_dialogs: bool = True, restore: bool = True,
                  defer_plots: bool = False, size: tuple[int, int] | None = None) -> None:
@@ -166,7 +291,7 @@ class MainWindow(QMainWindow):
         self.cancel_indexing.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.cancel_indexing.hide()
         self.cancel_indexing.clicked.connect(self.session.cancel_indexing)
-        # Esc is the window's one cancel action (install_article_loading), told of the build
+        # Esc is the window's one cancel action (build_article_loading), told of the build
         self.act_cancel_indexing = QAction("Cancel indexing the collection", self)
         self.act_cancel_indexing.setEnabled(False)
         self.act_cancel_indexing.triggered.connect(self.session.cancel_indexing)
@@ -184,25 +309,35 @@ class MainWindow(QMainWindow):
 
         self._make_actions()
         self._connect()
-        install_playback(self)
-        install_entry_point(self)
-        install_compare(self)
-        install_runs(self)
-        install_elements(self)
-        install_export(self)
-        install_render(self)  # File ▸ Export figure…, Reader ▸ Record playback…
-        install_help(self)
-        install_editing(self)
-        install_strategies(self)
-        install_passages(self)
-        install_topic_view(self)
-        install_explain(self)
-        install_sensitivity(self)
-        install_topic_scores(self)  # after the topic view and the editor: the chooser's scores follow both
-        install_article_loading(self)
-        install_views(self)
-        install_lessons(self)
-        install_appearance(self)  # View ▸ Zoom, Presentation, Theme
+        # the parts, each from its builder, in this order (a later one may use an earlier one)
+        (self.playback, self.playback_bar, self.act_play_view, self.act_play, self.act_line_forward,
+         self.act_line_back, self.act_to_start) = build_playback(self)
+        self.act_entry_here, self.act_entry_from_run = build_entry_point(self)
+        self.compare, self.compare_dock, self.act_compare, self.act_next_run = build_compare(self)
+        self.act_runs = build_runs_action(self)
+        self.runs_window = None
+        self.act_elements = build_elements_action(self)
+        self.elements = self.elements_dock = None
+        (self.export_menu, self.act_export_article, self.act_export_scores, self.act_export_ranked,
+         self.act_export_compare) = build_export(self)
+        self.act_export_figure, self.act_record = build_render(self)  # after File ▸ Export
+        self.act_help_measures, self.act_help_shortcuts = build_help(self)
+        self.measures_help = self.shortcuts_help = None
+        self.editing = build_editing(self)
+        self.rank_edits = build_rank_edits(self)  # on the editor's history
+        self.edit_worth = build_edit_worth(self)
+        self.strategies, self.strategies_dock, self.act_strategies = build_strategies(self)
+        self.passages, self.passages_dock, self.act_passages = build_passages(self)
+        self.topic_view, self.topic_dock = build_topic_view(self)
+        self.explain, self.explain_dock, self.act_explain = build_explain(self)
+        self.sensitivity, self.sensitivity_dock, self.act_sensitivity = build_sensitivity(self)  # after the topic view
+        self.topic_scores = build_topic_scores(self)  # after the topic view and the editor: its scores follow both
+        self.article_cancel_button, self.act_cancel_article, self.set_cancel_busy = build_article_loading(self)
+        self.act_save_view, self.act_open_view = build_views(self)
+        self.view_restore = None
+        self.lesson, self.lesson_dock, self.lessons_menu = build_lessons(self)
+        (self.presentation, self.act_zoom_in, self.act_zoom_out, self.act_zoom_reset, self.act_present,
+         self.theme_actions) = build_appearance(self)  # View ▸ Zoom, Presentation, Theme
         look.appearance().changed.connect(self._relabel_topics)  # the topic line's colours and sizes
         self._fresh = True  # no remembered docks: those that do not fit start closed (fit_docks)
         if restore:
@@ -211,6 +346,60 @@ class MainWindow(QMainWindow):
             self.resize(*DEFAULT_SIZE)  # screen (offscreen, Qt's is 800 x 800 and no monitor at all)
             if size is not None:  # a picture's (--size): exactly that size, whatever opens in it
                 self.setFixedSize(*size)
+
+    # -- parts built on first use ---------------------------------------------------------
+    def open_runs_window(self) -> QMainWindow:
+        """Show the Runs window (:attr:`runs_window`, built on first use), raised and active."""
+        if self.runs_window is None:
+            self.runs_window = new_runs_window(self)
+        w = self.runs_window
+        w.show()
+        w.raise_()
+        w.activateWindow()
+        return w
+
+    def show_elements(self, on: bool) -> None:
+        """Show or hide the element mode's dock (:attr:`elements_dock`, built when first shown)."""
+        if self.elements_dock is None:
+            if not on:
+                return
+            self.elements, self.elements_dock = new_elements_dock(self, self.act_elements)
+        dock = self.elements_dock
+        if dock.isVisible() != on:
+            if on:
+                dock.place()  # inside the screen before it shows: it never widens the main window
+            dock.setVisible(on)
+            if on:
+                dock.raise_()  # in front of a dock it is tabbed with
+
+    def show_measures_help(self) -> HelpDialog:
+        """Show (or raise) the "Measures explained" dialog (:attr:`measures_help`)."""
+        if self.measures_help is None:
+            self.measures_help = new_measures_help(self)
+        return raise_dialog(self.measures_help)
+
+    def show_shortcuts(self) -> HelpDialog:
+        """Show (or raise) the "Keyboard shortcuts" dialog (:attr:`shortcuts_help`), its text
+        regenerated from the actions."""
+        if self.shortcuts_help is None:
+            self.shortcuts_help = new_shortcuts_help(self)
+        self.shortcuts_help.set_text(shortcuts_html(self))
+        return raise_dialog(self.shortcuts_help)
+
+    def restore_view(self, view) -> ViewRestore:
+        """Reopen ``view`` (:class:`~readsim.app.view_state.ViewRestore`, :attr:`view_restore`);
+        one still under way is cancelled."""
+        if self.view_restore is not None and not self.view_restore.done:
+            self.view_restore.cancel()
+        self.view_restore = ViewRestore(self, view)
+        return self.view_restore
+
+    def follow_columns(self, auto: bool) -> None:
+        """The columns fit the window and what the Reader column shows (``auto``, as on a first
+        show), or stay as they are."""
+        self._auto_columns = auto
+        if auto:
+            self._fit_columns()
 
     @property
     def plot(self):
@@ -231,7 +420,7 @@ class MainWindow(QMainWindow):
     def _make_actions(self) -> None:
         S = QKeySequence
         s = self.session
-        file = self.menuBar().addMenu("&File")
+        file = self.file_menu = self.menuBar().addMenu("&File")
         self.act_open_collection = self._action("Open &collection folder…", lambda: self.ask_open("collection"), S("Ctrl+Shift+O"))
         self.act_open_archive = self._action("Open collection &archive…", lambda: self.ask_open("archive"), None,
                                              "A .zip, .tar, .tar.gz, .tar.bz2 or .tar.xz of the articles")
@@ -246,7 +435,7 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         file.addAction(self._action("&Quit", self.close, S(S.StandardKey.Quit)))
 
-        nav = self.menuBar().addMenu("&Navigate")
+        nav = self.navigate_menu = self.menuBar().addMenu("&Navigate")
         self.act_next_article = self._action("Next article", lambda: self.table.step(1), [S("Ctrl+Down"), S("J")])
         self.act_prev_article = self._action("Previous article", lambda: self.table.step(-1), [S("Ctrl+Up"), S("K")])
         self.act_next_screen = self._action("Next screen", lambda: s.step_by(1), [S("Alt+Right"), S("Ctrl+PgDown")])
@@ -255,17 +444,17 @@ class MainWindow(QMainWindow):
         for a in (self.act_next_article, self.act_prev_article, self.act_next_screen, self.act_prev_screen, self.act_first_screen):
             nav.addAction(a)
 
-        reader = self.menuBar().addMenu("&Reader")
+        reader = self.reader_menu = self.menuBar().addMenu("&Reader")
         self.act_cycle_mode = self._action("Cycle reading mode", s.cycle_mode, S("Ctrl+M"))
         reader.addAction(self.act_cycle_mode)
         reader.addAction(self._action("Mobile screen (300)", lambda: s.set_settings(screen=300), S("Ctrl+1")))
         reader.addAction(self._action("Laptop screen (2000)", lambda: s.set_settings(screen=2000), S("Ctrl+2")))
 
-        view = self.menuBar().addMenu("&View")
+        view = self.view_menu = self.menuBar().addMenu("&View")
         log = self.log_dock.toggleViewAction()
         log.triggered.connect(lambda on: self.show_log() if on else None)  # tabified: raised too
         view.addAction(log)
-        help_ = self.menuBar().addMenu("&Help")
+        help_ = self.help_menu = self.menuBar().addMenu("&Help")
         help_.addAction(self._action("About readsim", self._about))
 
     def _fill_recent(self) -> None:

@@ -9,6 +9,8 @@ as it was left outside presentation (``readsim --present`` opens in it)."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PySide6.QtCore import QByteArray, QObject
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget
@@ -26,6 +28,8 @@ class Presentation(QObject):
     def __init__(self, window) -> None:
         super().__init__(window)
         self.window = window
+        self.act_present: QAction | None = None  # View ▸ Presentation (build_appearance)
+        self.theme_actions: dict[str, QAction] = {}  # View ▸ Theme's, by theme name
         self.on = False
         self._saved: tuple | None = None  # (window state, splitter state, zoom, auto columns) before
 
@@ -37,12 +41,11 @@ class Presentation(QObject):
             self._saved = (w.saveState(), w.splitter.saveState(), a.zoom, w._auto_columns)
             self.on = True
             self._arrange()
-            restore = getattr(w, "view_restore", None)
+            restore = w.view_restore
             if restore is not None and not restore.done:  # a view or lesson still opening: its docks too
                 restore.finished.connect(self._arrange)
             a.set_zoom(look.PRESENT_ZOOM)
-            w._auto_columns = True  # the columns fit the bigger controls and scores
-            w._fit_columns()
+            w.follow_columns(True)  # the columns fit the bigger controls and scores
         else:
             state, split, zoom, auto = self._saved
             self.on = False
@@ -50,10 +53,8 @@ class Presentation(QObject):
             w.splitter.widget(0).show()
             w.restoreState(state)
             w.splitter.restoreState(split)
-            w._auto_columns = auto
-            if auto:
-                w._fit_columns()
-        w.act_present.setChecked(self.on)
+            w.follow_columns(auto)
+        self.act_present.setChecked(self.on)
 
     def _arrange(self) -> None:
         """Close every dock and hide the ranked list's column (presenting only)."""
@@ -67,7 +68,7 @@ class Presentation(QObject):
 
     def theme_changed(self) -> None:
         """The View ▸ Theme menu shows the theme now."""
-        self.window.theme_actions[look.appearance().theme].setChecked(True)
+        self.theme_actions[look.appearance().theme].setChecked(True)
 
     def saved_state(self) -> tuple[QByteArray, QByteArray] | None:
         """The window's and the splitter's states before presentation (None: not presenting):
@@ -75,38 +76,44 @@ class Presentation(QObject):
         return (self._saved[0], self._saved[1]) if self.on and self._saved else None
 
 
-def install_appearance(window) -> None:
-    """The View menu's zoom, presentation and theme actions; ``window.presentation``,
-    ``window.act_zoom_in``, ``act_zoom_out``, ``act_zoom_reset``, ``act_present`` and
-    ``window.theme_actions`` (by theme name)."""
-    view = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "View" and a.menu())
-    window.presentation = Presentation(window)
+class AppearanceParts(NamedTuple):
+    """What :func:`build_appearance` gives the main window (its attributes of the same names)."""
+    presentation: Presentation
+    act_zoom_in: QAction
+    act_zoom_out: QAction
+    act_zoom_reset: QAction
+    act_present: QAction
+    theme_actions: dict[str, QAction]
+
+
+def build_appearance(window) -> AppearanceParts:
+    """The View menu's zoom, presentation and theme actions, with the window's
+    :class:`Presentation` (the theme actions by theme name)."""
+    view = window.view_menu
+    presentation = Presentation(window)
     a = look.appearance()
 
     def zoom(direction: int) -> None:
         # the room's zoom (presenting) is not the user's: not remembered
-        settings = None if window.presentation.on else app_settings()
+        settings = None if presentation.on else app_settings()
         if direction == 0:
             a.set_zoom(1.0, settings)
         else:
             a.step_zoom(direction, settings)
 
     view.addSeparator()
-    window.act_zoom_in = _action(window, "Zoom &in", lambda: zoom(1), ["Ctrl++", "Ctrl+="],
-                                 "Bigger text everywhere: menus, article, scores, plots (remembered)")
-    window.act_zoom_out = _action(window, "Zoom &out", lambda: zoom(-1), ["Ctrl+-"],
-                                  "Smaller text everywhere (remembered)")
-    window.act_zoom_reset = _action(window, "&Actual size", lambda: zoom(0), ["Ctrl+0"],
-                                    "The system's text size (remembered)")
-    window.act_present = _action(window, "&Presentation", window.presentation.set_on, [PRESENT_SHORTCUT],
-                                 "For a room or a projector: large text, the article and the scores only; "
-                                 "again to leave, as the window was")
-    window.act_present.setCheckable(True)
-    for act in (window.act_zoom_in, window.act_zoom_out, window.act_zoom_reset, window.act_present):
+    zoom_in = _action(window, "Zoom &in", lambda: zoom(1), ["Ctrl++", "Ctrl+="],
+                      "Bigger text everywhere: menus, article, scores, plots (remembered)")
+    zoom_out = _action(window, "Zoom &out", lambda: zoom(-1), ["Ctrl+-"], "Smaller text everywhere (remembered)")
+    zoom_reset = _action(window, "&Actual size", lambda: zoom(0), ["Ctrl+0"], "The system's text size (remembered)")
+    present = presentation.act_present = _action(
+        window, "&Presentation", presentation.set_on, [PRESENT_SHORTCUT],
+        "For a room or a projector: large text, the article and the scores only; again to leave, as the window was")
+    present.setCheckable(True)
+    for act in (zoom_in, zoom_out, zoom_reset, present):
         view.addAction(act)
     themes = view.addMenu("&Theme")
     group = QActionGroup(window)
-    window.theme_actions = {}
     for name in look.THEMES:
         act = QAction(THEME_TEXT[name], window)
         act.setCheckable(True)
@@ -117,8 +124,9 @@ def install_appearance(window) -> None:
         act.triggered.connect(lambda _=False, n=name: a.set_theme(n, app_settings()))
         group.addAction(act)
         themes.addAction(act)
-        window.theme_actions[name] = act
-    a.changed.connect(window.presentation.theme_changed)
+        presentation.theme_actions[name] = act
+    a.changed.connect(presentation.theme_changed)
+    return AppearanceParts(presentation, zoom_in, zoom_out, zoom_reset, present, presentation.theme_actions)
 
 
 def _action(window, text: str, slot, keys: list[str], tip: str) -> QAction:

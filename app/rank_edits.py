@@ -13,7 +13,7 @@ rows are reordered and renumbered at once, not read again: the list scores (gP, 
 depend on the order, follow through the session's ``rows_changed``. While the topic's rows are
 still being evaluated, the session notices the changed run and evaluates the topic again.
 
-The window's side (:func:`install_rank_edits`): Edit ▸ Move article up / down in the ranking
+The window's side (:func:`build_rank_edits`): Edit ▸ Move article up / down in the ranking
 (Alt+Up, Alt+Down) on the article selected in the ranked list, and dragging a row of the ranked
 list onto another (:class:`~readsim.app.widgets.ranked_list.RankedListView`'s
 ``rank_move_requested``).
@@ -27,7 +27,6 @@ from PySide6.QtGui import QAction, QKeySequence, QUndoCommand
 
 from readsim.engine.formats import Run, RunArticle
 
-from .widgets.edit_worth import install_edit_worth
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,10 +148,7 @@ class RankEditsUI:
         return done
 
 
-def install_rank_edits(window) -> RankEditsUI:
-    """Add rank moves to ``window`` (after :func:`~readsim.app.editing.install_editing`) and the
-    before/after box of the edits (:mod:`readsim.app.widgets.edit_worth`); sets
-    ``window.rank_edits``."""
-    window.rank_edits = RankEditsUI(window)
-    install_edit_worth(window)
-    return window.rank_edits
+def build_rank_edits(window) -> RankEditsUI:
+    """Rank moves for ``window`` (after :func:`~readsim.app.editing.build_editing`: on
+    ``window.editing``'s history; the window's ``rank_edits``)."""
+    return RankEditsUI(window)

@@ -39,7 +39,7 @@ from .view_file import SUFFIX, Edit, View, ViewError, read_view, write_view
 
 #: docks built on first use, by objectName: the window attribute of the checkable action that
 #: builds and shows them (:mod:`readsim.app.widgets.on_demand`)
-ON_DEMAND = {"elements": "act_elements"}
+ON_DEMAND = {"elements": lambda window: window.act_elements}
 #: docks a view does not record: the lesson dock shows a lesson's text, not the view's state
 NOT_RECORDED = {"lesson"}
 VIEW_FILTER = f"readsim views (*{SUFFIX});;All files (*)"
@@ -77,9 +77,8 @@ def capture(window) -> View:
                           "alpha": st.alpha, "beta": st.beta, "levels": st.levels},
                 step=s.step, entries=dict(s.entries), docks=open_docks(window))
     view.edits = _edits(window)
-    topic_view = getattr(window, "topic_view", None)
-    view.document_measure = topic_view.doc_kind() if topic_view is not None else None
-    panel = getattr(window, "elements", None)
+    view.document_measure = window.topic_view.doc_kind()
+    panel = window.elements  # None: the element mode was never opened
     if panel is not None and "elements" in view.docks:
         run = panel.current_run()
         view.element_run = run.name if run is not None and run.simulated else None
@@ -89,11 +88,8 @@ def capture(window) -> View:
 def _edits(window) -> list[Edit]:
     """The net retrieved passages of each (run, topic, article) the editor's history (up to its
     undo index) changed, in the order first edited."""
-    editing = getattr(window, "editing", None)
-    if editing is None:
-        return []
     runs = window.session.runs
-    stack = editing.editor.stack
+    stack = window.editing.editor.stack
     net: dict[tuple[int, str, str], Edit] = {}
     for i in range(stack.index()):
         change = stack.command(i).change
@@ -161,9 +157,8 @@ class ViewRestore(QObject):
         s.unit = v.unit
         s.entries = dict(v.entries)
         s.set_settings(**v.settings)
-        topic_view = getattr(self.window, "topic_view", None)
-        if v.document_measure is not None and topic_view is not None:
-            topic_view.set_doc_kind(v.document_measure)
+        if v.document_measure is not None:
+            self.window.topic_view.set_doc_kind(v.document_measure)
         first = v.run == 0
         s.open_files(v.collection, v.qrels, v.runs, v.topics, v.topic if first else None, v.article if first else None)
 
@@ -188,9 +183,7 @@ class ViewRestore(QObject):
             s.open_article(name)
 
     def _edits(self) -> None:
-        editing = getattr(self.window, "editing", None)
-        if editing is None:
-            return
+        editing = self.window.editing
         for e in self.view.edits:
             run = self._session_run(self.view.runs[e.run])
             if run is None:  # not read: its error was told
@@ -208,14 +201,13 @@ class ViewRestore(QObject):
         for name in self.view.docks:
             if name in have:
                 continue
-            act = getattr(w, ON_DEMAND.get(name, ""), None)
-            if act is not None:
-                act.setChecked(True)
-            elif hasattr(w, "log"):
+            if name in ON_DEMAND:
+                ON_DEMAND[name](w).setChecked(True)
+            else:
                 w.log.appendPlainText(f"view: no dock named {name!r} in this readsim (not shown)")
 
     def _element_run(self) -> None:
-        panel = getattr(self.window, "elements", None)
+        panel = self.window.elements
         if self.view.element_run and panel is not None:
             panel.set_run(self.view.element_run)
 
@@ -228,18 +220,14 @@ class ViewRestore(QObject):
 
 
 def restore(window, view: View) -> ViewRestore:
-    """Reopen ``view`` in ``window`` (:class:`ViewRestore`; one still under way is cancelled);
-    sets ``window.view_restore``."""
-    previous = getattr(window, "view_restore", None)
-    if previous is not None and not previous.done:
-        previous.cancel()
-    window.view_restore = ViewRestore(window, view)
-    return window.view_restore
+    """Reopen ``view`` in ``window`` (:class:`ViewRestore`; one still under way is cancelled): the
+    window's :meth:`~readsim.app.mainwindow.MainWindow.restore_view`, which keeps it as ``view_restore``."""
+    return window.restore_view(view)
 
 
 def wait_restored(window, timeout_ms: int) -> bool:
     """Process events until the window's view restore (if any) has finished; False on timeout."""
-    r = getattr(window, "view_restore", None)
+    r = window.view_restore
     if r is None or r.done:
         return True
     loop = QEventLoop()
@@ -269,8 +257,8 @@ def open_view_file(window, path: str | os.PathLike) -> ViewRestore | None:
 
 def _edits_settled(window) -> bool:
     """True when the run has no unsaved edits, or they were saved or discarded when asked."""
-    editing = getattr(window, "editing", None)
-    if editing is None or editing.editor.stack.isClean():
+    editing = window.editing
+    if editing.editor.stack.isClean():
         return True
     answer = editing.ask_unsaved()
     return answer != CANCEL and (answer != SAVE or editing.save())
@@ -298,10 +286,9 @@ def save_view_as(window, path: str | None = None) -> bool:
     return True
 
 
-def install_views(window) -> None:
-    """File ▸ Save view… (Ctrl+Alt+Shift+S) and Open view… (Ctrl+Alt+O), before Quit. Sets
-    ``window.act_save_view``, ``window.act_open_view`` and ``window.view_restore`` (None)."""
-    window.view_restore = None
+def build_views(window) -> tuple[QAction, QAction]:
+    """File ▸ Save view… (Ctrl+Alt+Shift+S) and Open view… (Ctrl+Alt+O), before Quit; returns
+    them (the window's ``act_save_view``, ``act_open_view``)."""
 
     def ask_open() -> None:
         if window.show_dialogs:
@@ -317,7 +304,7 @@ def install_views(window) -> None:
     open_.setShortcut(QKeySequence("Ctrl+Alt+O"))
     open_.setStatusTip("Reopen a saved .readsim view")
     open_.triggered.connect(ask_open)
-    file = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "File")
+    file = window.file_menu
     quit_ = next((a for a in file.actions() if a.text().replace("&", "") == "Quit"), None)
     at = quit_
     acts = file.actions()
@@ -327,4 +314,4 @@ def install_views(window) -> None:
     file.insertActions(at, [open_, save])
     for a in (save, open_):
         window.addAction(a)
-    window.act_save_view, window.act_open_view = save, open_
+    return save, open_

@@ -11,12 +11,13 @@ Opening an article: the session reads and lays it out in a worker, then asks thi
 (:attr:`Session.article_preparer`) to build the view's document; a long one is built by a
 :class:`~readsim.app.widgets.article_view.DocumentBuilder` in slices of at most ~30 ms of the
 GUI thread, with progress in the status line and a Cancel button (and Esc) in the status bar
-(:func:`install_article_loading`); the open article stays shown until the new one is ready.
+(:func:`build_article_loading`); the open article stays shown until the new one is ready.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -434,11 +435,13 @@ def _display_jumps(lay, ev) -> list[tuple[int, int, int]]:
     return [(int(r), int(a), int(b)) for r, a, b in zip(arr[:, 0], ends, starts)]
 
 
-def install_article_loading(window) -> None:
+def build_article_loading(window) -> tuple[QPushButton, QAction, Callable[[str, bool], None]]:
     """Status bar of ``window`` (a MainWindow): a Cancel button shown while an article loads,
     and Esc, calling :meth:`Session.cancel_article_load`. Esc is one action for all the
     window's long work: it also stops a collection's index build (reference 2.10) while
-    ``window.set_cancel_busy("index", True)`` says one runs."""
+    ``set_busy("index", True)`` says one runs. Returns the button, the Esc action and
+    ``set_busy`` (the window's ``article_cancel_button``, ``act_cancel_article``,
+    ``set_cancel_busy``)."""
     session = window.session
     button = QPushButton("Cancel")
     button.setToolTip("Stop loading this article; the open article stays (Esc)")
@@ -470,6 +473,4 @@ def install_article_loading(window) -> None:
         set_busy("article", percent != -2)
 
     session.article_loading.connect(loading)
-    window.article_cancel_button = button
-    window.set_cancel_busy = set_busy
-    window.act_cancel_article = action
+    return button, action, set_busy

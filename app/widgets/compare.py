@@ -16,7 +16,7 @@ values of ``readsim.evaluate(..., per="topic")``), in the background
 (:func:`readsim.app.background.run_in_background`). An article a run does not rank for the
 topic shows "not ranked" in that run's column (its view shows relevance only).
 
-:func:`install_compare` adds the panel to a main window as a dock (View ▸ Compare runs (A/B),
+:func:`build_compare` builds the panel's dock for a main window as a dock (View ▸ Compare runs (A/B),
 Ctrl+Shift+B) and a Navigate ▸ "Next run" action (Ctrl+Shift+R).
 """
 
@@ -588,9 +588,10 @@ class ComparePanel(QWidget):
         run_in_background(self, op, success, lambda exc: self.session.worker_failed(exc))
 
 
-def install_compare(window) -> QDockWidget:
-    """Add the A/B dock to ``window`` (a MainWindow): View ▸ "Compare runs (A/B)"
-    (Ctrl+Shift+B) and Navigate ▸ "Next run" (Ctrl+Shift+R). The first time ever it is shown
+def build_compare(window) -> tuple[ComparePanel, QDockWidget, QAction, QAction]:
+    """The A/B dock of ``window`` (a MainWindow): View ▸ "Compare runs (A/B)"
+    (Ctrl+Shift+B) and Navigate ▸ "Next run" (Ctrl+Shift+R); returns the panel, the dock and the
+    two actions (the window's ``compare``, ``compare_dock``, ``act_compare``, ``act_next_run``). The first time ever it is shown
     (no saved layout) the dock floats, large but inside the screen (:func:`within_screen`),
     before it shows, so it never widens the main window; closing it gives the main window
     back the size it had before (:func:`give_back`). Docked or floating, ``saveState`` keeps it."""
@@ -601,8 +602,6 @@ def install_compare(window) -> QDockWidget:
     dock.setWidget(panel)
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     dock.hide()
-    window.compare = panel
-    window.compare_dock = dock
 
     before: list = []  # the main window's size before the dock opened (given back on closing)
 
@@ -631,7 +630,6 @@ def install_compare(window) -> QDockWidget:
     act.setStatusTip("Two runs on the open article, side by side, with their scores and the difference")
     act.triggered.disconnect()  # the dock's own toggle: placed first (place), then shown
     act.triggered.connect(lambda on: (place(), dock.setVisible(on)) if on else dock.setVisible(False))
-    window.act_compare = act
     window.addAction(act)
     nxt = QAction("Next run", window)
     nxt.setShortcut(QKeySequence("Ctrl+Shift+R"))
@@ -639,11 +637,6 @@ def install_compare(window) -> QDockWidget:
     nxt.triggered.connect(lambda: window.session.set_run((window.session.runs.index(window.session.run) + 1)
                                                          % len(window.session.runs)) if window.session.runs else None)
     window.addAction(nxt)
-    window.act_next_run = nxt
-    for a in window.menuBar().actions():
-        title = a.text().replace("&", "")
-        if title == "View" and a.menu() is not None:
-            a.menu().addAction(act)
-        elif title == "Navigate" and a.menu() is not None:
-            a.menu().addAction(nxt)
-    return dock
+    window.view_menu.addAction(act)
+    window.navigate_menu.addAction(nxt)
+    return panel, dock, act, nxt

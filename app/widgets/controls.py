@@ -2,7 +2,7 @@
 F-score beta, and the open article's entry point (the ``entry`` mode). Every change goes to
 :meth:`Session.set_settings` (the entry point to :meth:`Session.set_entry`) at once (live).
 
-:func:`install_entry_point` adds the ways to set the entry point from the text: Alt+click in
+:func:`build_entry_point` adds the ways to set the entry point from the text: Alt+click in
 the article view, and Reader ▸ "Start reading here" (Ctrl+Alt+E, at the text cursor: a plain
 click puts it there), which the shortcuts help lists."""
 
@@ -182,10 +182,11 @@ class Controls(QGroupBox):
             b.setChecked(size == s.screen)
 
 
-def install_entry_point(window) -> None:
+def build_entry_point(window) -> tuple[QAction, QAction]:
     """Setting the entry point from the text of ``window`` (a MainWindow): Alt+click in the
     article view, and Reader ▸ "Start reading here (entry point; Alt+click in the text)"
-    (Ctrl+Alt+E, at the text cursor) and "Entry point from the run"."""
+    (Ctrl+Alt+E, at the text cursor) and "Entry point from the run"; returns those two actions
+    (the window's ``act_entry_here``, ``act_entry_from_run``)."""
     session, view = window.session, window.article.view
 
     def at_display(position: int) -> None:
@@ -209,14 +210,11 @@ def install_entry_point(window) -> None:
     reset_action.triggered.connect(lambda: session.set_entry(None))
     for a in (here_action, reset_action):
         window.addAction(a)
-    menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions() if a.menu() is not None}
-    reader = menus.get("Reader")
-    if reader is not None:
-        reader.addSeparator()
-        reader.addAction(here_action)
-        reader.addAction(reset_action)
-    window.act_entry_here = here_action
-    window.act_entry_from_run = reset_action
+    reader = window.reader_menu
+    reader.addSeparator()
+    reader.addAction(here_action)
+    reader.addAction(reset_action)
+    return here_action, reset_action
 
 
 def _wrap(layout) -> QWidget:

@@ -129,10 +129,9 @@ class EditWorth(QFrame):
         run_in_background(self, op, success, s.worker_failed)
 
 
-def install_edit_worth(window) -> EditWorth:
-    """Put the before/after box above ``window``'s ranked list; sets ``window.edit_worth``."""
+def build_edit_worth(window) -> EditWorth:
+    """The before/after box of the edits, above ``window``'s ranked list (the window's ``edit_worth``)."""
     box = EditWorth(window.session)
     layout = window.table.parentWidget().layout()
     layout.insertWidget(layout.indexOf(window.table), box)
-    window.edit_worth = box
     return box

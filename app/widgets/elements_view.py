@@ -564,19 +564,18 @@ class ElementsPanel(QWidget):
             + (f"{seen:,} already shown by earlier elements" if seen else "none of it shown before"))
 
 
-def build_elements_dock(window, act) -> QDockWidget:
+def build_elements_dock(window, act) -> tuple[ElementsPanel, QDockWidget]:
     """Add the element mode's dock to ``window`` (a MainWindow), shown and hidden by ``act`` (the
-    View menu's checkable entry, :func:`readsim.app.widgets.on_demand.install_elements`), which
+    View menu's checkable entry, :func:`readsim.app.widgets.on_demand.build_elements_action`), which
     follows the dock's visibility. Before the first show ever (no saved layout) it floats, large
     but inside the screen (:func:`~readsim.app.widgets.placement.within_screen`), so it never
     widens the main window; in a picture (``--screenshot``: the window alone is drawn) it is
     tabbed with the topic view instead. Hiding it gives the main window back the size it had
     before (:func:`~readsim.app.widgets.placement.give_back`). ``dock.place()`` does the
-    placing (called before it is shown). Sets ``window.elements`` (the panel) and
-    ``window.elements_dock``."""
+    placing (called before it is shown). Returns the panel and the dock (the window's
+    ``elements`` and ``elements_dock``)."""
     panel = ElementsPanel(window.session)
-    if hasattr(window, "show_error"):
-        panel.report_error = window.show_error
+    panel.report_error = window.show_error
     dock = QDockWidget(ACTION_TEXT, window)
     dock.setObjectName("elements")
     # docked, it scrolls rather than hold the window larger than the screen beside another dock
@@ -590,9 +589,9 @@ def build_elements_dock(window, act) -> QDockWidget:
         if dock.isVisible():
             return
         before[:] = [window.size()]
-        if getattr(window, "picture", False):
-            topic = getattr(window, "topic_dock", None)
-            if topic is not None and not topic.isHidden() and not topic.isFloating() and not dock.isFloating():
+        if window.picture:
+            topic = window.topic_dock
+            if not topic.isHidden() and not topic.isFloating() and not dock.isFloating():
                 window.tabifyDockWidget(topic, dock)
             return
         if dock.isFloating() or app_settings().value("elements/placed", False, type=bool):
@@ -613,5 +612,4 @@ def build_elements_dock(window, act) -> QDockWidget:
         panel.set_active(on)
 
     dock.visibilityChanged.connect(visible)
-    window.elements, window.elements_dock = panel, dock
-    return dock
+    return panel, dock

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTextCursor
-from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QVBoxLayout, QWidget
 
 from readsim._scores import panel_measures
 from readsim.engine import intervals as iv
@@ -31,7 +31,7 @@ from readsim.engine.explain import Explanation, Term, number
 from ..articles import shown_article
 from ..plain import amount, esc, plain_label, rich_label
 from ..session import Session
-from .tables import FollowingPanel, WholeRows, install_bottom_dock, row_table
+from .tables import BottomDock, FollowingPanel, WholeRows, build_bottom_dock, row_table
 
 SHORTCUT = "Ctrl+Alt+X"
 EXTRA = ("BEP(500)",)  # offered after the scores panel's measures
@@ -328,13 +328,11 @@ class ExplainPanel(FollowingPanel):
             v.scroll_to_position(int(shown[0, 0]))
 
 
-def install_explain(window) -> QDockWidget:
-    """Add the "Explain" dock (bottom, hidden at first, tabbed with the other bottom docks) with
-    View ▸ Explain (Ctrl+Alt+X). Sets ``window.explain``, ``window.explain_dock``, ``window.act_explain``."""
-    view = getattr(getattr(window, "article", None), "view", None)
-    panel = ExplainPanel(window.session, view)
-    dock, act = install_bottom_dock(window, panel, "explain", "Explain", SHORTCUT,
-                                    "A measure's formula with the open article's numbers; click a term to see what it counts",
-                                    lambda d: (not d.isVisible(), d.objectName() not in ("topic", "passages")))
-    window.explain, window.explain_dock, window.act_explain = panel, dock, act
-    return dock
+def build_explain(window) -> BottomDock:
+    """The "Explain" dock of ``window`` (bottom, hidden at first, tabbed with the other bottom
+    docks) with View ▸ Explain (Ctrl+Alt+X): the window keeps them as ``explain``,
+    ``explain_dock`` and ``act_explain``."""
+    panel = ExplainPanel(window.session, window.article.view)
+    return build_bottom_dock(window, panel, "explain", "Explain", SHORTCUT,
+                             "A measure's formula with the open article's numbers; click a term to see what it counts",
+                             lambda d: (not d.isVisible(), d.objectName() not in ("topic", "passages")))

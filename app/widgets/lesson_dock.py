@@ -2,7 +2,7 @@
 view (:mod:`readsim.app.view_state`) and shows its text, as plain text, in a dock beside the
 article, with a button that reopens the lesson's view (to start its steps again).
 
-:func:`install_lessons` adds the menu and the (hidden) dock; :func:`open_lesson` opens one.
+:func:`build_lessons` builds the menu and the (hidden) dock; :func:`open_lesson` opens one.
 """
 
 from __future__ import annotations
@@ -83,8 +83,8 @@ def open_lesson(window, name: str, view=None) -> bool:
     window.lesson_dock.show()
     QTimer.singleShot(0, lambda: window.resizeDocks([window.lesson_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal))
     restore.finished.connect(lambda: keep_text_in_view(window))
-    if hasattr(window, "fit_docks"):  # the view's bottom docks that leave the article too few lines start closed
-        restore.finished.connect(window.fit_docks)
+    # the view's bottom docks that leave the article too few lines start closed
+    restore.finished.connect(window.fit_docks)
     return True
 
 
@@ -100,20 +100,17 @@ def keep_text_in_view(window) -> None:
                                                max(room, dock.minimumSizeHint().width()), int(g.height() * 0.88))))
 
 
-def install_lessons(window) -> QDockWidget:
+def build_lessons(window) -> tuple[LessonPanel, QDockWidget, QMenu]:
     """Help ▸ Lessons (one entry per shipped lesson, at the top of Help) and the lesson dock
-    (right, hidden; objectName ``lesson``). Sets ``window.lesson`` (the panel),
-    ``window.lesson_dock`` and ``window.lessons_menu``."""
+    (right, hidden; objectName ``lesson``). Returns the panel, the dock and the menu (the
+    window's ``lesson``, ``lesson_dock`` and ``lessons_menu``)."""
     panel = LessonPanel(window)
     dock = QDockWidget("Lesson", window)
     dock.setObjectName("lesson")
     dock.setWidget(panel)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     dock.hide()
-    help_menu = next((a.menu() for a in window.menuBar().actions()
-                      if a.text().replace("&", "") == "Help" and a.menu() is not None), None)
-    if help_menu is None:
-        help_menu = window.menuBar().addMenu("&Help")
+    help_menu = window.help_menu
     menu = QMenu("&Lessons", window)
     for lesson in ls.lessons():
         act = QAction(menu_text(lesson.title()), window)
@@ -124,5 +121,4 @@ def install_lessons(window) -> QDockWidget:
     help_menu.insertMenu(first, menu) if first is not None else help_menu.addMenu(menu)
     if first is not None:
         help_menu.insertSeparator(first)
-    window.lesson, window.lesson_dock, window.lessons_menu = panel, dock, menu
-    return dock
+    return panel, dock, menu

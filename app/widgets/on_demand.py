@@ -12,66 +12,53 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from .entries import ELEMENTS_SHORTCUT, ELEMENTS_TEXT, RUNS_SHORTCUT, RUNS_TEXT
 
-__all__ = ["ELEMENTS_SHORTCUT", "ELEMENTS_TEXT", "RUNS_SHORTCUT", "RUNS_TEXT", "install_elements", "install_runs"]
+__all__ = ["ELEMENTS_SHORTCUT", "ELEMENTS_TEXT", "RUNS_SHORTCUT", "RUNS_TEXT", "build_elements_action",
+           "build_runs_action", "new_elements_dock", "new_runs_window"]
 
 
-def _view_menu(window):
-    menu = next((a.menu() for a in window.menuBar().actions()
-                 if a.text().replace("&", "") == "View" and a.menu() is not None), None)
-    return menu or window.menuBar().addMenu("&View")
-
-
-def install_runs(window) -> QAction:
-    """View ▸ "Compare all runs" (Ctrl+Alt+R) opens the Runs window
-    (:func:`readsim.app.widgets.runs_window.open_runs_window`). Sets ``window.act_runs`` and
-    ``window.runs_window`` (None until first opened)."""
-    window.runs_window = None
+def build_runs_action(window) -> QAction:
+    """View ▸ "Compare all runs" (Ctrl+Alt+R), which calls ``window.open_runs_window()`` (the
+    window's ``act_runs``)."""
     act = QAction(RUNS_TEXT, window)
     act.setShortcut(QKeySequence(RUNS_SHORTCUT))
     act.setStatusTip("Every loaded run under several measures: significance of each pair, correlation of the "
                      "measures, fidelity tables")
-
-    def open_runs() -> None:
-        from .runs_window import open_runs_window
-
-        open_runs_window(window)
-
-    act.triggered.connect(open_runs)
+    act.triggered.connect(lambda: window.open_runs_window())
     window.addAction(act)
-    _view_menu(window).addAction(act)
-    window.act_runs = act
+    window.view_menu.addAction(act)
     return act
 
 
-def install_elements(window) -> QAction:
-    """View ▸ "Element retrieval (INEX 2002/2003)" (Ctrl+Alt+L), a checkable entry that shows and
-    hides the element mode's dock, built on first use
-    (:func:`readsim.app.widgets.elements_view.build_elements_dock`). Sets ``window.act_elements``;
-    ``window.elements`` (the panel) and ``window.elements_dock`` are None until then."""
-    window.elements = window.elements_dock = None
+def new_runs_window(window):
+    """The Runs window of the main window ``window`` (:class:`~readsim.app.widgets.runs_window.RunsWindow`,
+    its module imported now), a topic double-clicked in it shown by ``window``. The window keeps it
+    as ``runs_window`` (:meth:`~readsim.app.mainwindow.MainWindow.open_runs_window`)."""
+    from .runs_window import RunsWindow, show_topic
+
+    w = RunsWindow(window.session, window, show_dialogs=window.show_dialogs)
+    w.topic_chosen.connect(lambda topic: show_topic(window, topic))
+    return w
+
+
+def build_elements_action(window) -> QAction:
+    """View ▸ "Element retrieval (INEX 2002/2003)" (Ctrl+Alt+L), a checkable entry that calls
+    ``window.show_elements(on)``: the element mode's dock, built on first use (the window's
+    ``act_elements``)."""
     act = QAction(ELEMENTS_TEXT, window)
     act.setCheckable(True)
     act.setShortcut(QKeySequence(ELEMENTS_SHORTCUT))
     act.setStatusTip("Element retrieval as INEX 2002-2005 evaluated it: ranked elements, nesting and overlap, "
                      "the INEX 2002 and 2003 metrics (perfect and ancestors runs)")
-
-    def toggled(on: bool) -> None:
-        if window.elements_dock is None:
-            if not on:
-                return
-            from .elements_view import build_elements_dock
-
-            build_elements_dock(window, act)
-        dock = window.elements_dock
-        if dock.isVisible() != on:
-            if on:
-                dock.place()  # inside the screen before it shows: it never widens the main window
-            dock.setVisible(on)
-            if on:
-                dock.raise_()  # in front of a dock it is tabbed with
-
-    act.toggled.connect(toggled)
+    act.toggled.connect(lambda on: window.show_elements(on))
     window.addAction(act)
-    _view_menu(window).addAction(act)
-    window.act_elements = act
+    window.view_menu.addAction(act)
     return act
+
+
+def new_elements_dock(window, act: QAction):
+    """The element mode's panel and dock for ``window`` (its module imported now), hidden;
+    ``act`` follows the dock's visibility (:func:`readsim.app.widgets.elements_view.build_elements_dock`).
+    The window keeps them as ``elements`` and ``elements_dock``."""
+    from .elements_view import build_elements_dock
+
+    return build_elements_dock(window, act)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QTextCursor
-from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QHeaderView, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QPushButton, QVBoxLayout
 
 from readsim.engine.atomic import write_text
 from readsim.engine.formats import RunArticle
@@ -43,7 +43,7 @@ from readsim.engine.reading import Mode
 from ..export import ask_save_path, write_export
 from ..plain import amount, esc, plain_tip, rich_label
 from ..session import Session
-from .tables import FollowingPanel, install_bottom_dock, row_table, select_quietly
+from .tables import BottomDock, FollowingPanel, build_bottom_dock, row_table, select_quietly
 
 PASSAGE, OFFSET, LENGTH, OVERLAP, PRECISION, READ, SCREEN, FOUND, LINES = range(9)
 COLUMN_COUNT = 9
@@ -481,18 +481,14 @@ class PassagesPanel(FollowingPanel):
             write_export(path, self.export_csv, self.report_error, s.message.emit)
 
 
-def install_passages(window) -> QDockWidget:
-    """Add the "Passages" dock (bottom, hidden at first, tabbed with the other bottom docks when
-    shown: a visible one first, the topic view or the strategies preferred) with View ▸ Passages
-    (Ctrl+Alt+P). Sets ``window.passages`` (the panel), ``window.passages_dock`` and
-    ``window.act_passages``."""
-    view = getattr(getattr(window, "article", None), "view", None)
-    panel = PassagesPanel(window.session, view)
-    if hasattr(window, "show_error"):
-        panel.report_error = window.show_error
-    dock, act = install_bottom_dock(
+def build_passages(window) -> BottomDock:
+    """The "Passages" dock of ``window`` (bottom, hidden at first, tabbed with the other bottom
+    docks when shown: a visible one first, the topic view or the strategies preferred) with View ▸
+    Passages (Ctrl+Alt+P): the window keeps them as ``passages`` (the panel), ``passages_dock``
+    and ``act_passages``."""
+    panel = PassagesPanel(window.session, window.article.view)
+    panel.report_error = window.show_error
+    return build_bottom_dock(
         window, panel, "passages", "Passages", SHORTCUT,
         "The open article's retrieved and relevant passages, with their run lines and reading positions",
         lambda d: (not d.isVisible(), d.objectName() not in ("topic", "strategies")))
-    window.passages, window.passages_dock, window.act_passages = panel, dock, act
-    return dock

@@ -1,7 +1,7 @@
 """The playback bar under the article: to start, step back, play/pause, step forward, a slider
 over the reading positions, the speed (characters per second) and the scores so far.
 
-:func:`install_playback` builds a :class:`~readsim.app.playback.Playback` for a main window,
+:func:`build_playback` builds a :class:`~readsim.app.playback.Playback` for a main window,
 puts the bar under its article, makes the article view and the precision plot follow the
 reader, and adds a Reader ▸ Playback menu. Keys (article view focused): Space play/pause,
 ``.`` / ``,`` one line forward / back, ``]`` / ``[`` faster / slower; anywhere in the window:
@@ -9,6 +9,8 @@ Ctrl+Space play/pause, Alt+Shift+Right / Alt+Shift+Left one line, Alt+Shift+Home
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -222,10 +224,20 @@ class PlaybackBar(QWidget):
         self.playback.set_top(value)
 
 
-def install_playback(window) -> Playback:
-    """Give ``window`` (a ``MainWindow``) reading playback: ``window.playback`` (the
-    controller), ``window.playback_bar`` under the article, the view and plot following the
-    reader, keys and a Reader ▸ Playback menu. Returns the controller."""
+class PlaybackParts(NamedTuple):
+    """What :func:`build_playback` gives the main window (its attributes of the same names)."""
+    playback: Playback
+    playback_bar: PlaybackBar
+    act_play_view: QAction
+    act_play: QAction
+    act_line_forward: QAction
+    act_line_back: QAction
+    act_to_start: QAction
+
+
+def build_playback(window) -> PlaybackParts:
+    """Reading playback for ``window`` (a ``MainWindow``): the controller, its bar under the
+    article, the view and plot following the reader, keys and a Reader ▸ Playback menu."""
     s = window.session
     pb = Playback(s, window)
     bar = PlaybackBar(pb)
@@ -240,7 +252,6 @@ def install_playback(window) -> Playback:
         plot.refresh_position()
 
     window.plot_slot.when_built(follow)
-    window.playback, window.playback_bar = pb, bar
 
     view = panel.view
 
@@ -256,25 +267,20 @@ def install_playback(window) -> Playback:
         return a
 
     local = Qt.ShortcutContext.WidgetWithChildrenShortcut
-    window.act_play_view = action("Play / pause", pb.toggle, ["Space"], view, local)
+    play_view = action("Play / pause", pb.toggle, ["Space"], view, local)
     action("One line forward", pb.step_forward, ["."], view, local)
     action("One line back", pb.step_back, [","], view, local)
     action("Faster", lambda: faster(SPEED_STEP), ["]"], view, local)
     action("Slower", lambda: faster(1 / SPEED_STEP), ["["], view, local)
 
-    window.act_play = action("Play / pause", pb.toggle, ["Ctrl+Space"], window)
-    window.act_line_forward = action("One line forward", pb.step_forward, ["Alt+Shift+Right"], window)
-    window.act_line_back = action("One line back", pb.step_back, ["Alt+Shift+Left"], window)
-    window.act_to_start = action("To the start", pb.to_start, ["Alt+Shift+Home"], window)
-    menu = None
-    for a in window.menuBar().actions():
-        if a.menu() is not None and a.text().replace("&", "") == "Reader":
-            menu = a.menu()
-    if menu is None:
-        menu = window.menuBar().addMenu("&Reader")
+    acts = (action("Play / pause", pb.toggle, ["Ctrl+Space"], window),
+            action("One line forward", pb.step_forward, ["Alt+Shift+Right"], window),
+            action("One line back", pb.step_back, ["Alt+Shift+Left"], window),
+            action("To the start", pb.to_start, ["Alt+Shift+Home"], window))
+    menu = window.reader_menu
     menu.addSeparator()
     sub = menu.addMenu("&Playback")
-    for a in (window.act_play, window.act_line_forward, window.act_line_back, window.act_to_start):
+    for a in acts:
         sub.addAction(a)
-    pb.playing_changed.connect(lambda on: window.act_play.setText("Pause" if on else "Play"))
-    return pb
+    pb.playing_changed.connect(lambda on: acts[0].setText("Pause" if on else "Play"))
+    return PlaybackParts(pb, bar, play_view, *acts)

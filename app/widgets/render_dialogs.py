@@ -1,6 +1,6 @@
 """File ▸ Export figure… and Reader ▸ Record playback…: the small dialogs before the save dialog.
 
-:func:`install_render` adds both entries to a main window. Export figure asks for the range
+:func:`build_render` builds both entries of to a main window. Export figure asks for the range
 (the visible screen, or START to END in the session's unit), the format (SVG, PDF, PNG) and the
 PNG's width, then a file name, and writes :func:`readsim.app.figure.export_figure`. Record
 playback asks for the format (GIF; MP4 only when imageio-ffmpeg is installed), the article pane
@@ -204,33 +204,28 @@ def ask_record(window) -> None:
     run_in_background(window, write, lambda out: window.status.setText(f"Exported {out}"), fail)
 
 
-def install_render(window) -> None:
-    """File ▸ Export figure… (after File ▸ Export) and Reader ▸ Record playback…, enabled while
-    an article is open: ``window.act_export_figure``, ``window.act_record``."""
-    def menu(name: str):
-        for a in window.menuBar().actions():
-            if a.menu() is not None and a.text().replace("&", "") == name:
-                return a.menu()
-        return window.menuBar().addMenu(f"&{name}")
-
-    window.act_export_figure = QAction("Export &figure…", window)
-    window.act_export_figure.triggered.connect(lambda: ask_figure(window))
-    file_menu = menu("File")
-    export_menu = getattr(window, "export_menu", None)
+def build_render(window) -> tuple[QAction, QAction]:
+    """File ▸ Export figure… (after File ▸ Export, ``window.export_menu``) and Reader ▸ Record
+    playback…, enabled while an article is open; returns them (the window's
+    ``act_export_figure``, ``act_record``)."""
+    figure = QAction("Export &figure…", window)
+    figure.triggered.connect(lambda: ask_figure(window))
+    file_menu = window.file_menu
     acts = file_menu.actions()
-    after = export_menu.menuAction() if export_menu is not None else None
+    after = window.export_menu.menuAction()
     if after in acts and acts.index(after) + 1 < len(acts):
-        file_menu.insertAction(acts[acts.index(after) + 1], window.act_export_figure)
+        file_menu.insertAction(acts[acts.index(after) + 1], figure)
     else:
-        file_menu.addAction(window.act_export_figure)
-    window.act_record = QAction("Re&cord playback…", window)
-    window.act_record.triggered.connect(lambda: ask_record(window))
-    menu("Reader").addAction(window.act_record)
+        file_menu.addAction(figure)
+    record = QAction("Re&cord playback…", window)
+    record.triggered.connect(lambda: ask_record(window))
+    window.reader_menu.addAction(record)
 
     def enable(*_) -> None:
         on = window.session.current is not None
-        window.act_export_figure.setEnabled(on)
-        window.act_record.setEnabled(on)
+        figure.setEnabled(on)
+        record.setEnabled(on)
 
     window.session.article_changed.connect(enable)
     enable()
+    return figure, record

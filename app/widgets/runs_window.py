@@ -69,7 +69,7 @@ from .runs.runs_tab import RunsTab
 from .runs.significance import SignificanceTab
 from .runs.topics_tab import TopicsTab
 
-__all__ = ["CSV_KINDS", "NOT_SIGNIFICANT_MARK", "SIGNIFICANT_MARK", "TABS", "RunsWindow", "open_runs_window"]
+__all__ = ["CSV_KINDS", "NOT_SIGNIFICANT_MARK", "SIGNIFICANT_MARK", "TABS", "RunsWindow", "show_topic"]
 
 POLL_MS = 100
 
@@ -556,19 +556,6 @@ class RunsWindow(QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802
         self.save_state()
         super().closeEvent(event)
-
-
-def open_runs_window(window) -> RunsWindow:
-    """Show the Runs window of ``window`` (made on first use), raised and active."""
-    w = getattr(window, "runs_window", None)
-    if w is None:
-        w = RunsWindow(window.session, window, show_dialogs=getattr(window, "show_dialogs", True))
-        w.topic_chosen.connect(lambda topic: show_topic(window, topic))
-        window.runs_window = w
-    w.show()
-    w.raise_()
-    w.activateWindow()
-    return w
 
 
 def show_topic(window, topic: str) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QMenu, QProgressBar, QPushButton, QVBoxLayout,
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QMenu, QProgressBar, QPushButton, QVBoxLayout,
                                QWidget)
 
 from readsim._scores import panel_measures
@@ -38,7 +38,7 @@ from ..files import app_settings
 from ..plain import plain_label
 from ..topic_scores import EFFORT_KINDS, doc_measure
 from .deferred import Deferred
-from .tables import install_bottom_dock
+from .tables import BottomDock, build_bottom_dock
 
 SHORTCUT = "Ctrl+Alt+W"
 SETTINGS_KEY = "sensitivity/sweep"
@@ -325,19 +325,18 @@ class SensitivityPanel(QWidget):
         return out
 
 
-def install_sensitivity(window) -> QDockWidget:
-    """Add the "Sensitivity" dock (bottom, hidden at first, tabbed with the other bottom docks
-    when shown) with a View menu entry (Ctrl+Alt+W) and its Export menu (PNG/SVG per plot,
-    CSV/JSON of the curves). Sets ``window.sensitivity``, ``window.sensitivity_dock`` and
-    ``window.act_sensitivity``."""
+def build_sensitivity(window) -> BottomDock:
+    """The "Sensitivity" dock of ``window`` (bottom, hidden at first, tabbed with the other bottom
+    docks when shown) with a View menu entry (Ctrl+Alt+W) and its Export menu (PNG/SVG per plot,
+    CSV/JSON of the curves), its document measure the topic view's (built before it): the window
+    keeps them as ``sensitivity``, ``sensitivity_dock`` and ``act_sensitivity``."""
     from ..export import PICTURES, TABLES, export_plot, export_with_dialog, safe_name
     from ..provenance import provenance, write_table
 
-    topic_view = getattr(window, "topic_view", None)
-    panel = SensitivityPanel(window.session, topic_view.doc_kind if topic_view is not None else lambda: "F")
-    if topic_view is not None:
-        topic_view.doc_combo.currentIndexChanged.connect(lambda _: panel.refresh())
-    dock, act = install_bottom_dock(
+    topic_view = window.topic_view
+    panel = SensitivityPanel(window.session, topic_view.doc_kind)
+    topic_view.doc_combo.currentIndexChanged.connect(lambda _: panel.refresh())
+    part = build_bottom_dock(
         window, panel, "sensitivity", "Sensitivity (scores against a setting)", SHORTCUT,
         "The open article's scores and the topic's list score against the screen size, tolerance or beta",
         lambda d: d.objectName() != "topic")
@@ -367,5 +366,4 @@ def install_sensitivity(window) -> QDockWidget:
         "Export the topic's sweep", PICTURES, "sweep-topic", lambda p: export_plot(panel.plots.topic, p)))
     menu.addAction("Curves as CSV/JSON…").triggered.connect(lambda: export(
         "Export the sweep's curves", TABLES, "sweep", table))
-    window.sensitivity, window.sensitivity_dock, window.act_sensitivity = panel, dock, act
-    return dock
+    return part

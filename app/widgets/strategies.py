@@ -14,7 +14,7 @@ badges); selecting the "run" row, hiding the dock, an edit of the run's passages
 another article ends the preview. :func:`strategy_spans` gives a strategy's spans for the open
 article to other features (the passage editor's "Apply").
 
-:func:`install_strategies` adds the dock to a main window: View ▸ Simulated strategies
+:func:`build_strategies` builds the dock of a main window: View ▸ Simulated strategies
 (Ctrl+Alt+S). The panel is a :class:`~readsim.app.widgets.tables.FollowingPanel`. See
 docs/architecture.md.
 """
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QSizePolicy, QVBoxLayout
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QVBoxLayout
 
 from readsim._scores import evaluate_passages, values_of
 from readsim.engine import intervals as iv
@@ -38,7 +38,7 @@ from ..articles import length_of
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import Session
 from .ranked_list import format_score
-from .tables import FollowingPanel, install_bottom_dock, row_table, select_quietly
+from .tables import BottomDock, FollowingPanel, build_bottom_dock, row_table, select_quietly
 
 RUN = "run"
 ROWS = (*STRATEGIES, RUN)
@@ -365,16 +365,13 @@ class StrategiesPanel(FollowingPanel):
         self.table.selectRow(self.model.row_of(name))
 
 
-def install_strategies(window) -> QDockWidget:
-    """Add the "Simulated strategies" dock (bottom, hidden at first; when shown, tabbed with the
-    other bottom docks, the topic view first) to ``window`` with a toggle in its View menu
-    (Ctrl+Alt+S). Sets ``window.strategies`` (the panel), ``window.strategies_dock`` and
-    ``window.act_strategies``."""
-    view = getattr(getattr(window, "article", None), "view", None)
-    panel = StrategiesPanel(window.session, view)
-    dock, act = install_bottom_dock(
+def build_strategies(window) -> BottomDock:
+    """The "Simulated strategies" dock of ``window`` (bottom, hidden at first; when shown, tabbed
+    with the other bottom docks, the topic view first) with a toggle in its View menu
+    (Ctrl+Alt+S): the window keeps them as ``strategies`` (the panel), ``strategies_dock`` and
+    ``act_strategies``."""
+    panel = StrategiesPanel(window.session, window.article.view)
+    return build_bottom_dock(
         window, panel, "strategies", "Simulated strategies", SHORTCUT,
         "The open article's scores under the simulated passage strategies S, SL, SLD, SS, SST",
         lambda d: d.objectName() != "topic")
-    window.strategies, window.strategies_dock, window.act_strategies = panel, dock, act
-    return dock

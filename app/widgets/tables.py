@@ -1,12 +1,14 @@
 """The shared parts of the docks' tables (passages, strategies, where the run loses, ranked
 elements): :func:`row_table`, one way to make their read-only table views; :class:`FollowingPanel`,
 a dock's panel whose rows follow the session's open article and settings, rebuilt only while
-shown; :func:`select_quietly`; and :func:`install_bottom_dock`, one way to add such a panel as a
-bottom dock with its View menu entry. See docs/architecture.md."""
+shown; :func:`select_quietly`; and :func:`build_bottom_dock`, one way to build such a panel's
+bottom dock with its View menu entry (a :class:`BottomDock` the main window keeps). See
+docs/architecture.md."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -126,12 +128,20 @@ class FollowingPanel(QWidget):
         raise NotImplementedError
 
 
-def install_bottom_dock(window, panel: QWidget, name: str, title: str, shortcut: str, tip: str,
-                        first: Callable[[QDockWidget], object]) -> tuple[QDockWidget, QAction]:
-    """Add ``panel`` to ``window`` as the bottom dock ``name`` (its object name) titled ``title``,
-    hidden at first, with a checkable entry in the View menu (``shortcut``, status tip ``tip``).
-    When shown it is tabbed with another bottom dock (the least by ``first``) unless floating or
-    tabbed already, and raised. Returns the dock and its entry."""
+class BottomDock(NamedTuple):
+    """A bottom dock's parts, as :func:`build_bottom_dock` returns them and the main window keeps
+    them (``window.strategies, window.strategies_dock, window.act_strategies = ...``)."""
+    panel: QWidget
+    dock: QDockWidget
+    action: QAction
+
+
+def build_bottom_dock(window, panel: QWidget, name: str, title: str, shortcut: str, tip: str,
+                      first: Callable[[QDockWidget], object]) -> BottomDock:
+    """``panel`` as the bottom dock ``name`` (its object name) of ``window`` titled ``title``,
+    hidden at first, with a checkable entry in ``window.view_menu`` (``shortcut``, status tip
+    ``tip``). When shown it is tabbed with another bottom dock (the least by ``first``) unless
+    floating or tabbed already, and raised. Returns the panel, the dock and its entry."""
     dock = QDockWidget(title, window)
     dock.setObjectName(name)
     dock.setWidget(panel)
@@ -143,10 +153,8 @@ def install_bottom_dock(window, panel: QWidget, name: str, title: str, shortcut:
     act.setStatusTip(tip)
     act.toggled.connect(lambda on: _place(window, dock, first) if on else None)
     window.addAction(act)
-    menu = next((a.menu() for a in window.menuBar().actions()
-                 if a.text().replace("&", "") == "View" and a.menu() is not None), None)
-    (menu or window.menuBar().addMenu("&View")).addAction(act)
-    return dock, act
+    window.view_menu.addAction(act)
+    return BottomDock(panel, dock, act)
 
 
 def _place(window, dock: QDockWidget, first: Callable[[QDockWidget], object]) -> None:

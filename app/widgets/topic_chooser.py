@@ -13,7 +13,7 @@ switching back costs nothing. After an edit only the changed topics are evaluate
 (:func:`readsim._evaluate.evaluate_again` over the last evaluation of the same run and
 settings).
 
-:func:`install_topic_scores` wires it to a main window: each item gets `` · 0.1234`` after its
+:func:`build_topic_scores` wires it to a main window: each item gets `` · 0.1234`` after its
 topic id (``2009074 · 0.0259  web ranking ...``; the measure named in the combo's tooltip), :data:`SCORE_ROLE` holds each value, and the
 View menu's (and the combo's context menu's) "Sort topics by the run's score" orders them.
 See docs/architecture.md (a widget's background work)."""
@@ -96,28 +96,22 @@ class TopicChooserScores(QObject):
         s.coverage_changed.connect(lambda *_: self.relabel())
         s.settings_changed.connect(lambda *_: self.refresh())
         s.rows_changed.connect(self._start_if_wanted)
-        view = getattr(window, "topic_view", None)
-        if view is not None:
-            view.doc_combo.currentIndexChanged.connect(lambda _i: self.refresh())
-        editing = getattr(window, "editing", None)
-        if editing is not None and getattr(editing, "editor", None) is not None:
-            # after the edit is pushed: the stack's index (part of the key) moves after `edited`
-            editing.editor.edited.connect(lambda _article: QTimer.singleShot(0, self, self.refresh))
+        window.topic_view.doc_combo.currentIndexChanged.connect(lambda _i: self.refresh())
+        # after the edit is pushed: the stack's index (part of the key) moves after `edited`
+        window.editing.editor.edited.connect(lambda _article: QTimer.singleShot(0, self, self.refresh))
 
     def busy(self) -> bool:
         """True while scores are wanted or being computed."""
         return self._running or self._wanted is not None
 
     def _kind(self) -> str:
-        view = getattr(self.window, "topic_view", None)
-        return view.doc_kind() if view is not None else "F"
+        return self.window.topic_view.doc_kind()
 
     def _key(self) -> tuple | None:
         s = self.window.session
         if s.run is None or s.qrels is None:
             return None
-        editor = getattr(getattr(self.window, "editing", None), "editor", None)
-        edits = editor.stack.index() if editor is not None else 0
+        edits = self.window.editing.editor.stack.index()
         st = s.settings
         return (id(s.run), id(s.qrels), id(s.collection), chooser_measure(self._kind(), st).name, st.mode.value,
                 st.levels, edits)
@@ -227,15 +221,11 @@ class TopicChooserScores(QObject):
 
 
 
-def install_topic_scores(window) -> TopicChooserScores:
-    """Give ``window``'s topic chooser the open run's score per topic and the sort entry (in the
-    View menu and the combo's context menu); sets ``window.topic_scores``. Call after the topic
-    view and the passage editor are installed."""
+def build_topic_scores(window) -> TopicChooserScores:
+    """``window``'s topic chooser given the open run's score per topic and the sort entry (in the
+    View menu and the combo's context menu; the window's ``topic_scores``). Build after the topic
+    view and the passage editor."""
     scores = TopicChooserScores(window)
-    for a in window.menuBar().actions():
-        if a.text().replace("&", "") == "View" and a.menu() is not None:
-            a.menu().addAction(scores.act_sort)
-            break
-    window.topic_scores = scores
+    window.view_menu.addAction(scores.act_sort)
     scores.refresh()
     return scores

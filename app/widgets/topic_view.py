@@ -17,7 +17,7 @@ costs the topic's AgP (browse cost, rank cost; :mod:`.loss_table`). Clicking a r
 article. S starts as F(0.25), so the view opens on the official AgP/F(0.25) (MAgP's); the
 user's choice is remembered in the settings (:func:`readsim.app.files.app_settings`).
 
-:func:`install_topic_view` puts the view in a bottom dock of the main window ("Topic",
+:func:`build_topic_view` puts the view in a bottom dock of the main window ("Topic",
 View ▸ Topic scores).
 """
 
@@ -469,45 +469,35 @@ OPENING_HEIGHT = 270
 """Pixels: the topic dock's height when it first opens (the user's is remembered)."""
 
 
-def install_topic_view(window) -> TopicView:
-    """Add the topic view to ``window`` (a :class:`~readsim.app.mainwindow.MainWindow`) as the
-    bottom dock "Topic" with a View-menu toggle; sets ``window.topic_view`` and ``window.topic_dock``."""
-    view = TopicView(window.session, defer_plots=getattr(window, "defer_plots", False))
+def build_topic_view(window) -> tuple[TopicView, QDockWidget]:
+    """The topic view of ``window`` (a :class:`~readsim.app.mainwindow.MainWindow`) in the bottom
+    dock "Topic", tabbed with the log, with a View-menu toggle; the ranked list keeps the chosen
+    measure's column. Returns the view and its dock (the window's ``topic_view``, ``topic_dock``)."""
+    view = TopicView(window.session, defer_plots=window.defer_plots)
     dock = QDockWidget("Topic: list scores of the ranked list", window)
     dock.setObjectName("topic")
     # scrolls on a screen too small for the view; half the screen's width at least, so that another
     # dock beside it still fits
     dock.setWidget(Scrolled(view, 0.5, 0.25))
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-    log = getattr(window, "log_dock", None)
-    if log is not None:
-        window.tabifyDockWidget(dock, log)
+    window.tabifyDockWidget(dock, window.log_dock)
     window.restoreDockWidget(dock)
     dock.raise_()
     dock.opening_height = OPENING_HEIGHT  # the height it opens at (MainWindow.fit_docks counts it)
     window.resizeDocks([dock], [OPENING_HEIGHT], Qt.Orientation.Vertical)
     action = dock.toggleViewAction()
     action.setText("Topic scores (list measures)")
-    for a in window.menuBar().actions():
-        if a.text().replace("&", "") == "View" and a.menu() is not None:
-            a.menu().addAction(action)
-            break
-    else:
-        window.menuBar().addMenu("&Topic").addAction(action)
-    window.topic_view, window.topic_dock = view, dock
-    table = getattr(window, "table", None)
-    if table is not None and hasattr(table, "set_chosen"):  # the ranked list keeps the chosen measure's column
-        table.set_chosen(view.doc_kind())
-        view.doc_combo.currentIndexChanged.connect(lambda _i: table.set_chosen(view.doc_kind()))
+    window.view_menu.addAction(action)
+    table = window.table  # the ranked list keeps the chosen measure's column
+    table.set_chosen(view.doc_kind())
+    view.doc_combo.currentIndexChanged.connect(lambda _i: table.set_chosen(view.doc_kind()))
     from ..provenance import provenance
 
     panel = view.loss_panel
     panel.context = lambda: provenance(window)
-    panel.tell_error = getattr(window, "show_error", panel.tell_error)
-    status = getattr(window, "status", None)
-    if status is not None:
-        panel.say = status.setText
-    return view
+    panel.tell_error = window.show_error
+    panel.say = window.status.setText
+    return view, dock
 
 
 def _rank_curves():
