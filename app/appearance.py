@@ -28,12 +28,14 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
+from . import settings_keys as keys
+
 ZOOMS = (0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4)
 """The zoom factors Ctrl++ and Ctrl+- step through (1.0: the system's font size)."""
 PRESENT_ZOOM = 1.4
 """Presentation mode's zoom: 11-point body text reads at about 15 points on a projector."""
 THEMES = ("system", "light", "dark")
-ZOOM_KEY, THEME_KEY = "view/zoom", "view/theme"
+ZOOM_KEY, THEME_KEY = keys.ZOOM.name, keys.THEME.name
 
 
 @dataclass(frozen=True)
@@ -137,10 +139,10 @@ class Appearance(QObject):
     def load(self, settings) -> None:
         """Take the remembered zoom and theme (``settings``: a QSettings) and apply them."""
         try:
-            zoom = float(settings.value(ZOOM_KEY, 1.0))
+            zoom = float(keys.read(settings, keys.ZOOM))
         except (TypeError, ValueError):
             zoom = 1.0
-        theme = str(settings.value(THEME_KEY, "system"))
+        theme = str(keys.read(settings, keys.THEME))
         self.zoom = min(max(zoom, ZOOMS[0]), ZOOMS[-1])
         self.theme = theme if theme in THEMES else "system"
         self.apply()
@@ -155,7 +157,7 @@ class Appearance(QObject):
         """Zoom to ``zoom`` (clamped to :data:`ZOOMS`' range); remembered in ``settings`` if given."""
         zoom = round(min(max(zoom, ZOOMS[0]), ZOOMS[-1]), 3)
         if settings is not None:
-            settings.setValue(ZOOM_KEY, zoom)
+            keys.write(settings, keys.ZOOM, zoom)
         if zoom != self.zoom:
             self.zoom = zoom
             self.apply()
@@ -174,7 +176,7 @@ class Appearance(QObject):
         if theme not in THEMES:
             raise ValueError(f"theme {theme!r}: one of {', '.join(THEMES)}")
         if settings is not None:
-            settings.setValue(THEME_KEY, theme)
+            keys.write(settings, keys.THEME, theme)
         if theme != self.theme:
             self.theme = theme
             self.apply()

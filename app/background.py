@@ -1,4 +1,6 @@
-"""The one path from the GUI to a worker thread and back: :func:`run_in_background`.
+"""The one path from the GUI to a worker thread and back: :func:`run_in_background`; the one
+path for requests where only the latest result counts: :class:`LatestJob`; and the one
+cancellation: :class:`Progress` (polled by the GUI thread, cancelled by it) and :class:`Cancelled`.
 
 Modelled on Anki's ``QueryOp``: long work (reading a qrels file, a run, a collection,
 evaluating a topic's ranked list, laying out an article) runs as ``op()`` in a
@@ -16,6 +18,10 @@ Threading contract
   use a :class:`~readsim.engine.collection.Collection` (thread-safe).
 - ``success`` and ``failure`` run in the GUI thread, through a queued signal.
 - If ``parent`` is deleted before the work ends, neither callback is called.
+- Only the latest result counts for a :class:`LatestJob`: each :meth:`LatestJob.start` is a new
+  generation, the previous job's :class:`Progress` is cancelled (its worker raises
+  :class:`Cancelled` at its next :meth:`Progress.step`) and its callbacks are never called.
+  Work stopped by its caller (a figure, a recording, a sweep) raises the same :class:`Cancelled`.
 - :func:`activity` counts the jobs in flight (busy indicator; ``idle`` when the count drops to 0).
   The count drops *after* ``success`` returns, so work chained from ``success`` keeps it busy.
 - Garbage is collected in the GUI thread only (:func:`collect_garbage_in_gui_thread`). Python's
@@ -94,6 +100,32 @@ def input_error_text(exc: BaseException) -> str | None:
     return None
 
 
+class Cancelled(Exception):
+    """Work stopped because it was cancelled (Cancel, Esc) or a newer request made it stale: the
+    app's one cancellation (:meth:`Progress.step`, figures, recordings, sweeps). Never an error
+    to show; a :class:`LatestJob` drops it."""
+
+
+class Progress:
+    """Progress of one worker job, written by the worker, read by the GUI thread's timer.
+
+    Plain attributes (a float and a str: each assignment is atomic under the GIL):
+    :attr:`fraction` from 0 to 1, :attr:`text` what is being done; :attr:`cancelled` set by the
+    GUI thread. :meth:`step` raises :class:`Cancelled` once cancelled."""
+
+    def __init__(self) -> None:
+        self.fraction = 0.0
+        self.text = ""
+        self.cancelled = False
+
+    def step(self, fraction: float, text: str | None = None) -> None:
+        if self.cancelled:
+            raise Cancelled()
+        self.fraction = min(max(float(fraction), 0.0), 1.0)
+        if text is not None:
+            self.text = text
+
+
 class Activity(QObject):
     """Jobs in flight: ``changed(count)``, ``idle()`` when it drops to 0, ``failed(text)``
     for errors no caller handled."""
@@ -123,6 +155,18 @@ def activity() -> Activity:
     if _activity is None:
         _activity = Activity()
     return _activity
+
+
+def report_failure(exc: BaseException) -> None:
+    """What a job's error becomes when its caller has no ``failure`` handler: an input error is
+    ``path: reason`` on :attr:`Activity.failed`, :class:`Cancelled` nothing, anything else (a
+    bug) goes to ``sys.excepthook`` with its traceback."""
+    if isinstance(exc, Cancelled):
+        return
+    if (text := input_error_text(exc)) is not None:
+        activity().failed.emit(text)
+    else:  # a bug: the traceback dialog (or the test's exception capture)
+        sys.excepthook(type(exc), exc, exc.__traceback__)
 
 
 class _Relay(QObject):
@@ -155,12 +199,7 @@ class _Relay(QObject):
     def _on_failed(self, exc: object) -> None:
         try:
             if self._alive():
-                if self._failure is not None:
-                    self._failure(exc)  # type: ignore[arg-type]
-                elif (text := input_error_text(exc)) is not None:  # type: ignore[arg-type]
-                    activity().failed.emit(text)
-                else:  # a bug: the traceback dialog (or the test's exception capture)
-                    sys.excepthook(type(exc), exc, exc.__traceback__)  # type: ignore[arg-type]
+                (self._failure or report_failure)(exc)  # type: ignore[arg-type]
         finally:
             self._finish()
 
@@ -216,3 +255,56 @@ def run_in_background(
     _live.add(relay)
     activity()._add(1)
     QThreadPool.globalInstance().start(_Job(op, relay))
+
+
+class LatestJob:
+    """Requests of one kind where only the latest result counts (a topic's rows, a sweep, a
+    comparison). Each :meth:`start` is a new :attr:`generation`: the job running is cancelled
+    (its :class:`Progress`) and its callbacks are dropped, so ``success`` and ``failure`` are
+    called for the latest request only. :meth:`cancel` drops the running one without a new one
+    (the request it answered is gone). :attr:`progress` is the running job's (None when none
+    runs); ``changed()`` is called each time one starts or ends. Use from the GUI thread."""
+
+    def __init__(self, parent: QObject | None, changed: Callable[[], None] | None = None) -> None:
+        self._parent = parent
+        self._changed = changed or (lambda: None)
+        self.generation = 0
+        self.progress: Progress | None = None
+
+    def busy(self) -> bool:
+        return self.progress is not None
+
+    def is_latest(self, generation: int) -> bool:
+        """True while ``generation`` (:meth:`start`'s) is the latest request."""
+        return generation == self.generation
+
+    def start(self, op: Callable[[Progress], Any], success: Callable[[Any], None],
+              failure: Callable[[BaseException], None] | None = None) -> int:
+        """Run ``op(progress)`` in a worker (:func:`run_in_background`; the job running is
+        cancelled first), then, if no newer request came meanwhile, ``success(result)`` or
+        ``failure(exc)`` (None: :func:`report_failure`) once :attr:`progress` is None again.
+        Returns the request's generation."""
+        self.cancel()
+        gen = self.generation
+        job = self.progress = Progress()
+        self._changed()
+
+        def done(callback: Callable[[Any], None]) -> Callable[[Any], None]:
+            def call(value) -> None:
+                if gen != self.generation:
+                    return  # a newer request (or cancel) dropped this one
+                self.progress = None
+                self._changed()
+                callback(value)
+            return call
+
+        run_in_background(self._parent, lambda: op(job), done(success), done(failure or report_failure))
+        return gen
+
+    def cancel(self) -> None:
+        """Stop the running job (its worker stops at its next :meth:`Progress.step`) and drop its
+        callbacks: a new generation. Does not call ``changed()``."""
+        if self.progress is not None:
+            self.progress.cancelled = True
+            self.progress = None
+        self.generation += 1

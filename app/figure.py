@@ -53,6 +53,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QWidget
 from readsim.engine.atomic import write_bytes
 
 from .articles import length_of
+from .background import Cancelled  # raised here when the figure is cancelled (nothing written)
 from .widgets.article_view import BOTH, GUTTER, RELEVANT, RETRIEVED, SCREEN, ArticleView
 
 COLUMN = 640            # narrowest text column of a figure (logical pixels, the gutter excluded)
@@ -64,10 +65,6 @@ PAD = 2                 # logical pixels below the range's last line (none above
                         # above would show its underline)
 SUFFIXES = (".svg", ".pdf", ".png")
 SLICE_MS = 30.0         # at most this long laying the figure's lines out between two ticks
-
-
-class Cancelled(Exception):
-    """The figure was cancelled (its ``tick`` returned False); nothing was written."""
 
 
 @dataclass

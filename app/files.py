@@ -25,6 +25,8 @@ from readsim.engine.archives import SUFFIXES, is_archive
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 
+from . import settings_keys as keys
+
 KINDS = ("collection", "qrels", "run", "topics")
 #: byte-order marks of XML in UTF-16 or UTF-32 (NUL bytes there are text, not binary data);
 #: UTF-32 LE first, its mark starts with UTF-16 LE's
@@ -128,7 +130,7 @@ ARCHIVE_FILTER = f"Collection archives ({' '.join('*' + s for s in SUFFIXES)});;
 
 def recent_files(settings: QSettings | None = None) -> list[tuple[str, str]]:
     """Recent ``(kind, path)`` pairs, newest first (from ``settings``, default :func:`app_settings`)."""
-    raw = (settings or app_settings()).value("recent", [])
+    raw = keys.read(settings or app_settings(), keys.RECENT)
     if isinstance(raw, str):
         raw = [raw]
     out = []
@@ -155,7 +157,7 @@ def add_recent_files(pairs: list[tuple[str, str | os.PathLike]]) -> None:
     for kind, path in pairs:
         entry = f"{kind}|{os.path.abspath(path)}"
         items = [entry, *(i for i in items if i != entry)][:MAX_RECENT]
-    settings.setValue("recent", items)
+    keys.write(settings, keys.RECENT, items)
 
 
 _LOOKS_LIKE = {

@@ -4,7 +4,7 @@
 one that cannot be read (missing, a folder, a FIFO, binary data, another kind of file, not
 UTF-8, a bad line; :func:`readsim.app.files.check_input`) is reported as ``path: reason``
 (``file:line: reason``) in :attr:`Loaded.errors` while the others are taken over. A collection
-is listed, or its index built, with a :class:`~readsim.app.runs_model.Progress` the GUI thread
+is listed, or its index built, with a :class:`~readsim.app.background.Progress` the GUI thread
 polls and may cancel (:func:`index_collection`, docs/reference.md section 2.10).
 :func:`describe` says what is loaded; :func:`check_inputs` checks the inputs against each other
 (:func:`readsim.engine.coverage.check_coverage`: an empty qrels file, run topics the qrels lack,
@@ -30,7 +30,7 @@ from readsim.engine.formats import Qrels, Run, Topic, read_any_run, read_qrels, 
 
 from .background import input_error_text
 from .files import add_recent_files, check_input
-from .runs_model import Cancelled, Progress
+from .background import Cancelled, Progress
 
 
 @dataclass

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout,
                                QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
 from . import appearance as look
+from . import settings_keys as keys
 from .background import activity
 from .files import ARCHIVE_FILTER, app_settings, guess_kind, recent_files
 from .plain import amount, esc, menu_text, plain_label, plain_tip, rich_label
@@ -713,11 +714,11 @@ class MainWindow(QMainWindow):
     # -- settings -----------------------------------------------------------------------
     def _restore(self) -> None:
         st = app_settings()
-        place(self, QSize(*DEFAULT_SIZE), st.value("window/geometry"))  # bounded by this screen
-        state = st.value("window/state")
+        place(self, QSize(*DEFAULT_SIZE), keys.read(st, keys.WINDOW_GEOMETRY))  # bounded by this screen
+        state = keys.read(st, keys.WINDOW_STATE)
         if isinstance(state, QByteArray) and not state.isEmpty():
             self._fresh = not self.restoreState(state)
-        split = st.value("window/splitter")
+        split = keys.read(st, keys.WINDOW_SPLITTER)
         if isinstance(split, QByteArray) and not split.isEmpty():
             self._sized = self.splitter.restoreState(split)
 
@@ -806,11 +807,11 @@ class MainWindow(QMainWindow):
 
     def save_state(self) -> None:
         st = app_settings()
-        st.setValue("window/geometry", self.saveGeometry())
+        keys.write(st, keys.WINDOW_GEOMETRY, self.saveGeometry())
         # presenting: the arrangement it restores on leaving, not the room's
         state, split = self.presentation.saved_state() or (self.saveState(), self.splitter.saveState())
-        st.setValue("window/state", state)
-        st.setValue("window/splitter", split)
+        keys.write(st, keys.WINDOW_STATE, state)
+        keys.write(st, keys.WINDOW_SPLITTER, split)
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.save_state()

@@ -51,16 +51,14 @@ from PySide6.QtWidgets import QApplication
 
 from readsim.engine.atomic import check_target, write_bytes
 
+from .background import Cancelled  # raised here when the recording is cancelled (nothing written)
+
 WHATS = ("pane", "window")
 PERS = ("screen", "step")
 SUFFIXES = (".gif", ".mp4")
 MAX_GIF_PIXELS = 600_000_000  # a GIF's frames are all kept (1 byte a pixel) until Pillow encodes them
 DURATION_MS = (20, 60_000)  # shortest frame most GIF viewers honour; longest: a minute
 MP4_FPS = 25
-
-
-class Cancelled(Exception):
-    """The recording was cancelled (``progress`` returned False); nothing was written."""
 
 
 @dataclass(frozen=True)

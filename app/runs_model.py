@@ -37,6 +37,8 @@ import readsim._evaluate as api_core
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
 from readsim.engine.reading import Mode
 
+from .background import Cancelled, Progress  # noqa: F401 - the workers' progress and cancellation, named here too
+
 if TYPE_CHECKING:
     from readsim.engine.listmeasures import Evaluation
 
@@ -48,30 +50,6 @@ TEST_NAMES = {"bootstrap": "paired bootstrap", "t": "paired t-test", "randomizat
 READING_MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT)
 TWO_RUNS = ("two runs cannot show a correlation: Kendall's τ and Pearson's r of two runs are ±1 whatever the "
             "measures say (compare 3 runs or more)")
-
-
-class Cancelled(Exception):
-    """A worker stopped because its :class:`Progress` was cancelled (a newer request)."""
-
-
-class Progress:
-    """Progress of one worker job, written by the worker, read by the GUI thread's timer.
-
-    Plain attributes (a float and a str: each assignment is atomic under the GIL):
-    :attr:`fraction` from 0 to 1, :attr:`text` what is being done; :attr:`cancelled` set by the
-    GUI thread. :meth:`step` raises :class:`Cancelled` once cancelled."""
-
-    def __init__(self) -> None:
-        self.fraction = 0.0
-        self.text = ""
-        self.cancelled = False
-
-    def step(self, fraction: float, text: str | None = None) -> None:
-        if self.cancelled:
-            raise Cancelled()
-        self.fraction = min(max(float(fraction), 0.0), 1.0)
-        if text is not None:
-            self.text = text
 
 
 # -- options --------------------------------------------------------------------------------------

@@ -36,12 +36,13 @@ from readsim.engine.measure import ListMeasure
 from readsim.engine.reading import Mode
 
 from .rows import held_entry, with_mode
+from . import settings_keys as keys
 from .topic_scores import topic_scores
 
 DEFAULT_LIST_MEASURE = "AgP/F(0.25)"
 """The list measure of the before/after line by default: INEX 2009-2010's official Relevant in
 Context measure (its mean over topics is MAgP)."""
-LIST_MEASURE_KEY = "worth/list_measure"
+LIST_MEASURE_KEY = keys.WORTH_LIST_MEASURE.name
 """QSettings key of the list measure chosen for the before/after line."""
 NOT_RANKED = "not ranked"
 

@@ -13,7 +13,7 @@ collection)`` read in the mode (``readsim.article``'s evaluation), recomputed at
 a scan over its passages). The AgP rows need the whole topic under both runs and are computed
 with the API's core, :func:`readsim._evaluate.evaluate_run` on each run cut to the topic (the
 values of ``readsim.evaluate(..., per="topic")``), in the background
-(:func:`readsim.app.background.run_in_background`). An article a run does not rank for the
+(:class:`readsim.app.background.LatestJob`: the latest request only). An article a run does not rank for the
 topic shows "not ranked" in that run's column (its view shows relevance only).
 
 :func:`build_compare` builds the panel's dock for a main window as a dock (View ▸ Compare runs (A/B),
@@ -39,11 +39,12 @@ from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.measure import DocMeasure, ListMeasure
 
 from .. import marks as mk
-from ..background import run_in_background
+from ..background import LatestJob
 from ..files import app_settings
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..rows import MODES
 from ..session import Session
+from .. import settings_keys as keys
 from .article_view import ArticleView
 from .legend import Legend
 from .placement import give_back, within_screen
@@ -287,7 +288,7 @@ class ComparePanel(QWidget):
         self.list_scores: dict[str, dict[str, float]] = {}
         self._rows: dict[str, Row] = {}
         self._shown_key: tuple | None = None
-        self._list_gen = 0
+        self._list_jobs = LatestJob(self)  # the A/B list scores: the latest request only
         self._syncing = False
         self.active = True
 
@@ -558,8 +559,6 @@ class ComparePanel(QWidget):
         if getattr(self, "_list_key", None) == key:
             return
         self._list_key = key
-        self._list_gen += 1
-        gen = self._list_gen
         self.list_scores = {}
         qrels, coll, mode, levels = s.qrels, s.collection, s.settings.mode, s.settings.levels
 
@@ -580,12 +579,10 @@ class ComparePanel(QWidget):
             return out
 
         def success(out) -> None:
-            if gen != self._list_gen:
-                return
             self.list_scores = out
             self._fill_table()
 
-        run_in_background(self, op, success, lambda exc: self.session.worker_failed(exc))
+        self._list_jobs.start(lambda _progress: op(), success, lambda exc: self.session.worker_failed(exc))
 
 
 def build_compare(window) -> tuple[ComparePanel, QDockWidget, QAction, QAction]:
@@ -611,14 +608,14 @@ def build_compare(window) -> tuple[ComparePanel, QDockWidget, QAction, QAction]:
         if dock.isVisible():
             return
         before[:] = [window.size()]
-        if dock.isFloating() or app_settings().value("compare/placed", False, type=bool):
+        if dock.isFloating() or keys.read(app_settings(), keys.COMPARE_PLACED):
             return
         dock.setFloating(True)
         dock.setGeometry(within_screen(window, 0.94, 0.88))
 
     def visible(on: bool) -> None:
         if on:
-            app_settings().setValue("compare/placed", True)
+            keys.write(app_settings(), keys.COMPARE_PLACED, True)
         elif before:
             give_back(window, before.pop())
         panel.set_active(on)

@@ -20,12 +20,13 @@ from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QVBoxLayout
 
 from readsim.engine.measure import UnknownMeasure, parse_list_measure
 
-from ..background import run_in_background
+from ..background import LatestJob
 from ..files import app_settings
 from ..plain import plain_label
+from .. import settings_keys as keys
 from ..runs_model import DEFAULT_MEASURES
 from ..session import Session
-from ..worth import DEFAULT_LIST_MEASURE, LIST_MEASURE_KEY, Worth, changed_part, list_evaluation, signed, worth_job
+from ..worth import DEFAULT_LIST_MEASURE, Worth, changed_part, list_evaluation, signed, worth_job
 
 
 def worth_lines(w: Worth) -> list[str]:
@@ -48,7 +49,7 @@ class EditWorth(QFrame):
         super().__init__(parent)
         self.session = session
         self.worth: Worth | None = None
-        self._gen = 0
+        self._jobs = LatestJob(self)  # the latest edit's worth only
         self._key: tuple | None = None
         self._before: dict[tuple, object] = {}  # (baseline, measure, mode, levels, qrels, collection) -> Evaluation
         self.setObjectName("worth")
@@ -63,7 +64,7 @@ class EditWorth(QFrame):
         self.measure.addItems(list(DEFAULT_MEASURES))
         self.measure.setToolTip("The list measure of the topic's value and of the run's mean over topics "
                                 "(any list measure, e.g. AgP/F(0.25), MAP, gP@10/T2IP(300))")
-        stored = app_settings().value(LIST_MEASURE_KEY)
+        stored = keys.read(app_settings(), keys.WORTH_LIST_MEASURE)
         self.measure.setCurrentText(stored if isinstance(stored, str) and stored else DEFAULT_LIST_MEASURE)
         head.addWidget(self.measure, 1)
         lay.addLayout(head)
@@ -84,7 +85,7 @@ class EditWorth(QFrame):
         except UnknownMeasure:
             self.text.setText(f"{text}: not a list measure (e.g. AgP/F(0.25))")
             return
-        app_settings().setValue(LIST_MEASURE_KEY, text)
+        keys.write(app_settings(), keys.WORTH_LIST_MEASURE, text)
         self.refresh()
 
     def refresh(self, *_) -> None:
@@ -106,8 +107,6 @@ class EditWorth(QFrame):
         self._key, self.worth = key, None
         self.show()
         self.text.setText(f"{measure.name}: evaluating…")
-        self._gen += 1
-        gen = self._gen
         qrels, coll, topic = s.qrels, s.collection, s.topic
         part = changed_part(s.run, base)  # copied here: the editor changes the run's lists in place
         bkey = (id(base), measure, mode, levels, id(qrels), id(coll))
@@ -118,15 +117,13 @@ class EditWorth(QFrame):
             return before, worth_job(qrels, before, part, measure, mode, coll, levels, topic)
 
         def success(result) -> None:
-            if gen != self._gen:
-                return
             if len(self._before) > 8:
                 self._before.clear()
             self._before[bkey] = result[0]
             self.worth = result[1]
             self.text.setText("\n".join(worth_lines(self.worth)))
 
-        run_in_background(self, op, success, s.worker_failed)
+        self._jobs.start(lambda _progress: op(), success, s.worker_failed)
 
 
 def build_edit_worth(window) -> EditWorth:

@@ -52,7 +52,7 @@ from readsim.engine.layout import layout
 
 from .. import elements_model as em
 from ..articles import length_of
-from ..background import input_error_text, run_in_background
+from ..background import LatestJob, input_error_text, run_in_background
 from ..files import app_settings
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import Session
@@ -60,6 +60,7 @@ from ..session import Session
 from .element_article import EMPTY, LEGEND, SELECTED, ElementArticleView
 from .elements_scores import ElementScores
 from .placement import Scrolled, give_back, within_screen
+from .. import settings_keys as keys
 from .elements_table import (ARTICLE, E, F_GEN, F_STRICT, OVERLAP, POS, RANK, SIZE, UNSEEN, XPATH, S,
                              ElementTableModel, element_values, fmt_f)
 from .entries import ELEMENTS_TEXT as ACTION_TEXT
@@ -83,9 +84,9 @@ class ElementsPanel(QWidget):
         self.topic_view: em.TopicView | None = None
         self.choices: list[em.TopicChoice] = []
         self._files_key: tuple | None = None
-        self._topic_gen = 0
-        self._article_gen = 0
-        self._jobs = 0
+        self._topic_jobs = LatestJob(self, self._show_busy)  # the topic list or a topic: the latest request
+        self._article_jobs = LatestJob(self, self._show_busy)  # the article to show: the latest request
+        self._reads = 0  # element runs being read
         #: name -> (collection, article, layout, the element tree's parent array) of the last articles shown
         self._articles: OrderedDict[str, tuple[object, object, object, object]] = OrderedDict()
         self._shown_article: str | None = None
@@ -217,22 +218,22 @@ class ElementsPanel(QWidget):
         self.message.setText(text)
         self.stack.setCurrentWidget(self.message)
 
-    def _busy(self, delta: int) -> None:
-        self._jobs += delta
-        self.busy.setVisible(self._jobs > 0)
+    def _show_busy(self) -> None:
+        self.busy.setVisible(self._reads > 0 or self._topic_jobs.busy() or self._article_jobs.busy())
 
-    def _background(self, op, success, failure) -> None:
-        self._busy(1)
+    def _read_in_background(self, op, success, failure) -> None:
+        """An element run read (each one counts, none is stale)."""
+        self._reads += 1
+        self._show_busy()
 
-        def ok(result) -> None:
-            self._busy(-1)
-            success(result)
+        def settled(callback):
+            def call(value) -> None:
+                self._reads -= 1
+                self._show_busy()
+                callback(value)
+            return call
 
-        def bad(exc) -> None:
-            self._busy(-1)
-            failure(exc)
-
-        run_in_background(self, op, ok, bad)
+        run_in_background(self, op, settled(success), settled(failure))
 
     def _error_text(self, exc: BaseException) -> str:
         text = input_error_text(exc)
@@ -265,13 +266,9 @@ class ElementsPanel(QWidget):
             self.status.setText("")
             return
         qrels, coll = s.qrels, s.collection
-        self._topic_gen += 1
-        gen = self._topic_gen
         self.status.setText("Listing the topics and their relevant articles…")
 
         def success(choices) -> None:
-            if gen != self._topic_gen:
-                return
             self.choices = choices
             self.topic_combo.clear()
             for c in choices:
@@ -287,10 +284,9 @@ class ElementsPanel(QWidget):
             self.load_topic(wanted)
 
         def failure(exc) -> None:
-            if gen == self._topic_gen:
-                self.show_message(self._error_text(exc))
+            self.show_message(self._error_text(exc))
 
-        self._background(lambda: em.topic_choices(qrels, coll), success, failure)
+        self._topic_jobs.start(lambda _progress: em.topic_choices(qrels, coll), success, failure)
 
     def _session_topic(self, topic: str) -> None:
         if self.active and self.choices and (self.topic_view is None or self.topic_view.topic != topic):
@@ -303,19 +299,13 @@ class ElementsPanel(QWidget):
         i = self.topic_combo.findData(topic)
         if i >= 0:
             self.topic_combo.setCurrentIndex(i)
-        self._topic_gen += 1
-        gen = self._topic_gen
         qrels, coll, runs = s.qrels, s.collection, list(self.file_runs)
         self.status.setText(f"Deriving the element assessments of topic {topic} and evaluating the runs…")
 
         def success(tv: em.TopicView) -> None:
-            if gen != self._topic_gen:
-                return
             self._adopt_topic(tv)
 
         def failure(exc) -> None:
-            if gen != self._topic_gen:
-                return
             if isinstance(exc, em.Unavailable):
                 self.topic_view = None
                 self.status.setText("")
@@ -326,7 +316,7 @@ class ElementsPanel(QWidget):
             self.status.setText(f"Error: {text}")
             self.show_message(text)
 
-        self._background(lambda: em.prepare_topic(qrels, coll, topic, runs), success, failure)
+        self._topic_jobs.start(lambda _progress: em.prepare_topic(qrels, coll, topic, runs), success, failure)
 
     def _adopt_topic(self, tv: em.TopicView, wanted: str | None = None) -> None:
         keep = wanted or self.run_combo.currentData()
@@ -447,7 +437,7 @@ class ElementsPanel(QWidget):
         def failure(exc) -> None:
             self._run_error(self._error_text(exc))
 
-        self._background(lambda: read_element_run(path, coll), success, failure)
+        self._read_in_background(lambda: read_element_run(path, coll), success, failure)
 
     def _run_error(self, text: str) -> None:
         self.status.setText(f"Cannot read the element run: {text}")
@@ -492,11 +482,9 @@ class ElementsPanel(QWidget):
             self._articles.move_to_end(name)
             self._display(name, hit[1], hit[2], hit[3], view, position)
             return
-        self._article_gen += 1
-        gen = self._article_gen
         self.header.setText(f"<i>Reading article {esc(name)}…</i>")
 
-        def op():
+        def op(_progress):
             article = coll.article(name)
             return article, layout(article), element_tree(article).parent
 
@@ -505,22 +493,22 @@ class ElementsPanel(QWidget):
             self._articles[name] = (coll, article, lay, parent)
             while len(self._articles) > ARTICLES_KEPT:
                 self._articles.popitem(last=False)
-            if gen == self._article_gen and self._position == position and self.current_run() is view:
+            if self._position == position and self.current_run() is view:  # the latest request's
                 self._display(name, article, lay, parent, view, position)
 
         def failure(exc) -> None:
-            if gen == self._article_gen:
-                text = self._error_text(exc)
-                self._shown_article = None
-                self.view.show_message(f"Article {name}: {text}")
+            text = self._error_text(exc)
+            self._shown_article = None
+            self.view.show_message(f"Article {name}: {text}")
 
-        self._background(op, success, failure)
+        self._article_jobs.start(op, success, failure)
 
     def _display(self, name, article, lay, parent, view: em.RunView, position: int) -> None:
         tv = self.topic_view
         if tv is None:
             return
-        self._article_gen += 1  # a slower load of another article is stale now
+        self._article_jobs.cancel()  # a slower load of another article is stale now
+        self._show_busy()
         key = (name, id(view))
         if key != self._shown_key:
             items = em.brackets(view, tv.assessments, name, parent)
@@ -594,7 +582,7 @@ def build_elements_dock(window, act) -> tuple[ElementsPanel, QDockWidget]:
             if not topic.isHidden() and not topic.isFloating() and not dock.isFloating():
                 window.tabifyDockWidget(topic, dock)
             return
-        if dock.isFloating() or app_settings().value("elements/placed", False, type=bool):
+        if dock.isFloating() or keys.read(app_settings(), keys.ELEMENTS_PLACED):
             return
         dock.setFloating(True)  # first time ever: a large window of its own (dockable), inside the screen
         dock.setGeometry(within_screen(window, 0.94, 0.88))
@@ -604,7 +592,7 @@ def build_elements_dock(window, act) -> tuple[ElementsPanel, QDockWidget]:
     def visible(on: bool) -> None:
         st = app_settings()
         if on:
-            st.setValue("elements/placed", True)
+            keys.write(st, keys.ELEMENTS_PLACED, True)
         elif before:
             give_back(window, before.pop())
         if act.isChecked() != on:

@@ -18,7 +18,7 @@ The outline costs nothing while its dock is hidden: it is filled when shown (``s
 An article's element index is built on first use (:attr:`Article.elements`, about 45 ms for
 the largest real article, 80 ms for a 12 MB one); for a long article
 (> :data:`SYNC_CHARS` characters) it is built in a worker
-(:func:`~readsim.app.background.run_in_background`), so opening an article never stalls the GUI
+(:class:`~readsim.app.background.LatestJob`), so opening an article never stalls the GUI
 thread on it.
 """
 
@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPush
 from readsim.engine import intervals as iv
 from readsim.engine.text import Article, Element
 
-from ..background import run_in_background
+from ..background import LatestJob
 from ..plain import plain_label, plain_tip
 from ..session import Session
 
@@ -257,7 +257,7 @@ class Outline(QWidget):
         self._assessed_key: tuple | None = None  # (article, topic, qrels) of the model's assessments
         for col in ASSESSMENT_COLUMNS:
             self.tree.setColumnHidden(col, True)
-        self._gen = 0
+        self._indexing = LatestJob(self)  # the elements of the article shown last only
         session.article_changed.connect(self.show_current)
         session.evaluation_changed.connect(self.update_passages)
         self.show_current()
@@ -279,7 +279,7 @@ class Outline(QWidget):
         if article is not None and article is self._article:
             self.update_passages()
             return
-        self._gen += 1
+        self._indexing.cancel()  # a slower indexing of the article before is stale now
         self._article = None
         if article is None:
             self.model.set_article(None)
@@ -290,15 +290,10 @@ class Outline(QWidget):
             return
         self.model.set_article(None)
         self.summary.setText("Indexing the article's elements…")
-        gen = self._gen
-
-        def done(_elements) -> None:
-            if gen == self._gen:  # nothing newer was shown meanwhile: show what is open now
-                self.show_current()
-
         from readsim.engine.elements.tree import element_tree  # the element metrics: when an outline is first shown
 
-        run_in_background(self, lambda: (article.elements, element_tree(article)), done)
+        # nothing newer was shown meanwhile: show what is open now
+        self._indexing.start(lambda _progress: (article.elements, element_tree(article)), lambda _e: self.show_current())
 
     def _fill(self, article: Article) -> None:
         ev = self.session.current.evaluation

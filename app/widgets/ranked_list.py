@@ -25,6 +25,7 @@ from readsim.engine.document import Settings
 from readsim.engine.measure import DocMeasure
 
 from ..files import app_settings
+from .. import settings_keys as keys
 from ..plain import plain_tip
 from ..rows import RankedRow
 from .placement import shown_columns
@@ -34,7 +35,7 @@ SCORE_COLUMNS = (AVECHP, T2IF, LE, F, CHP, T2IP, ES, P_SET, R_SET)
 OPTIONAL_COLUMNS = (ARTICLE, CHP, T2IP, ES, P_SET, R_SET)  # hidden by default
 COLUMN_KEYS = {RANK: "rank", ARTICLE: "article", TITLE: "title", RELEVANT: "relevant", AVECHP: "aveChP",
                T2IF: "T2IF", LE: "LE", F: "F", CHP: "ChP", T2IP: "T2IP", ES: "ES", P_SET: "P_set", R_SET: "R_set"}
-COLUMNS_KEY = "ranked_list/columns"
+COLUMNS_KEY = keys.RANKED_LIST_COLUMNS.name
 RANKED_MIME = "application/x-readsim-ranked-article"
 """The MIME type of a dragged row: the article id, UTF-8."""
 ARTICLE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -431,11 +432,11 @@ class RankedListView(QTableView):
 
     @staticmethod
     def _stored_columns() -> set[int]:
-        stored = app_settings().value(COLUMNS_KEY)
+        stored = keys.read(app_settings(), keys.RANKED_LIST_COLUMNS)
         if stored is None:
             return set(COLUMN_KEYS) - set(OPTIONAL_COLUMNS)
-        keys = [stored] if isinstance(stored, str) else list(stored)
-        cols = {c for c, k in COLUMN_KEYS.items() if k in keys}
+        names = [stored] if isinstance(stored, str) else list(stored)
+        cols = {c for c, k in COLUMN_KEYS.items() if k in names}
         return cols | {TITLE}
 
     def visible_columns(self) -> set[int]:
@@ -464,7 +465,7 @@ class RankedListView(QTableView):
         self._wanted = columns
         self._fill_title()
         if save:
-            app_settings().setValue(COLUMNS_KEY, [COLUMN_KEYS[c] for c in sorted(columns)])
+            keys.write(app_settings(), keys.RANKED_LIST_COLUMNS, [COLUMN_KEYS[c] for c in sorted(columns)])
 
     def column_menu(self) -> QMenu:
         """A menu of checkable actions, one per column but the title: show or hide it."""

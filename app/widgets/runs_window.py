@@ -53,8 +53,9 @@ from readsim.engine.formats import Run
 from readsim.engine.measure import UnknownMeasure
 
 from .. import runs_model as rm
-from ..background import input_error_text, run_in_background
+from ..background import LatestJob, input_error_text, run_in_background
 from ..files import app_settings
+from .. import settings_keys as keys
 from ..plain import esc, plain_label, plain_tip, rich_label
 from .runs.cells import NOT_SIGNIFICANT_MARK, SIGNIFICANT_MARK, note, texts
 from .runs.correlation import CorrelationTab
@@ -62,7 +63,6 @@ from .error_box import ErrorBox
 from .placement import place
 from .runs.fidelity import FidelityTab, missing_inputs
 from .runs.exports import CSV_KINDS, TABS, RunsExports, run_sources
-from .runs.jobs import LatestJob
 from .runs.options import OptionsPanel
 from .runs.before_edits import BeforeEdits, key as before_key
 from .runs.runs_tab import RunsTab
@@ -146,7 +146,7 @@ class RunsWindow(QMainWindow):
         self.fill_runs()
         self._show_nothing()
         self._show_fidelity()
-        place(self, QSize(1500, 900), app_settings().value("runs_window/geometry"))  # within the screen
+        place(self, QSize(1500, 900), keys.read(app_settings(), keys.RUNS_WINDOW_GEOMETRY))  # within the screen
 
     # -- layout: the parts, wired ---------------------------------------------------------------
     def _options_panel(self) -> OptionsPanel:
@@ -541,7 +541,7 @@ class RunsWindow(QMainWindow):
 
     # -- geometry -------------------------------------------------------------------------------
     def save_state(self) -> None:
-        app_settings().setValue("runs_window/geometry", self.saveGeometry())
+        keys.write(app_settings(), keys.RUNS_WINDOW_GEOMETRY, self.saveGeometry())
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)

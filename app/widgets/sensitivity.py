@@ -9,7 +9,7 @@ values in the GUI thread (the API's core, :func:`readsim._sweep.article_curve`, 
 frame); efforts (LE, ES, in levels) have their own plot. Beside them, the topic's list score (AgP
 of the topic view's document measure, ANCE@n for LE and ES) against the same parameter, from the
 ranked rows the window has (:func:`readsim._sweep.topic_curve`) in a worker
-(:func:`readsim.app.background.run_in_background`) with a progress bar; a newer request (another
+(:class:`readsim.app.background.LatestJob`) with a progress bar; a newer request (another
 topic, mode, document measure or parameter) cancels it and its result is dropped. The current
 value is a vertical line on every plot; a click in a plot sets the parameter there. pyqtgraph is
 imported when the dock is first shown (:class:`~readsim.app.widgets.deferred.Deferred`).
@@ -33,15 +33,16 @@ from readsim._sweep import article_curve, topic_curve
 from readsim.engine.measure import DocMeasure, ListMeasure
 from readsim.engine.sweep import grid, parameters_of, with_parameter
 
-from ..background import run_in_background
+from ..background import LatestJob, Progress
 from ..files import app_settings
 from ..plain import plain_label
+from .. import settings_keys as keys
 from ..topic_scores import EFFORT_KINDS, doc_measure
 from .deferred import Deferred
 from .tables import BottomDock, build_bottom_dock
 
 SHORTCUT = "Ctrl+Alt+W"
-SETTINGS_KEY = "sensitivity/sweep"
+SETTINGS_KEY = keys.SENSITIVITY_SWEEP.name
 COLUMNS = ("curve", "measure", "parameter", "parameter_value", "value")
 
 
@@ -78,24 +79,6 @@ SWEEPS = (
 TOPIC_COUNT = 50  # values of the topic curve (each a list measure over the whole ranked list)
 
 
-class Cancelled(Exception):
-    """A topic sweep made obsolete by a newer one."""
-
-
-class _Job:
-    """What the GUI thread tells a worker: ``cancelled`` (set by the GUI thread), ``fraction``
-    (set by the worker; plain attributes, atomic under the GIL)."""
-
-    def __init__(self) -> None:
-        self.cancelled = False
-        self.fraction = 0.0
-
-    def step(self, fraction: float) -> None:
-        if self.cancelled:
-            raise Cancelled()
-        self.fraction = fraction
-
-
 def article_curves(doc, settings, sweep: Sweep, values: list, levels: int = 4) -> dict[DocMeasure, np.ndarray]:
     """The panel's measures (for ``settings``) that have one of ``sweep``'s parameters, each at
     every value (:func:`readsim._sweep.article_curve`), keyed by the measure at the current settings."""
@@ -126,7 +109,7 @@ class SensitivityPanel(QWidget):
         self.topic_values: list = []
         self.topic_curve: np.ndarray | None = None
         self.topic_list: ListMeasure | None = None
-        self._job: _Job | None = None
+        self._jobs = LatestJob(self)  # the topic curve: the latest request only
         self._topic_key: tuple | None = None
         self._article_key: tuple | None = None
         lay = QVBoxLayout(self)
@@ -136,7 +119,7 @@ class SensitivityPanel(QWidget):
         self.combo = QComboBox()
         for sw in SWEEPS:
             self.combo.addItem(sw.label, sw.setting)
-        stored = self.combo.findData(app_settings().value(SETTINGS_KEY))
+        stored = self.combo.findData(keys.read(app_settings(), keys.SENSITIVITY_SWEEP))
         if stored > 0:
             self.combo.setCurrentIndex(stored)
             self.sweep = SWEEPS[stored]
@@ -188,7 +171,7 @@ class SensitivityPanel(QWidget):
         self.combo.setCurrentIndex(self.combo.findData(setting))
 
     def _sweep_changed(self, index: int) -> None:
-        app_settings().setValue(SETTINGS_KEY, SWEEPS[index].setting)  # the next window sweeps it too
+        keys.write(app_settings(), keys.SENSITIVITY_SWEEP, SWEEPS[index].setting)  # the next window sweeps it too
         self.sweep = SWEEPS[index]
         self.values = self.sweep.values()
         self.refresh()
@@ -250,7 +233,6 @@ class SensitivityPanel(QWidget):
         articles, docs = [r.article for r in rows], [r.evaluation for r in rows]
         values = dataclasses.replace(self.sweep, count=TOPIC_COUNT).values()
         levels = s.settings.levels
-        job = self._job = _Job()
         self.topic_list, self.topic_values, self.topic_curve = measure, [], None  # nothing stale to export
         self.progress.setValue(0)
         self.progress.show()
@@ -258,12 +240,10 @@ class SensitivityPanel(QWidget):
         if self.slot.built():
             self.plots.show_topic([], None, None, f"topic {s.topic}: computing {measure.name} …")
 
-        def op():
+        def op(job: Progress):
             return values, topic_curve(qrels, topic, articles, docs, measure, name, values, levels, job.step)
 
-        def done(result) -> None:
-            if job is not self._job:
-                return  # obsolete: a newer sweep was asked for
+        def done(result) -> None:  # the latest sweep's (an obsolete one's is dropped)
             self._finish()
             self.topic_values, self.topic_curve = result
             if self.slot.built():  # drawn even while hidden: a refresh on show finds it current
@@ -273,20 +253,22 @@ class SensitivityPanel(QWidget):
             self._say()
 
         def failed(exc: BaseException) -> None:
-            if isinstance(exc, Cancelled) or job is not self._job:
-                return
             self._finish()
             sys.excepthook(type(exc), exc, exc.__traceback__)  # a bug: no input is read here
 
-        run_in_background(self, op, done, failed)
+        self._jobs.start(op, done, failed)
+
+    @property
+    def _job(self) -> Progress | None:
+        """The running topic sweep's progress (None: none runs)."""
+        return self._jobs.progress
 
     def _cancel(self) -> None:
-        if self._job is not None:
-            self._job.cancelled = True
+        if self._jobs.busy():
+            self._jobs.cancel()
             self._finish()
 
     def _finish(self) -> None:
-        self._job = None
         self._timer.stop()
         self.progress.hide()
 

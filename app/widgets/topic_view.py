@@ -39,11 +39,12 @@ from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_m
 from ..worth import topic_before
 from .deferred import Deferred
 from .fixed_labels import fit_text, set_wrapped
+from .. import settings_keys as keys
 from .loss_panel import LEFT_WIDTH, LOSS_WIDTH, LossPanel, export_button
 from .loss_table import LOSS_ARTICLE_ROLE
 from .placement import Scrolled
 
-SETTINGS_KEY = "topic_view/doc"
+SETTINGS_KEY = keys.TOPIC_VIEW_DOC.name
 DEFAULT_DOC = "F"  # AgP/F(0.25): INEX 2009-2010's official Relevant in Context measure (MAgP)
 DOC_HELP = {
     "aveChP": "average character precision of each article along the reading order",
@@ -184,7 +185,7 @@ class TopicView(QWidget):
 
         self.curves_slot.when_built(clickable)
 
-        stored = app_settings().value(SETTINGS_KEY)
+        stored = keys.read(app_settings(), keys.TOPIC_VIEW_DOC)
         i = self.doc_combo.findData(stored) if stored else -1
         self.doc_combo.setCurrentIndex(i if i >= 0 else self.doc_combo.findData(DEFAULT_DOC))
         self.doc_combo.currentIndexChanged.connect(self._doc_changed)
@@ -243,7 +244,7 @@ class TopicView(QWidget):
 
     # -- reactions ----------------------------------------------------------------------
     def _doc_changed(self, _index: int) -> None:
-        app_settings().setValue(SETTINGS_KEY, self.doc_kind())
+        keys.write(app_settings(), keys.TOPIC_VIEW_DOC, self.doc_kind())
         self.refresh()
 
     def _topic_changed(self, _topic: str) -> None:
