@@ -38,14 +38,14 @@ class Presentation(QObject):
             return
         w, a = self.window, look.appearance()
         if on:
-            self._saved = (w.saveState(), w.splitter.saveState(), a.zoom, w._auto_columns)
+            self._saved = (w.saveState(), w.splitter.saveState(), a.zoom, w.columns.auto)
             self.on = True
             self._arrange()
             restore = w.view_restore
             if restore is not None and not restore.done:  # a view or lesson still opening: its docks too
                 restore.finished.connect(self._arrange)
             a.set_zoom(look.PRESENT_ZOOM)
-            w.follow_columns(True)  # the columns fit the bigger controls and scores
+            w.columns.follow(True)  # the columns fit the bigger controls and scores
         else:
             state, split, zoom, auto = self._saved
             self.on = False
@@ -53,7 +53,7 @@ class Presentation(QObject):
             w.splitter.widget(0).show()
             w.restoreState(state)
             w.splitter.restoreState(split)
-            w.follow_columns(auto)
+            w.columns.follow(auto)
         self.act_present.setChecked(self.on)
 
     def _arrange(self) -> None:

@@ -46,9 +46,9 @@ FORBIDDEN = {
 }
 
 #: the modules that score articles, each through the API's core
-ON_THE_API = {"app.rows", "app.articles", "app.editing", "app.playback", "app.export", "app.widgets.scores",
-              "app.widgets.explain", "app.widgets.compare", "app.widgets.strategies", "app.widgets.sensitivity",
-              "app.worth", "app.widgets.ranked_list"}
+ON_THE_API = {"app.rows", "app.articles", "app.passage_editor", "app.playback", "app.export", "app.widgets.scores",
+              "app.widgets.explain", "app.widgets.compare", "app.widgets.compare_rows", "app.widgets.strategies",
+              "app.widgets.sensitivity", "app.worth", "app.widgets.ranked_model"}
 
 
 def imported(source: str) -> set[str]:

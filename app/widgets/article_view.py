@@ -2,9 +2,9 @@
 
 - :func:`build_document` makes one ``QTextBlock`` per layout block, so a layout's display
   positions are this document's positions (checked by the tests). :class:`DocumentBuilder`
-  makes the same document in slices of at most :data:`SLICE_MS` of the GUI thread each, with
-  progress and cancel, for long articles (:class:`~readsim.app.widgets.article_panel.ArticlePanel`
-  uses it).
+  makes the same document in slices, with progress and cancel, for long articles
+  (:class:`~readsim.app.widgets.article_panel.ArticlePanel` uses it). Both are
+  :mod:`.article_document`'s; the view's geometry is :mod:`.article_geometry`'s.
 - The marks (relevant only, retrieved only, relevant and retrieved) are *painted*, for the
   visible lines only (:class:`MarkIndex` finds a range's marks with ``bisect`` in the sorted
   display spans; the view paints backgrounds under the text and underlines over it). The
@@ -27,18 +27,19 @@
 from __future__ import annotations
 
 import bisect
-import time
 
 import numpy as np
-from PySide6.QtCore import QObject, QPointF, QRect, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QRegion,
-                           QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextListFormat)
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QRegion, QTextCharFormat,
+                           QTextCursor, QTextDocument)
 from PySide6.QtWidgets import QTextEdit
 
 from readsim.engine.layout import Layout
 
 from .. import appearance as look
 from ..marks import Marks
+from .article_document import BASE_PT, LINE_HEIGHT, DocumentBuilder, build_document  # noqa: F401 - named here too
+from .article_geometry import TextGeometry
 from .gutter import BADGE_W, ENTRY, GUTTER, RETRIEVED, SCREEN, Gutter
 
 # the light theme's; the colours painted are the current theme's (:func:`readsim.app.appearance.marks`),
@@ -46,176 +47,11 @@ from .gutter import BADGE_W, ENTRY, GUTTER, RETRIEVED, SCREEN, Gutter
 RELEVANT = QColor(look.LIGHT.relevant)  # yellow background: relevant, not retrieved
 BOTH = QColor(look.LIGHT.both)          # sea-green background: relevant and retrieved
 READ_VEIL = QColor(*look.LIGHT.veil)    # over text already read (dims text and marks)
-SLICE_MS = 30.0  # at most this long in the GUI thread per slice of a DocumentBuilder
 #: documents up to this many characters are laid out whole when shown (a few tens of ms);
 #: longer ones are laid out by Qt lazily (in steps, as the event loop runs) and on demand
 EAGER_LAYOUT_CHARS = 150_000
 #: ... and up to this many blocks (22,000 short blocks took 75 ms to lay out at once)
 EAGER_LAYOUT_BLOCKS = 2_000
-
-BASE_PT = 11.0
-HEADING_PT = {1: 15.0, 2: 13.5, 3: 12.5}
-
-
-class _Inserter:
-    """Appends layout blocks to a new document, one at a time (shared by
-    :func:`build_document` and :class:`DocumentBuilder`)."""
-
-    def __init__(self, lay: Layout, parent=None) -> None:
-        self.blocks = lay.blocks
-        self.doc = QTextDocument(parent)
-        self.doc.setUndoRedoEnabled(False)  # read-only: an undo stack would only cost memory
-        self.doc.setDocumentMargin(14)
-        base = QFont()
-        base.setPointSizeF(look.pt(BASE_PT))  # every size in points follows the zoom
-        self.doc.setDefaultFont(base)
-        self.cursor = QTextCursor(self.doc)
-        self.list_fmt = QTextListFormat()
-        self.list_fmt.setStyle(QTextListFormat.Style.ListDisc)
-        self.list_fmt.setIndent(1)
-        self.current_list = None
-        self.prev_kind: str | None = None
-        self.i = 0
-        self.chars = 0  # display characters inserted so far (block separators included)
-        self.total = max(sum(len(b.text) + 1 for b in self.blocks), 1)
-
-    def done(self) -> bool:
-        return self.i >= len(self.blocks)
-
-    def insert(self, deadline: float | None = None) -> None:
-        """Insert blocks until all are in, or ``time.perf_counter()`` passes ``deadline``
-        (at least one block per call)."""
-        cursor = self.cursor
-        while self.i < len(self.blocks):
-            block = self.blocks[self.i]
-            bf, cf = _formats(block.kind, block.level, self.prev_kind)
-            if self.i == 0:
-                cursor.setBlockFormat(bf)
-                cursor.setBlockCharFormat(cf)
-            else:
-                cursor.insertBlock(bf, cf)
-            if block.kind == "item":
-                if self.current_list is None:
-                    self.current_list = cursor.createList(self.list_fmt)
-                else:
-                    self.current_list.add(cursor.block())
-            else:
-                self.current_list = None
-            cursor.insertText(block.text, cf)
-            self.prev_kind = block.kind
-            self.chars += len(block.text) + 1
-            self.i += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-
-
-def build_document(lay: Layout, parent=None) -> QTextDocument:
-    """A QTextDocument with one block per :class:`Block` of ``lay``: title big and bold,
-    headings bold and sized by level, meta small and grey, items as a bulleted list, rows
-    small. Block ``i`` starts at position ``lay.blocks[i].start``. Built at once, in the calling
-    thread (:class:`DocumentBuilder` builds the same document in slices)."""
-    ins = _Inserter(lay, parent)
-    ins.insert()
-    return ins.doc
-
-
-class DocumentBuilder(QObject):
-    """Builds :func:`build_document`'s document in the GUI thread, in slices of at most
-    ``slice_ms`` (default :data:`SLICE_MS`) each, driven by a zero-delay timer, so the event
-    loop runs between slices (a 14 M-character article: about 1 s in all, no slice over ~35 ms).
-
-    Signals: ``progress(int)`` percent of the display characters inserted (after each slice);
-    ``finished(object)`` the finished ``QTextDocument`` (no parent: the receiver adopts it);
-    ``cancelled()`` after :meth:`cancel` (the partial document is deleted).
-
-    Why not in a worker thread: QTextDocument is reentrant and could be built there, but
-    inserting is not the costly part (about 7 ms per MB here); Qt lays the document out again
-    (in the GUI thread) as soon as a view shows it, whichever thread built it.
-    """
-
-    progress = Signal(int)
-    finished = Signal(object)
-    cancelled = Signal()
-
-    def __init__(self, lay: Layout, parent: QObject | None = None, slice_ms: float = SLICE_MS) -> None:
-        super().__init__(parent)
-        self.layout_ = lay
-        self.slice_ms = slice_ms
-        self._ins: _Inserter | None = _Inserter(lay)
-        self._timer = QTimer(self)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._step)
-        self.slices = 0
-        self.longest_ms = 0.0  # the longest slice so far (for tests and benchmarks)
-
-    def start(self) -> None:
-        self._timer.start()
-
-    def running(self) -> bool:
-        return self._timer.isActive()
-
-    def percent(self) -> int:
-        return 100 if self._ins is None else int(100 * self._ins.chars / self._ins.total)
-
-    def cancel(self) -> None:
-        """Stop building; the partial document is dropped and ``cancelled`` emitted (once)."""
-        if self._ins is None:
-            return
-        self._timer.stop()
-        self._ins.doc.deleteLater()
-        self._ins = None
-        self.cancelled.emit()
-
-    def _step(self) -> None:
-        ins = self._ins
-        if ins is None:
-            return
-        t0 = time.perf_counter()
-        ins.insert(t0 + self.slice_ms / 1000.0)
-        self.slices += 1
-        self.longest_ms = max(self.longest_ms, (time.perf_counter() - t0) * 1000.0)
-        if ins.done():
-            self._timer.stop()
-            self._ins = None
-            self.progress.emit(100)
-            # handed over on the next turn of the event loop, not after this slice's work
-            QTimer.singleShot(0, self, lambda: self.finished.emit(ins.doc))
-        else:
-            self.progress.emit(int(100 * ins.chars / ins.total))
-
-
-LINE_HEIGHT = 118
-"""Percent: the text's line height, of its font's line spacing."""
-
-
-def _formats(kind: str, level: int, prev: str | None) -> tuple[QTextBlockFormat, QTextCharFormat]:
-    bf, cf = QTextBlockFormat(), QTextCharFormat()
-    bf.setLineHeight(LINE_HEIGHT, QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
-    if kind == "title":
-        cf.setFontPointSize(look.pt(20))
-        cf.setFontWeight(QFont.Weight.Bold)
-        bf.setBottomMargin(6)
-    elif kind == "heading":
-        cf.setFontPointSize(look.pt(HEADING_PT.get(level, 12.0)))
-        cf.setFontWeight(QFont.Weight.Bold)
-        bf.setTopMargin(12)
-        bf.setBottomMargin(4)
-    elif kind == "meta":
-        cf.setFontPointSize(look.pt(8.5))
-        cf.setForeground(QBrush(QColor(look.marks().muted)))
-        bf.setBottomMargin(2)
-    elif kind == "row":
-        cf.setFontPointSize(look.pt(9.5))
-        bf.setLeftMargin(12)
-        bf.setBottomMargin(2)
-    elif kind == "item":
-        bf.setBottomMargin(2)
-    else:
-        bf.setBottomMargin(8)
-    if kind != "title" and prev == "meta" and kind != "meta":
-        bf.setTopMargin(max(bf.topMargin(), 10))
-    return bf, cf
-
 
 class MarkIndex:
     """The three classes of marks (0 relevant only, 1 retrieved only, 2 both) as sorted,
@@ -241,7 +77,7 @@ class MarkIndex:
         return out
 
 
-class ArticleView(QTextEdit):
+class ArticleView(TextGeometry, QTextEdit):
     """Read-only article view with marks, matching chain and reading screen.
 
     ``passage_jumped(number)`` when the view scrolls to chain passage ``number`` (1-based).
@@ -469,27 +305,6 @@ class ArticleView(QTextEdit):
         target = min(max(bar.value() + rect.top() - margin, 0), bar.maximum())
         bar.setValue(self.line_top_at(target))
 
-    def line_top_at(self, y: int) -> int:
-        """``y`` (document pixels) moved up to the top of the line it cuts, if any: the scroll
-        value that shows that line whole at the view's top (``y`` itself when it falls between
-        lines, in a block's margin or above the text)."""
-        doc = self.document()
-        lo, hi = 0, doc.blockCount() - 1
-        while lo < hi:  # the last laid-out block whose top is at or above y (as _position_at)
-            mid = (lo + hi + 1) // 2
-            tl = doc.findBlockByNumber(mid).layout()
-            if tl.lineCount() and tl.position().y() <= y:
-                lo = mid
-            else:
-                hi = mid - 1
-        tl = doc.findBlockByNumber(lo).layout()
-        for i in range(tl.lineCount()):
-            line = tl.lineAt(i)
-            top = tl.position().y() + line.y()
-            if top < y < top + line.height():
-                return max(int(top), 0)  # down to the whole pixel: the line's top row shows
-        return y
-
     def jump_to_passage(self, number: int) -> None:
         """Scroll to the start of chain passage ``number`` (1-based)."""
         if self._marks is None:
@@ -499,124 +314,6 @@ class ArticleView(QTextEdit):
                 self.scroll_to_position(a)
                 self.passage_jumped.emit(number)
                 return
-
-    def visible_range(self) -> tuple[int, int]:
-        """Display positions at the top-left and bottom-right of the viewport."""
-        if self._visible is not None:
-            return self._visible
-        vp = self.viewport().rect()
-        bar = self.verticalScrollBar()
-        # a hit test walks every block (3 ms for 20,000 blocks) and one paint of the view and
-        # its gutter asks several times: kept while nothing that moves the text changes
-        key = (self.document(), bar.value(), bar.maximum(), self.horizontalScrollBar().value(), vp.size().toTuple())
-        if self._visible_key is not None and all(a is b if i == 0 else a == b
-                                                 for i, (a, b) in enumerate(zip(key, self._visible_key[0]))):
-            return self._visible_key[1]
-        out = (self._position_at(bar.value() + vp.top(), end=False),
-               self._position_at(bar.value() + vp.bottom(), end=True))
-        self._visible_key = (key, out)
-        return out
-
-    def _position_at(self, y: float, end: bool) -> int:
-        """The first (``end``: last) display position of the line at document height ``y``,
-        found by bisecting the laid-out blocks (Qt lays a document out from its top, so they
-        are a prefix). ``cursorForPosition`` walks every block: 40 ms for the first hit test
-        of a 20,000-block document while its layout was partial."""
-        doc = self.document()
-        lo, hi = 0, doc.blockCount() - 1
-        while lo < hi:  # the last laid-out block whose top is at or above y
-            mid = (lo + hi + 1) // 2
-            tl = doc.findBlockByNumber(mid).layout()
-            if tl.lineCount() and tl.position().y() <= y:
-                lo = mid
-            else:
-                hi = mid - 1
-        block = doc.findBlockByNumber(lo)
-        tl = block.layout()
-        if not tl.lineCount():
-            return block.position()
-        line = tl.lineAt(tl.lineCount() - 1)
-        for i in range(tl.lineCount()):
-            candidate = tl.lineAt(i)
-            if tl.position().y() + candidate.y() + candidate.height() > y:
-                line = candidate
-                break
-        return block.position() + line.textStart() + (line.textLength() if end else 0)
-
-    # -- geometry helpers ---------------------------------------------------------------
-    def _rect_at(self, pos: int) -> QRect:
-        """Viewport rect of the cursor at display position ``pos``; cached in document
-        coordinates (the document never changes once shown; the layout only with the width).
-        Lays out everything up to ``pos`` if Qt has not yet: ask only for visible positions."""
-        h, v = self.horizontalScrollBar().value(), self.verticalScrollBar().value()
-        key = (pos, self.viewport().width())
-        r = self._rects.get(key)
-        if r is None:
-            c = QTextCursor(self.document())
-            c.setPosition(min(max(pos, 0), max(self.document().characterCount() - 1, 0)))
-            r = self.cursorRect(c).translated(h, v)
-            if len(self._rects) > 20_000:
-                self._rects.clear()
-            self._rects[key] = r
-        return r.translated(-h, -v)
-
-    def _y_at(self, pos: int) -> int:
-        """Viewport y of the middle of position ``pos``'s line; -20 above the viewport and its
-        height + 20 below it, without asking for the geometry of positions out of view."""
-        lo, hi = self.visible_range()
-        if pos < lo:
-            return -20
-        if pos > hi:
-            return self.viewport().height() + 20
-        return self._rect_at(pos).center().y()
-
-    def _clip(self, a: int, b: int) -> tuple[int, int] | None:
-        """Display span ``[a, b)`` cut to the visible positions (None if nothing is visible)."""
-        lo, hi = self.visible_range()
-        a, b = max(a, lo), min(b, hi + 1)
-        return (a, b) if b > a else None
-
-    def _span_rects(self, a: int, b: int) -> list[QRect]:
-        """Viewport rects covering display span ``[a, b)`` (like a selection's shape)."""
-        r1, r2 = self._rect_at(a), self._rect_at(max(b - 1, a))
-        right = self.viewport().width() - 8
-        end_x = r2.left() + max(self.fontMetrics().averageCharWidth(), 4)
-        if r1.top() == r2.top():
-            return [QRect(r1.left(), r1.top(), max(end_x - r1.left(), 2), r1.height())]
-        left = int(self.document().documentMargin())
-        out = [QRect(r1.left(), r1.top(), right - r1.left(), r1.height())]
-        if r2.top() > r1.bottom() + 1:
-            out.append(QRect(left, r1.bottom() + 1, right - left, r2.top() - r1.bottom() - 1))
-        out.append(QRect(left, r2.top(), end_x - left, r2.height()))
-        return out
-
-    def _line_pieces(self, a: int, b: int) -> list[tuple[QRectF, float]]:
-        """``(rect, baseline)`` in viewport coordinates of each laid-out line's share of
-        display span ``[a, b)`` (the caller clips it to the visible positions)."""
-        doc = self.document()
-        dx, dy = -self.horizontalScrollBar().value(), -self.verticalScrollBar().value()
-        out = []
-        block = doc.findBlock(a)
-        while block.isValid() and block.position() < b:
-            tl = block.layout()
-            pos0 = block.position()
-            lo, hi = max(a, pos0) - pos0, min(b, pos0 + block.length() - 1) - pos0
-            if hi > lo and tl.lineCount():
-                origin = tl.position()
-                n = tl.lineForTextPosition(lo).lineNumber()
-                while 0 <= n < tl.lineCount():
-                    line = tl.lineAt(n)
-                    s, e = line.textStart(), line.textStart() + line.textLength()
-                    if s >= hi:
-                        break
-                    x1 = line.cursorToX(max(lo, s))[0]
-                    x2 = line.cursorToX(min(hi, e))[0]
-                    top = origin.y() + line.y() + dy
-                    out.append((QRectF(origin.x() + x1 + dx, top, max(x2 - x1, 1.0), line.height()),
-                                top + line.ascent()))
-                    n += 1
-            block = block.next()
-        return out
 
     def _update_lines(self, spans: list[tuple[int, int]]) -> None:
         """Repaint the viewport's lines that show display ``spans`` (whole lines, a few pixels

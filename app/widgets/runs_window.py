@@ -43,17 +43,15 @@ written) are shown in the window's message line and, interactively, in a non-mod
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QMainWindow, QProgressBar, QSizePolicy, QSplitter,
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QMainWindow, QProgressBar, QSizePolicy, QSplitter,
                                QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
 from readsim.engine.formats import Run
 from readsim.engine.measure import UnknownMeasure
 
 from .. import runs_model as rm
-from ..background import LatestJob, input_error_text, run_in_background
+from ..background import LatestJob, input_error_text
 from ..files import app_settings
 from .. import settings_keys as keys
 from ..plain import esc, plain_label, plain_tip, rich_label
@@ -65,6 +63,7 @@ from .runs.fidelity import FidelityTab, missing_inputs
 from .runs.exports import CSV_KINDS, TABS, RunsExports, run_sources
 from .runs.options import OptionsPanel
 from .runs.before_edits import BeforeEdits, key as before_key
+from .runs.run_list import RunList
 from .runs.runs_tab import RunsTab
 from .runs.significance import SignificanceTab
 from .runs.topics_tab import TopicsTab
@@ -75,7 +74,7 @@ POLL_MS = 100
 
 
 
-class RunsWindow(QMainWindow):
+class RunsWindow(RunList, QMainWindow):
     """Compare every run of ``session`` (plus runs added here) under several measures.
 
     State read by tests and exports: :attr:`result` (:class:`readsim.app.runs_model.Compared`,
@@ -221,30 +220,6 @@ class RunsWindow(QMainWindow):
     scatter_title = property(lambda self: self.correlation_tab.scatter_title)
     fidelity_k = property(lambda self: self.fidelity_tab.k)
 
-    # -- runs -----------------------------------------------------------------------------------
-    def all_runs(self) -> list[Run]:
-        """The session's runs, then those added here (a path once)."""
-        out, seen = [], set()
-        for run in [*self.session.runs, *self.extra_runs]:
-            if run.path not in seen:
-                seen.add(run.path)
-                out.append(run)
-        return out
-
-    def chosen_runs(self) -> list[Run]:
-        """The ticked runs, in the list's order."""
-        return [r for r in self.all_runs() if r.path not in self._unchecked]
-
-    def fill_runs(self) -> None:
-        """Refill the run list (session runs, then runs added here), keeping the ticks."""
-        self.options_panel.fill_runs(self.all_runs(), {r.path for r in self.session.runs}, self._unchecked)
-
-    def _run_ticked(self, path: str, on: bool) -> None:
-        if on:
-            self._unchecked.discard(path)
-        else:
-            self._unchecked.add(path)
-        self._inputs_changed()
     def _files_changed(self) -> None:
         self.fill_runs()
         self.fidelity = None
@@ -269,64 +244,6 @@ class RunsWindow(QMainWindow):
         self._pending = False
         if self._key() != self._last_key:
             self.compare()
-
-    def ask_add_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add runs to the comparison", self._start_folder(),
-                                                "Runs (*.run *.txt *.xml);;All files (*)")
-        if paths:
-            self.add_run_files(paths)
-
-    def ask_add_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Add every run of a folder", self._start_folder())
-        if path:
-            self.add_run_files([path])
-
-    def _start_folder(self) -> str:
-        runs = self.all_runs()
-        return str(Path(runs[-1].path).parent) if runs else ""
-
-    def add_run_files(self, paths: list[str]) -> None:
-        """Read run files (a folder: every file in it) in the background and add those read to
-        this comparison; each file that cannot be read is reported (``path: reason``)."""
-        paths = [str(p) for p in paths]
-        self._reading += 1
-        self._say(f"Reading {len(paths)} run file{'s' if len(paths) != 1 else ''}…")
-
-        def success(out) -> None:
-            self._reading -= 1
-            runs, errors = out
-            known = {r.path for r in self.all_runs()}
-            added = [r for r in runs if r.path not in known]
-            self.extra_runs += added
-            for r in runs:
-                self._unchecked.discard(r.path)
-            self.fill_runs()
-            for text in errors:
-                self.show_error(f"Cannot add the run {text}")
-            if added:
-                self._say(f"Added {len(added)} run{'s' if len(added) != 1 else ''}: "
-                          + ", ".join(Path(r.path).name for r in added))
-            elif not errors:
-                self._say("No new run: those files are compared already")
-            if runs:
-                self._inputs_changed()
-
-        def failed(exc: BaseException) -> None:
-            self._reading -= 1
-            self._failed(exc)
-
-        run_in_background(self, lambda: rm.read_runs(paths), success, failed)
-
-    def remove_selected(self) -> None:
-        """Remove the selected runs added here (the session's runs are only unticked)."""
-        paths = self.options_panel.selected_paths()
-        before = len(self.extra_runs)
-        self.extra_runs = [r for r in self.extra_runs if r.path not in paths]
-        if len(self.extra_runs) != before:
-            self.fill_runs()
-            self._inputs_changed()
-        elif paths:
-            self._say("Runs opened in the main window stay here: untick them to leave them out")
 
     # -- options --------------------------------------------------------------------------------
     def options(self) -> rm.Options:

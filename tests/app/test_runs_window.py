@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QAction, QKeySequence, QMouseEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from readsim.app import runs_model as rm
 from readsim.app.background import activity
@@ -411,13 +411,13 @@ def test_export_errors_name_the_path_and_geometry_is_kept(qtbot, real, runs, clo
     wait_idle(qtbot, w)
     # a user chooses a file in a folder that does not exist, through the Export menu
     target = tmp_path / "no-such-folder" / "runs.csv"
-    monkeypatch.setattr(rw.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "CSV table (*.csv)"))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "CSV table (*.csv)"))
     w.csv_actions["runs"].trigger()
     assert str(target) in w.errors_shown[-1] and "Nothing was written" in w.errors_shown[-1]
     assert not target.exists()
     # the same through the menu to a good path writes the file
     good = tmp_path / "runs.csv"
-    monkeypatch.setattr(rw.QFileDialog, "getSaveFileName", lambda *a, **k: (str(good), "CSV table (*.csv)"))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(good), "CSV table (*.csv)"))
     w.csv_actions["runs"].trigger()
     assert good.read_text().startswith("# readsim: ") and "\nmeasure,rank,run,mean" in good.read_text()
     # nothing to export yet: the fidelity tables are not computed (the action is off, and told)
