@@ -29,7 +29,7 @@ from ..articles import shown_article
 from ..plain import amount, plain_label
 from ..session import Session
 from ..worth import NOT_RANKED, before_evaluation, signed
-from .fixed_labels import fit_text
+from .fixed_labels import WrappedLabel, fit_text
 from .ranked_list import format_score
 
 HELP = {
@@ -100,8 +100,7 @@ class ScoresPanel(QGroupBox):
             self._names.append(name)
             self._values.append(value)
             self._shown.append((None, None, None, None, False))
-        self.facts = plain_label()
-        self.facts.setWordWrap(True)
+        self.facts = WrappedLabel()
         look.follow(self.facts, "color: #555;")
         self.grid.addWidget(self.facts, 1 + ROWS, 0, 1, 4)
         self.grid.setColumnStretch(1, 1)
