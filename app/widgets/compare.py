@@ -157,6 +157,7 @@ class ScoreTable(QTableWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(0, 4, parent)
+        look.follow_items(self)  # the role colours of its items, in the theme
         self.setHorizontalHeaderLabels(self.COLUMNS)
         self.verticalHeader().hide()
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -238,7 +239,6 @@ class SideView(QWidget):
 
     def __init__(self, letter: str, parent=None) -> None:
         super().__init__(parent)
-        look.follow_items(self)  # the role colours of its items, in the theme
         self.letter = letter
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
