@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QColor, QKeySequence, QTextDocument
+from PySide6.QtGui import QAction, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFormLayout, QMainWindow, QMessageBox,
                                QPlainTextEdit, QProgressBar, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget)
 
@@ -106,7 +106,7 @@ class MainWindow(QMainWindow):
         ll.addLayout(form)
         self.topic_label = rich_label()
         self.topic_label.setWordWrap(True)
-        look.follow(self.topic_label, "color:#444;")
+        look.follow(self.topic_label, f"color:{look.css('soft')};")
         ll.addWidget(self.topic_label)
         self.model = RankedListModel(self)
         self.table = RankedListView(self.model)
@@ -388,7 +388,7 @@ class MainWindow(QMainWindow):
                 note = "No collection is open: the articles have no text (their scores come from the qrels and the run)."
             combo.setItemText(i, text)
             combo.setItemData(i, plain_tip(note) if note else None, Qt.ItemDataRole.ToolTipRole)
-            combo.setItemData(i, QColor("#888888") if grey else None, Qt.ItemDataRole.ForegroundRole)
+            combo.setItemData(i, look.color("disabled") if grey else None, Qt.ItemDataRole.ForegroundRole)
 
     def _show_topic(self, topic: str) -> None:
         i = self.topic_combo.findData(topic)
@@ -398,10 +398,10 @@ class MainWindow(QMainWindow):
         nrel = self.session.qrels.nrel(topic) if self.session.qrels is not None else None
         parts = [f"<b>{esc(topic)}</b> {esc(t.title) if t else ''}"]
         if nrel is not None:
-            parts.append(f"<span style='color:#555'>{nrel} relevant articles in the qrels</span>")
+            parts.append(f"<span style='color:{look.css('muted')}'>{nrel} relevant articles in the qrels</span>")
         counts = self.session.in_collection(topic)
         if counts is not None:
-            color = "#a33" if counts[0] == 0 and counts[1] else "#555"
+            color = look.css("bad" if counts[0] == 0 and counts[1] else "muted")
             parts.append(f"<span style='color:{color}'>{counts[0]} of {counts[1]} ranked articles in the collection</span>")
         self.topic_label.setText(look.adapt(" · ".join(parts)))
         self.topic_label.setToolTip(plain_tip(t.description) if t else "")

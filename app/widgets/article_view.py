@@ -765,7 +765,7 @@ class ArticleView(QTextEdit):
             p.strokePath(shape, QPen(screen, 1.2))
         if self._entry is not None and lo <= self._entry <= hi:  # the entry point's caret
             r = self._rect_at(self._entry)
-            p.fillRect(QRectF(r.left() - 1, r.top(), 2.5, r.height()), ENTRY)
+            p.fillRect(QRectF(r.left() - 1, r.top(), 2.5, r.height()), look.color(ENTRY))
         p.end()
 
     def resizeEvent(self, event) -> None:  # noqa: N802

@@ -35,14 +35,13 @@ live in :mod:`.elements_table`, :mod:`.element_article` and :mod:`.elements_scor
 :mod:`readsim.app.elements_model`. See docs/architecture.md.
 """
 
-
 from __future__ import annotations
 
 from collections import OrderedDict
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QColor
+
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QHeaderView, QProgressBar, QPushButton,
                                QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
 
@@ -50,6 +49,7 @@ from readsim.engine.elements import read_element_run
 from readsim.engine.elements.tree import element_tree
 from readsim.engine.layout import layout
 
+from .. import appearance as look
 from .. import elements_model as em
 from ..articles import length_of
 from ..background import input_error_text, run_in_background
@@ -57,7 +57,7 @@ from ..files import app_settings
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
 from ..session import Session
 
-from .element_article import EMPTY, LEGEND, SELECTED, ElementArticleView
+from .element_article import EMPTY, SELECTED, ElementArticleView, legend
 from .elements_scores import ElementScores
 from .placement import Scrolled, give_back, within_screen
 from .elements_table import (ARTICLE, E, F_GEN, F_STRICT, OVERLAP, POS, RANK, SIZE, UNSEEN, XPATH, S,
@@ -131,7 +131,7 @@ class ElementsPanel(QWidget):
         lay.addLayout(bar)
         self.status = plain_label()
         self.status.setWordWrap(True)
-        self.status.setStyleSheet("color:#444;")
+        self.status.setStyleSheet(f"color:{look.css('soft')};")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         lay.addWidget(self.status)
 
@@ -139,7 +139,7 @@ class ElementsPanel(QWidget):
         self.message = plain_label()
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.message.setStyleSheet("QLabel { color:#555; font-size:12pt; font-style:italic; padding:24px; }")
+        self.message.setStyleSheet(f"QLabel {{ color:{look.css('muted')}; font-size:12pt; font-style:italic; padding:24px; }}")
         self.stack.addWidget(self.message)
 
         # ranked elements | article | scores
@@ -162,9 +162,10 @@ class ElementsPanel(QWidget):
         self.header = rich_label()
         self.header.setWordWrap(True)
         self.view = ElementArticleView()
-        self.legend = rich_label(LEGEND)
+        self.legend = rich_label(legend())
+        look.appearance().changed.connect(self._relegend)
         self.legend.setWordWrap(True)
-        self.legend.setStyleSheet("color:#444; font-size:9pt;")
+        self.legend.setStyleSheet(f"color:{look.css('soft')}; font-size:9pt;")
         cl.addWidget(self.header)
         cl.addWidget(self.view, 1)
         cl.addWidget(self.legend)
@@ -194,6 +195,9 @@ class ElementsPanel(QWidget):
         session.files_changed.connect(self.refresh_files)
         session.topic_changed.connect(self._session_topic)
         self.show_message("Open the element view from View ▸ Element retrieval (INEX 2002/2003).")
+
+    def _relegend(self) -> None:
+        self.legend.setText(legend())  # the highlight's and the brackets' colours of the theme
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -277,7 +281,7 @@ class ElementsPanel(QWidget):
             for c in choices:
                 self.topic_combo.addItem(c.label(), c.topic)
                 if c.have == 0:  # nothing to show: greyed (choosing it says why)
-                    self.topic_combo.setItemData(self.topic_combo.count() - 1, QColor("#888888"),
+                    self.topic_combo.setItemData(self.topic_combo.count() - 1, look.color("disabled"),
                                                  Qt.ItemDataRole.ForegroundRole)
             if not choices:
                 self.show_message(f"The qrels ({Path(qrels.path).name}) have no topic with relevant articles.")
@@ -380,7 +384,7 @@ class ElementsPanel(QWidget):
         if view.note:
             parts.append(view.note)
         self.status.setText(" · ".join(parts))
-        self.status.setStyleSheet("color:#a33;" if tv.note or view.note else "color:#444;")
+        self.status.setStyleSheet(f"color:{look.css('bad' if tv.note or view.note else 'soft')};")
         self.scores.show_run(view, tv)
         self._shown_key = None
         position = 0
@@ -451,7 +455,7 @@ class ElementsPanel(QWidget):
 
     def _run_error(self, text: str) -> None:
         self.status.setText(f"Cannot read the element run: {text}")
-        self.status.setStyleSheet("color:#a33;")
+        self.status.setStyleSheet(f"color:{look.css('bad')};")
         self.report_error(text)
 
     # -- selection and the article --------------------------------------------------------
@@ -548,17 +552,17 @@ class ElementsPanel(QWidget):
         items = self.view.brackets()
         depth = 1 + max((b.level for b in items), default=0)
         a = self.topic_view.assessments.get(name) if self.topic_view is not None else None
-        rel = (f'<span style="color:#1a7f37"><b>relevant</b></span> ({amount(a.relevant_size, self.model.unit)} highlighted)'
+        rel = (f'<span style="color:{look.css("good")}"><b>relevant</b></span> ({amount(a.relevant_size, self.model.unit)} highlighted)'
                if a is not None else "not relevant")
         seen = int(v.seen[position])
         topic = self.topic_view.topic if self.topic_view is not None else None
         length = length_of(self.session.qrels, topic, name, article)  # the main window's (reference 1.5)
         self.header.setText(
             f'<span style="font-size:13pt"><b>{esc(article.title)}</b></span>&nbsp; '
-            f'<span style="color:#555">article {esc(name)} ({amount(length or 0, self.model.unit)}) · {rel} · '
+            f'<span style="color:{look.css("muted")}">article {esc(name)} ({amount(length or 0, self.model.unit)}) · {rel} · '
             f'{len(items)} retrieved elements, '
             f'{depth} nesting level{"s" if depth != 1 else ""}</span><br>'
-            f'<span style="color:{SELECTED.name()}"><b>#{position + 1}</b></span> rank {r.rank} '
+            f'<span style="color:{look.css(SELECTED)}"><b>#{position + 1}</b></span> rank {r.rank} '
             f'<code>{esc(r.xpath)}</code> · e {int(v.e[position])}, s {int(v.s[position])} · '
             f'f gen {fmt_f(v.f("gen")[position])} · {amount(int(v.size[position]), self.model.unit)}, '
             + (f"{seen:,} already shown by earlier elements" if seen else "none of it shown before"))

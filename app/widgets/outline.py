@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTreeView, QVBoxLayout, QWidget
 
 from readsim.engine import intervals as iv
 from readsim.engine.text import Article, Element
 
+from .. import appearance as look
 from ..background import run_in_background
 from ..plain import plain_label, plain_tip
 from ..session import Session
@@ -200,13 +201,12 @@ class OutlineModel(QAbstractItemModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and c in ASSESSMENT_COLUMNS and self._assessed is not None \
                 and self._assessed[0][i] == 0:
-            return QBrush(QColor("#999999"))
+            return look.brush("disabled")
         if role == Qt.ItemDataRole.BackgroundRole and c in (RELEVANT, RETRIEVED):
             value = self._rel[i] if c == RELEVANT else self._ret[i]
             if value > 0:
-                color = QColor("#ffd633") if c == RELEVANT else QColor("#1f5fbf")
-                color.setAlpha(int(40 + 140 * value) if c == RELEVANT else int(20 + 70 * value))
-                return QBrush(color)
+                return QBrush(look.tint("relevant", int(40 + 140 * value)) if c == RELEVANT
+                              else look.tint("accent", int(20 + 70 * value)))
         return None
 
 
@@ -222,7 +222,7 @@ class Outline(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         self.summary = plain_label()
-        self.summary.setStyleSheet("color:#555;")
+        self.summary.setStyleSheet(f"color:{look.css('muted')};")
         self.model = OutlineModel(self)
         self.tree = QTreeView()
         self.tree.setModel(self.model)

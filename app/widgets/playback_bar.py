@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QStyle, QToolButton, QVBoxLayout,
                                QWidget)
 
+from .. import appearance as look
 from ..plain import amount, plain_label, rich_label
 from ..playback import SPEED_RANGE, Playback, SoFar
 
@@ -80,7 +81,7 @@ class PlaybackBar(QWidget):
         self._pairs: list[tuple[QLabel, QLabel]] = []
         for key, title in (("read", "read"), ("relevant", "relevant read"), ("t2i", "T2I stop"),
                            ("precision", "P so far"), ("recall", "R so far"), ("first", "first relevant")):
-            name = rich_label(f"<span style='color:#666'>{title}</span>")
+            name = rich_label(f"<span style='color:{look.css('subtle')}'>{title}</span>")
             value = plain_label()
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             for w in (name, value):

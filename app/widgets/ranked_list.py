@@ -17,13 +17,14 @@ never do (:func:`~readsim.app.widgets.placement.shown_columns`).
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter
+from PySide6.QtGui import QFont, QPainter
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
 from readsim._scores import values_of
 from readsim.engine.document import Settings
 from readsim.engine.measure import DocMeasure
 
+from .. import appearance as look
 from ..files import app_settings
 from ..plain import plain_tip
 from ..rows import RankedRow
@@ -47,8 +48,8 @@ _ROLES = frozenset({_DISPLAY, _ALIGN, _FOREGROUND, _FONT, _TOOLTIP, int(SORT_ROL
 
 _RIGHT_COLUMNS = frozenset({RANK, RELEVANT, *SCORE_COLUMNS})
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_GREEN = QBrush(QColor("#1a7f37"))
-_GREY = QBrush(QColor("#888888"))
+_GREEN = "good"  # roles of readsim.app.appearance
+_GREY = "disabled"
 _BOLD: list[QFont] = []  # made on first use (a QFont needs the QGuiApplication)
 
 
@@ -288,9 +289,9 @@ class RankedListModel(QAbstractTableModel):
             return _RIGHT if c in _RIGHT_COLUMNS else None
         if role == _FOREGROUND:
             if c == RELEVANT and r.relevant:
-                return _GREEN
+                return look.brush(_GREEN)
             if not r.in_collection:
-                return _GREY
+                return look.brush(_GREY)
             return None
         if role == _FONT:
             return _bold() if c == RELEVANT and r.relevant else None
@@ -506,7 +507,7 @@ class RankedListView(QTableView):
         super().paintEvent(event)
         if self._placeholder and self.proxy.rowCount() == 0:
             p = QPainter(self.viewport())
-            p.setPen(QColor("#777"))
+            p.setPen(look.color("faint"))
             p.drawText(self.viewport().rect().adjusted(12, 12, -12, -12),
                        int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
                        self._placeholder)

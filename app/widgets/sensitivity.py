@@ -33,6 +33,7 @@ from readsim._sweep import article_curve, topic_curve
 from readsim.engine.measure import DocMeasure, ListMeasure
 from readsim.engine.sweep import grid, parameters_of, with_parameter
 
+from .. import appearance as look
 from ..background import run_in_background
 from ..files import app_settings
 from ..plain import plain_label
@@ -144,7 +145,7 @@ class SensitivityPanel(QWidget):
         self.combo.currentIndexChanged.connect(self._sweep_changed)
         bar.addWidget(self.combo)
         self.status = plain_label("")
-        self.status.setStyleSheet("color:#555;")
+        self.status.setStyleSheet(f"color:{look.css('muted')};")
         bar.addWidget(self.status, 1)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QSizePolicy, QVBoxLayout
 
 from readsim._scores import evaluate_passages, values_of
@@ -33,6 +33,7 @@ from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.measure import DocMeasure
 from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
 
+from .. import appearance as look
 from .. import marks as mk
 from ..articles import length_of
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
@@ -208,7 +209,7 @@ class StrategyModel(QAbstractTableModel):
                 f.setBold(True)
                 return f
         if role == Qt.ItemDataRole.ForegroundRole and row.name == RUN and col == NAME:
-            return QBrush(QColor("#1f5fbf"))
+            return look.brush("accent")
         return None
 
     def row_of(self, name: str) -> int:
@@ -261,7 +262,7 @@ class StrategiesPanel(FollowingPanel):
         self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         self.note = plain_label()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color:#555;")
+        self.note.setStyleSheet(f"color:{look.css('muted')};")
         lay.addWidget(self.header)
         lay.addWidget(self.table)
         lay.addWidget(self.note)
