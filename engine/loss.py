@@ -70,8 +70,9 @@ import numpy as np
 from .collection import Collection
 from .document import DocumentEvaluation, evaluate_documents, row_pointers
 from .formats import Judgement, Qrels, Run
-from .listmeasures import RankingTable, agp, article_score, bep_score
+from .listmeasures import RankingTable, agp, article_score
 from .measure import DocMeasure, ListMeasure
+from .registry import cost_kinds
 from .ranked import topic_inputs
 from .reading import Mode
 
@@ -112,8 +113,8 @@ def ideal_scores(measure: DocMeasure, judgements: Sequence[Judgement | None], mo
     if not at:
         return out
     chosen: list[Judgement] = [judgements[k] for k in at]  # type: ignore[misc]
-    if measure.kind == "BEP":
-        out[at] = [0.0 if j.bep is None else bep_score(j.bep, j.bep, measure.k) for j in chosen]
+    if measure.declaration.needs_qrels:  # BEP(d): the ideal reading enters at the best entry point
+        out[at] = [measure.declaration.article(measure, j.bep, j.bep) for j in chosen]
         return out
     rel = [j.passages for j in chosen]
     ptr = row_pointers(rel)
@@ -303,9 +304,10 @@ def topic_loss(qrels: Qrels, run: Run, topic: str, measure: DocMeasure, mode: Mo
 
 # -- what each article costs (reference section 5.11) ------------------------------------------
 
-COST_KINDS = ("AgP", "gP", "CE", "NCE", "ANCE")
-"""List measures whose per-article costs are computed (they aggregate a document measure S and
-are evaluated for many rankings at once by :meth:`engine.listmeasures.RankingTable.of_rows`)."""
+COST_KINDS = cost_kinds()
+"""List measures whose per-article costs are computed, those declared with ``costs``
+(:mod:`engine.list_kinds`: they aggregate a document measure S and are evaluated for many
+rankings at once by :meth:`engine.listmeasures.RankingTable.of_rows`): AgP, gP, CE, NCE, ANCE."""
 
 
 def list_values(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, nrel: int,
