@@ -284,7 +284,8 @@ def fmt(measure: DocMeasure | ListMeasure, value: float) -> str:
     (LE, ES), ``n/a`` for a mean over no topic."""
     if value != value:  # a mean over no topic (every topic left out of an element measure)
         return "n/a"
-    whole = measure.is_count if isinstance(measure, ListMeasure) else measure.declaration.whole
+    whole = measure.is_count if isinstance(measure, ListMeasure) else \
+        isinstance(measure, DocMeasure) and measure.declaration.whole  # an element measure never
     return str(int(value)) if whole else f"{value:.6f}"
 
 
