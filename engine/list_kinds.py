@@ -5,7 +5,8 @@ document measure S (``LIST/DOC``), its value for one topic's ranking (``topic``:
 :class:`~engine.listmeasures.Ranking`) and, optionally, for many rankings at once (``table``: a
 :class:`~engine.listmeasures.RankingTable`, the fast path; a kind without one is computed topic
 by topic), its direction, whether it is a count (summed over topics), of the Focused task, with
-per-article costs (``readsim-eval loss``), its reference section and a help line. The formulas
+per-article costs (``readsim-eval loss``, with optional closed forms, ``replaced`` and ``moved``),
+its reference section and a help line. The formulas
 and policies: :mod:`engine.listmeasures`; the arithmetic: :mod:`engine.listarith`.
 """
 
@@ -13,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import cost_forms as cf
 from . import listarith as la
-from .registry import INCONTEXT_POINTS, FOCUSED_POINTS, list_measure
+from .registry import FOCUSED_POINTS, INCONTEXT_POINTS, list_measure
 
 # -- many rankings at once (RankingTable: padded (topics, ranks) matrices) ----------------------
 
@@ -64,6 +66,7 @@ def _focused(r):
 list_measure(
     "gP", "rank", "any", plain=True, costs=True,
     topic=lambda r, m, levels: la.gp_at(r.scores[m.doc], m.cutoff, m.plain), table=_gp_table,
+    replaced=cf.gp_replaced, moved=cf.gp_moved,
     section="5.1", help="generalised precision at rank r (past the end of a short run: the last rank's value; "
                         "gP(plain)@r: the plain sum / r)")
 
@@ -75,6 +78,7 @@ list_measure(
 list_measure(
     "AgP", "bare", "any", costs=True,
     topic=lambda r, m, levels: la.agp(r.scores[m.doc], r.relevant, r.nrel), table=_agp_table,
+    replaced=cf.agp_replaced, moved=cf.agp_moved,
     section="5.4", help="average generalised precision (its mean: MAgP; AgP/F(0.25) is INEX's official measure)")
 
 list_measure(

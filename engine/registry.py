@@ -104,7 +104,10 @@ class ListKind:
     :class:`~engine.listmeasures.RankingTable` at once (float array); ``count``: summed over the
     topics, not averaged; ``focused``: over the run's passages in line order; ``costs``: loss's
     per-article costs are computed for it (reference section 5.11); ``plain``: a rank measure
-    also written ``KIND(plain)@r`` (``ListMeasure.plain``)."""
+    also written ``KIND(plain)@r`` (``ListMeasure.plain``); ``replaced(m, relevant, scores, new,
+    nrel)``, ``moved(m, relevant, scores, places, nrel)``: optional closed forms of the costs (each
+    article's score alone replaced, each article alone moved; :mod:`engine.cost_forms`), else
+    loss evaluates every variant (``table``)."""
 
     kind: str
     grammar: str
@@ -121,6 +124,8 @@ class ListKind:
     point_form: str = ""
     cutoff_name: str = "r"
     plain: bool = False  # also written KIND(plain)@r (gP: the plain sum / r past the end of a short run)
+    replaced: Callable | None = None
+    moved: Callable | None = None
 
     @property
     def forms(self) -> tuple[str, ...]:
@@ -177,8 +182,8 @@ def list_measure(kind: str, grammar: str, doc: str | None, topic: Callable, **in
         raise RegistrationError(f"list measure {kind} declared twice")
     if grammar not in ("bare", "rank", "points") or doc not in (None, "any", "effort"):
         raise RegistrationError(f"list measure {kind}: unknown grammar {grammar!r} or doc {doc!r}")
-    if info.get("costs") and doc is None:
-        raise RegistrationError(f"list measure {kind}: costs need a document measure S")
+    if info.get("costs") and (doc is None or info.get("table") is None):
+        raise RegistrationError(f"list measure {kind}: costs need a document measure S and a table computation")
     LIST[kind] = out = ListKind(kind, grammar, doc, topic, **info)
     return out
 

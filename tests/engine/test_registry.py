@@ -52,6 +52,7 @@ def test_what_reads_the_registry():
     assert set(PARAMETERS) == {p.name for d in DOC.values() for p in d.params}
     assert set(WEIGHTS) == {p.name for d in DOC.values() for p in d.params if p.kind == WEIGHT}
     assert set(COST_KINDS) == {k for k, d in LIST.items() if d.costs} == {"AgP", "gP", "CE", "NCE", "ANCE"}
+    assert {k for k, d in LIST.items() if d.replaced and d.moved} == {"AgP", "gP"}
     assert parse_list_measure(DEFAULT_LIST_MEASURE).doc == parse_measure(DEFAULT_DOC_MEASURE)
     for decl in DOC.values():
         for form in decl.forms:
@@ -66,7 +67,9 @@ def test_a_measure_without_a_batch_computation_is_refused_at_registration():
         document_measure("aveChP", "bare", (), both=lambda m, doc, levels: 0.0, section="4.1", formula="", help="")
     with pytest.raises(RegistrationError, match="grammar"):
         document_measure("Bad", "at", (), both=lambda m, doc, levels: 0.0, section="4.9", formula="", help="")
-    assert "NoBatch" not in DOC and "Bad" not in DOC
+    with pytest.raises(RegistrationError, match="costs need"):
+        registry.list_measure("NoTable", "bare", "any", lambda r, m, levels: 0.0, costs=True, section="5.4", help="")
+    assert "NoBatch" not in DOC and "Bad" not in DOC and "NoTable" not in LIST
 
 
 def test_a_measure_declared_once_is_parsed_computed_and_listed(monkeypatch):
