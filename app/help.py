@@ -20,6 +20,8 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QMenu, QPushButton, QTextBrowser, QVBoxLayout,
                                QWidget)
 
+from readsim.engine.reading import READING_MODES
+
 from . import appearance as look
 
 _L = {role: light for role, (light, _dark) in look.ROLES.items()}  # light colours: adapted when shown
@@ -186,7 +188,7 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
 
 MEASURE_NAMES = ("aveChP", "ChP@k", "ChR@k", "T2IP", "T2IR", "T2IF", "LE", "ES", "P_set", "R_set", "F(β)",
                  "BEP", "gP", "gR", "AgP", "AgP'", "MAP", "ircl_prn", "CE", "NCE", "ANCE", "iP", "MAiP")
-MODES = ("natural", "worst", "best", "document", "entry")
+MODES = tuple(m.value for m in READING_MODES)
 
 SOURCES = (
     "P. Arvola, J. Kekäläinen, M. Junkkari: Expected reading effort in focused retrieval evaluation. "

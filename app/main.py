@@ -51,7 +51,7 @@ from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, option, sile
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.measure import parse_count, parse_real
-from readsim.engine.reading import Mode
+from readsim.engine.reading import READING_MODES, Mode
 
 from .display import choose_platform
 from .render_args import (add_render_arguments, check_render_usage, check_render_values, headless, outputs, render_outputs,
@@ -81,7 +81,7 @@ def _entry(text: str) -> int:
     return parse_count(text, "OFFSET", *OFFSET_RANGE)
 
 
-READINGS = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)  # the window's (session.MODES)
+READINGS = READING_MODES  # the window's (session.MODES)
 
 
 class _Parser(argparse.ArgumentParser):
