@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -264,7 +265,8 @@ class Appearance(QObject):
 
     def apply(self) -> None:
         """Set the application's font, style and palette, pyqtgraph's colours and every existing
-        plot's (:func:`readsim.app.widgets.plots.restyle_plots`), then tell ``changed``."""
+        plot's (:func:`readsim.app.widgets.plots.restyle_plots`, when plots exist: the plots'
+        module takes the theme's colours when it is first imported), then tell ``changed``."""
         app = self.app
         font = QFont(app.font())
         font.setPointSizeF(self.base_pt * self.zoom)
@@ -292,9 +294,10 @@ class Appearance(QObject):
                     if text != w.text():
                         w.setText(text)
         from .widgets.fixed_labels import refit_all
-        from .widgets.plots import restyle_plots
 
-        restyle_plots()
+        plots = sys.modules.get("readsim.app.widgets.plots")  # plots built already (pyqtgraph loads with them)
+        if plots is not None:
+            plots.restyle_plots()
         self.changed.emit()
         refit_all()  # after the style sheets that follow the change (their sizes in points)
 

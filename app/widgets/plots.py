@@ -22,7 +22,7 @@ TITLE_PT = 9.0  # every plot title's size at zoom 1 (:func:`title_size`)
 LABEL_ALPHA = 235  # a marker label's box: the plot's background, nearly opaque
 DASH = Qt.PenStyle.DashLine
 
-pg.setConfigOptions(antialias=True, background=LIGHT_PLOT[0], foreground=LIGHT_PLOT[1])
+pg.setConfigOptions(antialias=True, background=look.plot_colours()[0], foreground=look.plot_colours()[1])
 
 
 def _colour(role: str, alpha: int | None = None) -> QColor:
