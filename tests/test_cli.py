@@ -218,7 +218,7 @@ def test_real_run_focused_task_per_topic(real):
     qrels, run, qrels_lines, run_lines = real
     # topic 2009079's two identical blocks overlap themselves (the official tool rejects
     # overlapping passages; readsim counts the text once): compare the other topics
-    official = ref.official(qrels_lines, [l for l in run_lines if not l.startswith("2009079 ")], "f")
+    official = ref.official(qrels_lines, [line for line in run_lines if not line.startswith("2009079 ")], "f")
     code, out, _ = run_cli(qrels, run, "-q", "--format", "jsonl", "-m", "MAiP", "-m", "iP[0.01]")
     assert code == 0
     got = {(r["measure"], r["topic"]): r["value"] for r in map(json.loads, out.splitlines())}

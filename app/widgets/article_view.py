@@ -445,7 +445,7 @@ class ArticleView(QTextEdit):
         r = self._rect_at(self._entry)
         return QRect(2, r.top() + max((r.height() - 14) // 2, 0), 26, 14)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         """Alt+click: start reading at the clicked character (``entry_clicked``)."""
         if (event.button() == Qt.MouseButton.LeftButton and self.layout_ is not None
                 and event.modifiers() & Qt.KeyboardModifier.AltModifier):
@@ -676,7 +676,7 @@ class ArticleView(QTextEdit):
         return out
 
     # -- painting -----------------------------------------------------------------------
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         self._visible = None
         self._visible = self.visible_range()
         try:
@@ -761,7 +761,7 @@ class ArticleView(QTextEdit):
             p.fillRect(QRectF(r.left() - 1, r.top(), 2.5, r.height()), ENTRY)
         p.end()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         cr = self.contentsRect()
         self._gutter.setGeometry(QRect(cr.left(), cr.top(), GUTTER, cr.height()))

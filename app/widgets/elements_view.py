@@ -194,7 +194,7 @@ class ElementsPanel(QWidget):
         session.topic_changed.connect(self._session_topic)
         self.show_message("Open the element view from View ▸ Element retrieval (INEX 2002/2003).")
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if not self._user_sized:  # the table 42%, the article 36%, the scores the rest
             w = max(self.splitter.width(), 900)

@@ -28,7 +28,6 @@ from readsim.engine.listmeasures import (Evaluation, Ranking, generalised_precis
                                          normalized_cumulated_effort, per_article, ranking_values, topic_means)
 from readsim.engine.listmeasures import evaluate as _evaluate_run
 from readsim.engine.measure import DocMeasure, ListMeasure, UnknownMeasure, parse_any
-from readsim.engine.reading import Mode
 from readsim.engine.results import Join
 
 from ._checks import flag, options

@@ -116,7 +116,7 @@ def test_next_passage_chips_sit_in_the_gutter(window, qtbot, tmp_path):
     w = window(PAGERANK)
     view = w.article.view
     seen = {}
-    for n, a, _ in view.marks().chain:
+    for n, _a, _ in view.marks().chain:
         view.jump_to_passage(n)
         for nxt, rect in view.link_rects():
             seen[nxt] = rect

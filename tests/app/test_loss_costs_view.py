@@ -26,7 +26,7 @@ from readsim.engine.document import Settings
 from readsim.engine.loss import article_costs
 from readsim.engine.measure import DocMeasure, ListMeasure
 
-from test_topic_view import PAGERANK, TOPIC, mini_qrels, mini_rows  # noqa: E402 (tests/app is on the path)
+from test_topic_view import PAGERANK, TOPIC, mini_qrels, mini_rows  # tests/app is on the path
 
 
 def mini_loss(kind: str = "aveChP"):

@@ -32,7 +32,7 @@ from readsim.engine.measure import DocMeasure, ListMeasure
 from readsim.engine.reading import Mode
 
 from test_article_drawing import PAGERANK, window  # noqa: F401 (tests/app is on the path; the fixture)
-from test_loss_costs_view import by_hand, mini_loss  # noqa: E402
+from test_loss_costs_view import by_hand, mini_loss
 
 
 def pixels(image: QImage) -> np.ndarray:
@@ -228,7 +228,7 @@ class _Paints(QObject):
         super().__init__()
         self.counts: Counter = Counter()
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+    def eventFilter(self, obj, event) -> bool:
         if event.type() == QEvent.Type.Paint:
             self.counts[obj] += 1
         return False

@@ -173,7 +173,7 @@ def deep_numbers(levels: int, per_level: int, word: bytes = b"word") -> tuple:
 
 
 def laughs() -> bytes:
-    ents = "".join(f'<!ENTITY lol{i} "{("&lol%d;" % (i - 1)) * 10}">\n' for i in range(1, 10))
+    ents = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">\n' for i in range(1, 10))
     return f'<?xml version="1.0"?>\n<!DOCTYPE article [\n<!ENTITY lol0 "lol">\n{ents}]>\n<article><p>&lol9;</p></article>\n'.encode()
 
 
