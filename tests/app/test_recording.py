@@ -17,7 +17,7 @@ from readsim.app import recording as rec
 from readsim.app.main import main
 from readsim.engine.samples import sample
 
-from test_main import real_args  # tests/app is on sys.path
+from helpers.gui import real_args
 
 BIG, BIG_TOPIC = "1807158", "2009046"
 

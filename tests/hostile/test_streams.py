@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from gui_fixtures import write_article
+from helpers.gui import write_article
 
 from .cases import ERROR, SAME, Case
 
