@@ -39,7 +39,7 @@ from readsim.engine import streams  # first: Ctrl+C during the imports below is 
 
 streams.guard_start("readsim")
 
-import argparse  # noqa: E402 (this and every import below: after the start-up guard)
+import argparse  # this and every import below: after the start-up guard
 import os
 import signal
 import sys
@@ -136,7 +136,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--tolerance", type=option(_tolerance), default=None, metavar="T",
                    help=f"T2I tolerance in characters, 1 to {MAX_SCREEN:,} (default 300)")
     p.add_argument("--beta", type=option(_beta), default=None, metavar="B",
-                   help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
+                   help="F-score beta, {:g} to {:g} (default 0.25)".format(*BETA_RANGE))
     p.add_argument("--present", action="store_true", help="open in presentation mode (View > Presentation): large "
                    "text, the article and the scores only, for a room or a projector; with --screenshot, a slide")
     p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")
@@ -589,7 +589,7 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
             _error("unexpected error while rendering:\n" + caught[0])
             return 1
         return code
-    except Exception:  # a bug while rendering: its message, exit 1, never a traceback past main
+    except Exception:  # noqa: BLE001 - a bug while rendering: its message, exit 1, never a traceback past main
         _error("unexpected error while rendering:\n" + traceback.format_exc())
         return 1
     finally:

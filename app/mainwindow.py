@@ -495,11 +495,11 @@ class MainWindow(QMainWindow):
         return doc.toPlainText()
 
     # -- drag and drop ------------------------------------------------------------------
-    def dragEnterEvent(self, event) -> None:  # noqa: N802
+    def dragEnterEvent(self, event) -> None:
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
 
-    def dropEvent(self, event) -> None:  # noqa: N802
+    def dropEvent(self, event) -> None:
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             self.open_paths(paths)
@@ -532,7 +532,7 @@ class MainWindow(QMainWindow):
         if isinstance(split, QByteArray) and not split.isEmpty():
             self._sized = self.splitter.restoreState(split)
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         if not self._shown:
             self._shown = True
@@ -572,7 +572,7 @@ class MainWindow(QMainWindow):
         prefer = self.controls.unwrapped_width() + margins.left() + margins.right()
         return self.splitter.widget(2).needed_width(prefer)  # type: ignore[attr-defined]
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self._auto_columns:
             self._fit_columns()  # the columns follow the window until the user moves them
@@ -623,7 +623,7 @@ class MainWindow(QMainWindow):
         st.setValue("window/state", state)
         st.setValue("window/splitter", split)
 
-    def closeEvent(self, event) -> None:  # noqa: N802
+    def closeEvent(self, event) -> None:
         self.save_state()
         super().closeEvent(event)
 

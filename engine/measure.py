@@ -26,7 +26,7 @@ import numpy as np
 from . import doc_kinds as _doc_kinds  # noqa: F401 (declares the document measures)
 from . import list_kinds as _list_kinds  # noqa: F401 (declares the list measures)
 from .document import DocumentBatch, DocumentEvaluation
-from .registry import (DOC, FOCUSED_POINTS, INCONTEXT_POINTS, LIST, SIZE, doc_grammar, doc_kind, effort_kinds,
+from .registry import (DOC, INCONTEXT_POINTS, LIST, SIZE, doc_grammar, doc_kind, effort_kinds,
                        list_grammar, list_kind)
 
 DEFAULT_LIST_MEASURE = "AgP/F(0.25)"

@@ -27,3 +27,48 @@ def inex() -> Path:
             pytest.fail(f"{message}: CI runs the real-data tests, it does not skip them", pytrace=False)
         pytest.skip(message)
     return DATA
+
+
+# -- what every test that opens a window uses: tests/app/ and tests/hostile/ use both automatically
+# (their conftest.py), tests/test_window_on_api.py by its pytestmark --------------------------------
+
+
+@pytest.fixture
+def gui_thread_gc():
+    """No automatic garbage collection during a test: it could run in a worker thread and free
+    an earlier test's Qt objects there (a deadlock; see readsim.app.background). Collect
+    before and after, in this (the GUI) thread."""
+    import gc
+
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+    gc.collect()
+
+
+@pytest.fixture
+def fresh_settings(tmp_path, qapp):
+    """Every test reads and writes QSettings in its own temporary folder."""
+    from PySide6.QtCore import QSettings, QStandardPaths  # here: the engine's tests load no Qt
+
+    QStandardPaths.setTestModeEnabled(True)
+    folder = str(tmp_path / "settings")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
+    yield folder
+
+
+# -- readsim-eval compare's hand-worked runs (tests/test_cli_compare.py, test_cli_compare_topics.py) --
+
+
+@pytest.fixture
+def files(tmp_path):
+    """The hand-worked qrels and runs of :mod:`helpers.cli` written to files: name -> path."""
+    from helpers.cli import BAD, GOOD, MID, PART, QRELS
+
+    paths = {}
+    for name, text in {"q.qrels": QRELS, "good.run": GOOD, "mid.run": MID, "bad.run": BAD, "part.run": PART}.items():
+        (tmp_path / name).write_text(text)
+        paths[name.split(".")[0]] = tmp_path / name
+    return paths

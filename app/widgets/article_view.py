@@ -39,7 +39,7 @@ from readsim.engine.layout import Layout
 
 from .. import appearance as look
 from ..marks import Marks
-from .gutter import BADGE_W, ENTRY, GUTTER, RETRIEVED, SCREEN, Gutter
+from .gutter import BADGE_W, ENTRY, GUTTER, Gutter
 
 # the light theme's; the colours painted are the current theme's (:func:`readsim.app.appearance.marks`),
 # chosen to stay apart under deuteranopia and protanopia (tests/app/test_appearance.py)
@@ -448,7 +448,7 @@ class ArticleView(QTextEdit):
         r = self._rect_at(self._entry)
         return QRect(2, r.top() + max((r.height() - 14) // 2, 0), 26, 14)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         """Alt+click: start reading at the clicked character (``entry_clicked``)."""
         if (event.button() == Qt.MouseButton.LeftButton and self.layout_ is not None
                 and event.modifiers() & Qt.KeyboardModifier.AltModifier):
@@ -679,7 +679,7 @@ class ArticleView(QTextEdit):
         return out
 
     # -- painting -----------------------------------------------------------------------
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         self._visible = None
         self._visible = self.visible_range()
         try:
@@ -768,7 +768,7 @@ class ArticleView(QTextEdit):
             p.fillRect(QRectF(r.left() - 1, r.top(), 2.5, r.height()), look.color(ENTRY))
         p.end()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         cr = self.contentsRect()
         self._gutter.setGeometry(QRect(cr.left(), cr.top(), GUTTER, cr.height()))

@@ -51,7 +51,7 @@ class Deferred(QWidget):
     def built(self) -> bool:
         return self._widget is not None
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event) -> None:  # Qt's name
         super().showEvent(event)
         if self._on_show:
             self._on_show = False

@@ -51,7 +51,7 @@ class _BracketGutter(QWidget):
         self.view = view
         self.setMouseTracking(True)
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(event.rect(), look.color(GUTTER_BG))
@@ -79,12 +79,12 @@ class _BracketGutter(QWidget):
         p.setPen(QPen(color, g["width"], Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap, Qt.PenJoinStyle.MiterJoin))
         p.drawPath(path)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         k = self.view.bracket_at(event.position().toPoint())
         if k is not None:
             self.view.bracket_clicked.emit(k)
 
-    def event(self, event) -> bool:  # noqa: D401
+    def event(self, event) -> bool:
         if event.type() == QEvent.Type.ToolTip:
             k = self.view.bracket_at(event.pos())
             if k is None:
@@ -274,7 +274,7 @@ class ElementArticleView(ArticleView):
                 p.fillRect(rect, hatch)
         p.end()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         cr = self.contentsRect()
         self._gutter.setGeometry(QRect(cr.left(), cr.top(), self._gutter_w, cr.height()))

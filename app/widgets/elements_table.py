@@ -71,13 +71,13 @@ class ElementTableModel(QAbstractTableModel):
                                     overlap))
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._texts)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
                 return HEADERS[section]

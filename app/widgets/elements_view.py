@@ -199,7 +199,7 @@ class ElementsPanel(QWidget):
     def _relegend(self) -> None:
         self.legend.setText(legend())  # the highlight's and the brackets' colours of the theme
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if not self._user_sized:  # the table 42%, the article 36%, the scores the rest
             w = max(self.splitter.width(), 900)

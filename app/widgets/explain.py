@@ -58,13 +58,13 @@ class TermsModel(QAbstractTableModel):
         self.unit = e.unit if e is not None else self.unit
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.terms)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return self.HEADERS[section]
         return None
@@ -127,7 +127,7 @@ class SpanOverlay(QWidget):
         if not self.isHidden():
             self.update()
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.viewport().rect())
         return False
@@ -160,7 +160,7 @@ class SpanOverlay(QWidget):
             out.append(QRect(left, r1.bottom() + 1, right - left, r2.top() - r1.bottom() - 1))
         return out + [QRect(left, r2.top(), max(r2.left() - left, 2), r2.height())]
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         rects = self.rects()
         if not rects:
             return
@@ -294,7 +294,7 @@ class ExplainPanel(FollowingPanel):
         self.status.setText(f"Click a term to highlight the {e.unit} it counts in the article.")
 
     # -- a term's characters -------------------------------------------------------------------
-    def hideEvent(self, event) -> None:  # noqa: N802
+    def hideEvent(self, event) -> None:
         """A hidden dock highlights nothing."""
         super().hideEvent(event)
         self.table.clearSelection()

@@ -114,18 +114,18 @@ class WrappedLabel(QLabel):
         self.setWordWrap(True)
         self._needs = 0
 
-    def minimumSizeHint(self):  # noqa: N802
+    def minimumSizeHint(self):
         hint = super().minimumSizeHint()
         return QSize(hint.width(), max(hint.height(), self._height()))
 
     def _height(self) -> int:
         return self.heightForWidth(self.width()) if self.width() > 0 and self.text() else 0
 
-    def setText(self, text: str) -> None:  # noqa: N802
+    def setText(self, text: str) -> None:
         super().setText(text)
         self._refit()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._refit()
 

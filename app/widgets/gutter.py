@@ -76,7 +76,7 @@ class Gutter(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(GUTTER, 0)
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         colours = look.marks()  # the theme's
@@ -158,7 +158,7 @@ class Gutter(QWidget):
             self._arcs[key] = image
         return image
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         pos = event.position().toPoint()
         for number, rect in self.view._badge_rects() + self.view.link_rects():
             if rect.contains(pos):

@@ -239,7 +239,7 @@ class RankCurves(QWidget):
                 item = plot.getPlotItem()
                 _refit_title(item, plot.width() - item.getAxis("left").width())
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         """Arrange the plots for the new width (:meth:`_arrange`), re-fitting their titles
         (legends): one line or one part a line."""
         super().resizeEvent(event)

@@ -153,7 +153,7 @@ class LossPanel(QWidget):
             self.table.sortByColumn(column, Qt.SortOrder.DescendingOrder)
             self._keep_selected_in_view()
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+    def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
             self._keep_selected_in_view()
         return super().eventFilter(watched, event)

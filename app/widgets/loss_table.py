@@ -202,10 +202,10 @@ class LossModel(QAbstractTableModel):
         self.layoutChanged.emit()
         return True
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() or self.loss is None else len(self.loss.articles)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else COLUMNS
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
@@ -244,7 +244,7 @@ class LossModel(QAbstractTableModel):
             return None
         return self._role(loss, int(self._order[index.row()]), index.column(), role)
 
-    def multiData(self, index, span) -> None:  # noqa: N802
+    def multiData(self, index, span) -> None:
         """Every role a view asks of a cell, in one call from Qt: its delegate asks seven of each
         painted cell, and each call from Qt into Python costs microseconds (the table's paint
         was mostly these calls). Qt reuses the span from cell to cell: a role without data is

@@ -136,27 +136,27 @@ class OutlineModel(QAbstractItemModel):
         return float(self._ret[number])
 
     # -- Qt model API -------------------------------------------------------------------
-    def index(self, row, column, parent=QModelIndex()):  # noqa: B008
+    def index(self, row, column, parent=QModelIndex()):
         kids = self._children.get(parent.internalId() if parent.isValid() else ROOT, [])
         if 0 <= row < len(kids) and 0 <= column < len(HEADERS):
             return self.createIndex(row, column, kids[row])
         return QModelIndex()
 
-    def parent(self, index=QModelIndex()):  # noqa: B008
+    def parent(self, index=QModelIndex()):
         if not index.isValid():
             return QModelIndex()
         p = self._parent[index.internalId()]
         return QModelIndex() if p == ROOT else self.createIndex(self._row[p], 0, p)
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         if parent.isValid() and parent.column() != 0:
             return 0
         return len(self._children.get(parent.internalId() if parent.isValid() else ROOT, ()))
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
                 return HEADERS[section]
@@ -262,7 +262,7 @@ class Outline(QWidget):
         session.evaluation_changed.connect(self.update_passages)
         self.show_current()
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._pending:
             self.show_current()

@@ -196,10 +196,10 @@ class PassagesModel(QAbstractTableModel):
         self.endResetModel()
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMN_COUNT - 1)
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt API)
+    def rowCount(self, parent=QModelIndex()) -> int:  # Qt API
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else COLUMN_COUNT
 
     def header(self, column: int) -> str:
@@ -207,7 +207,7 @@ class PassagesModel(QAbstractTableModel):
         return ("Passage", f"Offset ({u})", f"Length ({u})", f"Relevant ∩ retrieved ({u})", "Precision",
                 f"Read before ({u})", f"Screen ({self.screen:,})", "Found by / holds", "Run lines")[column]
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:

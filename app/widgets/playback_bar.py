@@ -186,7 +186,7 @@ class PlaybackBar(QWidget):
         for col in range(columns):
             grid.setColumnStretch(2 * col + 1, 1)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+    def resizeEvent(self, event) -> None:  # Qt API
         super().resizeEvent(event)
         self._fit()
 

@@ -46,7 +46,7 @@ def rows_for(extents: Sequence[tuple[float, float]], taken: Sequence[tuple[float
     rows: list[list[tuple[float, float]]] = [list(taken)]
     out = []
     for left, right in extents:
-        for i, row in enumerate(rows):
+        for i, row in enumerate(rows):  # noqa: B007 (i: the row found, used after the loop)
             if all(right + GAP <= a or left >= b + GAP for a, b in row):
                 break
         else:

@@ -230,23 +230,23 @@ class RankedListModel(QAbstractTableModel):
         f = super().flags(index)
         return f | Qt.ItemFlag.ItemIsDragEnabled if index.isValid() else f
 
-    def mimeTypes(self) -> list[str]:  # noqa: N802
+    def mimeTypes(self) -> list[str]:
         return [RANKED_MIME]
 
-    def mimeData(self, indexes) -> QMimeData:  # noqa: N802
+    def mimeData(self, indexes) -> QMimeData:
         data = QMimeData()
         if indexes:
             data.setData(RANKED_MIME, self._rows[indexes[0].row()].article.encode("utf-8"))
         return data
 
-    def supportedDragActions(self):  # noqa: N802
+    def supportedDragActions(self):
         return Qt.DropAction.MoveAction
 
     # -- Qt model API -------------------------------------------------------------------
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMN_KEYS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
@@ -405,7 +405,7 @@ class RankedListView(QTableView):
         if self.columnWidth(TITLE) != want:
             self.setColumnWidth(TITLE, want)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event) -> None:  # Qt's name
         super().resizeEvent(event)
         self._fill_title()
 
@@ -503,7 +503,7 @@ class RankedListView(QTableView):
     def placeholder(self) -> str:
         return self._placeholder
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def paintEvent(self, event) -> None:  # Qt's name
         super().paintEvent(event)
         if self._placeholder and self.proxy.rowCount() == 0:
             p = QPainter(self.viewport())
@@ -569,18 +569,18 @@ class RankedListView(QTableView):
         data = event.mimeData()
         return bytes(data.data(RANKED_MIME)).decode("utf-8") if data.hasFormat(RANKED_MIME) else None
 
-    def dragEnterEvent(self, event) -> None:  # noqa: N802
+    def dragEnterEvent(self, event) -> None:
         if self._dragged(event) is not None:
             event.acceptProposedAction()
         else:
             super().dragEnterEvent(event)
 
-    def dragMoveEvent(self, event) -> None:  # noqa: N802
+    def dragMoveEvent(self, event) -> None:
         super().dragMoveEvent(event)  # the drop indicator
         if self._dragged(event) is not None:
             event.acceptProposedAction()
 
-    def dropEvent(self, event) -> None:  # noqa: N802
+    def dropEvent(self, event) -> None:
         article = self._dragged(event)
         if article is None:
             super().dropEvent(event)

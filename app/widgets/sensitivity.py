@@ -179,7 +179,7 @@ class SensitivityPanel(QWidget):
         """The plots (:class:`~readsim.app.widgets.sensitivity_plot.SweepPlots`), built now if not yet."""
         return self.slot.widget()
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self.refresh()
 

@@ -150,13 +150,13 @@ class StrategyModel(QAbstractTableModel):
         self.values = [[col[i] for col in by_measure] for i in range(len(rows))]
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt API)
+    def rowCount(self, parent=QModelIndex()) -> int:  # Qt API
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else 3 + len(self.measures)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -284,7 +284,7 @@ class StrategiesPanel(FollowingPanel):
             self.end_preview()  # the run's passages were edited: show them
         super()._evaluation_changed()
 
-    def hideEvent(self, event) -> None:  # noqa: N802
+    def hideEvent(self, event) -> None:
         super().hideEvent(event)
         self.end_preview()
 

@@ -29,7 +29,6 @@ from readsim.engine.listmeasures import (Evaluation, Ranking, generalised_precis
 from readsim.engine.listmeasures import evaluate as _evaluate_run
 from readsim.engine.measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, DocMeasure, ListMeasure, UnknownMeasure,
                                     parse_any)
-from readsim.engine.reading import Mode
 from readsim.engine.results import Join
 
 from ._checks import flag, options

@@ -22,7 +22,6 @@ criterion 1.4.3) on the page and on every mark background, in both themes."""
 
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest

@@ -20,10 +20,8 @@ from readsim.app.figure import build_figure, export_figure
 from readsim.app.main import main
 from readsim.app.widgets.article_view import GUTTER
 
-from test_main import real_args  # tests/app is on sys.path
-
-BIG, BIG_TOPIC = "1807158", "2009046"
-START, END = 7435, 7435 + 151
+from helpers.app_cases import BIG, BIG_TOPIC, END, START
+from helpers.gui import real_args
 
 
 def svg_text(path) -> str:

@@ -11,7 +11,8 @@ import pytest
 from readsim.app.articles import length_of
 from readsim.app.figure import Cancelled, export_figure
 
-from test_figure import BIG, BIG_TOPIC, END, START  # tests/app is on sys.path
+from helpers.app_cases import BIG, BIG_TOPIC, END, START
+from helpers.gui import accept
 
 
 def test_slices_change_nothing_and_cover_only_the_range(real_window, tmp_path):
@@ -54,7 +55,6 @@ def test_export_figure_dialog_cancel_writes_nothing(real_window, monkeypatch, tm
     from readsim.app import export
     from readsim.app.widgets import render_dialogs as rd
 
-    from test_render_dialogs import accept
 
     window = real_window(BIG, BIG_TOPIC)
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gui_fixtures import keep_shot  # tests/ is on sys.path
+from helpers.gui import keep_shot
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor, QTextCursor
+from PySide6.QtGui import QTextCursor
 
 from readsim._scores import panel_measures, panel_scores
 from readsim.app.background import activity

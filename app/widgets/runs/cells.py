@@ -99,10 +99,10 @@ class CellsModel(QAbstractTableModel):
         """Every cell's text, row by row."""
         return [[c.text for c in row] for row in self.rows]
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -110,7 +110,7 @@ class CellsModel(QAbstractTableModel):
             return None
         return _role(self.rows[index.row()][index.column()], role)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         heads = self.columns if orientation == Qt.Orientation.Horizontal else self.row_heads
         if not 0 <= section < len(heads) or role == Qt.ItemDataRole.TextAlignmentRole:
             return None  # no vertical header cells: the view numbers the rows; alignment: the header's
@@ -152,7 +152,7 @@ class _Shown:
     def text(self) -> str:
         return self._value(Qt.ItemDataRole.DisplayRole) or ""
 
-    def toolTip(self) -> str:  # noqa: N802
+    def toolTip(self) -> str:
         return self._value(Qt.ItemDataRole.ToolTipRole) or ""
 
     def data(self, role):
@@ -193,24 +193,24 @@ class CellsTable(QTableView):
         self.placeholder.setGeometry(self.viewport().rect())
         self.placeholder.setVisible(bool(self.placeholder.text()) and self.model().rowCount() == 0)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._place_placeholder()
 
-    def rowCount(self) -> int:  # noqa: N802
+    def rowCount(self) -> int:
         return self.model().rowCount()
 
-    def columnCount(self) -> int:  # noqa: N802
+    def columnCount(self) -> int:
         return self.model().columnCount()
 
     def item(self, row: int, column: int) -> _Shown:
         index = self.model().index(row, column)
         return _Shown(lambda role: self.model().data(index, role))
 
-    def horizontalHeaderItem(self, column: int) -> _Shown:  # noqa: N802
+    def horizontalHeaderItem(self, column: int) -> _Shown:
         return _Shown(lambda role: self.model().headerData(column, Qt.Orientation.Horizontal, role))
 
-    def verticalHeaderItem(self, row: int) -> _Shown:  # noqa: N802
+    def verticalHeaderItem(self, row: int) -> _Shown:
         return _Shown(lambda role: self.model().headerData(row, Qt.Orientation.Vertical, role))
 
 

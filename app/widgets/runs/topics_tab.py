@@ -83,13 +83,13 @@ class TopicsModel(QAbstractTableModel):
         self._scale = np.where(largest > 0, largest, 1.0)
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.topics)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.headers):
             return None
         kind, i = self.columns[section]
