@@ -54,7 +54,8 @@ from readsim.engine.atomic import write_bytes
 
 from . import appearance as look
 from .articles import length_of
-from .widgets.article_view import BOTH, GUTTER, RELEVANT, RETRIEVED, SCREEN, ArticleView
+from .widgets.article_view import BOTH, GUTTER, RELEVANT, ArticleView
+from .widgets.gutter import RETRIEVED, SCREEN
 
 PAPER, INK = QColor(look.FIGURE["paper"]), QColor(look.FIGURE["ink"])  # a figure is printed: always light
 
