@@ -175,8 +175,7 @@ class CellsTable(QTableView):
         self.setWordWrap(False)
         self.setStyleSheet(style)
         #: says what to do while the table has no rows (:meth:`set_placeholder`); hidden otherwise
-        self.placeholder = QLabel(self.viewport())
-        self.placeholder.setTextFormat(Qt.TextFormat.PlainText)
+        self.placeholder = plain_label("", self.viewport())
         self.placeholder.setWordWrap(True)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setStyleSheet(f"QLabel {{ color:{look.css('subtle')}; font-style:italic; padding:16px; }}")
