@@ -72,3 +72,40 @@ def files(tmp_path):
         (tmp_path / name).write_text(text)
         paths[name.split(".")[0]] = tmp_path / name
     return paths
+
+
+# -- the test tiers (pyproject.toml's markers; README, "Tests") ----------------------------------
+
+
+def _is_gui(item: pytest.Item) -> bool:
+    """Builds Qt widgets or windows: tests/app/, the hostile suite's window rows, a test using
+    ``qtbot`` (itself or through a fixture) or asking for ``qapp`` itself (not through the
+    hostile suite's automatic fresh settings, which every hostile row gets)."""
+    path = Path(str(item.path))
+    parts = path.relative_to(ROOT / "tests").parts
+    if parts[0] == "app" or (parts[0] == "hostile" and path.name.startswith("test_window_")):
+        return True
+    if "qtbot" in getattr(item, "fixturenames", ()):
+        return True
+    function = getattr(item, "function", None)
+    return function is not None and "qapp" in function.__code__.co_varnames[:function.__code__.co_argcount]
+
+
+#: the tests outside the gui tier that took more than about 2 s (``pytest --durations=0``, see
+#: README's "Tests"), one node id or ``path::function`` (every row) a line; measure again and edit
+#: this list when a test becomes fast or slow
+SLOW_TESTS = Path(__file__).with_name("slow-tests.txt")
+
+
+def _slow_ids() -> set[str]:
+    lines = SLOW_TESTS.read_text(encoding="utf-8").splitlines()
+    return {line.split("#")[0].strip() for line in lines} - {""}
+
+
+def pytest_collection_modifyitems(config, items):
+    slow = _slow_ids()
+    for item in items:
+        if _is_gui(item):
+            item.add_marker(pytest.mark.gui)
+        if item.nodeid in slow or item.nodeid.split("[")[0] in slow:
+            item.add_marker(pytest.mark.slow)
