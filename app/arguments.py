@@ -13,7 +13,7 @@ from readsim.engine.cli import option
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
 from readsim.engine.measure import parse_count, parse_real
-from readsim.engine.reading import Mode
+from readsim.engine.reading import READING_MODES, Mode
 
 from .render_args import add_render_arguments, check_render_usage
 from .view_args import BETA_RANGE, MAX_SCREEN, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
@@ -39,7 +39,7 @@ def _entry(text: str) -> int:
     return parse_count(text, "OFFSET", *OFFSET_RANGE)
 
 
-READINGS = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)  # the window's (session.MODES)
+READINGS = READING_MODES  # the window's (session.MODES)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -94,7 +94,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--tolerance", type=option(_tolerance), default=None, metavar="T",
                    help=f"T2I tolerance in characters, 1 to {MAX_SCREEN:,} (default 300)")
     p.add_argument("--beta", type=option(_beta), default=None, metavar="B",
-                   help="F-score beta, %g to %g (default 0.25)" % BETA_RANGE)
+                   help="F-score beta, {:g} to {:g} (default 0.25)".format(*BETA_RANGE))
     p.add_argument("--present", action="store_true", help="open in presentation mode (View > Presentation): large "
                    "text, the article and the scores only, for a room or a projector; with --screenshot, a slide")
     p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")

@@ -292,7 +292,7 @@ class EditingUI(QObject):
         t = t[2:] if t.startswith("* ") else t
         self.window.setWindowTitle(t if clean else f"* {t}")
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+    def eventFilter(self, obj, event) -> bool:
         if obj is self.window and event.type() == QEvent.Type.Close and not self.editor.stack.isClean():
             answer = self.ask_unsaved()
             if answer == CANCEL or (answer == SAVE and not self.save()):

@@ -52,9 +52,13 @@ from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QWidget
 
 from readsim.engine.atomic import write_bytes
 
+from . import appearance as look
 from .articles import length_of
 from .background import Cancelled  # raised here when the figure is cancelled (nothing written)
-from .widgets.article_view import BOTH, GUTTER, RELEVANT, RETRIEVED, SCREEN, ArticleView
+from .widgets.article_view import BOTH, GUTTER, RELEVANT, ArticleView
+from .widgets.gutter import RETRIEVED, SCREEN
+
+PAPER, INK = QColor(look.FIGURE["paper"]), QColor(look.FIGURE["ink"])  # a figure is printed: always light
 
 COLUMN = 640            # narrowest text column of a figure (logical pixels, the gutter excluded)
 DEFAULT_WIDTH = 1600    # a PNG figure's default width in pixels
@@ -79,7 +83,7 @@ class Figure:
 
     def paint(self, p: QPainter) -> None:
         """Paint the figure at logical coordinates ``(0, 0)``–``size`` (the caller scales)."""
-        p.fillRect(QRect(QPoint(0, 0), self.size), QColor("white"))
+        p.fillRect(QRect(QPoint(0, 0), self.size), PAPER)
         QWidget.render(self.view, p, QPoint(0, 0))
         p.save()
         p.translate(0, self.view.height())
@@ -106,7 +110,7 @@ def _swatch(text: str, fill: QColor | None, underline: bool, frame: bool = False
             p.setPen(QPen(SCREEN, 1.2))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(r)
-        p.setPen(QColor("black"))
+        p.setPen(INK)
         p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
         if underline:
             p.setPen(QPen(RETRIEVED, 1.2))
@@ -124,11 +128,11 @@ def _badge(badge: str, text: str, solid: bool):
         bw = badge_width(p.fontMetrics())
         box = QRect(r.left(), r.top() + 1, bw, r.height() - 2)
         p.setPen(Qt.PenStyle.NoPen if solid else QPen(RETRIEVED, 1))
-        p.setBrush(RETRIEVED if solid else QColor("white"))
+        p.setBrush(RETRIEVED if solid else PAPER)
         p.drawRoundedRect(QRectF(box), 4, 4)
-        p.setPen(QColor("white") if solid else RETRIEVED)
+        p.setPen(PAPER if solid else RETRIEVED)
         p.drawText(box, Qt.AlignmentFlag.AlignCenter, badge)
-        p.setPen(QColor("black"))
+        p.setPen(INK)
         p.drawText(r.adjusted(bw + 4, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, text)
 
     return lambda fm: badge_width(fm) + 4 + fm.horizontalAdvance(text) + 2, paint
@@ -167,16 +171,16 @@ def paint_legend(p: QPainter, width: int, caption: str, screen: bool) -> None:
     on white: it also covers what the view painted past its bottom (the next line's text, an
     arc leaving the view), which an SVG keeps (``QSvgGenerator`` writes no clip paths)."""
     items, height = _legend_layout(width, screen)
-    p.fillRect(QRect(0, 0, width, height), QColor("white"))
+    p.fillRect(QRect(0, 0, width, height), PAPER)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
     font = _legend_font()
     p.setFont(font)
     fm = QFontMetrics(font)
-    p.setPen(QPen(QColor("#d0d4da"), 1))
+    p.setPen(QPen(QColor(look.FIGURE["rule"]), 1))
     p.drawLine(0, 0, width, 0)
     for rect, paint in items:
         paint(p, rect)
-    p.setPen(QColor("#555555"))
+    p.setPen(QColor(look.FIGURE["caption"]))
     p.drawText(QRect(8, height - fm.height() - 4, width - 16, fm.height()), Qt.AlignmentFlag.AlignLeft,
                fm.elidedText(caption, Qt.TextElideMode.ElideRight, width - 16))
 
@@ -311,7 +315,7 @@ def render_figure(figure: Figure, suffix: str, width: int = DEFAULT_WIDTH) -> by
             raise OSError(f"cannot make a PNG of {width:,} × {height:,} pixels (out of memory)")
         image.setDotsPerMeterX(round(dpi / 0.0254))  # fonts sized as on screen, then scaled
         image.setDotsPerMeterY(round(dpi / 0.0254))
-        image.fill(QColor("white"))
+        image.fill(PAPER)
         p.begin(image)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing)

@@ -20,17 +20,22 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QMenu, QPushButton, QTextBrowser, QVBoxLayout,
                                QWidget)
 
-CSS = """
-body { font-size: 11.5pt; line-height: 135%; }
-h1 { font-size: 17pt; margin-bottom: 4px; }
-h2 { font-size: 13.5pt; color: #1f5fbf; margin-top: 18px; margin-bottom: 4px; }
-p { margin-top: 4px; margin-bottom: 8px; }
-.f { font-family: 'DejaVu Serif', serif; font-size: 12pt; background: #f3f4f6; }
-.use { color: #1a5c2e; }
-.src { color: #666; font-size: 10pt; }
-.ref { background: #fff8e1; padding: 4px; }
-td, th { padding: 3px 10px; }
-th { background: #eef1f6; text-align: left; }
+from readsim.engine.reading import READING_MODES
+
+from . import appearance as look
+
+_L = {role: light for role, (light, _dark) in look.ROLES.items()}  # light colours: adapted when shown
+CSS = f"""
+body {{ font-size: 11.5pt; line-height: 135%; }}
+h1 {{ font-size: 17pt; margin-bottom: 4px; }}
+h2 {{ font-size: 13.5pt; color: {_L["accent"]}; margin-top: 18px; margin-bottom: 4px; }}
+p {{ margin-top: 4px; margin-bottom: 8px; }}
+.f {{ font-family: 'DejaVu Serif', serif; font-size: 12pt; background: {_L["gutter_bg"]}; }}
+.use {{ color: {_L["good"]}; }}
+.src {{ color: {_L['subtle']}; font-size: 10pt; }}
+.ref {{ background: {_L["callout"]}; padding: 4px; }}
+td, th {{ padding: 3px 10px; }}
+th {{ background: {_L["header"]}; text-align: left; }}
 """
 
 ARVOLA = "Arvola, Kekäläinen and Junkkari 2010"
@@ -183,7 +188,7 @@ SECTIONS: list[tuple[str, list[tuple[str, str, str, str, str]]]] = [
 
 MEASURE_NAMES = ("aveChP", "ChP@k", "ChR@k", "T2IP", "T2IR", "T2IF", "LE", "ES", "P_set", "R_set", "F(β)",
                  "BEP", "gP", "gR", "AgP", "AgP'", "MAP", "ircl_prn", "CE", "NCE", "ANCE", "iP", "MAiP")
-MODES = ("natural", "worst", "best", "document", "entry")
+MODES = tuple(m.value for m in READING_MODES)
 
 SOURCES = (
     "P. Arvola, J. Kekäläinen, M. Junkkari: Expected reading effort in focused retrieval evaluation. "
@@ -314,7 +319,7 @@ def shortcuts(window) -> list[tuple[str, str, list[str]]]:
 def shortcuts_html(window) -> str:
     rows = "".join(
         f"<tr><td><b>{' &nbsp;or&nbsp; '.join(html.escape(k) for k in keys)}</b></td>"
-        f"<td>{html.escape(text)}</td><td style='color:#666'>{html.escape(path)}</td></tr>"
+        f"<td>{html.escape(text)}</td><td style='color:{_L['subtle']}'>{html.escape(path)}</td></tr>"
         for path, text, keys in shortcuts(window))
     return (f"<html><head><style>{CSS}</style></head><body><h1>Keyboard shortcuts</h1>"
             "<p>Read from the window's actions (so this list is what the keys do now).</p>"
@@ -332,7 +337,9 @@ class HelpDialog(QDialog):
         lay = QVBoxLayout(self)
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(True)
-        self.browser.setHtml(text)
+        self._text = text
+        self.browser.setHtml(look.adapt(text))
+        look.appearance().changed.connect(self._restyle)
         lay.addWidget(self.browser, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.buttons.rejected.connect(self.close)
@@ -340,7 +347,12 @@ class HelpDialog(QDialog):
         self.resize(*size)
 
     def set_text(self, text: str) -> None:
-        self.browser.setHtml(text)
+        self._text = text
+        self.browser.setHtml(look.adapt(text))
+
+    def _restyle(self) -> None:
+        """The page in the theme's colours and the zoom's sizes."""
+        self.browser.setHtml(look.adapt(self._text))
 
 
 def open_url(url: QUrl) -> bool:

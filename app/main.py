@@ -39,7 +39,7 @@ from readsim.engine import streams  # first: Ctrl+C during the imports below is 
 
 streams.guard_start("readsim")
 
-import argparse  # noqa: E402 (this and every import below: after the start-up guard)
+import argparse  # this and every import below: after the start-up guard
 import os
 import signal
 import sys
@@ -402,7 +402,7 @@ def screenshot(app, window, args: argparse.Namespace, interrupt: Interrupt) -> i
             _error("unexpected error while rendering:\n" + caught[0])
             return 1
         return code
-    except Exception:  # a bug while rendering: its message, exit 1, never a traceback past main
+    except Exception:  # noqa: BLE001 - a bug while rendering: its message, exit 1, never a traceback past main
         _error("unexpected error while rendering:\n" + traceback.format_exc())
         return 1
     finally:

@@ -386,11 +386,11 @@ class MainWindow(QMainWindow):
         return self.status_line.warnings_text()
 
     # -- drag and drop ------------------------------------------------------------------
-    def dragEnterEvent(self, event) -> None:  # noqa: N802
+    def dragEnterEvent(self, event) -> None:
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
 
-    def dropEvent(self, event) -> None:  # noqa: N802
+    def dropEvent(self, event) -> None:
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             self.open_paths(paths)
@@ -423,7 +423,7 @@ class MainWindow(QMainWindow):
         if isinstance(split, QByteArray) and not split.isEmpty():
             self.columns.sized = self.splitter.restoreState(split)
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         if not self._shown:
             self._shown = True
@@ -443,7 +443,7 @@ class MainWindow(QMainWindow):
         """The width the Reader column prefers (pixels; :meth:`~readsim.app.window_layout.Columns.reader_width`)."""
         return self.columns.reader_width()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self.columns.auto:
             self.columns.fit()  # the columns follow the window until the user moves them
@@ -458,7 +458,7 @@ class MainWindow(QMainWindow):
         keys.write(st, keys.WINDOW_STATE, state)
         keys.write(st, keys.WINDOW_SPLITTER, split)
 
-    def closeEvent(self, event) -> None:  # noqa: N802
+    def closeEvent(self, event) -> None:
         self.save_state()
         super().closeEvent(event)
 

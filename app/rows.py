@@ -29,10 +29,10 @@ from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation
 from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, RunArticle
-from readsim.engine.reading import Mode
+from readsim.engine.reading import READING_MODES, Mode
 from readsim.engine.results import Join
 
-MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY)
+MODES = READING_MODES
 
 
 def with_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:

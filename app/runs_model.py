@@ -35,6 +35,7 @@ from readsim.engine.errors import InputError
 from readsim.engine.formats import Qrels, Run, read_any_run
 import readsim._evaluate as api_core
 from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
+from readsim.engine.reading import READING_MODES as ENGINE_READING_MODES
 from readsim.engine.reading import Mode
 
 from .background import Cancelled, Progress  # noqa: F401 - the workers' progress and cancellation, named here too
@@ -47,7 +48,7 @@ DEFAULT_MEASURES = ("AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "ANCE@600/LE(3
 reading-order alternatives of Arvola et al. 2010, and cumulated effort (lower is better)."""
 
 TEST_NAMES = {"bootstrap": "paired bootstrap", "t": "paired t-test", "randomization": "paired randomization"}
-READING_MODES = (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT)
+READING_MODES = tuple(m for m in ENGINE_READING_MODES if m is not Mode.ENTRY)  # the entry mode is per result
 TWO_RUNS = ("two runs cannot show a correlation: Kendall's τ and Pearson's r of two runs are ±1 whatever the "
             "measures say (compare 3 runs or more)")
 

@@ -33,9 +33,10 @@ from readsim.engine.formats import Judgement, Qrels
 from readsim.engine.listmeasures import Ranking
 from readsim.engine.loss import LossSplit
 from readsim.engine.measure import DocMeasure, ListMeasure
+from readsim.engine.registry import effort_kinds
 
 DOC_KINDS = ("aveChP", "T2IF", "T2IP", "F", "LE", "ES")  # the topic view's document measures
-EFFORT_KINDS = ("LE", "ES")
+EFFORT_KINDS = effort_kinds()  # LE, ES: the effort scores CE, NCE and ANCE cumulate
 PRECISION_CUTOFFS = (1, 5, 10, 25, 50)
 EFFORT_CUTOFFS = (10, 50, 100)
 

@@ -52,7 +52,7 @@ from pathlib import Path
 from readsim.engine.atomic import write_text
 from readsim.engine.coverage import check_input_path
 from readsim.engine.errors import InputError
-from readsim.engine.reading import Mode
+from readsim.engine.reading import READING_MODES
 
 from .view_args import ALPHA_RANGE, BETA_RANGE, LEVELS_RANGE, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
 from .view_json import ViewError, load
@@ -61,7 +61,7 @@ FORMAT = "readsim-view"
 VERSION = 1
 SUFFIX = ".readsim"
 MAX_BYTES = 16 * 1024 * 1024  # a view is a few kilobytes; refuse to read a huge file into memory
-MODES = tuple(m.value for m in (Mode.NATURAL, Mode.WORST, Mode.BEST, Mode.DOCUMENT, Mode.ENTRY))
+MODES = tuple(m.value for m in READING_MODES)
 UNITS = ("bytes", "chars")
 
 

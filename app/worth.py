@@ -32,6 +32,7 @@ from readsim.engine.collection import Collection
 from readsim.engine.document import DocumentEvaluation
 from readsim.engine.formats import Qrels, Run
 from readsim.engine.listmeasures import Evaluation
+from readsim.engine.measure import DEFAULT_LIST_MEASURE as ENGINE_DEFAULT_LIST_MEASURE
 from readsim.engine.measure import ListMeasure
 from readsim.engine.reading import Mode
 
@@ -39,9 +40,9 @@ from .rows import held_entry, with_mode
 from . import settings_keys as keys
 from .topic_scores import topic_scores
 
-DEFAULT_LIST_MEASURE = "AgP/F(0.25)"
+DEFAULT_LIST_MEASURE = ENGINE_DEFAULT_LIST_MEASURE
 """The list measure of the before/after line by default: INEX 2009-2010's official Relevant in
-Context measure (its mean over topics is MAgP)."""
+Context measure (its mean over topics is MAgP), the engine's default."""
 LIST_MEASURE_KEY = keys.WORTH_LIST_MEASURE.name
 """QSettings key of the list measure chosen for the before/after line."""
 NOT_RANKED = "not ranked"

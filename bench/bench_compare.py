@@ -39,11 +39,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_eval import DATA, MEASURES, _env, best_of, load, synthesize  # noqa: E402
+from bench_eval import DATA, MEASURES, _env, best_of, load, synthesize
 
-from readsim.engine.cli.compare import build_parser as build_compare_parser  # noqa: E402
-from readsim.engine.cli.compare import evaluate_runs  # noqa: E402
-from readsim.engine.formats import read_any_run  # noqa: E402
+from readsim.engine.cli.compare import build_parser as build_compare_parser
+from readsim.engine.cli.compare import evaluate_runs
+from readsim.engine.formats import read_any_run
 
 AIM = 10.0
 BIN = Path(sys.executable).parent

@@ -40,14 +40,14 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication
 
-from readsim.app.background import activity  # noqa: E402
-from readsim.app.mainwindow import MainWindow  # noqa: E402
-from readsim.app.session import Loaded, Session  # noqa: E402
-from readsim.engine.collection import Collection  # noqa: E402
-from readsim.engine.formats import read_qrels, read_run, read_topics  # noqa: E402
-from readsim.engine.reading import Mode  # noqa: E402
+from readsim.app.background import activity
+from readsim.app.mainwindow import MainWindow
+from readsim.app.session import Loaded, Session
+from readsim.engine.collection import Collection
+from readsim.engine.formats import read_qrels, read_run, read_topics
+from readsim.engine.reading import Mode
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))

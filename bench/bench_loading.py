@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the tests' generators: the same inputs as the tests
 
 from bench_gui import wait  # noqa: E402 (bench/ is on sys.path when run as a script)
-from gui_fixtures import write_article  # noqa: E402
-from hostile.test_articles import deep_wide  # noqa: E402
+from helpers.gui import write_article  # noqa: E402
+from helpers.hostile_articles import deep_wide  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 

@@ -51,7 +51,7 @@ def best(cmd: list[str], env: dict, repeat: int) -> float:
 
 
 def load() -> str:
-    return "load {:.2f}".format(os.getloadavg()[0])
+    return f"load {os.getloadavg()[0]:.2f}"
 
 
 def main() -> int:

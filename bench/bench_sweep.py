@@ -64,7 +64,7 @@ def best(fn, repeat: int) -> float:
 
 
 def load() -> str:
-    return "load {:.2f}".format(os.getloadavg()[0])
+    return f"load {os.getloadavg()[0]:.2f}"
 
 
 def say(what: str, seconds: float, floor: float, floor_what: str) -> None:

@@ -213,6 +213,25 @@ def precision_curve(pieces: Sequence[Piece], nrc: int, samples: int = 400) -> tu
     return x.astype(float), prec, rec
 
 
+def piece_arrays(pieces: Sequence[Piece]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per piece in reading order: ``(length, relevant, read, rel_read)``, the last two running
+    totals including the piece."""
+    length = np.fromiter((p.end - p.start for p in pieces), dtype=np.int64, count=len(pieces))
+    relevant = np.fromiter((p.relevant for p in pieces), dtype=bool, count=len(pieces))
+    return length, relevant, np.cumsum(length), np.cumsum(np.where(relevant, length, 0))
+
+
+def relevant_reads(length, relevant, read, rel_read, k: np.ndarray) -> np.ndarray:
+    """Relevant positions among the first ``k`` read, per ``k`` (int64; ``k`` at most the extent),
+    over the arrays of :func:`piece_arrays`."""
+    if not len(length):
+        return np.zeros(len(k), dtype=np.int64)
+    at = np.minimum(np.searchsorted(read, k, side="left"), len(read) - 1)
+    before = read[at] - length[at]
+    inside = rel_read[at] - np.where(relevant[at], length[at], 0) + np.where(relevant[at], k - before, 0)
+    return np.where(k <= 0, 0, inside)
+
+
 # -- many articles at once (engine.document.DocumentBatch) -------------------------------------
 
 

@@ -33,6 +33,7 @@ from . import intervals as iv
 from .document import DocumentEvaluation
 from .measure import DocMeasure, ListMeasure, UnknownMeasure, parse_any
 from .reading import window
+from .registry import DOC
 
 SHOWN_TERMS = 8  # terms of a long sum written out in the substituted formula; the rest as "+ ... (N more)"
 
@@ -116,20 +117,8 @@ def number(x: float) -> str:
 
 
 # -- the formulas, as reference §4 writes them ----------------------------------------------
-FORMULAS = {
-    "aveChP": ("4.1", "aveChP = (1 / NRC) · Σ_{i : rel(i) = 1} P(i)"),
-    "ChP": ("4.2", "ChP@k = (relevant among the first min(k, n) read) / min(k, n)"),
-    "ChR": ("4.2", "ChR@k = (relevant among the first min(k, n) read) / NRC"),
-    "T2IP": ("4.3", "T2IP(t) = relevant read / m        (m: read when the t-th non-relevant one is read)"),
-    "T2IR": ("4.3", "T2IR(t) = relevant read / NRC      (up to the same stop m)"),
-    "T2IF": ("4.3", "T2IF(t,α) = (1 + α²) · T2IP · T2IR / (α² · T2IP + T2IR)"),
-    "LE": ("4.4", "LE(s) = min(⌈f / s⌉, L)            (NR = L + 1 when nothing relevant is read)"),
-    "ES": ("4.5", "ES(s) = LE(s) if the article is relevant, NR = L + 1 otherwise"),
-    "P_set": ("4.6", "P_set = |R ∩ T| / |T|"),
-    "R_set": ("4.6", "R_set = |R ∩ T| / |R|"),
-    "F": ("4.6", "F(β) = (1 + β²) · P_set · R_set / (β² · P_set + R_set)"),
-    "BEP": ("4.7", "BEP(d) = (d − |bep − entry|) / d  if |bep − entry| ≤ d, else 0"),
-}
+FORMULAS = {kind: (d.section, d.formula) for kind, d in DOC.items()}
+"""Each document measure's reference section and formula, from its declaration (:mod:`engine.doc_kinds`)."""
 
 
 def explain(measure: DocMeasure | str, doc: DocumentEvaluation, levels: int = 4, *, bep: int | None = None,
@@ -142,13 +131,14 @@ def explain(measure: DocMeasure | str, doc: DocumentEvaluation, levels: int = 4,
     measure (a list measure, an unknown name)."""
     m = as_document_measure(measure)
     unit = "characters" if unit.startswith("char") else "bytes"  # the offsets' unit: --unit chars or bytes
-    reference, formula = FORMULAS[m.kind]
-    if m.kind == "BEP":
+    decl = m.declaration
+    reference, formula = decl.section, decl.formula
+    if decl.needs_qrels:
         terms, substituted, total, note = _bep(m, doc, bep, entry, unit)
     elif not doc.is_relevant:
         terms, substituted, total, note = _not_relevant(m, doc, levels, unit)
     else:
-        terms, substituted, total, note = _FAMILY[m.kind](m, doc, levels, unit)
+        terms, substituted, total, note = _FAMILY.get(m.kind, _value_only)(m, doc, levels, unit)
     return Explanation(m.name, formula, reference, tuple(terms), f"{m.name} = {substituted}", float(total), unit, note)
 
 
@@ -205,7 +195,7 @@ def _f_text(p: float, r: float, w: float, total: float) -> str:
 
 def _not_relevant(m: DocMeasure, doc: DocumentEvaluation, levels: int, unit: str):
     """NRC = 0: 0 for every precision, recall and F measure, NR = L + 1 for LE and ES (§4)."""
-    if m.kind in ("LE", "ES"):
+    if m.declaration.null == "NR":
         lv = Term("L: levels", levels, iv.EMPTY)
         total = lv.value + 1
         return ([_nrc(doc, unit), lv], f"NR = L + 1 = {number(lv.value)} + 1 = {number(total)}", total,
@@ -326,6 +316,12 @@ def _bep(m: DocMeasure, doc: DocumentEvaluation, bep: int | None, entry: int | N
         return [best, run, gap, d], f"0   ({number(gap.value)} > {number(d.value)})", 0.0, ""
     total = (d.value - gap.value) / d.value
     return [best, run, gap, d], f"({number(d.value)} − {number(gap.value)}) / {number(d.value)} = {total:.4f}", total, ""
+
+
+def _value_only(m: DocMeasure, doc: DocumentEvaluation, levels: int, unit: str):
+    """A measure without a family below: its value, no terms."""
+    total = m.value(doc, levels)
+    return [_nrc(doc, unit)], f"{total:.4f}", total, ""
 
 
 _FAMILY = {"aveChP": _ave_chp, "ChP": _chp, "ChR": _chp, "T2IP": _t2i, "T2IR": _t2i, "T2IF": _t2i,

@@ -88,139 +88,29 @@ from .errors import Diagnostic
 from .focused import focused_ranks
 from .formats import Judgement, Qrels, Run, RunArticle
 from .formats.run import RunColumns
-from .measure import FOCUSED_POINTS, INCONTEXT_POINTS, DocMeasure, ListMeasure
+from .listarith import (  # noqa: F401 (the arithmetic, re-exported: listmeasures.gp_at ...)
+    generalised_precision,
+    generalised_recall,
+    gp_at,
+    gr_at,
+    agp,
+    agp_prime,
+    average_precision,
+    interpolate,
+    interpolated_curve,
+    ideal_effort,
+    effort_vector,
+    cumulated_effort,
+    normalized_cumulated_effort,
+    average_nce,
+    focused_curve,
+    bep_score)
+from .measure import DocMeasure, ListMeasure
 from .reading import Mode
 from .results import Inputs, Join, columns_of, inputs
 
 if TYPE_CHECKING:
     from .collection import Collection
-
-# -- the arithmetic: one topic's vectors -> numbers -----------------------------------------
-
-
-def generalised_precision(scores: np.ndarray) -> np.ndarray:
-    """``gP[r] = sum_{j<=r} S(d_j) / r`` for r = 1..n: float array of shape ``(n,)``."""
-    s = np.asarray(scores, dtype=float)
-    return np.cumsum(s) / np.arange(1, len(s) + 1) if len(s) else np.zeros(0)
-
-
-def generalised_recall(relevant: np.ndarray, nrel: int) -> np.ndarray:
-    """``gR[r] = (relevant articles among the first r) / nrel``, shape ``(n,)``; the division is
-    done as the official tool does (``(double) relAtRank / totalRelDocs``). ``nrel`` >= 1."""
-    return np.cumsum(np.asarray(relevant, dtype=np.int64)) / nrel
-
-
-def gp_at(scores: np.ndarray, r: int, plain: bool = False) -> float:
-    """gP at rank ``r`` (>= 1). Past the end of the ranking: the last rank's value (policy 1),
-    or with ``plain`` the sum of all scores / r; 0 for an empty ranking."""
-    n = len(scores)
-    if n == 0:
-        return 0.0
-    if r <= n:
-        return float(np.sum(scores[:r], dtype=float) / r)
-    return float(np.sum(scores, dtype=float) / (r if plain else n))
-
-
-def gr_at(relevant: np.ndarray, nrel: int, r: int) -> float:
-    """gR at rank ``r`` (the last rank's value past the end; 0 for an empty ranking)."""
-    if len(relevant) == 0:
-        return 0.0
-    return float(np.count_nonzero(relevant[:r]) / nrel)
-
-
-def agp(scores: np.ndarray, relevant: np.ndarray, nrel: int) -> float:
-    """AgP = ``sum_r isrel(d_r) gP[r] / nrel`` (``nrel`` >= 1)."""
-    if len(scores) == 0:
-        return 0.0
-    return float(np.sum(generalised_precision(scores)[np.asarray(relevant, dtype=bool)]) / nrel)
-
-
-def agp_prime(scores: np.ndarray, relevant: np.ndarray, rsize: np.ndarray, trel_size: int) -> float:
-    """AgP' = ``sum_r rsize(d_r) / Trel_size * isrel(d_r) * gP[r]`` (``trel_size`` >= 1)."""
-    if len(scores) == 0:
-        return 0.0
-    weight = np.where(np.asarray(relevant, dtype=bool), np.asarray(rsize, dtype=float), 0.0)
-    return float(np.dot(generalised_precision(scores), weight) / trel_size)
-
-
-def average_precision(relevant: np.ndarray, nrel: int) -> float:
-    """MAP's per-topic value: AgP with S = isrel."""
-    rel = np.asarray(relevant, dtype=bool)
-    return agp(rel.astype(float), rel, nrel)
-
-
-def interpolate(points: np.ndarray) -> np.ndarray:
-    """Each point takes the highest value at or above it (``Topic.FillIP``)."""
-    return np.maximum.accumulate(np.asarray(points, dtype=float)[::-1])[::-1]
-
-
-def interpolated_curve(precision: np.ndarray, recall: np.ndarray, points: int = INCONTEXT_POINTS) -> np.ndarray:
-    """Interpolated precision at ``points`` recall points 0, 1/(points-1), .., 1 (policy 3).
-
-    ``precision`` and ``recall`` are per rank (shape ``(n,)``); the rank's recall point is
-    ``floor((points - 1) * recall)`` (values above 1 are clipped to the last point). Returns
-    a float array of shape ``(points,)``.
-    """
-    curve = np.zeros(points)
-    if len(precision):
-        index = np.clip(np.floor((points - 1) * np.asarray(recall, dtype=float)).astype(np.int64), 0, points - 1)
-        np.maximum.at(curve, index, np.asarray(precision, dtype=float))
-    return interpolate(curve)
-
-
-def ideal_effort(nrel: int, depth: int, nr: float) -> np.ndarray:
-    """IE[1..depth]: ``nrel`` ones (minES), then NR."""
-    ie = np.full(depth, float(nr))
-    ie[: min(nrel, depth)] = 1.0
-    return ie
-
-
-def effort_vector(es: np.ndarray, depth: int, nr: float) -> np.ndarray:
-    """ES at ranks 1..depth: the run's, then NR past its end (policy 2)."""
-    out = np.full(depth, float(nr))
-    k = min(depth, len(es))
-    out[:k] = np.asarray(es, dtype=float)[:k]
-    return out
-
-
-def cumulated_effort(es: np.ndarray, depth: int, nr: float, min_es: float = 1.0) -> np.ndarray:
-    """CE[1..depth] = ``cumsum(ES / minES - 1)``, ES past the run's end = NR."""
-    return np.cumsum(effort_vector(es, depth, nr) / min_es - 1.0)
-
-
-def normalized_cumulated_effort(es: np.ndarray, nrel: int, depth: int, nr: float) -> np.ndarray:
-    """NCE[1..depth] = ``cumsum(ES / IE - 1)``."""
-    return np.cumsum(effort_vector(es, depth, nr) / ideal_effort(nrel, depth, nr) - 1.0)
-
-
-def average_nce(es: np.ndarray, nrel: int, depth: int, nr: float) -> float:
-    """ANCE[depth] = ``sum_{j<=depth} NCE[j] / depth``."""
-    return float(np.mean(normalized_cumulated_effort(es, nrel, depth, nr)))
-
-
-def focused_curve(rel_sizes: np.ndarray, sizes: np.ndarray, total_rsize: int, points: int = FOCUSED_POINTS) -> np.ndarray:
-    """The Focused task's interpolated precision at ``points`` recall points (policy 9).
-
-    ``rel_sizes[k]``, ``sizes[k]``: relevant and retrieved size of the k-th result line (the
-    unit of the offsets); ``total_rsize`` the topic's relevant size (>= 1). Lines retrieving
-    nothing new (size 0) before any text is read are skipped (precision undefined).
-    """
-    ret = np.cumsum(np.asarray(sizes, dtype=np.int64))
-    relret = np.cumsum(np.asarray(rel_sizes, dtype=np.int64))
-    ok = ret > 0
-    precision = relret[ok] / ret[ok]
-    recall = relret[ok] / total_rsize
-    return interpolated_curve(precision, recall, points)
-
-
-def bep_score(bep: int | None, entry: int, d_max: int = 500) -> float:
-    """Best in Context: ``(d_max - |bep - entry|) / d_max`` if the distance is at most
-    ``d_max``, else 0; 0 without a best entry point (``Topic.ComputeBEPScore``)."""
-    if bep is None:
-        return 0.0
-    distance = abs(bep - entry)
-    return 0.0 if distance > d_max else (d_max - distance) / d_max
-
 
 # -- one topic's ranking -------------------------------------------------------------------
 
@@ -255,41 +145,9 @@ class Ranking:
                    {m: z for m in doc_measures}, nrel, trel)
 
     def value(self, measure: ListMeasure, levels: int = 4) -> float:
-        """The measure's value for this topic (``nrel`` >= 1). NR = ``levels + 1``."""
-        kind = measure.kind
-        if kind == "num_q":
-            return 1.0
-        if kind == "num_ret":
-            return float(len(self.articles))
-        if kind == "num_rel":
-            return float(self.nrel)
-        if kind == "num_rel_ret":
-            return float(np.count_nonzero(self.relevant))
-        if kind == "gR":
-            return gr_at(self.relevant, self.nrel, measure.cutoff)
-        if kind == "MAP":
-            return average_precision(self.relevant, self.nrel)
-        if kind in ("iP", "MAiP"):
-            curve = focused_curve(self.line_rel, self.line_size, self.trel_size)
-            return float(curve[measure.cutoff]) if kind == "iP" else float(np.mean(curve))
-        s = self.scores[measure.doc]
-        if kind == "gP":
-            return gp_at(s, measure.cutoff, measure.plain)
-        if kind == "AgP":
-            return agp(s, self.relevant, self.nrel)
-        if kind == "AgP'":
-            return agp_prime(s, self.relevant, self.rsize, self.trel_size)
-        if kind == "ircl_prn":
-            gr = generalised_recall(self.relevant, self.nrel)
-            return float(interpolated_curve(generalised_precision(s), gr, INCONTEXT_POINTS)[measure.cutoff])
-        nr = levels + 1
-        if kind == "CE":
-            return float(cumulated_effort(s, measure.cutoff, nr)[-1])
-        if kind == "NCE":
-            return float(normalized_cumulated_effort(s, self.nrel, measure.cutoff, nr)[-1])
-        if kind == "ANCE":
-            return average_nce(s, self.nrel, measure.cutoff, nr)
-        raise ValueError(f"no list measure {measure.name}")
+        """The measure's value for this topic (``nrel`` >= 1), by its declaration's ``topic``
+        computation (:mod:`engine.list_kinds`). NR = ``levels + 1``."""
+        return measure.declaration.topic(self, measure, levels)
 
 
 class RankingTable:
@@ -297,7 +155,6 @@ class RankingTable:
     measures of every topic in a few numpy operations (:meth:`values`), the same arithmetic as
     :meth:`Ranking.value` topic by topic (equal to 1e-12; the order of additions may differ)."""
 
-    KINDS = ("gP", "AgP", "MAP", "CE", "NCE", "ANCE", "num_q", "num_ret", "num_rel", "num_rel_ret", "gR")
     CELLS = 1 << 23
     """Matrices larger than this (topics x ranks) are left to :meth:`Ranking.value`, topic by topic."""
 
@@ -336,42 +193,16 @@ class RankingTable:
             self._scores[doc] = self._pad([r.scores[doc] for r in self.rankings], 0.0, float)
         return self._scores[doc]
 
+    scores = _s  # a document measure's (topics, ranks) matrix: what list_kinds' table computations read
+
     def values(self, measure: ListMeasure, levels: int = 4) -> np.ndarray | None:
-        """One value per ranking, or ``None`` for a kind left to :meth:`Ranking.value`."""
-        kind = measure.kind
-        depth = measure.cutoff if kind in ("CE", "NCE", "ANCE") else 0
-        if kind not in self.KINDS or len(self.n) * max(self.width, depth) > self.CELLS:
+        """One value per ranking by the declaration's ``table`` computation, or ``None`` for a
+        kind without one (left to :meth:`Ranking.value`) or a table over :data:`CELLS` cells."""
+        decl = measure.declaration
+        depth = measure.cutoff if decl.doc == "effort" else 0
+        if decl.table is None or len(self.n) * max(self.width, depth) > self.CELLS:
             return None
-        n, nrel = self.n, np.maximum(self.nrel, 1)
-        if kind == "num_q":
-            return np.ones(len(n))
-        if kind == "num_ret":
-            return n.astype(float)
-        if kind == "num_rel":
-            return self.nrel.astype(float)
-        if kind == "num_rel_ret":
-            return np.count_nonzero(self.relevant, axis=1).astype(float)
-        if kind == "gR":
-            r = measure.cutoff
-            return np.where(n > 0, np.count_nonzero(self.relevant[:, :r], axis=1) / nrel, 0.0)
-        if kind in ("AgP", "MAP"):
-            s = self.relevant.astype(float) if kind == "MAP" else self._s(measure.doc)
-            gp = np.cumsum(s, axis=1) / np.arange(1, self.width + 1)
-            return np.where(n > 0, np.sum(np.where(self.relevant, gp, 0.0), axis=1) / nrel, 0.0)
-        if kind == "gP":
-            r, s = measure.cutoff, self._s(measure.doc)
-            head = np.sum(s[:, :r], axis=1)
-            past = np.where(measure.plain, r, n)
-            return np.where(n == 0, 0.0, np.where(r <= n, head / r, head / np.maximum(past, 1)))
-        nr = float(levels + 1)
-        es = np.full((len(n), depth), nr)
-        k = min(depth, self.width)
-        es[:, :k] = np.where(self.mask[:, :k], self._s(measure.doc)[:, :k], nr)
-        if kind == "CE":
-            return np.cumsum(es - 1.0, axis=1)[:, -1]
-        ideal = np.where(np.arange(depth) < np.minimum(self.nrel, depth)[:, None], 1.0, nr)
-        nce = np.cumsum(es / ideal - 1.0, axis=1)
-        return nce[:, -1] if kind == "NCE" else np.mean(nce, axis=1)
+        return decl.table(self, measure, levels)
 
 
 def ranking_values(rankings: Sequence[Ranking], measures: Sequence[ListMeasure], levels: int = 4
@@ -424,14 +255,15 @@ def article_score(measure: DocMeasure, doc, judgement: Judgement | None, levels:
     from the judgement's best entry point and ``entry_point`` (the result's
     :attr:`~engine.formats.RunArticle.entry_point`: a Best in Context line's offset, whatever
     its length); without it, the first retrieved offset of ``doc`` (0 for a whole article)."""
-    if measure.kind != "BEP":
+    decl = measure.declaration
+    if not decl.needs_qrels:
         return measure.value(doc, levels)
     if judgement is None or not judgement.relevant:
         return 0.0
     if entry_point is None:
         ret = doc.retrieved
         entry_point = int(ret[0, 0]) if ret is not None and len(ret) else 0
-    return bep_score(judgement.bep, entry_point, measure.k)
+    return decl.article(measure, judgement.bep, entry_point)
 
 
 def rank_topics(
@@ -513,7 +345,7 @@ def _score_entries(qrels: Qrels, run: Run, topic: str, doc_measures: list[DocMea
     if items:
         batch = columns_of(items).evaluate(mode)
         for i, m in enumerate(doc_measures):
-            if m.kind == "BEP":  # from the judgement and the entry point alone
+            if m.declaration.needs_qrels:  # from the judgement and the entry point alone
                 table[i, rows] = [article_score(m, item, j, levels, item.entry_point) for item, j in zip(items, judgements)]
             else:
                 table[i, rows] = batch_scores(m, batch, levels)
@@ -573,8 +405,6 @@ def _plain_topic(run: Run, topic: str) -> bool:
     return not rc.has_xpath[rc.topic_ptr[t]:rc.topic_ptr[t + 1]].any()
 
 
-BATCH_KINDS = frozenset({"aveChP", "ChP", "ChR", "T2IP", "T2IR", "T2IF", "LE", "ES", "P_set", "R_set", "F", "BEP"})
-"""Document measures :func:`rank_topics` computes column-wise (every one, today)."""
 
 
 def batch_scores(measure: DocMeasure, batch: DocumentBatch, levels: int = 4) -> np.ndarray:
@@ -593,8 +423,6 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     qrels' doc_length are read (:func:`~engine.columnwise.past_length`: the others' passages end
     within ``max(length, doc_length)`` whatever the length, so clipping leaves them as they are;
     the numbers are the same, and an unreadable article that cannot change one is not read)."""
-    if any(m.kind not in BATCH_KINDS for m in doc_measures):
-        return {}
     jt = joined(qrels, run, topics)
     if jt is None:
         return {}
@@ -614,10 +442,8 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
         cols = inputs_of(jt, at, qrels, collection, None, None, as_document, limit)
         batch = cols.evaluate(mode)
         for i, m in enumerate(doc_measures):
-            if m.kind == "BEP":
-                distance = np.abs(qc.bep[J[at]] - cols.entry)
-                ok = qc.has_bep[J[at]] & (distance <= m.k)
-                table[i, at] = np.where(ok, (m.k - distance) / m.k, 0.0)
+            if m.declaration.needs_qrels:  # BEP(d): from the qrels' best entry points
+                table[i, at] = m.declaration.batch(m, qc.bep[J[at]], qc.has_bep[J[at]], cols.entry)
             else:
                 table[i, at] = batch_scores(m, batch, levels)
     out = {}

@@ -70,8 +70,9 @@ import numpy as np
 from .collection import Collection
 from .document import DocumentEvaluation, evaluate_documents, row_pointers
 from .formats import Judgement, Qrels, Run
-from .listmeasures import RankingTable, agp, article_score, bep_score
+from .listmeasures import RankingTable, agp, article_score
 from .measure import DocMeasure, ListMeasure
+from .registry import cost_kinds
 from .ranked import topic_inputs
 from .reading import Mode
 
@@ -112,8 +113,8 @@ def ideal_scores(measure: DocMeasure, judgements: Sequence[Judgement | None], mo
     if not at:
         return out
     chosen: list[Judgement] = [judgements[k] for k in at]  # type: ignore[misc]
-    if measure.kind == "BEP":
-        out[at] = [0.0 if j.bep is None else bep_score(j.bep, j.bep, measure.k) for j in chosen]
+    if measure.declaration.needs_qrels:  # BEP(d): the ideal reading enters at the best entry point
+        out[at] = [measure.declaration.article(measure, j.bep, j.bep) for j in chosen]
         return out
     rel = [j.passages for j in chosen]
     ptr = row_pointers(rel)
@@ -303,9 +304,10 @@ def topic_loss(qrels: Qrels, run: Run, topic: str, measure: DocMeasure, mode: Mo
 
 # -- what each article costs (reference section 5.11) ------------------------------------------
 
-COST_KINDS = ("AgP", "gP", "CE", "NCE", "ANCE")
-"""List measures whose per-article costs are computed (they aggregate a document measure S and
-are evaluated for many rankings at once by :meth:`engine.listmeasures.RankingTable.of_rows`)."""
+COST_KINDS = cost_kinds()
+"""List measures whose per-article costs are computed, those declared with ``costs``
+(:mod:`engine.list_kinds`: they aggregate a document measure S and are evaluated for many
+rankings at once by :meth:`engine.listmeasures.RankingTable.of_rows`): AgP, gP, CE, NCE, ANCE."""
 
 
 def list_values(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, nrel: int,
@@ -359,68 +361,6 @@ def _gain(measure: ListMeasure, variant, base):
     return base - variant if measure.lower_is_better else variant - base
 
 
-def _prefix(x: np.ndarray) -> np.ndarray:
-    """``P[j] = x[0] + ... + x[j-1]`` (float ``(n + 1,)``): a sum over ``[a, b)`` is ``P[b] - P[a]``."""
-    return np.concatenate(([0.0], np.cumsum(x)))
-
-
-def _agp_replaced(rel: np.ndarray, s: np.ndarray, new: np.ndarray, nrel: int) -> np.ndarray:
-    """AgP with S(d_k) alone replaced by ``new[k]``, minus as is, for every k: AgP is linear in S
-    and S(d_k) enters gP[r] / r for every r >= k, so the change is ``(new[k] - S(d_k))
-    sum_{r >= k} isrel(d_r) / r / Nrel`` (a reversed cumulative sum)."""
-    weight = np.cumsum((rel / np.arange(1, len(s) + 1))[::-1])[::-1]
-    return (new - s) * weight / nrel
-
-
-def _agp_moved(rel: np.ndarray, s: np.ndarray, places: np.ndarray, nrel: int) -> np.ndarray:
-    """AgP with article k alone moved to 0-based place ``places[k]``, minus as is, for every k,
-    from prefix sums (C: the cumulative scores, C[j] = sum_{i <= j} S(d_i)). Moving k up to p < k
-    shifts d_p .. d_{k-1} one rank down, each adding S(d_k) to its cumulative score: the ranks p ..
-    k then sum ``isrel(d_k) (C[p-1] + S(d_k)) / (p+1) + sum_{i=p}^{k-1} isrel(d_i) (C[i] + S(d_k))
-    / (i+2)``; moving it down to p > k shifts d_{k+1} .. d_p one rank up, each losing S(d_k):
-    ``sum_{i=k+1}^{p} isrel(d_i) (C[i] - S(d_k)) / i + isrel(d_k) C[p] / (p+1)``; as is, the same
-    ranks sum ``isrel(d_j) C[j] / (j+1)``."""
-    n = len(s)
-    c = np.cumsum(s)
-    i = np.arange(n, dtype=float)
-    relf = rel.astype(float)
-    d, a, b = _prefix(relf * c / (i + 1)), _prefix(relf * c / (i + 2)), _prefix(relf / (i + 2))
-    e, f = _prefix(relf * c / np.maximum(i, 1)), _prefix(relf / np.maximum(i, 1))
-    k = np.arange(n)
-    p = np.asarray(places, dtype=np.int64)
-    before = np.where(p > 0, c[np.maximum(p - 1, 0)], 0.0)
-    up = relf * (before + s) / (p + 1) + (a[k] - a[p]) + s * (b[k] - b[p]) - (d[k + 1] - d[p])
-    down = (e[p + 1] - e[k + 1]) - s * (f[p + 1] - f[k + 1]) + relf * c[p] / (p + 1) - (d[p + 1] - d[k])
-    return np.where(p < k, up, np.where(p > k, down, 0.0)) / nrel
-
-
-def _gp_cut(measure: ListMeasure, n: int) -> tuple[int, int]:
-    """gP@r's ranks summed (``m = min(r, n)``) and its denominator (r; past the end of the run,
-    n, or r for gP(plain): policy 1 of :mod:`engine.listmeasures`)."""
-    r = measure.cutoff
-    return min(r, n), (r if r <= n or measure.plain else n)
-
-
-def _gp_replaced(measure: ListMeasure, s: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """gP@r with S(d_k) alone replaced: changed by ``(new - S(d_k)) / denominator`` within the
-    first m ranks, unchanged below."""
-    m, denominator = _gp_cut(measure, len(s))
-    return np.where(np.arange(len(s)) < m, (new - s) / max(denominator, 1), 0.0)
-
-
-def _gp_moved(measure: ListMeasure, s: np.ndarray, places: np.ndarray) -> np.ndarray:
-    """gP@r with article k alone moved to ``places[k]``: it changes only when k crosses the cut
-    after rank m: leaving it, d_m comes in; entering it, d_{m-1} goes out."""
-    n = len(s)
-    m, denominator = _gp_cut(measure, n)
-    k = np.arange(n)
-    p = np.asarray(places, dtype=np.int64)
-    comes = s[min(m, n - 1)] if n else 0.0
-    goes = s[max(m - 1, 0)] if n else 0.0
-    out = np.where((k < m) & (p >= m), comes - s, np.where((k >= m) & (p < m), s - goes, 0.0))
-    return out / max(denominator, 1)
-
-
 def browse_costs(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, replaced: np.ndarray,
                  nrel: int, levels: int = 4) -> np.ndarray:
     """Per ranked article k, float ``(n,)``: ``measure`` of the ranking with S(d_k) alone replaced
@@ -433,10 +373,9 @@ def browse_costs(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray,
     n = len(scores)
     none = np.isnan(replaced)
     new = np.where(none, scores, replaced)
-    if measure.kind == "AgP":
-        out = _agp_replaced(relevant, scores, new, nrel)
-    elif measure.kind == "gP":
-        out = _gp_replaced(measure, scores, new)
+    decl = measure.declaration
+    if decl.replaced is not None:  # a closed form (engine/cost_forms.py)
+        out = decl.replaced(measure, relevant, scores, new, nrel)
     else:
         base = list_values(measure, relevant[None, :], scores[None, :], nrel, levels)[0]
         variants = np.repeat(scores[None, :], n, axis=0)
@@ -457,10 +396,9 @@ def rank_costs(measure: ListMeasure, relevant: np.ndarray, scores: np.ndarray, p
     places = np.asarray(places, dtype=np.int64)
     none = places < 0
     stay = np.where(none, np.arange(len(places)), places)
-    if measure.kind == "AgP":
-        out = _agp_moved(relevant, scores, stay, nrel)
-    elif measure.kind == "gP":
-        out = _gp_moved(measure, scores, stay)
+    decl = measure.declaration
+    if decl.moved is not None:  # a closed form (engine/cost_forms.py)
+        out = decl.moved(measure, relevant, scores, stay, nrel)
     else:
         at = moved(stay)
         base = list_values(measure, relevant[None, :], scores[None, :], nrel, levels)[0]

@@ -1,41 +1,10 @@
-"""Measures as values with canonical names that parse back to themselves (SPEC section 6).
+"""Measures as values with canonical names that parse back to themselves (reference section 6).
 
-Document measures (SPEC section 5), one article at a time:
-
-=================  ====================================================================
-``aveChP``         average character precision
-``ChP@k``          precision of the first k characters read; ``ChR@k`` the recall
-``T2IP(t)``        T2I precision with tolerance t; ``T2IR(t)``, ``T2IF(t)`` (alpha 1),
-                   ``T2IF(t,a)`` with alpha a
-``LE(s)``          localizing effort for screen size s; ``ES(s)`` effort score (NR for a
-                   non-relevant article)
-``P_set``          INEX set-based precision; ``R_set`` recall; ``F(b)`` F_beta (0.25 official)
-``BEP(d)``         Best in Context: ``(d - |bep - entry|) / d`` within distance d (500
-                   official), else 0; needs the qrels' BEP, so it is computed by
-                   :mod:`engine.listmeasures`, not by :meth:`DocMeasure.value`
-=================  ====================================================================
-
-List measures (SPEC section 6), one ranked list of articles per topic, written
-``LIST/DOC`` with ``DOC`` any document measure above (:class:`ListMeasure`):
-
-=========================  ============================================================
-``gP@r/DOC``               generalised precision at rank r (past the end of a short run:
-                           the last rank's value, the official tool's quirk);
-                           ``gP(plain)@r/DOC`` the plain sum / r
-``gR@r``                   generalised recall at rank r (relevant articles / Nrel)
-``AgP/DOC``                average generalised precision (mean: MAgP; ``AgP/F(0.25)``
-                           is INEX's official Relevant in Context measure)
-``AgP'/DOC``               AgP with each relevant rank weighted by its relevant size
-``MAP``                    AgP with S = isrel (average precision over articles)
-``ircl_prn.x/DOC``         gP interpolated at gR = x, x in 0.00, 0.10, ..., 1.00
-``CE@i/E``                 cumulated effort; ``NCE@i/E`` normalized; ``ANCE@i/E`` its
-                           average over ranks 1..i; E is ``LE(s)`` or ``ES(s)``
-``iP[x]``                  Focused task: interpolated precision at recall x (0.00 .. 1.00
-                           by 0.01); ``MAiP`` the mean over the 101 points (AiP per topic)
-``num_q``, ``num_ret``,    topics, articles ranked, relevant articles judged, relevant
-``num_rel``,               articles ranked (summed, not averaged, over topics for ``all``)
-``num_rel_ret``
-=========================  ============================================================
+A :class:`DocMeasure` is a document measure (reference section 4) with its parameters, a
+:class:`ListMeasure` a list measure (section 5) over one, written ``LIST/DOC``. What each kind
+of measure is (its grammar, parameters and ranges, computation, null value, direction, section
+and help line) is declared once, in :mod:`engine.doc_kinds` and :mod:`engine.list_kinds` (the
+tables of :mod:`engine.registry`); this module reads them.
 
 :func:`parse_measure` parses document measures only, :func:`parse_list_measure` list
 measures only, :func:`parse_any` either; all raise :class:`UnknownMeasure` (a
@@ -43,7 +12,8 @@ measures only, :func:`parse_any` either; all raise :class:`UnknownMeasure` (a
 parameter, for a known name whose parameter is out of range (:data:`PARAMETER_RANGES`:
 sizes k, t, s, d from 1 to 2^40 characters; alpha, beta finite, above 0, at most 10^6;
 rank cutoffs from 1 to 10^6; recall points on their grid). ``parse_any(m.name) == m`` for
-every measure ``m``.
+every measure ``m``. The defaults (:data:`DEFAULT_LIST_MEASURE`, :data:`DEFAULT_DOC_MEASURE`)
+are written here once; the reading modes are :data:`engine.reading.READING_MODES`.
 """
 
 from __future__ import annotations
@@ -53,7 +23,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .document import DocumentEvaluation
+from . import doc_kinds as _doc_kinds  # noqa: F401 (declares the document measures)
+from . import list_kinds as _list_kinds  # noqa: F401 (declares the list measures)
+from .document import DocumentBatch, DocumentEvaluation
+from .registry import (DOC, INCONTEXT_POINTS, LIST, SIZE, doc_grammar, doc_kind, effort_kinds,
+                       list_grammar, list_kind)
+
+DEFAULT_LIST_MEASURE = "AgP/F(0.25)"
+"""MAgP's measure, INEX's official Relevant in Context one: readsim-eval's, the API's and the window's default."""
+DEFAULT_DOC_MEASURE = "F(0.25)"
+"""INEX's official document score: ``readsim-eval --per-article``'s default and the window's S."""
 
 
 class UnknownMeasure(ValueError):
@@ -81,53 +60,44 @@ class DocMeasure:
     lower_is_better: bool = False
 
     @property
+    def declaration(self):
+        """The :class:`~engine.registry.DocKind` declaring this measure's kind."""
+        return doc_kind(self.kind)
+
+    @property
     def name(self) -> str:
-        if self.kind in ("aveChP", "P_set", "R_set"):
+        decl = doc_kind(self.kind)
+        if decl.grammar == "bare":
             return self.kind
-        if self.kind in ("ChP", "ChR"):
+        if decl.grammar == "at":
             return f"{self.kind}@{self.k}"
-        if self.kind == "T2IF" and self.weight != 1.0:
-            return f"T2IF({self.k},{_num(self.weight)})"
-        if self.kind in ("T2IP", "T2IR", "T2IF", "LE", "ES", "BEP"):
-            return f"{self.kind}({self.k})"
-        return f"F({_num(self.weight)})"
+        args = [str(self.k) if p.kind == SIZE else _num(self.weight) for p in decl.params]
+        while len(args) > 1 and decl.params[len(args) - 1].default == getattr(self, decl.params[len(args) - 1].field):
+            args.pop()  # an optional parameter at its default is not written
+        return f"{self.kind}({','.join(args)})"
 
     def __str__(self) -> str:
         return self.name
 
     def null_value(self, levels: int = 4) -> float:
         """The value for a non-relevant article, whatever was retrieved: NR = ``levels + 1``
-        for LE and ES, 0 for every other measure (SPEC section 5)."""
-        return float(levels + 1) if self.kind in ("LE", "ES") else 0.0
+        for LE and ES, 0 for every other measure (the declaration's ``null``, reference section 4)."""
+        return doc_kind(self.kind).null_value(levels)
 
     def value(self, doc: DocumentEvaluation, levels: int = 4) -> float:
-        """The measure's value for one article. Raises ``ValueError`` for ``BEP(d)``, which
-        needs the qrels' best entry point (see :func:`engine.listmeasures.bep_score`)."""
-        out = self.compute(doc, levels)
-        return float(out) if self.kind in ("LE", "ES") else out
+        """The measure's value for one article. Raises ``ValueError`` for a measure computed from
+        the qrels (``BEP(d)``: see :func:`engine.listmeasures.article_score`)."""
+        return float(self.compute(doc, levels))
 
     def compute(self, doc, levels: int = 4):
         """The measure of ``doc``: one article (a :class:`DocumentEvaluation`: a number) or
-        many at once (an :class:`engine.docmeasures.DocumentBatch`, which has the same methods:
-        a float array). Raises ``ValueError`` for ``BEP(d)`` (it needs the qrels)."""
-        kind = self.kind
-        if kind == "BEP":
-            raise ValueError("BEP(d) needs the qrels' best entry point: use engine.listmeasures.article_score")
-        if kind == "aveChP":
-            return doc.ave_chp()
-        if kind == "ChP":
-            return doc.chp_at(self.k)
-        if kind == "ChR":
-            return doc.chr_at(self.k)
-        if kind.startswith("T2I"):
-            p, r, f = doc.t2i(self.k, self.weight)
-            return {"T2IP": p, "T2IR": r, "T2IF": f}[kind]
-        if kind == "LE":
-            return doc.le(self.k, levels)
-        if kind == "ES":
-            return doc.es(self.k, levels)
-        p, r, f = doc.set_scores(self.weight)
-        return {"P_set": p, "R_set": r, "F": f}[kind]
+        many at once (an :class:`engine.docmeasures.DocumentBatch`: a float array), by the
+        declaration's ``article`` or ``batch`` computation. Raises ``ValueError`` for ``BEP(d)``
+        (it needs the qrels)."""
+        decl = doc_kind(self.kind)
+        if decl.needs_qrels:
+            raise ValueError(f"{self.name} needs the qrels' best entry point: use engine.listmeasures.article_score")
+        return (decl.batch if isinstance(doc, DocumentBatch) else decl.article)(self, doc, levels)
 
 
 # -- parameters ------------------------------------------------------------------------------
@@ -194,24 +164,37 @@ def _weight(text: str, name: str) -> float:
     return parse_real(text, name, 0.0, MAX_WEIGHT, low_inclusive=False)
 
 
-# parameters of each document measure: (name, parser); the parser's name is the parameter's
-_DOC_PARAMS = {
-    "ChP": [("k", _size)], "ChR": [("k", _size)],
-    "T2IP": [("t", _size)], "T2IR": [("t", _size)], "T2IF": [("t", _size), ("alpha", _weight)],
-    "LE": [("s", _size)], "ES": [("s", _size)], "F": [("beta", _weight)], "BEP": [("d", _size)],
-}
+_PARSERS = {"size": _size, "weight": _weight}  # a parameter's kind (engine.registry.Param) -> its parser
 
 
 def parameter_names(kind: str) -> tuple[str, ...]:
     """The parameters of the document measure ``kind`` as the reference names them (``("t",
     "alpha")`` for ``T2IF``; ``()`` for ``aveChP``, ``P_set``, ``R_set``)."""
-    return tuple(name for name, _ in _DOC_PARAMS.get(kind, ()))
+    return tuple(p.name for p in DOC[kind].params) if kind in DOC else ()
 
 
-_DOC_SHAPE = re.compile(r"(?P<at>ChP|ChR)@(?P<k>.*)|(?P<call>T2IP|T2IR|T2IF|LE|ES|F|BEP)\((?P<args>.*)\)"
-                        r"|(?P<bare>aveChP|P_set|R_set)", re.S)
-_DOC_HELP = ("document measures are aveChP, ChP@k, ChR@k, T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), "
-             "ES(s), P_set, R_set, F(beta), BEP(d)")
+_SHAPES: dict[tuple, re.Pattern] = {}
+
+
+def _alternatives(kinds) -> str:
+    return "|".join(re.escape(k) for k in sorted(kinds, key=len, reverse=True))
+
+
+def _doc_shape() -> re.Pattern:
+    """The regular expression of every declared document measure's name (built once per registry)."""
+    key = tuple(DOC)
+    if key not in _SHAPES:
+        by = {g: [k for k, d in DOC.items() if d.grammar == g] for g in ("at", "call", "bare")}
+        _SHAPES[key] = re.compile(rf"(?P<at>{_alternatives(by['at'])})@(?P<k>.*)"
+                                  rf"|(?P<call>{_alternatives(by['call'])})\((?P<args>.*)\)"
+                                  rf"|(?P<bare>{_alternatives(by['bare'])})", re.S)
+    return _SHAPES[key]
+
+
+def _doc_help() -> str:
+    return "document measures are " + doc_grammar()
+
+
 PARAMETER_RANGES = (f"k, t, s and d are sizes in the offset unit (--unit, bytes by default), whole numbers "
                     f"from 1 to 2^40; alpha and beta finite "
                     f"numbers above 0 and at most {_num(MAX_WEIGHT)}; rank cutoffs r and i whole numbers from 1 "
@@ -226,43 +209,40 @@ def parse_measure(text: str) -> DocMeasure:
     for a known name whose parameter is not in range: k, t, s, d whole numbers of characters
     from 1 to :data:`MAX_SIZE`; alpha and beta finite, above 0, at most :data:`MAX_WEIGHT`."""
     text = text.strip()
-    m = _DOC_SHAPE.fullmatch(text)
+    m = _doc_shape().fullmatch(text)
     if m is None:
-        raise UnknownMeasure(f"unknown measure {_show(text)!r}; {_DOC_HELP}")
+        raise UnknownMeasure(f"unknown measure {_show(text)!r}; {_doc_help()}")
     if m.group("bare"):
         return DocMeasure(m.group("bare"))
     kind = m.group("at") or m.group("call")
+    decl = DOC[kind]
     args = [m.group("k")] if m.group("at") else m.group("args").split(",")
-    params = _DOC_PARAMS[kind]
-    if len(args) > len(params) or (len(args) < len(params) and kind != "T2IF"):
-        names = ", ".join(name for name, _ in params)
-        count = "1 or 2 parameters" if kind == "T2IF" else "1 parameter"
+    params = decl.params
+    required = sum(p.default is None for p in params)
+    if len(args) > len(params) or len(args) < required:
+        names = ", ".join(p.name for p in params)
+        count = f"{required} or {len(params)} parameters" if required < len(params) else \
+            f"{len(params)} parameter{'s' if len(params) > 1 else ''}"
         raise BadParameter(f"{_show(text)}: {kind} takes {count} ({names}), not {len(args)}")
     try:
-        values = [parse(arg, name) for (name, parse), arg in zip(params, args)]
+        values = [_PARSERS[p.kind](arg, p.name) for p, arg in zip(params, args)]
     except BadParameter as exc:
         raise BadParameter(f"{_show(text)}: {exc}") from None
-    if kind == "F":
-        return DocMeasure("F", 0, values[0])
-    weight = values[1] if len(values) > 1 else 1.0
-    return DocMeasure(kind, values[0], weight, lower_is_better=kind in ("LE", "ES"))
+    fields = {"k": 0, "weight": 1.0}
+    fields.update({p.field: p.default for p in params[len(values):]})
+    fields.update({p.field: v for p, v in zip(params, values)})
+    return DocMeasure(kind, fields["k"], fields["weight"], lower_is_better=decl.lower_is_better)
 
 
 # -- list measures ---------------------------------------------------------------------------
-LIST_KINDS = ("gP", "gR", "AgP", "AgP'", "MAP", "ircl_prn", "CE", "NCE", "ANCE", "iP", "MAiP", "num_q",
-              "num_ret", "num_rel", "num_rel_ret")
-_RANKED = ("gP", "gR", "CE", "NCE", "ANCE")  # with a rank cutoff @r
-_WITH_DOC = ("gP", "AgP", "AgP'", "ircl_prn", "CE", "NCE", "ANCE")  # LIST/DOC
-_EFFORT = ("CE", "NCE", "ANCE")  # DOC must be an effort score (LE or ES)
-_COUNTS = ("num_q", "num_ret", "num_rel", "num_rel_ret")
-FOCUSED = ("iP", "MAiP")  # over the run's passages in line order, no document measure
-INCONTEXT_POINTS = 11  # ircl_prn.0.00 .. 1.00 of the official tool's -r and -b tasks
-FOCUSED_POINTS = 101  # iP[0.00] .. iP[1.00] of its -f task
+LIST_KINDS = tuple(LIST)
+"""Every declared list measure's kind (:mod:`engine.list_kinds`), in declaration order."""
+FOCUSED = tuple(k for k, d in LIST.items() if d.focused)  # over the run's passages in line order
 
 
 @dataclass(frozen=True)
 class ListMeasure:
-    """A list measure over a topic's ranking, with its document measure (SPEC section 6).
+    """A list measure over a topic's ranking, with its document measure (reference section 5).
 
     ``kind`` is one of :data:`LIST_KINDS`; ``cutoff`` is the rank r (``gP``, ``gR``, ``CE``,
     ``NCE``, ``ANCE``) or the recall point's index (``ircl_prn``: 0..10 for 0.00..1.00;
@@ -277,18 +257,19 @@ class ListMeasure:
     plain: bool = False
 
     @property
+    def declaration(self):
+        """The :class:`~engine.registry.ListKind` declaring this measure's kind."""
+        return list_kind(self.kind)
+
+    @property
     def name(self) -> str:
-        kind = self.kind
-        if kind == "gP" and self.plain:
-            head = f"gP(plain)@{self.cutoff}"
-        elif kind in _RANKED:
-            head = f"{kind}@{self.cutoff}"
-        elif kind == "ircl_prn":
-            head = f"ircl_prn.{self.cutoff / (INCONTEXT_POINTS - 1):.2f}"
-        elif kind == "iP":
-            head = f"iP[{self.cutoff / (FOCUSED_POINTS - 1):.2f}]"
+        decl = list_kind(self.kind)
+        if decl.grammar == "rank":
+            head = f"{self.kind}{'(plain)' if self.plain else ''}@{self.cutoff}"
+        elif decl.grammar == "points":
+            head = decl.point_form.format(x=f"{self.cutoff / (decl.points - 1):.2f}")
         else:
-            head = kind
+            head = self.kind
         return f"{head}/{self.doc.name}" if self.doc is not None else head
 
     def __str__(self) -> str:
@@ -296,30 +277,38 @@ class ListMeasure:
 
     @property
     def lower_is_better(self) -> bool:
-        """True for the effort measures CE, NCE and ANCE."""
-        return self.kind in _EFFORT
+        """True for the effort measures CE, NCE and ANCE (the declaration's direction)."""
+        return list_kind(self.kind).lower_is_better
 
     @property
     def is_count(self) -> bool:
-        """True for ``num_ret``, ``num_rel``, ``num_rel_ret``: integers, summed over topics."""
-        return self.kind in _COUNTS
+        """True for ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``: integers, summed over topics."""
+        return list_kind(self.kind).count
 
     @property
     def focused(self) -> bool:
         """True for the Focused task's ``iP[x]`` and ``MAiP`` (passages in line order)."""
-        return self.kind in FOCUSED
+        return list_kind(self.kind).focused
 
 
-_HEAD = re.compile(
-    r"(?P<kind>gP\(plain\)|gP|gR|CE|NCE|ANCE)@(?P<r>.*)"
-    r"|ircl_prn\.(?P<curve>.*)"
-    r"|iP\[(?P<ip>.*)\]"
-    r"|(?P<bare>AgP'|AgP|MAP|MAiP|num_q|num_ret|num_rel_ret|num_rel)", re.S
-)
-_LIST_HELP = ("list measures are gP@r/DOC, gP(plain)@r/DOC, gR@r, AgP/DOC, AgP'/DOC, MAP, "
-              "ircl_prn.0.00/DOC .. ircl_prn.1.00/DOC, CE@i/LE(s), NCE@i/LE(s), ANCE@i/LE(s), "
-              "iP[0.00] .. iP[1.00], MAiP, num_q, num_ret, num_rel, num_rel_ret; DOC is a document measure, "
-              "e.g. AgP/F(0.25)")
+def _head() -> re.Pattern:
+    """The regular expression of every declared list measure's head (the part before ``/DOC``)."""
+    key = ("list", *LIST)
+    if key not in _SHAPES:
+        ranked = [k for k, d in LIST.items() if d.grammar == "rank"]
+        ranked += [f"{k}(plain)" for k, d in LIST.items() if d.plain]
+        points = [(i, d) for i, d in enumerate(LIST.values()) if d.grammar == "points"]
+        parts = [rf"(?P<kind>{_alternatives(ranked)})@(?P<r>.*)"]
+        for i, d in points:
+            before, _, after = d.point_form.partition("{x}")
+            parts.append(rf"{re.escape(before)}(?P<p{i}>.*){re.escape(after)}")
+        parts.append(rf"(?P<bare>{_alternatives(k for k, d in LIST.items() if d.grammar == 'bare')})")
+        _SHAPES[key] = re.compile("|".join(parts), re.S)
+    return _SHAPES[key]
+
+
+def _list_help() -> str:
+    return f"list measures are {list_grammar()}; DOC is a document measure, e.g. {DEFAULT_LIST_MEASURE}"
 
 
 def _point(text: str, points: int, full: str) -> int:
@@ -330,7 +319,7 @@ def _point(text: str, points: int, full: str) -> int:
         index = round(float(text) * steps)
         if 0 <= index <= steps and f"{index / steps:.2f}" == text:
             return index
-    grid = "0.00, 0.10, ..., 1.00" if steps == 10 else "0.00, 0.01, ..., 1.00"
+    grid = f"0.00, {1 / steps:.2f}, ..., 1.00"
     raise BadParameter(f"{_show(full)}: the recall point x must be one of {grid} (two decimals), not {_show(text)!r}")
 
 
@@ -343,36 +332,38 @@ def parse_list_measure(text: str) -> ListMeasure:
     document measure's parameters as :func:`parse_measure` says."""
     full = text.strip()
     head, slash, tail = full.partition("/")
-    m = _HEAD.fullmatch(head.strip())
+    m = _head().fullmatch(head.strip())
     if m is None:
-        raise UnknownMeasure(f"unknown measure {_show(full)!r}; {_LIST_HELP}")
+        raise UnknownMeasure(f"unknown measure {_show(full)!r}; {_list_help()}")
     plain = False
     cutoff = 0
     if m.group("kind"):
         kind = m.group("kind")
-        if kind == "gP(plain)":
-            kind, plain = "gP", True
+        if kind.endswith("(plain)"):
+            kind, plain = kind[:-len("(plain)")], True
         try:
-            cutoff = parse_count(m.group("r"), "the rank cutoff " + ("i" if kind in _EFFORT else "r"), 1, MAX_RANK)
+            cutoff = parse_count(m.group("r"), "the rank cutoff " + LIST[kind].cutoff_name, 1, MAX_RANK)
         except BadParameter as exc:
             raise BadParameter(f"{_show(full)}: {exc}") from None
-    elif m.group("curve") is not None:
-        kind, cutoff = "ircl_prn", _point(m.group("curve"), INCONTEXT_POINTS, full)
-    elif m.group("ip") is not None:
-        kind, cutoff = "iP", _point(m.group("ip"), FOCUSED_POINTS, full)
-    else:
+    elif m.group("bare"):
         kind = m.group("bare")
+    else:
+        i, decl = next((i, d) for i, d in enumerate(LIST.values()) if m.groupdict().get(f"p{i}") is not None)
+        kind, cutoff = decl.kind, _point(m.group(f"p{i}"), decl.points, full)
+    decl = LIST[kind]
     doc = None
-    if kind in _WITH_DOC:
+    if decl.doc is not None:
+        effort = decl.doc == "effort"
         if not slash:
             raise UnknownMeasure(f"{_show(full)}: {kind} needs a document measure, e.g. {head.strip()}/F(0.25)"
-                                 if kind not in _EFFORT else f"{_show(full)}: {kind} needs an effort score, e.g. {head.strip()}/LE(300)")
+                                 if not effort else f"{_show(full)}: {kind} needs an effort score, e.g. {head.strip()}/LE(300)")
         try:
             doc = parse_measure(tail)
         except BadParameter as exc:
             raise BadParameter(f"{head.strip()}/{exc}") from None
-        if kind in _EFFORT and doc.kind not in ("LE", "ES"):
-            raise UnknownMeasure(f"{_show(full)}: {kind} cumulates an effort score: LE(s) or ES(s), not {doc.name}")
+        if effort and doc.kind not in effort_kinds():
+            scores = " or ".join(DOC[k].forms[0] for k in effort_kinds())
+            raise UnknownMeasure(f"{_show(full)}: {kind} cumulates an effort score: {scores}, not {doc.name}")
     elif slash:
         raise UnknownMeasure(f"{_show(full)}: {kind} takes no document measure (write {head.strip()})")
     return ListMeasure(kind, cutoff, doc, plain)
@@ -390,19 +381,17 @@ def parse_any(text: str) -> DocMeasure | ListMeasure:
     try:
         return parse_list_measure(text)
     except UnknownMeasure:
-        if "/" in text or _HEAD.fullmatch(text.strip().partition("/")[0].strip()):
+        if "/" in text or _head().fullmatch(text.strip().partition("/")[0].strip()):
             raise
-        raise UnknownMeasure(f"unknown measure {_show(text.strip())!r}; document measures are aveChP, ChP@k, ChR@k, "
-                             f"T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta), "
-                             f"BEP(d); {_LIST_HELP}") from None
+        raise UnknownMeasure(f"unknown measure {_show(text.strip())!r}; {_doc_help()}; {_list_help()}") from None
 
 
 def official_measures(doc: DocMeasure | None = None, points: bool = True) -> list[ListMeasure]:
     """What the official tool prints for the Relevant in Context task (``inex_eval -r``), in its
     order: the counts (``num_q`` .. ``num_rel_ret``), ``AgP`` (MAgP), ``gP@r``/``gR@r`` at r = 1, 2, 3, 5, 10, 25, 50, and the
     11-point ``ircl_prn`` curve, with document score ``doc`` (default ``F(0.25)``)."""
-    doc = doc or DocMeasure("F", 0, 0.25)
-    out = [ListMeasure(k) for k in _COUNTS] + [ListMeasure("AgP", 0, doc)]
+    doc = doc or parse_measure(DEFAULT_DOC_MEASURE)
+    out = [ListMeasure(k) for k, d in LIST.items() if d.count] + [ListMeasure("AgP", 0, doc)]
     for r in (1, 2, 3, 5, 10, 25, 50):
         out += [ListMeasure("gP", r, doc), ListMeasure("gR", r)]
     if points:

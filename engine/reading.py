@@ -39,6 +39,11 @@ class Mode(str, Enum):
         return self.value
 
 
+READING_MODES = tuple(Mode)
+"""Every reading mode, in the order the command lines and the window offer them (natural, worst,
+best, document, entry): written once here, imported by the app."""
+
+
 class Piece(NamedTuple):
     """A run of positions ``[start, end)`` read one after another, all relevant or all not."""
 

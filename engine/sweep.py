@@ -28,15 +28,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import docmeasures as dm
 from .document import DocumentEvaluation
 from .listmeasures import Ranking
 from .measure import (MAX_SIZE, MAX_WEIGHT, BadParameter, DocMeasure, ListMeasure, parameter_names, parse_count,
                       parse_real)
+from .registry import DOC, WEIGHT, doc_kind, parameter_kinds
 
-PARAMETERS = ("k", "t", "s", "d", "alpha", "beta")
-"""Every parameter a sweep can vary; ``alpha`` and ``beta`` are weights, the others sizes."""
-WEIGHTS = ("alpha", "beta")
+PARAMETERS = tuple(sorted(parameter_kinds(), key=lambda name: parameter_kinds()[name] == WEIGHT))
+"""Every parameter a sweep can vary (every document measure's, :mod:`engine.doc_kinds`): ``k``,
+``t``, ``s``, ``d``, ``alpha``, ``beta``; ``alpha`` and ``beta`` are weights, the others sizes."""
+WEIGHTS = tuple(name for name, kind in parameter_kinds().items() if kind == WEIGHT)
 MAX_VALUES = 10_000
 """At most this many values in one sweep."""
 FORMS = "NAME=V1,V2,... or NAME=START:STOP:N[:log]"
@@ -168,86 +169,35 @@ _EXAMPLES = {"k": "ChP@300", "t": "T2IF(300)", "s": "LE(300)", "d": "BEP(500)", 
 
 
 def _example(name: str) -> str:
-    return f"-m AgP/{_EXAMPLES[name]}" if name != "s" else "-m ANCE@100/LE(300)"
+    if name == "s":
+        return "-m ANCE@100/LE(300)"
+    if name not in _EXAMPLES:  # a parameter of a measure declared since: its form
+        return "-m AgP/" + next(d.forms[-1] for d in DOC.values() if name in (p.name for p in d.params))
+    return f"-m AgP/{_EXAMPLES[name]}"
 
 
 # -- one article, column-wise over the values ---------------------------------------------------
-def _piece_arrays(doc: DocumentEvaluation) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per piece in reading order: ``(length, relevant, read, rel_read)``, the last two running
-    totals including the piece."""
-    pieces = doc.pieces
-    length = np.fromiter((p.end - p.start for p in pieces), dtype=np.int64, count=len(pieces))
-    relevant = np.fromiter((p.relevant for p in pieces), dtype=bool, count=len(pieces))
-    return length, relevant, np.cumsum(length), np.cumsum(np.where(relevant, length, 0))
-
-
-def _relevant_read(length, relevant, read, rel_read, k: np.ndarray) -> np.ndarray:
-    """Relevant positions among the first ``k`` read, per ``k`` (int64; ``k`` at most the extent)."""
-    if not len(length):
-        return np.zeros(len(k), dtype=np.int64)
-    at = np.minimum(np.searchsorted(read, k, side="left"), len(read) - 1)
-    before = read[at] - length[at]
-    inside = rel_read[at] - np.where(relevant[at], length[at], 0) + np.where(relevant[at], k - before, 0)
-    return np.where(k <= 0, 0, inside)
-
-
 def article_sweep(doc: DocumentEvaluation, measure: DocMeasure, name: str, values: Sequence,
                   levels: int = 4) -> np.ndarray:
     """``with_parameter(measure, name, v).value(doc, levels)`` for every ``v`` of ``values``
-    (float ``(len(values),)``), column-wise: the article's pieces are read once, then each
-    measure is a closed form over the value array (ChP@k, ChR@k: relevant positions among the
-    first k read; T2I(t): the stop after the t-th non-relevant position, Arvola et al. 2010,
-    section 4.1; LE(s), ES(s): ceil(f / s) capped at L, NR = L + 1, section 5.2; F(beta) and
-    T2IF's alpha: F_b = (1 + b^2) P R / (b^2 P + R)). Raises ``KeyError`` when ``measure`` has
-    no parameter ``name`` and ``ValueError`` for ``BEP(d)`` (it needs the qrels)."""
+    (float ``(len(values),)``): the null value for a non-relevant article, else the measure's
+    declared closed form over the value array when it has one (:mod:`engine.doc_kinds`: the
+    article's pieces read once; ChP@k, ChR@k: relevant positions among the first k read; T2I(t):
+    the stop after the t-th non-relevant position, Arvola et al. 2010, section 4.1; LE(s), ES(s):
+    ceil(f / s) capped at L, NR = L + 1, section 5.2; F(beta) and T2IF's alpha: F_b = (1 + b^2)
+    P R / (b^2 P + R)), else the measure at each value. Raises ``KeyError`` when ``measure`` has
+    no parameter ``name`` and ``ValueError`` for a measure computed from the qrels (``BEP(d)``)."""
     if name not in parameters_of(measure):
         raise KeyError(f"{measure.name} has no parameter {name}")
-    kind = measure.kind
-    if kind == "BEP":
-        raise ValueError("BEP(d) needs the qrels' best entry point: sweep a run (readsim.sweep)")
+    decl = doc_kind(measure.kind)
+    if decl.needs_qrels:
+        raise ValueError(f"{measure.name} needs the qrels' best entry point: sweep a run (readsim.sweep)")
     v = np.asarray(values, dtype=float if name in WEIGHTS else np.int64)
-    nrc = doc.nrc
-    if nrc <= 0:
+    if doc.nrc <= 0:
         return np.full(len(v), measure.null_value(levels))
-    if kind in ("LE", "ES"):
-        f = doc.first_relevant()
-        if f is None:
-            return np.full(len(v), float(levels + 1))
-        return np.minimum(-(-f // v), levels).astype(float)
-    if kind == "F":
-        p, r, _ = doc.set_scores()
-        return dm.f_scores(np.float64(p), np.float64(r), v)
-    parts = _piece_arrays(doc)
-    n = int(parts[2][-1]) if len(parts[0]) else 0
-    if kind in ("ChP", "ChR"):
-        m = np.minimum(v, n)
-        rr = _relevant_read(*parts, m)
-        if kind == "ChR":
-            return rr / nrc
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(m > 0, rr / np.maximum(m, 1), 0.0)
-    # T2IP, T2IR, T2IF
-    if name == "alpha":
-        p, r, _ = doc.t2i(measure.k)
-        return dm.f_scores(np.float64(p), np.float64(r), v)
-    length, relevant, read, rel_read = parts
-    nonrel = np.cumsum(np.where(relevant, 0, length))
-    at = np.searchsorted(nonrel, v, side="left")
-    found = at < len(nonrel)
-    at = np.minimum(at, max(len(nonrel) - 1, 0))
-    if len(length):
-        stop = np.where(found, read[at] - length[at] + v - (nonrel[at] - length[at]), n)
-        rel = np.where(found, rel_read[at] - np.where(relevant[at], length[at], 0), rel_read[-1])
-    else:
-        stop = rel = np.zeros(len(v), dtype=np.int64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(stop > 0, rel / np.maximum(stop, 1), 0.0)
-    r = rel / nrc
-    if kind == "T2IP":
-        return p
-    if kind == "T2IR":
-        return r
-    return dm.f_scores(p, r, measure.weight)
+    if decl.sweep is not None:
+        return decl.sweep(measure, doc, name, v, levels)
+    return np.array([with_parameter(measure, name, x).value(doc, levels) for x in v.tolist()], dtype=float)
 
 
 # -- one topic's ranked list, from its articles' evaluations ------------------------------------

@@ -184,7 +184,7 @@ class _DTDResolver(etree.Resolver):
         self.allowed = frozenset(allowed)
         self.contents = allowed if isinstance(allowed, Mapping) else {}  # a DTD inside an archive
 
-    def resolve(self, url, pubid, context):  # noqa: D102 (lxml API)
+    def resolve(self, url, pubid, context):  # lxml API
         path = _local_path(url)
         if path is not None and self.allowed:
             for candidate in dict.fromkeys((path, unquote(path))):
@@ -208,7 +208,7 @@ class _Gate(etree.Resolver):
         self.inside = threading.Event()  # set when the parse reaches the resolver (or ends)
         self.leave = threading.Event()
 
-    def resolve(self, url, pubid, context):  # noqa: D102 (lxml API)
+    def resolve(self, url, pubid, context):  # lxml API
         self.inside.set()
         self.leave.wait(_PIN_TIMEOUT)
         return self.resolve_string("", context)

@@ -27,3 +27,85 @@ def inex() -> Path:
             pytest.fail(f"{message}: CI runs the real-data tests, it does not skip them", pytrace=False)
         pytest.skip(message)
     return DATA
+
+
+# -- what every test that opens a window uses: tests/app/ and tests/hostile/ use both automatically
+# (their conftest.py), tests/test_window_on_api.py by its pytestmark --------------------------------
+
+
+@pytest.fixture
+def gui_thread_gc():
+    """No automatic garbage collection during a test: it could run in a worker thread and free
+    an earlier test's Qt objects there (a deadlock; see readsim.app.background). Collect
+    before and after, in this (the GUI) thread."""
+    import gc
+
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+    gc.collect()
+
+
+@pytest.fixture
+def fresh_settings(tmp_path, qapp):
+    """Every test reads and writes QSettings in its own temporary folder."""
+    from PySide6.QtCore import QSettings, QStandardPaths  # here: the engine's tests load no Qt
+
+    QStandardPaths.setTestModeEnabled(True)
+    folder = str(tmp_path / "settings")
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
+    yield folder
+
+
+# -- readsim-eval compare's hand-worked runs (tests/test_cli_compare.py, test_cli_compare_topics.py) --
+
+
+@pytest.fixture
+def files(tmp_path):
+    """The hand-worked qrels and runs of :mod:`helpers.cli` written to files: name -> path."""
+    from helpers.cli import BAD, GOOD, MID, PART, QRELS
+
+    paths = {}
+    for name, text in {"q.qrels": QRELS, "good.run": GOOD, "mid.run": MID, "bad.run": BAD, "part.run": PART}.items():
+        (tmp_path / name).write_text(text)
+        paths[name.split(".")[0]] = tmp_path / name
+    return paths
+
+
+# -- the test tiers (pyproject.toml's markers; README, "Tests") ----------------------------------
+
+
+def _is_gui(item: pytest.Item) -> bool:
+    """Builds Qt widgets or windows: tests/app/, the hostile suite's window rows, a test using
+    ``qtbot`` (itself or through a fixture) or asking for ``qapp`` itself (not through the
+    hostile suite's automatic fresh settings, which every hostile row gets)."""
+    path = Path(str(item.path))
+    parts = path.relative_to(ROOT / "tests").parts
+    if parts[0] == "app" or (parts[0] == "hostile" and path.name.startswith("test_window_")):
+        return True
+    if "qtbot" in getattr(item, "fixturenames", ()):
+        return True
+    function = getattr(item, "function", None)
+    return function is not None and "qapp" in function.__code__.co_varnames[:function.__code__.co_argcount]
+
+
+#: the tests outside the gui tier that took more than about 2 s (``pytest --durations=0``, see
+#: README's "Tests"), one node id or ``path::function`` (every row) a line; measure again and edit
+#: this list when a test becomes fast or slow
+SLOW_TESTS = Path(__file__).with_name("slow-tests.txt")
+
+
+def _slow_ids() -> set[str]:
+    lines = SLOW_TESTS.read_text(encoding="utf-8").splitlines()
+    return {line.split("#")[0].strip() for line in lines} - {""}
+
+
+def pytest_collection_modifyitems(config, items):
+    slow = _slow_ids()
+    for item in items:
+        if _is_gui(item):
+            item.add_marker(pytest.mark.gui)
+        if item.nodeid in slow or item.nodeid.split("[")[0] in slow:
+            item.add_marker(pytest.mark.slow)

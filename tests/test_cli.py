@@ -216,7 +216,7 @@ def test_real_num_rel_counts_the_runs_topics(real):
     # reference 7, policy 8: the qrels hold 10,329 relevant lines; bert-passages.run lacks topics
     # 2010061 (13 relevant articles) and 2010107 (6): 10,329 - 19 = 10,310 (-c: every topic)
     qrels, run, qrels_lines, run_lines = real
-    assert sum(1 for l in qrels_lines if int(l.split()[3]) > 0) == 10_329
+    assert sum(1 for line in qrels_lines if int(line.split()[3]) > 0) == 10_329
     code, out, _ = run_cli(qrels, run, "-m", "num_rel")
     assert code == 0 and rows(out)[1] == ["num_rel", "all", "10310"]
     code, out, _ = run_cli(qrels, run, "-c", "-m", "num_rel")
@@ -268,7 +268,7 @@ def test_real_run_focused_task_per_topic(real):
     qrels, run, qrels_lines, run_lines = real
     # topic 2009079's two identical blocks overlap themselves (the official tool rejects
     # overlapping passages; readsim counts the text once): compare the other topics
-    official = ref.official(qrels_lines, [l for l in run_lines if not l.startswith("2009079 ")], "f")
+    official = ref.official(qrels_lines, [line for line in run_lines if not line.startswith("2009079 ")], "f")
     code, out, _ = run_cli(qrels, run, "-q", "--format", "jsonl", "-m", "MAiP", "-m", "iP[0.01]")
     assert code == 0
     got = {(r["measure"], r["topic"]): r["value"] for r in map(json.loads, out.splitlines())}

@@ -4,7 +4,6 @@ input with its exit status, and the real data (five runs, perturbed copies, the 
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import subprocess
@@ -12,49 +11,13 @@ import sys
 
 import pytest
 
-from readsim.engine.cli import main
 
-# Three topics, each with one relevant article 'a': [0, 10) of 100.
-QRELS = "".join(f"{t} Q0 a 10 100 0 0:10\n" for t in (1, 2, 3))
-
-
-def line(topic, article, rank, run_id):
-    return f"{topic} Q0 {article} {rank} 1 {run_id} 0 10\n"
-
-
-# good: 'a' first on every topic, retrieving exactly its relevant text: AgP = 1, 1, 1
-GOOD = "".join(line(t, "a", 1, "good") for t in (1, 2, 3))
-# mid: topics 1 and 3 put an unjudged 'x' first: gP[2] = 1/2, AgP = 1/2, 1, 1/2
-MID = (line(1, "x", 1, "mid") + line(1, "a", 2, "mid") + line(2, "a", 1, "mid") + line(3, "x", 1, "mid")
-       + line(3, "a", 2, "mid"))
-# bad: only 'x': AgP = 0, 0, 0
-BAD = "".join(line(t, "x", 1, "bad") for t in (1, 2, 3))
-# part: like good on topics 1 and 2, topic 3 missing
-PART = line(1, "a", 1, "part") + line(2, "a", 1, "part")
+from helpers.cli import BAD, GOOD, MID, records, run_cli
 
 
 def t2_one_tailed(t: float) -> float:
     """P(T > t), Student's t with 2 degrees of freedom: 1/2 - t / (2 sqrt(2 + t^2))."""
     return 0.5 - t / (2 * math.sqrt(2 + t * t))
-
-
-def run_cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main([str(a) for a in argv], out, err)
-    return code, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture
-def files(tmp_path):
-    paths = {}
-    for name, text in {"q.qrels": QRELS, "good.run": GOOD, "mid.run": MID, "bad.run": BAD, "part.run": PART}.items():
-        (tmp_path / name).write_text(text)
-        paths[name.split(".")[0]] = tmp_path / name
-    return paths
-
-
-def records(text: str, kind: str) -> list[dict]:
-    return [r for r in map(json.loads, text.splitlines()) if r["kind"] == kind]
 
 
 def test_t_test_numbers_and_the_count_of_significant_pairs(files):

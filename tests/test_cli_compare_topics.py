@@ -5,21 +5,13 @@ data), two runs and correlations, and a difference rounding to zero."""
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
-from readsim.engine.cli import main
 from readsim.engine.compare import format_number, format_signed
 
-from test_cli_compare import files, records  # noqa: F401  (tests/ is on sys.path; the hand-worked runs)
-
-
-def run_cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main([str(a) for a in argv], out, err)
-    return code, out.getvalue(), err.getvalue()
+from helpers.cli import records, run_cli  # the hand-worked runs: the files fixture (tests/conftest.py)
 
 
 TOPIC_KEYS = ["kind", "measure", "topic", "run", "value", "reference", "diff", "position"]
@@ -28,7 +20,7 @@ TOPIC_KEYS = ["kind", "measure", "topic", "run", "value", "reference", "diff", "
 # -- hand-worked: good AgP (1, 1, 1), mid (1/2, 1, 1/2), bad (0, 0, 0) on topics 1, 2, 3 ----------------------
 
 
-def test_three_runs_against_the_best_run_and_the_best_against_the_runner_up(files):  # noqa: F811
+def test_three_runs_against_the_best_run_and_the_best_against_the_runner_up(files):
     code, out, err = run_cli("compare", files["q"], files["bad"], files["mid"], files["good"], "--test", "t",
                              "--per-topic", "--format", "jsonl")
     assert code == 0, err
@@ -44,7 +36,7 @@ def test_three_runs_against_the_best_run_and_the_best_against_the_runner_up(file
     assert [r["run"] for r in rows[:3]] == ["good", "mid", "bad"]  # rank order within a topic
 
 
-def test_text_table_and_tsv_rows(files):  # noqa: F811
+def test_text_table_and_tsv_rows(files):
     code, out, _ = run_cli("compare", files["q"], files["mid"], files["bad"], "--test", "t", "--per-topic")
     assert code == 0
     lines = out.splitlines()
@@ -64,7 +56,7 @@ def test_text_table_and_tsv_rows(files):  # noqa: F811
     assert records(out, "topic") == []  # only with --per-topic
 
 
-def test_two_runs_cannot_show_a_correlation(files):  # noqa: F811
+def test_two_runs_cannot_show_a_correlation(files):
     code, out, err = run_cli("compare", files["q"], files["good"], files["mid"], "-m", "AgP/F(0.25)", "-m", "MAP")
     assert code == 0, err
     assert "two runs cannot show a correlation" in out
@@ -79,7 +71,7 @@ def test_two_runs_cannot_show_a_correlation(files):  # noqa: F811
     assert [r["tau"] for r in records(out, "correlation") if not r["other_as_documents"]] == [pytest.approx(1.0)]
 
 
-def test_paired_topics_against_each_runs_own_topics(files):  # noqa: F811
+def test_paired_topics_against_each_runs_own_topics(files):
     # part has topics 1 and 2; good has 1, 2, 3: readsim-eval averages good over 3, compare pairs 2
     code, out, err = run_cli("compare", files["q"], files["good"], files["part"])
     assert code == 0

@@ -11,7 +11,7 @@ import pytest
 
 from readsim.engine.samples import sample
 
-from test_cli_compare import run_cli  # main(argv) with its exit status and both streams
+from helpers.cli import run_cli  # main(argv) with its exit status and both streams
 
 # one topic, article 'a' of 100 bytes, relevant [0, 10); the run retrieves [0, 20) of it (rank 1)
 QRELS = "1 Q0 a 10 100 0 0:10\n"

@@ -287,7 +287,7 @@ def test_help_text_names_the_reference_and_keeps_formulas_and_sources():
     numbers = {re.match(r"#+ (\d+(?:\.\d+)?)", head).group(1) for head, _ in sections(doc) if re.match(r"#+ \d", head)}
     items = [(title, item) for title, group in h.SECTIONS for item in group]
     assert len(items) >= 17
-    for title, (name, formula, explanation, use, source) in items:
+    for title, (name, formula, _explanation, _use, source) in items:
         assert source and re.search(r"(Arvola|Kamps|inex_eval|readsim)", source), name
         if not title.startswith("Reading an article"):  # a measure: its formula is shown
             assert "=" in formula, f"{name}: no formula"

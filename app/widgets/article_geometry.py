@@ -14,20 +14,26 @@ class TextGeometry:
     """The geometry methods of :class:`~readsim.app.widgets.article_view.ArticleView` (a
     ``QTextEdit``; they read its document, viewport, scroll bars and caches)."""
 
-    def line_top_at(self, y: int) -> int:
-        """``y`` (document pixels) moved up to the top of the line it cuts, if any: the scroll
-        value that shows that line whole at the view's top (``y`` itself when it falls between
-        lines, in a block's margin or above the text)."""
+    def _block_at(self, y: float):
+        """The last laid-out block whose top is at or above document height ``y`` (pixels),
+        found by bisecting: Qt lays a document out from its top, so the laid-out blocks are a
+        prefix."""
         doc = self.document()
         lo, hi = 0, doc.blockCount() - 1
-        while lo < hi:  # the last laid-out block whose top is at or above y (as _position_at)
+        while lo < hi:
             mid = (lo + hi + 1) // 2
             tl = doc.findBlockByNumber(mid).layout()
             if tl.lineCount() and tl.position().y() <= y:
                 lo = mid
             else:
                 hi = mid - 1
-        tl = doc.findBlockByNumber(lo).layout()
+        return doc.findBlockByNumber(lo)
+
+    def line_top_at(self, y: int) -> int:
+        """``y`` (document pixels) moved up to the top of the line it cuts, if any: the scroll
+        value that shows that line whole at the view's top (``y`` itself when it falls between
+        lines, in a block's margin or above the text)."""
+        tl = self._block_at(y).layout()
         for i in range(tl.lineCount()):
             line = tl.lineAt(i)
             top = tl.position().y() + line.y()
@@ -57,16 +63,7 @@ class TextGeometry:
         found by bisecting the laid-out blocks (Qt lays a document out from its top, so they
         are a prefix). ``cursorForPosition`` walks every block: 40 ms for the first hit test
         of a 20,000-block document while its layout was partial."""
-        doc = self.document()
-        lo, hi = 0, doc.blockCount() - 1
-        while lo < hi:  # the last laid-out block whose top is at or above y
-            mid = (lo + hi + 1) // 2
-            tl = doc.findBlockByNumber(mid).layout()
-            if tl.lineCount() and tl.position().y() <= y:
-                lo = mid
-            else:
-                hi = mid - 1
-        block = doc.findBlockByNumber(lo)
+        block = self._block_at(y)
         tl = block.layout()
         if not tl.lineCount():
             return block.position()

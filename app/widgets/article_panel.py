@@ -49,8 +49,8 @@ BUILD_AT_ONCE_CHARS = 1_000_000
 BUILD_AT_ONCE_BLOCKS = 2_000
 
 
-CHAIN_BUTTON_STYLE = ("QToolButton { background:#1f5fbf; color:white; font-weight:bold; border-radius:3px; "
-                      "padding:1px 6px; }")
+CHAIN_BUTTON_STYLE = ("QToolButton {{ background:{badge}; color:{on}; font-weight:bold; border-radius:3px; "
+                      "padding:1px 6px; }}")  # the roles filled in when set (readsim.app.appearance)
 
 
 class ChainBar(QWidget):
@@ -74,7 +74,7 @@ class ChainBar(QWidget):
         self.area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.area.setFixedHeight(30)
         self.inner = QWidget()
-        self.inner.setStyleSheet(CHAIN_BUTTON_STYLE)  # once for every button
+        self.inner.setStyleSheet(CHAIN_BUTTON_STYLE.format(badge=look.css("badge"), on=look.css("on_accent")))  # once for every button
         self.row = QHBoxLayout(self.inner)
         self.row.setContentsMargins(0, 0, 0, 0)
         self.row.setSpacing(2)
@@ -170,7 +170,7 @@ class ArticlePanel(QWidget):
         self.prev_btn.clicked.connect(lambda: session.step_by(-1))
         self.next_btn.clicked.connect(lambda: session.step_by(1))
         self.reading_label = plain_label()
-        look.follow(self.reading_label, "color:#555;")
+        look.follow(self.reading_label, f"color:{look.css('muted')};")
         self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         nav.addWidget(self.first_btn)
         nav.addWidget(self.prev_btn)
@@ -296,15 +296,15 @@ class ArticlePanel(QWidget):
         else:
             bits.append("not ranked by the run")
         if self.session.qrels is not None:
-            bits.append(f'<span style="color:#1a7f37"><b>relevant</b></span> ({amount(ev.nrc, self.session.unit)})'
+            bits.append(f'<span style="color:{look.css("good")}"><b>relevant</b></span> ({amount(ev.nrc, self.session.unit)})'
                         if ev.is_relevant else "not relevant")
         if cur.article is None:
-            bits.append('<span style="color:#a33"><b>no text</b>: '
+            bits.append(f'<span style="color:{look.css("bad")}"><b>no text</b>: '
                         + ("not in the collection" if self.session.collection is not None else "no collection open")
                         + "</span>")
         topic = self.session.topic or ""
         self.header.setText(look.adapt(f'<span style="font-size:13pt"><b>{esc(title)}</b></span>'
-                                       f'&nbsp;&nbsp;<span style="color:#555">{" · ".join(bits)} · topic {esc(topic)}</span>'))
+                                       f'&nbsp;&nbsp;<span style="color:{look.css("muted")}">{" · ".join(bits)} · topic {esc(topic)}</span>'))
 
     def _rank_moved(self) -> None:
         """The rows replaced with the open article's own row among them (a rank move): its rank."""

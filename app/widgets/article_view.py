@@ -40,7 +40,7 @@ from .. import appearance as look
 from ..marks import Marks
 from .article_document import BASE_PT, LINE_HEIGHT, DocumentBuilder, build_document  # noqa: F401 - named here too
 from .article_geometry import TextGeometry
-from .gutter import BADGE_W, ENTRY, GUTTER, RETRIEVED, SCREEN, Gutter
+from .gutter import BADGE_W, ENTRY, GUTTER, Gutter
 
 # the light theme's; the colours painted are the current theme's (:func:`readsim.app.appearance.marks`),
 # chosen to stay apart under deuteranopia and protanopia (tests/app/test_appearance.py)
@@ -284,7 +284,7 @@ class ArticleView(TextGeometry, QTextEdit):
         r = self._rect_at(self._entry)
         return QRect(2, r.top() + max((r.height() - 14) // 2, 0), 26, 14)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         """Alt+click: start reading at the clicked character (``entry_clicked``)."""
         if (event.button() == Qt.MouseButton.LeftButton and self.layout_ is not None
                 and event.modifiers() & Qt.KeyboardModifier.AltModifier):
@@ -376,7 +376,7 @@ class ArticleView(TextGeometry, QTextEdit):
         return out
 
     # -- painting -----------------------------------------------------------------------
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         self._visible = None
         self._visible = self.visible_range()
         try:
@@ -462,10 +462,10 @@ class ArticleView(TextGeometry, QTextEdit):
             p.strokePath(shape, QPen(screen, 1.2))
         if self._entry is not None and lo <= self._entry <= hi:  # the entry point's caret
             r = self._rect_at(self._entry)
-            p.fillRect(QRectF(r.left() - 1, r.top(), 2.5, r.height()), ENTRY)
+            p.fillRect(QRectF(r.left() - 1, r.top(), 2.5, r.height()), look.color(ENTRY))
         p.end()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         cr = self.contentsRect()
         self._gutter.setGeometry(QRect(cr.left(), cr.top(), GUTTER, cr.height()))

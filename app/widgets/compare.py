@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QSplitter, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
 from readsim._evaluate import evaluate_run
@@ -35,6 +35,7 @@ from readsim.engine.errors import InputError
 from readsim.engine.formats import Run
 from readsim.engine.measure import DocMeasure, ListMeasure
 
+from .. import appearance as look
 from .. import marks as mk
 from ..background import LatestJob
 from ..files import app_settings
@@ -47,11 +48,12 @@ from .compare_rows import Row, Side, relevance_only, evaluate_side, format_diff,
 from .legend import Legend
 from .placement import give_back, within_screen
 
-BETTER = QColor("#c9efcf")   # the better value of a row
-WORSE_TEXT = QColor("#b3261e")
-BETTER_TEXT = QColor("#1a7f37")
-MUTED = QColor("#777777")
-SECTION = QColor("#eef1f6")
+# roles of readsim.app.appearance
+BETTER = "better_bg"   # the better value of a row
+WORSE_TEXT = "bad"
+BETTER_TEXT = "good"
+MUTED = "faint"
+SECTION = "header"
 
 
 class ScoreTable(QTableWidget):
@@ -61,6 +63,7 @@ class ScoreTable(QTableWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(0, 4, parent)
+        look.follow_items(self)  # the role colours of its items, in the theme
         self.setHorizontalHeaderLabels(self.COLUMNS)
         self.verticalHeader().hide()
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -87,12 +90,12 @@ class ScoreTable(QTableWidget):
             f = item.font()
             f.setBold(True)
             item.setFont(f)
-            item.setForeground(QBrush(QColor("#333")))
+            item.setForeground(look.brush("strong"))
             self.setItem(r, 0, item)
             for c in range(4):
                 if c:
                     self.setItem(r, c, QTableWidgetItem(""))
-                self.item(r, c).setBackground(QBrush(SECTION))
+                self.item(r, c).setBackground(look.brush(SECTION))
             self.setSpan(r, 0, 1, 4)
             r += 1
             for row in rows:
@@ -103,7 +106,7 @@ class ScoreTable(QTableWidget):
                 for c, col, value in ((1, "A", row.a), (2, "B", row.b)):
                     if value is None:
                         it = QTableWidgetItem(missing.get(col, "—"))
-                        it.setForeground(QBrush(MUTED))
+                        it.setForeground(look.brush(MUTED))
                         f = it.font()
                         f.setItalic(True)
                         it.setFont(f)
@@ -112,7 +115,7 @@ class ScoreTable(QTableWidget):
                         it.setFont(self.mono)
                         it.setToolTip(f"{row.name} = {value!r}")
                         if better == col:
-                            it.setBackground(QBrush(BETTER))
+                            it.setBackground(look.brush(BETTER))
                             f = QFont(self.mono)
                             f.setBold(True)
                             it.setFont(f)
@@ -123,13 +126,13 @@ class ScoreTable(QTableWidget):
                 it.setFont(self.mono)
                 it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if better == "B":
-                    it.setForeground(QBrush(BETTER_TEXT))
+                    it.setForeground(look.brush(BETTER_TEXT))
                     it.setToolTip("B is better")
                 elif better == "A":
-                    it.setForeground(QBrush(WORSE_TEXT))
+                    it.setForeground(look.brush(WORSE_TEXT))
                     it.setToolTip("B is worse")
                 else:
-                    it.setForeground(QBrush(MUTED))
+                    it.setForeground(look.brush(MUTED))
                 self.setItem(r, 3, it)
                 r += 1
         self.resizeRowsToContents()
@@ -138,7 +141,7 @@ class ScoreTable(QTableWidget):
 class SideView(QWidget):
     """One run's column: a coloured header and an :class:`ArticleView`."""
 
-    COLOURS = {"A": "#1f5fbf", "B": "#8a3ffc"}
+    COLOURS = {"A": "accent", "B": "run_b"}  # roles of readsim.app.appearance
 
     def __init__(self, letter: str, parent=None) -> None:
         super().__init__(parent)
@@ -149,14 +152,14 @@ class SideView(QWidget):
         self.header = rich_label()
         self.header.setWordWrap(True)
         self.header.setContentsMargins(6, 4, 6, 4)
-        colour = self.COLOURS[letter]
-        self.header.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; background: #f6f7f9; }}")
+        colour = look.css(self.COLOURS[letter])
+        self.header.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; background: {look.css('panel')}; }}")
         self.view = ArticleView()
         lay.addWidget(self.header)
         lay.addWidget(self.view, 1)
 
     def set_header(self, side: Side | None, unit: str) -> None:
-        colour = self.COLOURS[self.letter]
+        colour = look.css(self.COLOURS[self.letter])
         badge = f'<span style="color:{colour}; font-size:15pt; font-weight:bold">{self.letter}</span>'
         if side is None:
             self.header.setText(f"{badge}&nbsp; <i>no run</i>")
@@ -172,9 +175,9 @@ class SideView(QWidget):
                 bits.append(f"{ev.relevant_retrieved:,} of {ev.nrc:,} relevant")
             detail = " · ".join(bits)
         else:
-            detail = f'<span style="color:#b3261e"><i>{esc(side.note)}</i></span>'
-        extra = (f'<br><span style="color:#b3261e">{esc(side.note)}</span>' if side.ranked and side.note else "")
-        self.header.setText(f'{badge}&nbsp; <b>{name}</b><br><span style="color:#444">{detail}</span>{extra}')
+            detail = f'<span style="color:{look.css("bad")}"><i>{esc(side.note)}</i></span>'
+        extra = (f'<br><span style="color:{look.css("bad")}">{esc(side.note)}</span>' if side.ranked and side.note else "")
+        self.header.setText(f'{badge}&nbsp; <b>{name}</b><br><span style="color:{look.css("soft")}">{detail}</span>{extra}')
         self.header.setToolTip(plain_tip(side.run.path))
 
 
@@ -208,7 +211,7 @@ class ComparePanel(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(24)
             combo.setToolTip(f"Run {letter}")
-            label = rich_label(f'<b style="color:{SideView.COLOURS[letter]}">Run {letter}</b>')
+            label = rich_label(f'<b style="color:{look.css(SideView.COLOURS[letter])}">Run {letter}</b>')
             bar.addWidget(label)
             bar.addWidget(combo)
             if letter == "A":
@@ -244,10 +247,11 @@ class ComparePanel(QWidget):
         self.note = plain_label("Green: the better run of the row (LE, ES and rank: lower is better). "
                                 "B − A is green when B is better, red when it is worse.")
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color:#555;")
+        self.note.setStyleSheet(f"color:{look.css('muted')};")
         self.summary = rich_label()
         self.summary.setWordWrap(True)
-        self.summary.setStyleSheet("QLabel { background:#fff8e1; border:1px solid #f0d98c; padding:6px; font-size:11pt; }")
+        self.summary.setStyleSheet(f"QLabel {{ color:{look.css('text')}; background:{look.css('callout')}; "
+                                   f"border:1px solid {look.css('callout_edge')}; padding:6px; font-size:11pt; }}")
         rl.addWidget(self.table, 1)
         rl.addWidget(self.summary)
         rl.addWidget(self.note)
@@ -354,12 +358,12 @@ class ComparePanel(QWidget):
         title = cur.article.title if cur.article is not None else cur.name
         rel = ""
         if s.qrels is not None:
-            rel = (f' · <span style="color:#1a7f37"><b>relevant</b></span> ({amount(cur.evaluation.nrc, s.unit)})'
+            rel = (f' · <span style="color:{look.css("good")}"><b>relevant</b></span> ({amount(cur.evaluation.nrc, s.unit)})'
                    if cur.evaluation.is_relevant else " · not relevant")
         st = s.settings
         self.title.setText(
             f'<span style="font-size:14pt"><b>{esc(title)}</b></span>&nbsp;&nbsp;'
-            f'<span style="color:#555">article {esc(cur.name)} · topic {esc(s.topic or "")}{rel} · '
+            f'<span style="color:{look.css("muted")}">article {esc(cur.name)} · topic {esc(s.topic or "")}{rel} · '
             f'{st.mode.value} reading · screen {st.screen} · tolerance {st.tolerance} · β {st.beta:g}</span>')
 
     def _show_marks(self, view: ArticleView, side: Side | None, rebuild: bool) -> None:
@@ -427,7 +431,7 @@ class ComparePanel(QWidget):
                     "the runs differ in where they rank it (see the fetch phase rows).")
         better = sum(r.better() == "B" for r in doc_rows)
         worse = sum(r.better() == "A" for r in doc_rows)
-        return (f"B is <b style='color:#1a7f37'>better on {better}</b> and <b style='color:#b3261e'>worse on "
+        return (f"B is <b style='color:{look.css('good')}'>better on {better}</b> and <b style='color:{look.css('bad')}'>worse on "
                 f"{worse}</b> of {len(doc_rows)} article scores.")
 
     def rows(self) -> dict[str, Row]:

@@ -44,7 +44,7 @@ class CountSpinBox(QSpinBox):
         self.valueChanged.connect(self._follow)
         self._follow(self.value())
 
-    def setValue(self, value: int) -> None:  # noqa: N802 (also when its signals are blocked)
+    def setValue(self, value: int) -> None:  # also when its signals are blocked
         super().setValue(value)
         self._follow(self.value())
 

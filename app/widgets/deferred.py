@@ -19,6 +19,7 @@ from collections.abc import Callable
 import shiboken6
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from .. import appearance as look
 from ..plain import plain_label
 
 #: after the first frame the plots wait for the loading that runs then, at most this long (ms)
@@ -42,7 +43,7 @@ class Deferred(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self._placeholder: QLabel | None = plain_label("plot follows…")
         self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._placeholder.setStyleSheet("color:#999; background:white;")
+        self._placeholder.setStyleSheet(f"color:{look.css('disabled')}; background:{look.plot_colours()[0]};")
         lay.addWidget(self._placeholder)
         if eager:
             self.widget()
@@ -50,7 +51,7 @@ class Deferred(QWidget):
     def built(self) -> bool:
         return self._widget is not None
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event) -> None:  # Qt's name
         super().showEvent(event)
         if self._on_show:
             self._on_show = False

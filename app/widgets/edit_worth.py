@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QVBoxLayout
 
 from readsim.engine.measure import UnknownMeasure, parse_list_measure
 
+from .. import appearance as look
 from ..background import LatestJob
 from ..files import app_settings
 from ..plain import plain_label
@@ -53,7 +54,8 @@ class EditWorth(QFrame):
         self._key: tuple | None = None
         self._before: dict[tuple, object] = {}  # (baseline, measure, mode, levels, qrels, collection) -> Evaluation
         self.setObjectName("worth")
-        self.setStyleSheet("#worth { background:#fff8e5; border:1px solid #e3c770; border-radius:4px; }")
+        self.setStyleSheet(f"#worth {{ background:{look.css('callout')}; border:1px solid {look.css('callout_edge')}; "
+                           "border-radius:4px; }")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 3, 6, 4)
         lay.setSpacing(2)

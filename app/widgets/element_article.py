@@ -14,29 +14,33 @@ from PySide6.QtWidgets import QToolTip, QWidget
 
 from readsim.engine import intervals as iv
 
+from .. import appearance as look
 from .. import elements_model as em
 from ..marks import Marks
-from .article_view import GUTTER, RELEVANT, ArticleView
+from .article_view import GUTTER, ArticleView
 
-SELECTED = QColor("#e8590c")      # the selected element: its bracket
-REL_BRACKET = QColor("#1a7f37")   # a bracket of an element with f_gen > 0
-NONREL_BRACKET = QColor("#7d8590")  # a bracket of an element with f_gen = 0
-SEEN_FILL = QColor(95, 100, 120, 48)   # text shown by earlier-ranked elements
-SEEN_HATCH = QColor(95, 100, 120, 80)
-GUTTER_BG = QColor("#f3f4f6")
+# roles (and a tint) of readsim.app.appearance
+SELECTED = "selected"      # the selected element: its bracket
+REL_BRACKET = "good"       # a bracket of an element with f_gen > 0
+NONREL_BRACKET = "bracket"  # a bracket of an element with f_gen = 0
+SEEN = "seen"              # tint: text shown by earlier-ranked elements (fill alpha 48, hatch 80)
+SEEN_ALPHA, HATCH_ALPHA = 48, 80
+GUTTER_BG = "gutter_bg"
 STEP_MAX = 8      # pixels between two nesting levels
 STEP_MIN = 3
 GUTTER_MAX = 150  # the bracket gutter never grows wider than this
 EMPTY = np.zeros((0, 2), dtype=np.int64)  # no intervals
-LEGEND = (
-    f'<span style="color:{REL_BRACKET.name()}"><b>[</b></span> a retrieved element (relevant: f gen &gt; 0), '
-    f'<span style="color:{NONREL_BRACKET.name()}"><b>[</b></span> not relevant, '
-    f'<span style="color:{SELECTED.name()}"><b>[</b></span> the selected one, faded: ranked after it; '
+def legend() -> str:
+    """The legend under the article in the current theme (rich text: our words only)."""
+    seen = look.tint(SEEN)
+    return (
+    f'<span style="color:{look.css(REL_BRACKET)}"><b>[</b></span> a retrieved element (relevant: f gen &gt; 0), '
+    f'<span style="color:{look.css(NONREL_BRACKET)}"><b>[</b></span> not relevant, '
+    f'<span style="color:{look.css(SELECTED)}"><b>[</b></span> the selected one, faded: ranked after it; '
     "one column per nesting level, outermost left · "
-    f'<span style="background:{RELEVANT.name()}">&nbsp;highlighted&nbsp;</span> '
-    '<span style="background:rgba(95,100,120,0.30)">&nbsp;seen before&nbsp;</span>: shown by the elements '
-    "ranked before the selected one")
-"""The legend under the article (rich text: our words only)."""
+    f'<span style="background:{look.marks().relevant}">&nbsp;highlighted&nbsp;</span> '
+    f'<span style="background:rgba({seen.red()},{seen.green()},{seen.blue()},0.30)">&nbsp;seen before&nbsp;</span>: '
+    "shown by the elements ranked before the selected one")
 
 
 class _BracketGutter(QWidget):
@@ -47,11 +51,11 @@ class _BracketGutter(QWidget):
         self.view = view
         self.setMouseTracking(True)
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(event.rect(), GUTTER_BG)
-        p.setPen(QPen(QColor("#d5d8de"), 1))
+        p.fillRect(event.rect(), look.color(GUTTER_BG))
+        p.setPen(QPen(look.color("rule"), 1))
         p.drawLine(self.width() - 1, 0, self.width() - 1, self.height())
         selected = None
         for g in self.view.drawn():
@@ -75,12 +79,12 @@ class _BracketGutter(QWidget):
         p.setPen(QPen(color, g["width"], Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap, Qt.PenJoinStyle.MiterJoin))
         p.drawPath(path)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         k = self.view.bracket_at(event.position().toPoint())
         if k is not None:
             self.view.bracket_clicked.emit(k)
 
-    def event(self, event) -> bool:  # noqa: D401
+    def event(self, event) -> bool:
         if event.type() == QEvent.Type.ToolTip:
             k = self.view.bracket_at(event.pos())
             if k is None:
@@ -229,10 +233,9 @@ class ElementArticleView(ArticleView):
             y2 = self._rect_at(e - 1).bottom() - 1 if bottom else h + 4
             f = self._fgen.get(b.position, 0.0)
             if b.position == sel:
-                color, width = QColor(SELECTED), 3.0
+                color, width = look.color(SELECTED), 3.0
             else:
-                color = QColor(REL_BRACKET if f > 0 else NONREL_BRACKET)
-                color.setAlpha(int(150 + 105 * f) if f > 0 else 170)
+                color = look.color(REL_BRACKET if f > 0 else NONREL_BRACKET, int(150 + 105 * f) if f > 0 else 170)
                 width = 1.6
                 if sel is not None and b.position > sel:  # ranked after the selected one
                     color.setAlpha(int(color.alpha() * 0.35))
@@ -261,17 +264,17 @@ class ElementArticleView(ArticleView):
         if not self._seen_display:
             return
         p = QPainter(self.viewport())
-        hatch = QBrush(SEEN_HATCH, Qt.BrushStyle.BDiagPattern)
+        hatch, fill = QBrush(look.tint(SEEN, HATCH_ALPHA), Qt.BrushStyle.BDiagPattern), look.tint(SEEN, SEEN_ALPHA)
         for a, b in self._seen_display:
             clipped = self._clip(a, b)
             if clipped is None:
                 continue
             for rect, _ in self._line_pieces(*clipped):
-                p.fillRect(rect, SEEN_FILL)
+                p.fillRect(rect, fill)
                 p.fillRect(rect, hatch)
         p.end()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         cr = self.contentsRect()
         self._gutter.setGeometry(QRect(cr.left(), cr.top(), self._gutter_w, cr.height()))

@@ -9,6 +9,7 @@ from PySide6.QtCore import QItemSelectionModel
 from readsim.engine.elements.tree import element_tree
 from readsim.engine.layout import layout
 
+from .. import appearance as look
 from .. import elements_model as em
 from ..articles import length_of
 from ..plain import amount, esc
@@ -109,17 +110,17 @@ class ElementArticlePart:
         items = self.view.brackets()
         depth = 1 + max((b.level for b in items), default=0)
         a = self.topic_view.assessments.get(name) if self.topic_view is not None else None
-        rel = (f'<span style="color:#1a7f37"><b>relevant</b></span> ({amount(a.relevant_size, self.model.unit)} highlighted)'
+        rel = (f'<span style="color:{look.css("good")}"><b>relevant</b></span> ({amount(a.relevant_size, self.model.unit)} highlighted)'
                if a is not None else "not relevant")
         seen = int(v.seen[position])
         topic = self.topic_view.topic if self.topic_view is not None else None
         length = length_of(self.session.qrels, topic, name, article)  # the main window's (reference 1.5)
         self.header.setText(
             f'<span style="font-size:13pt"><b>{esc(article.title)}</b></span>&nbsp; '
-            f'<span style="color:#555">article {esc(name)} ({amount(length or 0, self.model.unit)}) · {rel} · '
+            f'<span style="color:{look.css("muted")}">article {esc(name)} ({amount(length or 0, self.model.unit)}) · {rel} · '
             f'{len(items)} retrieved elements, '
             f'{depth} nesting level{"s" if depth != 1 else ""}</span><br>'
-            f'<span style="color:{SELECTED.name()}"><b>#{position + 1}</b></span> rank {r.rank} '
+            f'<span style="color:{look.css(SELECTED)}"><b>#{position + 1}</b></span> rank {r.rank} '
             f'<code>{esc(r.xpath)}</code> · e {int(v.e[position])}, s {int(v.s[position])} · '
             f'f gen {fmt_f(v.f("gen")[position])} · {amount(int(v.size[position]), self.model.unit)}, '
             + (f"{seen:,} already shown by earlier elements" if seen else "none of it shown before"))

@@ -13,11 +13,11 @@ from PySide6.QtWidgets import QGridLayout, QPushButton, QSizePolicy, QVBoxLayout
 
 from readsim.engine.elements import RECALL_POINTS, quantise
 
+from .. import appearance as look
 from .. import elements_model as em
 from ..plain import esc, plain_label, rich_label
-from .element_article import SELECTED
 from .plot_room import LabelRoom, legend_for
-from .plots import cache_axes, pg, restyle
+from .plots import cache_axes, pg, restyle, themed
 
 
 def fmt_ap(value: float) -> str:
@@ -55,7 +55,8 @@ class ApGrid(QWidget):
                 b.setMinimumHeight(44)
                 b.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
                 b.setStyleSheet("QPushButton { text-align:center; padding:2px 6px; font-size:11pt; }"
-                                "QPushButton:checked { background:#dce8fb; border:1px solid #1f5fbf; }")
+                                f"QPushButton:checked {{ background:{look.css('pressed_bg')}; "
+                                f"border:1px solid {look.css('accent')}; }}")
                 b.clicked.connect(lambda _=False, key=(m, q): self.choose(key))
                 grid.addWidget(b, r, c)
                 self.cells[(m, q)] = b
@@ -120,9 +121,9 @@ class PrecisionRecall(QWidget):
         item.hideButtons()
         cache_axes(item)
         self.legend = legend_for(item)
-        self.main = item.plot([], [], pen=pg.mkPen("#1f5fbf", width=2), name="run")
-        self.ref = item.plot([], [], pen=pg.mkPen("#888888", width=1.5, style=Qt.PenStyle.DashLine), name="reference")
-        self.dot = pg.ScatterPlotItem([], [], size=9, brush=pg.mkBrush(SELECTED), pen=pg.mkPen("white"))
+        self.main = themed(item.plot([], [], name="run"), pen=("accent", 2))
+        self.ref = themed(item.plot([], [], name="reference"), pen=("disabled", 1.5, Qt.PenStyle.DashLine))
+        self.dot = themed(pg.ScatterPlotItem([], [], size=9), brush="selected", pen=("background", 1))
         item.addItem(self.dot)
         self.room = LabelRoom(item, (), self.legend)
         lay.addWidget(self.plot, 1)
@@ -175,7 +176,7 @@ class ElementScores(QWidget):
         self.grid = ApGrid()
         self.totals = plain_label()
         self.totals.setWordWrap(True)
-        self.totals.setStyleSheet("color:#555; font-size:9pt;")
+        self.totals.setStyleSheet(f"color:{look.css('muted')}; font-size:9pt;")
         self.plot = PrecisionRecall()
         lay.addWidget(self.title)
         lay.addWidget(self.grid)
@@ -187,7 +188,7 @@ class ElementScores(QWidget):
         """The AP of ``view`` on ``tv``'s topic, each beside its difference to the perfect run."""
         perfect = tv.run("perfect")
         self.grid.set_values(view, perfect)
-        delta = "" if view is perfect else " <span style='color:#555'>(Δ: minus the perfect run's AP)</span>"
+        delta = "" if view is perfect else f" <span style='color:{look.css('muted')}'>(Δ: minus the perfect run's AP)</span>"
         self.title.setText(f"<b>AP, topic {esc(tv.topic)}</b> — {esc(view.name)}{delta}")
         self._totals(view)
         self._plot_key = None

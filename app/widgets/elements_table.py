@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 
+from .. import appearance as look
 from .. import elements_model as em
 from ..plain import amount, plain_tip
-from .element_article import REL_BRACKET, SEEN_FILL
+from .element_article import REL_BRACKET, SEEN
 
 
 def fmt_f(value: float) -> str:
@@ -70,13 +71,13 @@ class ElementTableModel(QAbstractTableModel):
                                     overlap))
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._texts)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
                 return HEADERS[section]
@@ -99,18 +100,14 @@ class ElementTableModel(QAbstractTableModel):
             return _CENTER if c in (E, S) else (_RIGHT if c not in (ARTICLE, XPATH, OVERLAP) else None)
         if role == Qt.ItemDataRole.ForegroundRole:
             if c in (F_STRICT, F_GEN, E, S) and self._fgen[k] == 0:
-                return QBrush(QColor("#888888"))
+                return look.brush("disabled")
             if c == OVERLAP and self._seen[k] > 0:
-                return QBrush(QColor("#6b4f00"))
+                return look.brush("note")
         if role == Qt.ItemDataRole.BackgroundRole:
             if c == F_GEN and self._fgen[k] > 0:
-                color = QColor(REL_BRACKET)
-                color.setAlpha(int(30 + 90 * self._fgen[k]))
-                return QBrush(color)
+                return QBrush(look.color(REL_BRACKET, int(30 + 90 * self._fgen[k])))
             if c == OVERLAP and self._seen[k] > 0:
-                color = QColor(SEEN_FILL)
-                color.setAlpha(int(25 + 70 * self._seen[k] / max(int(self._size[k]), 1)))
-                return QBrush(color)
+                return QBrush(look.tint(SEEN, int(25 + 70 * self._seen[k] / max(int(self._size[k]), 1))))
         if role == Qt.ItemDataRole.ToolTipRole and self.view is not None:
             r = self.view.entries[k]
             line = f" · line {r.line}" if r.line else ""

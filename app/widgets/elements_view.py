@@ -35,26 +35,25 @@ live in :mod:`.elements_table`, :mod:`.element_article` and :mod:`.elements_scor
 :mod:`readsim.app.elements_model`. See docs/architecture.md.
 """
 
-
 from __future__ import annotations
 
 from collections import OrderedDict
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QHeaderView, QProgressBar, QPushButton,
                                QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
 
 from readsim.engine.elements import read_element_run
 
+from .. import appearance as look
 from .. import elements_model as em
 from ..background import LatestJob, input_error_text, run_in_background
 from ..files import app_settings
 from ..plain import plain_label, plain_tip, rich_label
 from ..session import Session
 
-from .element_article import LEGEND, ElementArticleView
+from .element_article import ElementArticleView, legend
 from .element_reading import ElementArticlePart
 from .elements_scores import ElementScores
 from .placement import Scrolled, give_back, within_screen
@@ -129,7 +128,7 @@ class ElementsPanel(ElementArticlePart, QWidget):
         lay.addLayout(bar)
         self.status = plain_label()
         self.status.setWordWrap(True)
-        self.status.setStyleSheet("color:#444;")
+        self.status.setStyleSheet(f"color:{look.css('soft')};")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         lay.addWidget(self.status)
 
@@ -137,7 +136,7 @@ class ElementsPanel(ElementArticlePart, QWidget):
         self.message = plain_label()
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.message.setStyleSheet("QLabel { color:#555; font-size:12pt; font-style:italic; padding:24px; }")
+        self.message.setStyleSheet(f"QLabel {{ color:{look.css('muted')}; font-size:12pt; font-style:italic; padding:24px; }}")
         self.stack.addWidget(self.message)
 
         # ranked elements | article | scores
@@ -160,9 +159,10 @@ class ElementsPanel(ElementArticlePart, QWidget):
         self.header = rich_label()
         self.header.setWordWrap(True)
         self.view = ElementArticleView()
-        self.legend = rich_label(LEGEND)
+        self.legend = rich_label(legend())
+        look.appearance().changed.connect(self._relegend)
         self.legend.setWordWrap(True)
-        self.legend.setStyleSheet("color:#444; font-size:9pt;")
+        self.legend.setStyleSheet(f"color:{look.css('soft')}; font-size:9pt;")
         cl.addWidget(self.header)
         cl.addWidget(self.view, 1)
         cl.addWidget(self.legend)
@@ -193,7 +193,10 @@ class ElementsPanel(ElementArticlePart, QWidget):
         session.topic_changed.connect(self._session_topic)
         self.show_message("Open the element view from View ▸ Element retrieval (INEX 2002/2003).")
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def _relegend(self) -> None:
+        self.legend.setText(legend())  # the highlight's and the brackets' colours of the theme
+
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if not self._user_sized:  # the table 42%, the article 36%, the scores the rest
             w = max(self.splitter.width(), 900)
@@ -271,7 +274,7 @@ class ElementsPanel(ElementArticlePart, QWidget):
             for c in choices:
                 self.topic_combo.addItem(c.label(), c.topic)
                 if c.have == 0:  # nothing to show: greyed (choosing it says why)
-                    self.topic_combo.setItemData(self.topic_combo.count() - 1, QColor("#888888"),
+                    self.topic_combo.setItemData(self.topic_combo.count() - 1, look.color("disabled"),
                                                  Qt.ItemDataRole.ForegroundRole)
             if not choices:
                 self.show_message(f"The qrels ({Path(qrels.path).name}) have no topic with relevant articles.")
@@ -367,7 +370,7 @@ class ElementsPanel(ElementArticlePart, QWidget):
         if view.note:
             parts.append(view.note)
         self.status.setText(" · ".join(parts))
-        self.status.setStyleSheet("color:#a33;" if tv.note or view.note else "color:#444;")
+        self.status.setStyleSheet(f"color:{look.css('bad' if tv.note or view.note else 'soft')};")
         self.scores.show_run(view, tv)
         self._shown_key = None
         position = 0
@@ -438,7 +441,7 @@ class ElementsPanel(ElementArticlePart, QWidget):
 
     def _run_error(self, text: str) -> None:
         self.status.setText(f"Cannot read the element run: {text}")
-        self.status.setStyleSheet("color:#a33;")
+        self.status.setStyleSheet(f"color:{look.css('bad')};")
         self.report_error(text)
 
     # -- selection and the article --------------------------------------------------------

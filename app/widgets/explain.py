@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPoint, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTextCursor
+from PySide6.QtGui import QPainter, QPainterPath, QPen, QTextCursor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QVBoxLayout, QWidget
 
 from readsim._scores import panel_measures
 from readsim.engine import intervals as iv
 from readsim.engine.explain import Explanation, Term, number
 
+from .. import appearance as look
 from ..articles import shown_article
 from ..plain import amount, esc, plain_label, rich_label
 from ..session import Session
@@ -37,7 +38,7 @@ SHORTCUT = "Ctrl+Alt+X"
 EXTRA = ("BEP(500)",)  # offered after the scores panel's measures
 TERM, VALUE, COUNTED = range(3)
 SPANS_ROLE = Qt.ItemDataRole.UserRole + 1  # a row's spans ((k, 2) int64, the unit)
-HIGHLIGHT = QColor("#7b3fb8")  # the term's characters: violet (none of the marks' colours)
+HIGHLIGHT = "violet"  # the term's characters' role (none of the marks' colours)
 
 
 class TermsModel(QAbstractTableModel):
@@ -57,13 +58,13 @@ class TermsModel(QAbstractTableModel):
         self.unit = e.unit if e is not None else self.unit
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.terms)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return self.HEADERS[section]
         return None
@@ -126,7 +127,7 @@ class SpanOverlay(QWidget):
         if not self.isHidden():
             self.update()
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
             self.setGeometry(self.view.viewport().rect())
         return False
@@ -159,7 +160,7 @@ class SpanOverlay(QWidget):
             out.append(QRect(left, r1.bottom() + 1, right - left, r2.top() - r1.bottom() - 1))
         return out + [QRect(left, r2.top(), max(r2.left() - left, 2), r2.height())]
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         rects = self.rects()
         if not rects:
             return
@@ -167,12 +168,11 @@ class SpanOverlay(QWidget):
         for r in rects:
             shape.addRect(QRectF(r))
         shape = shape.simplified()  # one outline around the lines of a span
-        fill = QColor(HIGHLIGHT)
-        fill.setAlpha(55)
+        fill = look.color(HIGHLIGHT, 55)
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillPath(shape, fill)
-        p.strokePath(shape, QPen(HIGHLIGHT, 1.2))
+        p.strokePath(shape, QPen(look.color(HIGHLIGHT), 1.2))
         p.end()
 
 
@@ -214,7 +214,7 @@ class ExplainPanel(FollowingPanel):
         h.setSectionResizeMode(TERM, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
         self.status = plain_label()
-        self.status.setStyleSheet("color:#555;")
+        self.status.setStyleSheet(f"color:{look.css('muted')};")
         lay.addLayout(top)
         lay.addWidget(self.formula)
         lay.addWidget(WholeRows(self.table), 1)  # no row cut at the bottom
@@ -284,17 +284,17 @@ class ExplainPanel(FollowingPanel):
             what = "if retrieved whole (the run does not rank it)" if whole else f"{esc(self.session.settings.mode.value)} reading"
             self.header.setText(f"article <b>{esc(cur.name)}</b> · topic {esc(self.session.topic or '')} · {what}")
         if e is None:
-            self.formula.setText(f"<span style='color:#b42318'>{esc(self.problem)}</span>" if self.problem else "")
+            self.formula.setText(f"<span style='color:{look.css('bad')}'>{esc(self.problem)}</span>" if self.problem else "")
             self.status.setText("")
             return
         note = f"<br><i>{esc(e.note)}</i>" if e.note else ""
         self.formula.setText(
-            f"<span style='color:#555'>reference §{esc(e.reference)}</span><br>"
+            f"<span style='color:{look.css('muted')}'>reference §{esc(e.reference)}</span><br>"
             f"<span style='font-family:monospace'>{esc(e.formula)}<br><b>{esc(e.substituted)}</b></span>{note}")
         self.status.setText(f"Click a term to highlight the {e.unit} it counts in the article.")
 
     # -- a term's characters -------------------------------------------------------------------
-    def hideEvent(self, event) -> None:  # noqa: N802
+    def hideEvent(self, event) -> None:
         """A hidden dock highlights nothing."""
         super().hideEvent(event)
         self.table.clearSelection()

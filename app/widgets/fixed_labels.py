@@ -7,6 +7,7 @@ pane's line under the text, and the topic view's cards, square and wrapped lines
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -99,3 +100,38 @@ def _kept(label: QLabel, key: tuple, measure):
 
 KEPT_SIZES = 64
 """Heights a label keeps (:func:`set_wrapped`)."""
+
+
+class WrappedLabel(QLabel):
+    """A word-wrapped plain-text label whose least height is what its text needs at its width
+    (Qt's own least height for a wrapped label is one line's): a column short of room (a laptop
+    screen, the presentation zoom) then scrolls instead of drawing the wrapped lines over the
+    rows above them."""
+
+    def __init__(self, text: str = "", parent=None) -> None:
+        super().__init__(text, parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self._needs = 0
+
+    def minimumSizeHint(self):
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), max(hint.height(), self._height()))
+
+    def _height(self) -> int:
+        return self.heightForWidth(self.width()) if self.width() > 0 and self.text() else 0
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._refit()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._refit()
+
+    def _refit(self) -> None:
+        """Ask the layout again when the height the text needs has changed."""
+        needs = self._height()
+        if needs != self._needs:
+            self._needs = needs
+            self.updateGeometry()

@@ -15,12 +15,13 @@ from PySide6.QtWidgets import QWidget
 
 from .. import appearance as look
 
-RETRIEVED = QColor("#1f5fbf")    # blue underline: retrieved (with or without relevance)
-SCREEN = QColor("#555555")      # the current reading screen: frame and gutter bar (grey: apart from the blue
-                                 # underline under deuteranopia and protanopia, tests/app/test_appearance.py)
-JUMP = QColor("#d9822b")         # a jump of the reading order already taken
-JUMP_AHEAD = QColor(150, 160, 180, 150)  # a jump still ahead
-ENTRY = QColor("#c2185b")        # the entry point (entry reading mode): gutter flag and caret
+# the light theme's marks (the figure's)
+RETRIEVED = QColor(look.LIGHT.retrieved)  # blue underline: retrieved (with or without relevance)
+SCREEN = QColor(look.LIGHT.screen)  # the current reading screen: frame and gutter bar (grey: apart from the blue
+                                    # underline under deuteranopia and protanopia, tests/app/test_appearance.py)
+JUMP = "orange"          # role: a jump of the reading order already taken
+JUMP_AHEAD = "ahead"     # role: a jump still ahead (alpha 150)
+ENTRY = "entry"          # role: the entry point (entry reading mode): gutter flag and caret
 GUTTER = 44
 BADGE_W = 20
 ARC_MARGIN = 6  # pixels an arc's dot, head and stroke reach beyond its ends
@@ -36,7 +37,7 @@ def _draw_arc(p: QPainter, y1: int, y2: int, taken: bool, last: bool) -> None:
     path = QPainterPath()
     path.moveTo(x, y1)
     path.cubicTo(x - bulge, y1, x - bulge, y2, x, y2)
-    color = JUMP if taken else JUMP_AHEAD
+    color = look.color(JUMP) if taken else look.color(JUMP_AHEAD, 150)
     p.setBrush(Qt.BrushStyle.NoBrush)
     p.setPen(QPen(color, 2.2 if last else 1.3))
     p.drawPath(path)
@@ -75,12 +76,12 @@ class Gutter(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(GUTTER, 0)
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         colours = look.marks()  # the theme's
         retrieved, page = QColor(colours.retrieved), QColor(colours.page)
-        p.fillRect(event.rect(), QColor("#2b2e32" if look.is_dark() else "#f3f4f6"))
+        p.fillRect(event.rect(), look.color("gutter_bg"))
         self._paint_jumps(p)
         for top, bottom in self.view._screen_extents():
             p.fillRect(QRect(GUTTER - 6, top, 4, max(bottom - top, 2)), QColor(colours.screen))
@@ -90,9 +91,9 @@ class Gutter(QWidget):
         p.setFont(font)
         for number, rect in self.view._badge_rects():
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(RETRIEVED)
+            p.setBrush(look.color("badge"))
             p.drawRoundedRect(QRectF(rect), 4, 4)
-            p.setPen(QColor("white"))
+            p.setPen(look.color("on_accent"))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(number))
         for number, rect in self.view.link_rects():
             p.setPen(QPen(retrieved, 1.0))
@@ -110,9 +111,9 @@ class Gutter(QWidget):
             flag.lineTo(rect.left(), rect.bottom())
             flag.closeSubpath()
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(ENTRY)
+            p.setBrush(look.color(ENTRY))
             p.drawPath(flag)
-            p.setPen(QColor("white"))
+            p.setPen(look.color("on_accent"))
             p.drawText(rect.adjusted(0, 0, -5, 0), Qt.AlignmentFlag.AlignCenter, "in")
         p.end()
 
@@ -157,7 +158,7 @@ class Gutter(QWidget):
             self._arcs[key] = image
         return image
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         pos = event.position().toPoint()
         for number, rect in self.view._badge_rects() + self.view.link_rects():
             if rect.contains(pos):

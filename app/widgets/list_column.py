@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QFormLayout, QVBoxLayout, QWidget
 
 from .. import appearance as look
@@ -39,7 +38,7 @@ class ListColumn(QWidget):
         ll.addLayout(form)
         self.topic_label = rich_label()
         self.topic_label.setWordWrap(True)
-        look.follow(self.topic_label, "color:#444;")
+        look.follow(self.topic_label, f"color:{look.css('soft')};")
         ll.addWidget(self.topic_label)
         self.model = RankedListModel(self)
         self.table = RankedListView(self.model)
@@ -112,7 +111,7 @@ class ListColumn(QWidget):
                 note = "No collection is open: the articles have no text (their scores come from the qrels and the run)."
             combo.setItemText(i, text)
             combo.setItemData(i, plain_tip(note) if note else None, Qt.ItemDataRole.ToolTipRole)
-            combo.setItemData(i, QColor("#888888") if grey else None, Qt.ItemDataRole.ForegroundRole)
+            combo.setItemData(i, look.color("disabled") if grey else None, Qt.ItemDataRole.ForegroundRole)
 
     def _show_topic(self, topic: str) -> None:
         i = self.topic_combo.findData(topic)
@@ -122,10 +121,10 @@ class ListColumn(QWidget):
         nrel = self.session.qrels.nrel(topic) if self.session.qrels is not None else None
         parts = [f"<b>{esc(topic)}</b> {esc(t.title) if t else ''}"]
         if nrel is not None:
-            parts.append(f"<span style='color:#555'>{nrel} relevant articles in the qrels</span>")
+            parts.append(f"<span style='color:{look.css('muted')}'>{nrel} relevant articles in the qrels</span>")
         counts = self.session.in_collection(topic)
         if counts is not None:
-            color = "#a33" if counts[0] == 0 and counts[1] else "#555"
+            color = look.css("bad" if counts[0] == 0 and counts[1] else "muted")
             parts.append(f"<span style='color:{color}'>{counts[0]} of {counts[1]} ranked articles in the collection</span>")
         self.topic_label.setText(look.adapt(" · ".join(parts)))
         self.topic_label.setToolTip(plain_tip(t.description) if t else "")

@@ -13,16 +13,17 @@ from PySide6.QtCore import QSizeF, Qt
 from PySide6.QtGui import QFont, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QTabBar, QVBoxLayout, QWidget
 
+from .. import appearance as look
 from ..plain import esc
 
 from ..topic_scores import TopicScores
 from .plot_room import LabelRoom
-from .plots import MARK_PEN, boxed_label, cache_axes, keep_label_inside, pg, restyle, set_label, set_range, title_size
+from .plots import cache_axes, keep_label_inside, marker, pg, restyle, set_label, set_range, themed, title_size
 
-GP_PEN = pg.mkPen("#1f5fbf", width=2)
-GR_PEN = pg.mkPen("#d9822b", width=1.5, style=Qt.PenStyle.DashLine)
-NCE_PEN = pg.mkPen("#7a3db8", width=2)
-ANCE_PEN = pg.mkPen("#7a3db8", width=1.5, style=Qt.PenStyle.DashLine)
+GP_PEN = ("accent", 2)  # roles of readsim.app.appearance, width, style
+GR_PEN = ("orange", 1.5, Qt.PenStyle.DashLine)
+NCE_PEN = ("violet", 2)
+ANCE_PEN = ("violet", 1.5, Qt.PenStyle.DashLine)
 TITLE_MARGIN = 16  # pixels a title line leaves free (the plot's margins)
 TITLE_ITEM_MARGIN = 4  # QGraphicsTextItem's document margin (pixels)
 PLOT_MIN_WIDTH, PLOT_MIN_HEIGHT = 220, 150  # one curve plot's least size (pixels)
@@ -44,7 +45,7 @@ def _plot(left: str) -> pg.PlotWidget:
 
 
 def _marker() -> pg.InfiniteLine:
-    return boxed_label(pg.InfiniteLine(angle=90, pen=MARK_PEN, label="", labelOpts={"color": "#b3261e"}))
+    return marker("bad")
 
 
 def _set_title(item: pg.PlotItem, parts: list[str], width: float | None = None) -> None:
@@ -121,12 +122,12 @@ class RankCurves(QWidget):
         self.gp_plot = _plot("gP[r], gR[r]")
         self.nce_plot = _plot("NCE[r]")
         gp_item, nce_item = self.gp_plot.getPlotItem(), self.nce_plot.getPlotItem()
-        self.gp = gp_item.plot([], [], pen=GP_PEN)
-        self.gr = gp_item.plot([], [], pen=GR_PEN)
-        self.relevant = pg.ScatterPlotItem([], [], size=6, pen=pg.mkPen("#1a7f37"), brush=pg.mkBrush("#1a7f37"))
+        self.gp = themed(gp_item.plot([], []), pen=GP_PEN)
+        self.gr = themed(gp_item.plot([], []), pen=GR_PEN)
+        self.relevant = themed(pg.ScatterPlotItem([], [], size=6), pen=("good", 1), brush="good")
         gp_item.addItem(self.relevant)
-        self.nce = nce_item.plot([], [], pen=NCE_PEN)
-        self.ance = nce_item.plot([], [], pen=ANCE_PEN)
+        self.nce = themed(nce_item.plot([], []), pen=NCE_PEN)
+        self.ance = themed(nce_item.plot([], []), pen=ANCE_PEN)
         self.gp_mark, self.nce_mark = _marker(), _marker()
         gp_item.addItem(self.gp_mark)
         nce_item.addItem(self.nce_mark)
@@ -165,11 +166,11 @@ class RankCurves(QWidget):
             self.relevant.setData(ranks[rel], (ts.gr if effort else ts.gp)[rel])
             doc = esc(ts.doc.name)
             # the titles double as legends (a legend box would hide the curves)
-            parts = [] if effort else [f"<span style='color:#1f5fbf'>&#9473; gP[r] / {doc}</span>"]
-            parts += ["<span style='color:#d9822b'>&#9476; gR[r]</span>",
-                      "<span style='color:#1a7f37'>&#9679; relevant rank</span>"]
+            parts = [] if effort else [f"<span style='color:{look.css('accent')}'>&#9473; gP[r] / {doc}</span>"]
+            parts += [f"<span style='color:{look.css('orange')}'>&#9476; gR[r]</span>",
+                      f"<span style='color:{look.css('good')}'>&#9679; relevant rank</span>"]
             if effort:
-                parts.append("<span style='color:#777'>(no gP for an effort score)</span>")
+                parts.append(f"<span style='color:{look.css('faint')}'>(no gP for an effort score)</span>")
             item = self.gp_plot.getPlotItem()
             _set_title(item, parts)
             left = "gR[r]" if effort else "gP[r], gR[r]"
@@ -184,9 +185,10 @@ class RankCurves(QWidget):
             self.nce.setData(ranks, ts.nce)
             self.ance.setData(ranks, ance)
             item = self.nce_plot.getPlotItem()
-            _set_title(item, ["<span style='color:#7a3db8'>&#9473; NCE[r]</span>",
-                              f"<span style='color:#7a3db8'>&#9476; ANCE[r]</span> / {esc(ts.effort.name)}",
-                              "<span style='color:#777'>(lower is better)</span>"])
+            violet = look.css("violet")
+            _set_title(item, [f"<span style='color:{violet}'>&#9473; NCE[r]</span>",
+                              f"<span style='color:{violet}'>&#9476; ANCE[r]</span> / {esc(ts.effort.name)}",
+                              f"<span style='color:{look.css('faint')}'>(lower is better)</span>"])
             if len(ts.nce):
                 self._fit_nce(item, ts, float(max(np.max(ts.nce), np.max(ance))))
 
@@ -237,7 +239,7 @@ class RankCurves(QWidget):
                 item = plot.getPlotItem()
                 _refit_title(item, plot.width() - item.getAxis("left").width())
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         """Arrange the plots for the new width (:meth:`_arrange`), re-fitting their titles
         (legends): one line or one part a line."""
         super().resizeEvent(event)

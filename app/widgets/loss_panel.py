@@ -22,6 +22,7 @@ from readsim.engine.compare import format_number, format_signed
 from readsim.engine.loss import ArticleCosts, LossSplit
 from readsim.engine.measure import ListMeasure
 
+from .. import appearance as look
 from ..background import run_in_background
 from ..plain import esc, plain_label, rich_label
 from .fixed_labels import fit_rich, set_wrapped
@@ -86,13 +87,13 @@ class LossPanel(QWidget):
 
         self.square = QFrame()
         self.square.setObjectName("square")
-        self.square.setStyleSheet("#square { background:#f4f6fa; border:1px solid #dde3ec; border-radius:4px; }"
-                                  " QLabel { border:none; background:transparent; }")
+        self.square.setStyleSheet(f"#square {{ background:{look.css('panel')}; border:1px solid {look.css('border')}; "
+                                  "border-radius:4px; } QLabel { border:none; background:transparent; }")
         grid = QGridLayout(self.square)
         grid.setContentsMargins(6, 2, 6, 2)
         grid.setHorizontalSpacing(10)
         grid.setVerticalSpacing(0)
-        grey = "color:#555; font-size:8pt;"
+        grey = f"color:{look.css('muted')}; font-size:8pt;"
         for col, text in ((1, "run ranking"), (2, "ideal ranking")):
             head = plain_label(text)
             head.setStyleSheet(grey)
@@ -152,7 +153,7 @@ class LossPanel(QWidget):
             self.table.sortByColumn(column, Qt.SortOrder.DescendingOrder)
             self._keep_selected_in_view()
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+    def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
             self._keep_selected_in_view()
         return super().eventFilter(watched, event)
@@ -199,7 +200,7 @@ class LossPanel(QWidget):
         if loss is not None:  # the rank cost when the ranker gains more; else (and for LE/ES) the browse cost
             self._sort_by_verdict(L_RANK_COST if not loss.effort and gains_more(loss) == "ranker" else L_LOSS)
         if loss is None:
-            self.title.setText(f"<b>Where the run loses</b> <span style='color:#777'>({esc(why)})</span>")
+            self.title.setText(f"<b>Where the run loses</b> <span style='color:{look.css('faint')}'>({esc(why)})</span>")
             set_wrapped(self.split_line, "", LOSS_WIDTH)
             return
         name = esc(loss.measure.name)
@@ -207,7 +208,7 @@ class LossPanel(QWidget):
             self.square.hide()
             self.title.setText(f"<b>Where the run loses</b> · {name} per article")
             set_wrapped(self.split_line,
-                f"<span style='color:#555'>AgP sums gains; {name} is an effort (lower is better): no AgP "
+                f"<span style='color:{look.css('muted')}'>AgP sums gains; {name} is an effort (lower is better): no AgP "
                 f"split. <i>Extra</i> = {name} with the run's passages − with the highlighted ones: the "
                 f"screens the passage selector costs on each article.</span>", LOSS_WIDTH)
             return
@@ -215,11 +216,11 @@ class LossPanel(QWidget):
         self.title.setText(f"<b>Where the run loses</b> · AgP/{name}")
         self._shown = {key: format_number(getattr(loss, key)) for key in self.KEYS}
         t = self._shown
-        for key, colour, note in (("actual", "#555", "as is"),
-                                  ("ideal_ranking", "#1f5fbf", f"({_signed(loss.fetch)} fetch)"),
-                                  ("ideal_passages", "#1a7f37", f"({_signed(loss.browse)} browse)"),
-                                  ("ideal", "#555", "both")):
-            fit_rich(self._labels[key], f"<b>{t[key]}</b> <span style='color:{colour}'>{note}</span>",
+        for key, role, note in (("actual", "muted", "as is"),
+                                ("ideal_ranking", "accent", f"({_signed(loss.fetch)} fetch)"),
+                                ("ideal_passages", "good", f"({_signed(loss.browse)} browse)"),
+                                ("ideal", "muted", "both")):
+            fit_rich(self._labels[key], f"<b>{t[key]}</b> <span style='color:{look.css(role)}'>{note}</span>",
                      f"{t[key]} {note}")
         missed = len(loss.missed)
         verdict = {"same": "alone, fixing either gains the same", "ranker": "alone, fixing the ranker gains more",
@@ -228,7 +229,7 @@ class LossPanel(QWidget):
                     f"relevant {'article' if missed == 1 else 'articles'} not ranked)") if missed else ""
         set_wrapped(self.split_line,
             f"both − as is = {format_number(loss.ideal - loss.actual)} = browse {t['browse']} + fetch {t['fetch']} "
-            f"+ together {t['interaction']}{unranked}. <span style='color:#b3261e'>{verdict}.</span>", LOSS_WIDTH)
+            f"+ together {t['interaction']}{unranked}. <span style='color:{look.css('bad')}'>{verdict}.</span>", LOSS_WIDTH)
         self.square.setToolTip(
             "AgP (Kamps et al., INEX 2007 evaluation measures, LNCS 4862, 2008) of the run as is, with the "
             "highlighted passages as retrieved passages (browse fixed), with the run's relevant articles in the "

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 
 from readsim._loss import ideal_positions
 from readsim.engine.compare import format_signed
 from readsim.engine.loss import ArticleCosts, LossSplit
 
+from .. import appearance as look
 from ..plain import plain_tip
 
 L_RANK, L_TITLE, L_REL, L_IDEAL_RANK, L_SCORE, L_IDEAL, L_LOSS, L_RANK_COST = range(8)
@@ -38,7 +39,7 @@ DISPLAY, ALIGNMENT, FOREGROUND, BACKGROUND, TOOLTIP = (
     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ToolTipRole)
 _ROLES = frozenset((DISPLAY, ALIGNMENT, FOREGROUND, BACKGROUND, TOOLTIP, LOSS_ARTICLE_ROLE))
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-GREY, GREEN = QBrush(QColor("#999999")), QBrush(QColor("#1a7f37"))  # no relevant text; "yes"
+GREY, GREEN = "disabled", "good"  # roles: no relevant text; "yes"
 EXPORT_COLUMNS = ("rank", "article", "title", "relevant", "ideal_rank", "score", "ideal_score", "browse_cost",
                   "rank_cost")
 
@@ -201,10 +202,10 @@ class LossModel(QAbstractTableModel):
         self.layoutChanged.emit()
         return True
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() or self.loss is None else len(self.loss.articles)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else COLUMNS
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
@@ -243,7 +244,7 @@ class LossModel(QAbstractTableModel):
             return None
         return self._role(loss, int(self._order[index.row()]), index.column(), role)
 
-    def multiData(self, index, span) -> None:  # noqa: N802
+    def multiData(self, index, span) -> None:
         """Every role a view asks of a cell, in one call from Qt: its delegate asks seven of each
         painted cell, and each call from Qt into Python costs microseconds (the table's paint
         was mostly these calls). Qt reuses the span from cell to cell: a role without data is
@@ -268,16 +269,15 @@ class LossModel(QAbstractTableModel):
             return None if c == L_TITLE else RIGHT
         if role == FOREGROUND:
             if c != L_RANK_COST and not loss.relevant[k]:
-                return GREY
-            return GREEN if c == L_REL else None
+                return look.brush(GREY)
+            return look.brush(GREEN) if c == L_REL else None
         if role == BACKGROUND:
             if c != L_LOSS and c != L_RANK_COST:
                 return None
             value = float(self._columns[c][k])
             share = max(0.0, value) / self._worst if value == value else 0.0
             if share > 0:
-                colour = (179, 38, 30) if c == L_LOSS else (31, 95, 191)
-                return QBrush(QColor(*colour, int(20 + 90 * share)))
+                return QBrush(look.tint("bad" if c == L_LOSS else "accent", int(20 + 90 * share)))
             return None
         return plain_tip(f"{loss.articles[k]}: {self._titles[k]}")  # the tooltip
 

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTreeView, QVBoxLayout, QWidget
 
 from readsim.engine import intervals as iv
 from readsim.engine.text import Article, Element
 
+from .. import appearance as look
 from ..background import LatestJob
 from ..plain import plain_label, plain_tip
 from ..session import Session
@@ -135,27 +136,27 @@ class OutlineModel(QAbstractItemModel):
         return float(self._ret[number])
 
     # -- Qt model API -------------------------------------------------------------------
-    def index(self, row, column, parent=QModelIndex()):  # noqa: B008
+    def index(self, row, column, parent=QModelIndex()):
         kids = self._children.get(parent.internalId() if parent.isValid() else ROOT, [])
         if 0 <= row < len(kids) and 0 <= column < len(HEADERS):
             return self.createIndex(row, column, kids[row])
         return QModelIndex()
 
-    def parent(self, index=QModelIndex()):  # noqa: B008
+    def parent(self, index=QModelIndex()):
         if not index.isValid():
             return QModelIndex()
         p = self._parent[index.internalId()]
         return QModelIndex() if p == ROOT else self.createIndex(self._row[p], 0, p)
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         if parent.isValid() and parent.column() != 0:
             return 0
         return len(self._children.get(parent.internalId() if parent.isValid() else ROOT, ()))
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
                 return HEADERS[section]
@@ -200,13 +201,12 @@ class OutlineModel(QAbstractItemModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and c in ASSESSMENT_COLUMNS and self._assessed is not None \
                 and self._assessed[0][i] == 0:
-            return QBrush(QColor("#999999"))
+            return look.brush("disabled")
         if role == Qt.ItemDataRole.BackgroundRole and c in (RELEVANT, RETRIEVED):
             value = self._rel[i] if c == RELEVANT else self._ret[i]
             if value > 0:
-                color = QColor("#ffd633") if c == RELEVANT else QColor("#1f5fbf")
-                color.setAlpha(int(40 + 140 * value) if c == RELEVANT else int(20 + 70 * value))
-                return QBrush(color)
+                return QBrush(look.tint("relevant", int(40 + 140 * value)) if c == RELEVANT
+                              else look.tint("accent", int(20 + 70 * value)))
         return None
 
 
@@ -222,7 +222,7 @@ class Outline(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         self.summary = plain_label()
-        self.summary.setStyleSheet("color:#555;")
+        self.summary.setStyleSheet(f"color:{look.css('muted')};")
         self.model = OutlineModel(self)
         self.tree = QTreeView()
         self.tree.setModel(self.model)
@@ -262,7 +262,7 @@ class Outline(QWidget):
         session.evaluation_changed.connect(self.update_passages)
         self.show_current()
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._pending:
             self.show_current()

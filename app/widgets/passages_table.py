@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QTextCursor
+from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QPushButton, QVBoxLayout
 
 from readsim.engine.atomic import write_text
@@ -40,6 +40,7 @@ from readsim.engine.formats import RunArticle
 from readsim.engine.passages import PassageTable, RunLine, passage_table, screen_of
 from readsim.engine.reading import Mode
 
+from .. import appearance as look
 from ..export import ask_save_path, write_export
 from ..plain import amount, esc, plain_tip, rich_label
 from ..session import Session
@@ -54,10 +55,11 @@ SHORTCUT = "Ctrl+Alt+P"
 CSV_COLUMNS = ("kind", "number", "offset", "length", "relevant_retrieved", "precision", "read_before", "screen",
                "found", "run_lines", "topic", "article", "mode", "screen_size", "unit")
 
-MISSED = QColor("#b42318")
-LINE_GREY = QColor("#777777")
-RELEVANT_BG = QColor("#fff3b8")  # the article view's yellow, lighter
-RETRIEVED_FG = QColor("#1f5fbf")  # the article view's retrieved blue
+# roles of readsim.app.appearance
+MISSED = "bad"
+LINE_GREY = "faint"
+RELEVANT_BG = "relevant_bg"  # the article view's yellow, lighter
+RETRIEVED_FG = "accent"  # the article view's retrieved blue
 
 
 def unit_name(unit: str) -> str:
@@ -194,10 +196,10 @@ class PassagesModel(QAbstractTableModel):
         self.endResetModel()
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMN_COUNT - 1)
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt API)
+    def rowCount(self, parent=QModelIndex()) -> int:  # Qt API
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else COLUMN_COUNT
 
     def header(self, column: int) -> str:
@@ -205,7 +207,7 @@ class PassagesModel(QAbstractTableModel):
         return ("Passage", f"Offset ({u})", f"Length ({u})", f"Relevant ∩ retrieved ({u})", "Precision",
                 f"Read before ({u})", f"Screen ({self.screen:,})", "Found by / holds", "Run lines")[column]
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -251,13 +253,13 @@ class PassagesModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole:
             if r.kind == LINE:
-                return QBrush(LINE_GREY)
+                return look.brush(LINE_GREY)
             if col == FOUND and (r.found == "missed" or r.found == "no relevant text"):
-                return QBrush(MISSED)
+                return look.brush(MISSED)
             if col == PASSAGE and r.kind == RETRIEVED:
-                return QBrush(RETRIEVED_FG)
+                return look.brush(RETRIEVED_FG)
         if role == Qt.ItemDataRole.BackgroundRole and col == PASSAGE and r.kind == RELEVANT:
-            return QBrush(RELEVANT_BG)
+            return look.brush(RELEVANT_BG)
         if role == Qt.ItemDataRole.FontRole:
             if r.kind == LINE:
                 f = QFont()
@@ -418,7 +420,7 @@ class PassagesPanel(FollowingPanel):
             missed = sum(r.missed for r in rel)
             parts.append(f"{len(rel)} relevant passage{'s' if len(rel) != 1 else ''} "
                          f"({sum(r.length for r in rel):,} {u}): {len(rel) - missed} found, "
-                         f"<span style='color:{MISSED.name()}'>{missed} missed</span>")
+                         f"<span style='color:{look.css(MISSED)}'>{missed} missed</span>")
         else:
             parts.append("no relevant passage")
         chain = "the chain is not followed" if mode in (Mode.DOCUMENT, Mode.ENTRY) else "chain first"

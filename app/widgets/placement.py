@@ -150,11 +150,11 @@ class Scrolled(QScrollArea):
             w = max(least.width(), room.width() - self.verticalScrollBar().sizeHint().width())
         self.widget().resize(w, h)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit()
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802
+    def eventFilter(self, watched, event) -> bool:
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self.updateGeometry()  # the panel's least size may have changed: ours follows
             self._fit()
@@ -162,7 +162,7 @@ class Scrolled(QScrollArea):
                 self.grown()
         return super().eventFilter(watched, event)
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QSize:
         # the screen's room, or the window's where it is larger: a window drawn offscreen at its
         # default size (``--screenshot``: Qt's offscreen screen is 800 x 800) is not squeezed
         avail = _room(self).size().expandedTo(self.window().size())

@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QStyle, QToolButton, QVBoxLayout,
                                QWidget)
 
+from .. import appearance as look
 from ..plain import amount, plain_label, rich_label
 from ..playback import SPEED_RANGE, Playback, SoFar
 
@@ -82,7 +83,7 @@ class PlaybackBar(QWidget):
         self._pairs: list[tuple[QLabel, QLabel]] = []
         for key, title in (("read", "read"), ("relevant", "relevant read"), ("t2i", "T2I stop"),
                            ("precision", "P so far"), ("recall", "R so far"), ("first", "first relevant")):
-            name = rich_label(f"<span style='color:#666'>{title}</span>")
+            name = rich_label(f"<span style='color:{look.css('subtle')}'>{title}</span>")
             value = plain_label()
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             for w in (name, value):
@@ -187,7 +188,7 @@ class PlaybackBar(QWidget):
         for col in range(columns):
             grid.setColumnStretch(2 * col + 1, 1)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+    def resizeEvent(self, event) -> None:  # Qt API
         super().resizeEvent(event)
         self._fit()
 

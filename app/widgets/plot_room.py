@@ -4,7 +4,10 @@ A plot whose curves lie in ``[bottom, data_top]`` (precision and recall in [0, 1
 largest value) shows a y range that reaches past ``data_top`` by a strip of pixels, and the
 labels of its vertical markers ("T2I(300) stop", "reader", "2193171 (rank 9)", the swept value)
 and its legend stand in that strip, in rows: a label goes in the first row where it overlaps no
-other label (nor the legend, which takes the right end of the first row). The strip is sized in
+other label (nor the legend, which takes the right end of the first row). The strip takes at
+most :data:`MAX_SHARE` of the plot's height: in a short plot (a laptop screen, the presentation
+zoom) the labels that find no row there are not drawn (their lines are), the first ones of
+:attr:`LabelRoom.lines` kept. The strip is sized in
 pixels, so it is the same height whatever the plot's height; when the plot is resized or its x
 range moves (the labels' pixel positions change) the rows and the range are worked out again.
 
@@ -43,7 +46,7 @@ def rows_for(extents: Sequence[tuple[float, float]], taken: Sequence[tuple[float
     rows: list[list[tuple[float, float]]] = [list(taken)]
     out = []
     for left, right in extents:
-        for i, row in enumerate(rows):
+        for i, row in enumerate(rows):  # noqa: B007 (i: the row found, used after the loop)
             if all(right + GAP <= a or left >= b + GAP for a, b in row):
                 break
         else:
@@ -92,6 +95,11 @@ class LabelRoom:
             width = self.legend.boundingRect().width()
             taken = [(vb.width() - PAD - width, vb.width())]
         rows = rows_for(extents, taken)
+        fit = max(1, int((MAX_SHARE * height - 2 * PAD) // row_px)) if height > 0 else len(rows) or 1
+        for line, row in zip(shown, rows):  # a label with no row left in the strip is not drawn
+            if line.label.isVisible() != (row < fit):
+                line.label.setVisible(row < fit)
+        rows = [min(row, fit - 1) for row in rows]
         count = max(rows, default=-1) + 1 if shown else 0
         count = max(count, 1 if taken else 0)
         strip = count * row_px + 2 * PAD if count else PAD

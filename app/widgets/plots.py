@@ -12,19 +12,66 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QApplication, QGraphicsItem
 
 from .. import appearance as look
 
-LIGHT_PLOT = ("w", "#333")  # background, foreground (axes, ticks, labels)
-DARK_PLOT = ("#232629", "#d8d8d8")
+LIGHT_PLOT, DARK_PLOT = look.PLOT[False], look.PLOT[True]  # background, foreground (axes, ticks, labels)
 TITLE_PT = 9.0  # every plot title's size at zoom 1 (:func:`title_size`)
+LABEL_ALPHA = 235  # a marker label's box: the plot's background, nearly opaque
+DASH = Qt.PenStyle.DashLine
 
-pg.setConfigOptions(antialias=True, background=LIGHT_PLOT[0], foreground=LIGHT_PLOT[1])
+pg.setConfigOptions(antialias=True, background=look.plot_colours()[0], foreground=look.plot_colours()[1])
 
-MARK_PEN = pg.mkPen("#b3261e", width=1.5, style=Qt.PenStyle.DashLine)
-LABEL_FILL = pg.mkBrush(255, 255, 255, 235)  # a marker label's box
+
+def _colour(role: str, alpha: int | None = None) -> QColor:
+    """A role of :data:`readsim.app.appearance.ROLES` now, or the plot's ``"background"`` /
+    ``"foreground"``."""
+    if role in ("background", "foreground"):
+        c = QColor(look.plot_colours()[0 if role == "background" else 1])
+        if alpha is not None:
+            c.setAlpha(alpha)
+        return c
+    return look.color(role, alpha)
+
+
+def themed(item, pen: tuple | None = None, brush: str | tuple | None = None, label: str | None = None,
+           text: str | None = None):
+    """Colour ``item`` (a curve, a marker line, a scatter, a text item) by role now and after
+    each change of theme (:func:`restyle`): ``pen`` ``(role, width[, style[, alpha]])``, ``brush``
+    a role or ``(role, alpha)`` (a scatter's points, a region), ``label`` a role (a marker line's label text), ``text`` a role
+    (a ``pg.TextItem``). Returns ``item``."""
+    item._readsim_theme = (pen, brush, label, text)
+    _paint(item)
+    return item
+
+
+def _paint(item) -> None:
+    pen, brush, label, text = item._readsim_theme
+    if pen is not None:
+        role, width, *rest = pen
+        style = rest[0] if rest else Qt.PenStyle.SolidLine
+        alpha = rest[1] if len(rest) > 1 else None
+        item.setPen(pg.mkPen(_colour(role, alpha), width=width, style=style))
+    if brush is not None:
+        role, alpha = (brush, None) if isinstance(brush, str) else brush
+        item.setBrush(pg.mkBrush(_colour(role, alpha)))
+    if label is not None:
+        item.label.setColor(_colour(label))
+    if text is not None:
+        item.setColor(_colour(text))
+    box = getattr(item, "label", None)
+    if getattr(item, "_readsim_boxed", False) and box is not None:
+        box.fill = pg.mkBrush(_colour("background", LABEL_ALPHA))
+        box.update()
+
+
+def marker(role: str, label: str = "", width: float = 1.5, style=DASH, position: float = 0.98) -> pg.InfiniteLine:
+    """A vertical marker line in ``role``'s colour with its label in a box (:func:`boxed_label`)."""
+    line = pg.InfiniteLine(angle=90, label=label)
+    line._readsim_boxed = True
+    return boxed_label(themed(line, pen=(role, width, style), label=role), position)
 
 
 def cache_axes(item: pg.PlotItem) -> None:
@@ -50,10 +97,11 @@ def set_range(item: pg.PlotItem, axis: int, lo: float, hi: float, padding: float
 
 
 def boxed_label(line: pg.InfiniteLine, position: float = 0.98) -> pg.InfiniteLine:
-    """Draw a vertical line's label in a white box hanging from ``position`` (0 bottom, 1 top
+    """Draw a vertical line's label in a box of the plot's background hanging from ``position`` (0 bottom, 1 top
     of the view; default: the top), above the curves: a curve passes behind the label, never
     through its text. Returns ``line``."""
-    line.label.fill = LABEL_FILL
+    line._readsim_boxed = True
+    line.label.fill = pg.mkBrush(_colour("background", LABEL_ALPHA))
     line.setZValue(20)
     line.label.setPosition(position)
     line.label.anchors = [(0.0, 0.0), (0.0, 0.0)]
@@ -87,7 +135,7 @@ def title_size() -> str:
 
 def plot_colours() -> tuple[str, str]:
     """The plots' background and foreground in the current theme."""
-    return DARK_PLOT if look.is_dark() else LIGHT_PLOT
+    return look.plot_colours()
 
 
 def restyle(plot: pg.PlotWidget) -> None:
@@ -113,7 +161,14 @@ def restyle(plot: pg.PlotWidget) -> None:
         axis.update()
     title = item.titleLabel
     if title.isVisible() and title.text:
-        title.setText(title.text, color=fg, size=title_size())
+        title.setText(look.retint(title.text, look.is_dark()), color=fg, size=title_size())
+    legend = item.legend
+    if legend is not None:
+        for _sample, text in legend.items:
+            text.setText(text.text, color=fg)
+    for child in plot.scene().items():  # the curves, markers and points coloured by role
+        if getattr(child, "_readsim_theme", None) is not None:
+            _paint(child)
 
 
 def restyle_plots() -> None:
@@ -121,9 +176,6 @@ def restyle_plots() -> None:
     restyle every plot already built (:func:`restyle`)."""
     bg, fg = plot_colours()
     pg.setConfigOptions(background=bg, foreground=fg)
-    c = pg.mkColor(bg)  # the marker labels' boxes (one shared brush)
-    c.setAlpha(235)
-    LABEL_FILL.setColor(c)
     for w in QApplication.allWidgets():
         if isinstance(w, pg.PlotWidget):
             restyle(w)

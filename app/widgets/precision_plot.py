@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ..session import Session
 from .plot_room import LabelRoom, legend_for
-from .plots import boxed_label, cache_axes, keep_label_inside, pg, restyle, set_range
+from .plots import cache_axes, keep_label_inside, marker, pg, restyle, set_range, themed
 
 MAX_GRID = 200
 
@@ -38,19 +38,15 @@ class PrecisionPlot(QWidget):
         item.setMouseEnabled(x=True, y=False)
         cache_axes(item)
         self.legend = legend_for(item)
-        self.precision = item.plot([], [], pen=pg.mkPen("#1f5fbf", width=2), name="precision")
-        self.recall = item.plot([], [], pen=pg.mkPen("#d9822b", width=2), name="recall")
-        self.band = pg.LinearRegionItem((0, 1), movable=False, brush=pg.mkBrush(70, 110, 200, 40),
-                                        pen=pg.mkPen(None))
+        self.precision = themed(item.plot([], [], name="precision"), pen=("accent", 2))
+        self.recall = themed(item.plot([], [], name="recall"), pen=("orange", 2))
+        self.band = pg.LinearRegionItem((0, 1), movable=False, pen=pg.mkPen(None))
+        themed(self.band, brush=("accent", 40))
         item.addItem(self.band)
-        # the labels in white boxes, in the room above the curves (rows where they stand close)
-        dash = pg.QtCore.Qt.PenStyle.DashLine
-        self.t2i = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#b3261e", width=1.5, style=dash),
-                                               label="T2I stop", labelOpts={"color": "#b3261e"}))
-        self.first = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#1a7f37", width=1.5, style=dash),
-                                                 label="first relevant (LE)", labelOpts={"color": "#1a7f37"}))
-        self.cursor = boxed_label(pg.InfiniteLine(angle=90, pen=pg.mkPen("#3b4a6b", width=2),
-                                                  label="reader", labelOpts={"color": "#3b4a6b"}))
+        # the labels in boxes of the plot's background, in the room above the curves (rows where they stand close)
+        self.t2i = marker("bad", "T2I stop")
+        self.first = marker("good", "first relevant (LE)")
+        self.cursor = marker("reader", "reader", width=2, style=pg.QtCore.Qt.PenStyle.SolidLine)
         item.addItem(self.t2i)
         item.addItem(self.first)
         item.addItem(self.cursor)
@@ -96,8 +92,8 @@ class PrecisionPlot(QWidget):
             self._grid = []
             if grid is not None and ev.n // s.screen <= MAX_GRID:
                 for x in np.arange(s.screen, ev.n, s.screen):
-                    line = pg.InfiniteLine(float(x), angle=90,
-                                           pen=pg.mkPen(150, 150, 150, 120, style=pg.QtCore.Qt.PenStyle.DotLine))
+                    line = themed(pg.InfiniteLine(float(x), angle=90),
+                                  pen=("disabled", 1, pg.QtCore.Qt.PenStyle.DotLine, 120))
                     item.addItem(line)
                     self._grid.append(line)
         for w in (self.t2i, self.first, self.band, self.cursor):

@@ -18,9 +18,10 @@ never do (:func:`~readsim.app.widgets.placement.shown_columns`).
 from __future__ import annotations
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
+from .. import appearance as look
 from ..files import app_settings
 from .. import settings_keys as keys
 from .placement import shown_columns
@@ -121,7 +122,7 @@ class RankedListView(QTableView):
         if self.columnWidth(TITLE) != want:
             self.setColumnWidth(TITLE, want)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event) -> None:  # Qt's name
         super().resizeEvent(event)
         self._fill_title()
 
@@ -219,11 +220,11 @@ class RankedListView(QTableView):
     def placeholder(self) -> str:
         return self._placeholder
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def paintEvent(self, event) -> None:  # Qt's name
         super().paintEvent(event)
         if self._placeholder and self.proxy.rowCount() == 0:
             p = QPainter(self.viewport())
-            p.setPen(QColor("#777"))
+            p.setPen(look.color("faint"))
             p.drawText(self.viewport().rect().adjusted(12, 12, -12, -12),
                        int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
                        self._placeholder)
@@ -285,18 +286,18 @@ class RankedListView(QTableView):
         data = event.mimeData()
         return bytes(data.data(RANKED_MIME)).decode("utf-8") if data.hasFormat(RANKED_MIME) else None
 
-    def dragEnterEvent(self, event) -> None:  # noqa: N802
+    def dragEnterEvent(self, event) -> None:
         if self._dragged(event) is not None:
             event.acceptProposedAction()
         else:
             super().dragEnterEvent(event)
 
-    def dragMoveEvent(self, event) -> None:  # noqa: N802
+    def dragMoveEvent(self, event) -> None:
         super().dragMoveEvent(event)  # the drop indicator
         if self._dragged(event) is not None:
             event.acceptProposedAction()
 
-    def dropEvent(self, event) -> None:  # noqa: N802
+    def dropEvent(self, event) -> None:
         article = self._dragged(event)
         if article is None:
             super().dropEvent(event)

@@ -7,12 +7,13 @@ default), :data:`ARTICLE_ROLE` and :data:`SORT_ROLE`. Its view is
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QFont
 
 from readsim._scores import values_of
 from readsim.engine.document import Settings
 from readsim.engine.measure import DocMeasure
 
+from .. import appearance as look
 from .. import settings_keys as keys
 from ..plain import plain_tip
 from ..rows import RankedRow
@@ -35,8 +36,8 @@ _ROLES = frozenset({_DISPLAY, _ALIGN, _FOREGROUND, _FONT, _TOOLTIP, int(SORT_ROL
 
 _RIGHT_COLUMNS = frozenset({RANK, RELEVANT, *SCORE_COLUMNS})
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_GREEN = QBrush(QColor("#1a7f37"))
-_GREY = QBrush(QColor("#888888"))
+_GREEN = "good"  # roles of readsim.app.appearance
+_GREY = "disabled"
 _BOLD: list[QFont] = []  # made on first use (a QFont needs the QGuiApplication)
 
 
@@ -217,23 +218,23 @@ class RankedListModel(QAbstractTableModel):
         f = super().flags(index)
         return f | Qt.ItemFlag.ItemIsDragEnabled if index.isValid() else f
 
-    def mimeTypes(self) -> list[str]:  # noqa: N802
+    def mimeTypes(self) -> list[str]:
         return [RANKED_MIME]
 
-    def mimeData(self, indexes) -> QMimeData:  # noqa: N802
+    def mimeData(self, indexes) -> QMimeData:
         data = QMimeData()
         if indexes:
             data.setData(RANKED_MIME, self._rows[indexes[0].row()].article.encode("utf-8"))
         return data
 
-    def supportedDragActions(self):  # noqa: N802
+    def supportedDragActions(self):
         return Qt.DropAction.MoveAction
 
     # -- Qt model API -------------------------------------------------------------------
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMN_KEYS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
@@ -276,9 +277,9 @@ class RankedListModel(QAbstractTableModel):
             return _RIGHT if c in _RIGHT_COLUMNS else None
         if role == _FOREGROUND:
             if c == RELEVANT and r.relevant:
-                return _GREEN
+                return look.brush(_GREEN)
             if not r.in_collection:
-                return _GREY
+                return look.brush(_GREY)
             return None
         if role == _FONT:
             return _bold() if c == RELEVANT and r.relevant else None

@@ -460,17 +460,17 @@ class RunsWindow(RunList, QMainWindow):
     def save_state(self) -> None:
         keys.write(app_settings(), keys.RUNS_WINDOW_GEOMETRY, self.saveGeometry())
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._stale or (self.result is None and not self.compare_job.busy()):
             self._stale = False
             self._schedule()
 
-    def hideEvent(self, event) -> None:  # noqa: N802
+    def hideEvent(self, event) -> None:
         self.save_state()
         super().hideEvent(event)
 
-    def closeEvent(self, event) -> None:  # noqa: N802
+    def closeEvent(self, event) -> None:
         self.save_state()
         super().closeEvent(event)
 

@@ -29,7 +29,7 @@ from ..articles import shown_article
 from ..plain import amount, plain_label
 from ..session import Session
 from ..worth import NOT_RANKED, before_evaluation, signed
-from .fixed_labels import fit_text
+from .fixed_labels import WrappedLabel, fit_text
 from .ranked_list import format_score
 
 HELP = {
@@ -46,8 +46,8 @@ ROWS = 6  # measures per column
 TITLE = "Scores of the open article"
 WHOLE_TITLE = "Scores of the open article, if retrieved whole"
 NOT_RETRIEVED = "not retrieved by this run: contributes 0 to the list; if retrieved whole it would score:"
-WHOLE_STYLE = "color: #8a4b00; font-style: italic;"  # values of the article as if retrieved whole
-WAS_STYLE = "color: #6b5200; font-size: 8pt;"  # the value before the unsaved edits, under each value
+WHOLE_STYLE = f"color: {look.ROLES['warning'][0]}; font-style: italic;"  # values of the article as if retrieved whole
+WAS_STYLE = f"color: {look.ROLES['note'][0]}; font-size: 8pt;"  # the value before the unsaved edits, under each value
 ENTRY_SOURCE = {"you": "set by you", "run": "the run's", "start": "the article's start"}
 
 
@@ -65,7 +65,7 @@ class ScoresPanel(QGroupBox):
         self.grid.setVerticalSpacing(3)
         self.banner = plain_label(NOT_RETRIEVED)
         self.banner.setWordWrap(True)
-        look.follow(self.banner, "color: #8a4b00; font-weight: bold;")
+        look.follow(self.banner, f"color: {look.css('warning')}; font-weight: bold;")
         self.banner.setToolTip("The run does not rank this article for the topic: it adds nothing to the list "
                                "scores. The values below are what it would score if the run retrieved it whole "
                                "(the passage [0, doc_length)), in the current reading mode.")
@@ -100,9 +100,8 @@ class ScoresPanel(QGroupBox):
             self._names.append(name)
             self._values.append(value)
             self._shown.append((None, None, None, None, False))
-        self.facts = plain_label()
-        self.facts.setWordWrap(True)
-        look.follow(self.facts, "color: #555;")
+        self.facts = WrappedLabel()
+        look.follow(self.facts, f"color: {look.css('muted')};")
         self.grid.addWidget(self.facts, 1 + ROWS, 0, 1, 4)
         self.grid.setColumnStretch(1, 1)
         self.grid.setColumnStretch(3, 1)

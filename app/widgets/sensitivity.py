@@ -33,6 +33,7 @@ from readsim._sweep import article_curve, topic_curve
 from readsim.engine.measure import DocMeasure, ListMeasure
 from readsim.engine.sweep import grid, parameters_of, with_parameter
 
+from .. import appearance as look
 from ..background import LatestJob, Progress
 from ..files import app_settings
 from ..plain import plain_label
@@ -127,7 +128,7 @@ class SensitivityPanel(QWidget):
         self.combo.currentIndexChanged.connect(self._sweep_changed)
         bar.addWidget(self.combo)
         self.status = plain_label("")
-        self.status.setStyleSheet("color:#555;")
+        self.status.setStyleSheet(f"color:{look.css('muted')};")
         bar.addWidget(self.status, 1)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
@@ -161,7 +162,7 @@ class SensitivityPanel(QWidget):
         """The plots (:class:`~readsim.app.widgets.sensitivity_plot.SweepPlots`), built now if not yet."""
         return self.slot.widget()
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self.refresh()
 

@@ -17,10 +17,9 @@ from readsim.engine.sweep import parameters_of
 
 from ..plain import esc
 from .plot_room import LabelRoom, legend_for
-from .plots import MARK_PEN, boxed_label, cache_axes, pg, restyle, set_label, title_size
+from .plots import cache_axes, marker, pg, restyle, set_label, themed, title_size
 
-PALETTE = ("#1f5fbf", "#d9822b", "#1a7f37", "#b3261e", "#7a3db8", "#2b8a9e", "#8a6d1f", "#444444")
-TOPIC_PEN = pg.mkPen("#1f5fbf", width=2.5)
+PALETTE = ("accent", "orange", "good", "bad", "violet", "teal", "olive", "soft")  # roles, by curve
 
 
 def _plot(left: str) -> pg.PlotWidget:
@@ -87,11 +86,11 @@ class SweepPlots(QWidget):
         self.lines: dict[str, pg.PlotDataItem] = {}
         self.legend = legend_for(self.article.getPlotItem())
         self.effort_legend = legend_for(self.efforts.getPlotItem())
-        self.topic_line = self.topic.getPlotItem().plot([], [], pen=TOPIC_PEN)
+        self.topic_line = themed(self.topic.getPlotItem().plot([], []), pen=("accent", 2.5))
         self.marks = []
         self.rooms: dict[pg.PlotWidget, LabelRoom] = {}
         for w, legend in ((self.article, self.legend), (self.efforts, self.effort_legend), (self.topic, None)):
-            mark = boxed_label(pg.InfiniteLine(angle=90, pen=MARK_PEN, label="", labelOpts={"color": "#b3261e"}))
+            mark = marker("bad")
             w.getPlotItem().addItem(mark)
             self.marks.append(mark)
             self.rooms[w] = LabelRoom(w.getPlotItem(), (mark,), legend)
@@ -139,9 +138,9 @@ class SweepPlots(QWidget):
         for i, (m, ys) in enumerate(curves.items()):
             target = self.efforts if m.kind in ("LE", "ES") else self.article
             effort |= target is self.efforts
-            pen = pg.mkPen(PALETTE[i % len(PALETTE)], width=2,
-                           style=Qt.PenStyle.DashLine if m.kind in ("ChR", "T2IR", "ES") else Qt.PenStyle.SolidLine)
-            self.lines[m.name] = target.getPlotItem().plot(x, ys, pen=pen, name=legend_name(m, sweep.parameters[0]))
+            pen = (PALETTE[i % len(PALETTE)], 2,
+                   Qt.PenStyle.DashLine if m.kind in ("ChR", "T2IR", "ES") else Qt.PenStyle.SolidLine)
+            self.lines[m.name] = themed(target.getPlotItem().plot(x, ys, name=legend_name(m, sweep.parameters[0])), pen=pen)
         self.efforts.setVisible(effort)
         levels = [float(np.nanmax(ys)) for m, ys in curves.items() if m.kind in ("LE", "ES") and len(ys)]
         self.rooms[self.efforts].set_data_range(0.0, max(levels, default=1.0) * 1.05)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QVBoxLayout
 
 from readsim._scores import evaluate_passages, values_of
@@ -33,6 +33,7 @@ from readsim.engine.document import DocumentEvaluation, Settings
 from readsim.engine.measure import DocMeasure
 from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
 
+from .. import appearance as look
 from .. import marks as mk
 from ..articles import length_of
 from ..plain import amount, esc, plain_label, plain_tip, rich_label
@@ -149,13 +150,13 @@ class StrategyModel(QAbstractTableModel):
         self.values = [[col[i] for col in by_measure] for i in range(len(rows))]
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt API)
+    def rowCount(self, parent=QModelIndex()) -> int:  # Qt API
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else 3 + len(self.measures)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -208,7 +209,7 @@ class StrategyModel(QAbstractTableModel):
                 f.setBold(True)
                 return f
         if role == Qt.ItemDataRole.ForegroundRole and row.name == RUN and col == NAME:
-            return QBrush(QColor("#1f5fbf"))
+            return look.brush("accent")
         return None
 
     def row_of(self, name: str) -> int:
@@ -261,7 +262,7 @@ class StrategiesPanel(FollowingPanel):
         self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         self.note = plain_label()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color:#555;")
+        self.note.setStyleSheet(f"color:{look.css('muted')};")
         lay.addWidget(self.header)
         lay.addWidget(self.table)
         lay.addWidget(self.note)
@@ -283,7 +284,7 @@ class StrategiesPanel(FollowingPanel):
             self.end_preview()  # the run's passages were edited: show them
         super()._evaluation_changed()
 
-    def hideEvent(self, event) -> None:  # noqa: N802
+    def hideEvent(self, event) -> None:
         super().hideEvent(event)
         self.end_preview()
 

@@ -45,13 +45,13 @@ class WholeRows(QWidget):
         table.horizontalScrollBar().rangeChanged.connect(self._fit)
         table.verticalHeader().sectionResized.connect(self._fit)
 
-    def sizeHint(self):  # noqa: N802
+    def sizeHint(self):
         return self.table.sizeHint()
 
-    def minimumSizeHint(self):  # noqa: N802
+    def minimumSizeHint(self):
         return self.table.minimumSizeHint()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit()
 
@@ -111,7 +111,7 @@ class FollowingPanel(QWidget):
             return  # a mode change: settings_changed follows and refreshes once
         self.refresh()
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._dirty:
             self.refresh()

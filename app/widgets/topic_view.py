@@ -26,12 +26,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QHBoxLayout,
                                QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from readsim.engine.measure import ListMeasure
 
+from .. import appearance as look
 from ..files import app_settings
 from ..plain import esc, plain_label, rich_label
 from ..session import Session
@@ -82,12 +83,13 @@ class _Card(QFrame):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("card")
-        self.setStyleSheet("#card { background:#f4f6fa; border:1px solid #dde3ec; border-radius:4px; }")
+        self.setStyleSheet(f"#card {{ background:{look.css('panel')}; border:1px solid {look.css('border')}; "
+                           "border-radius:4px; }")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 3, 8, 4)
         lay.setSpacing(0)
         self.name = plain_label()
-        self.name.setStyleSheet("color:#555; font-size:7pt; border:none; background:transparent;")
+        self.name.setStyleSheet(f"color:{look.css('muted')}; font-size:7pt; border:none; background:transparent;")
         self.value = plain_label("–")
         f = self.value.font()
         f.setPointSizeF(f.pointSizeF() * 1.35)
@@ -154,6 +156,7 @@ class TopicView(QWidget):
         body.addLayout(cards)
 
         self.table = QTableWidget(0, 0)
+        look.follow_items(self.table)  # its cells' role colours, in the theme
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -249,7 +252,7 @@ class TopicView(QWidget):
 
     def _topic_changed(self, _topic: str) -> None:
         self._stale = True  # rows still belong to the previous topic until rows_changed
-        set_wrapped(self.header, f"<b>Topic {esc(_topic)}</b> <span style='color:#777'>evaluating…</span>", LEFT_WIDTH)
+        set_wrapped(self.header, f"<b>Topic {esc(_topic)}</b> <span style='color:{look.css('faint')}'>evaluating…</span>", LEFT_WIDTH)
         if self.loss_panel.loss is None:
             self.loss_panel.set_loss(None, [], "evaluating…")
 
@@ -327,8 +330,8 @@ class TopicView(QWidget):
         before = topic_before(s, ts)  # unsaved edits: the headline score before them
         set_wrapped(self.header,
             f"<b>Topic {esc(ts.topic)}</b> {esc(title)}<br>run {run_text}<br>"
-            f"<span style='color:#555'>{facts}</span>"
-            + (f"<br><span style='color:#6b5200'>{esc(before)}</span>" if before else ""), LEFT_WIDTH)
+            f"<span style='color:{look.css('muted')}'>{facts}</span>"
+            + (f"<br><span style='color:{look.css('note')}'>{esc(before)}</span>" if before else ""), LEFT_WIDTH)
 
     def _fill(self) -> None:
         ts = self.scores
@@ -373,7 +376,7 @@ class TopicView(QWidget):
         for row, r in enumerate(cutoffs):
             item = QTableWidgetItem(f"{r}" + (" (n)" if r == n and effort else ""))
             item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            item.setForeground(QColor("#555"))
+            item.setForeground(look.color("muted"))
             self.table.setItem(row, 0, item)
             for c, k in enumerate(kinds, 1):
                 m = ListMeasure(k, r, None if k == "gR" else ts.doc)
@@ -384,7 +387,7 @@ class TopicView(QWidget):
                 past = r > n
                 cell.setToolTip(f"{m.name} = {v!r}" + (f"\n(past the run's end: {n} articles)" if past else ""))
                 if past:
-                    cell.setForeground(QColor("#888"))
+                    cell.setForeground(look.color("disabled"))
                 self.table.setItem(row, c, cell)
                 self._cells[m.name] = cell
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
@@ -436,7 +439,7 @@ class TopicView(QWidget):
         k = ts.ranking.articles.index(cur.name) if row is not None and cur.name in ts.ranking.articles else -1
         if k < 0:
             set_wrapped(self.article_line, f"Open article <b>{esc(cur.name)}</b>: "
-                                      f"<span style='color:#b3261e'>not in this run</span>", LEFT_WIDTH)
+                                      f"<span style='color:{look.css('bad')}'>not in this run</span>", LEFT_WIDTH)
             self.curves_slot.call("mark_rank", None)
             return
         score = ts.scores[k]  # k: 0-based position in the ranked list (= rank - 1 without gaps)

@@ -27,8 +27,8 @@ from readsim.engine.errors import Diagnostic
 from readsim.engine.listmeasures import (Evaluation, Ranking, generalised_precision, generalised_recall,
                                          normalized_cumulated_effort, per_article, ranking_values, topic_means)
 from readsim.engine.listmeasures import evaluate as _evaluate_run
-from readsim.engine.measure import DocMeasure, ListMeasure, UnknownMeasure, parse_any
-from readsim.engine.reading import Mode
+from readsim.engine.measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, DocMeasure, ListMeasure, UnknownMeasure,
+                                    parse_any)
 from readsim.engine.results import Join
 
 from ._checks import flag, options
@@ -40,8 +40,8 @@ if TYPE_CHECKING:  # the XML model (lxml) is imported only when a collection is 
     from readsim.engine.formats import Judgement
 
 PER = ("all", "topic", "article")
-DEFAULT_LIST_MEASURES = ("AgP/F(0.25)",)  # MAgP, INEX's official Relevant in Context measure (readsim-eval's default)
-DEFAULT_DOC_MEASURES = ("F(0.25)",)  # readsim-eval --per-article's default
+DEFAULT_LIST_MEASURES = (DEFAULT_LIST_MEASURE,)  # MAgP, INEX's official Relevant in Context measure (readsim-eval's default)
+DEFAULT_DOC_MEASURES = (DEFAULT_DOC_MEASURE,)  # readsim-eval --per-article's default
 
 
 def parse_measure(text: str) -> DocMeasure | ListMeasure:

@@ -183,8 +183,8 @@ def sweep(qrels, run, measures=None, vary: str | Vary | None = None, *, per: str
     all_topics = flag("all_topics", all_topics)
     parsed = _measures(measures, per)
     if not isinstance(vary, (str, Vary)):
-        raise ValueError(f"vary must be 'NAME=V1,V2,...' or 'NAME=START:STOP:N[:log]' (a string such as "
-                         f"'t=50:2000:20:log'), not {'nothing' if vary is None else type(vary).__name__}")
+        what = "vary is required" if vary is None else f"vary must be a string, not {type(vary).__name__}"
+        raise ValueError(f"{what}: 'NAME=V1,V2,...' or 'NAME=START:STOP:N[:log]' (such as 't=50:2000:20:log')")
     plan = parse_vary(vary) if isinstance(vary, str) else vary
     cols: dict[str, list] = {"measure": [], "parameter": [], "parameter_value": [], "topic": [], "value": []}
     if per == "article":

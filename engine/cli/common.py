@@ -29,13 +29,13 @@ import numpy as np
 
 from .. import streams
 from ..errors import Diagnostic, InputError
-from ..measure import (MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
+from ..measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
                        parse_count, parse_list_measure, parse_measure)
 from ..reading import Mode
 from ..units import UNITS
 
-DEFAULT_MEASURES = ("F(0.25)",)  # --per-article
-DEFAULT_LIST_MEASURES = ("AgP/F(0.25)",)  # MAgP, the official Relevant in Context measure
+DEFAULT_MEASURES = (DEFAULT_DOC_MEASURE,)  # --per-article
+DEFAULT_LIST_MEASURES = (DEFAULT_LIST_MEASURE,)  # MAgP, the official Relevant in Context measure
 MAX_WARNINGS = 20
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, streams.EXIT_INTERRUPTED
@@ -103,7 +103,7 @@ def list_measures(names: Sequence[str] | None, plain_gp: bool) -> list[ListMeasu
     """The ``-m`` list measures (default MAgP), gP's plain form with ``--plain-gp``. Raises
     :class:`~engine.measure.UnknownMeasure` (exit 2)."""
     measures = [list_measure(m) for m in (names or DEFAULT_LIST_MEASURES)]
-    return [replace(m, plain=True) if plain_gp and m.kind == "gP" else m for m in measures]
+    return [replace(m, plain=True) if plain_gp and m.declaration.plain else m for m in measures]
 
 
 def chosen_measures(args) -> list:
@@ -284,7 +284,8 @@ def fmt(measure: DocMeasure | ListMeasure, value: float) -> str:
     (LE, ES), ``n/a`` for a mean over no topic."""
     if value != value:  # a mean over no topic (every topic left out of an element measure)
         return "n/a"
-    whole = measure.is_count if isinstance(measure, ListMeasure) else measure.kind in ("LE", "ES")
+    whole = measure.is_count if isinstance(measure, ListMeasure) else \
+        isinstance(measure, DocMeasure) and measure.declaration.whole  # an element measure never
     return str(int(value)) if whole else f"{value:.6f}"
 
 

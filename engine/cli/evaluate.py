@@ -33,7 +33,9 @@ from ..coverage import check_coverage
 from ..errors import Diagnostic, InputError
 from ..formats import Run, read_any_run, read_qrels
 from ..listmeasures import Evaluation
-from ..measure import MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, UnknownMeasure, parse_count
+from ..measure import (DEFAULT_LIST_MEASURE, MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, UnknownMeasure,
+                       parse_count)
+from ..registry import doc_grammar, list_grammar
 from ..reading import Mode
 from ..results import check_lengths
 from ..units import UNITS
@@ -53,12 +55,10 @@ def build_parser() -> Parser:
     p = Parser(
         "readsim-eval",
         "Evaluate INEX focused-retrieval runs (FOL qrels and runs) like the official INEX tool "
-        "(MAgP = AgP/F(0.25) with topic 'all'), with list measures over any document score of reading effort "
+        f"(MAgP = {DEFAULT_LIST_MEASURE} with topic 'all'), with list measures over any document score of reading effort "
         "(aveChP, ChP@k, T2I, LE, ES) and INEX's set-based F.",
-        "List measures (LIST/DOC): gP@r/DOC, gP(plain)@r/DOC, gR@r, AgP/DOC, AgP'/DOC, MAP, "
-        "ircl_prn.0.00/DOC .. ircl_prn.1.00/DOC, CE@i/LE(s), NCE@i/LE(s), ANCE@i/LE(s), iP[0.00] .. iP[1.00], MAiP, "
-        "num_q, num_ret, num_rel, num_rel_ret. Document measures (DOC, and --per-article): aveChP, ChP@k, ChR@k, "
-        "T2IP(t), T2IR(t), T2IF(t), T2IF(t,alpha), LE(s), ES(s), P_set, R_set, F(beta), BEP(d). "
+        f"List measures (LIST/DOC; reference section 5): {list_grammar()}. Document measures (DOC, and "
+        f"--per-article; reference section 4): {doc_grammar()}. "
         "Subcommands: 'readsim-eval compare QRELS RUN RUN ...' (significance, effect sizes, correlations of "
         "measures), 'readsim-eval fidelity QRELS --collection DIR' (the simulated runs' orderings), "
         "'readsim-eval sweep QRELS RUN -m MEASURE --vary NAME=VALUES' (measures at many values of one parameter) and "

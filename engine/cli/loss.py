@@ -23,13 +23,20 @@ from typing import TextIO
 import numpy as np
 
 from ..compare import format_signed
-from ..measure import PARAMETER_RANGES, ListMeasure, parse_count
+from ..measure import DEFAULT_LIST_MEASURE, PARAMETER_RANGES, ListMeasure, parse_count
+from ..registry import LIST, cost_kinds
 from .common import (EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,
                      open_collection, option, run_subcommand, warn)
 
 
 def _top(text: str) -> int:
     return parse_count(text, "--top", 0, 10**9)
+
+
+def _with_costs(last: str = ", ") -> str:
+    """The list measures with per-article costs, as the help writes them: ``AgP, gP@r, CE@r, ...``."""
+    forms = [f.replace("/LE(s)", "").replace("/DOC", "").replace("@i", "@r") for k in cost_kinds() for f in LIST[k].forms]
+    return ", ".join(forms[:-1]) + last + forms[-1] if len(forms) > 1 else "".join(forms)
 
 
 def build_parser() -> Parser:
@@ -42,12 +49,12 @@ def build_parser() -> Parser:
         "as is) and rank cost (with this article alone moved to its rank in the ideal order, minus as is). "
         "With --vs, per article the competitor's rank and score and what taking them is worth.",
         "Costs are gains: positive is what the run gives away (for CE, NCE, ANCE, lower is better, the "
-        "differences are negated). Measures with costs: AgP, gP@r, CE@r, NCE@r, ANCE@r over a document measure. "
+        "differences are negated). Measures with costs: " + _with_costs() + " over a document measure. "
         "Parameters: " + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP)
     add_subcommand_options(p)
     for action in p._actions:  # one measure here, not the other subcommands' many
         if action.dest == "measures":
-            action.help = "the list measure (one; default AgP/F(0.25)): AgP, gP@r, CE@r, NCE@r or ANCE@r over S"
+            action.help = f"the list measure (one; default {DEFAULT_LIST_MEASURE}): {_with_costs(' or ')} over S"
     p.add_argument("run", metavar="RUN", help="the run (FOL or XML)")
     p.add_argument("--vs", metavar="RUN2", help="a competitor's run: per article its rank, its score and their worth")
     p.add_argument("--topic", action="append", dest="topics", metavar="T",
@@ -75,7 +82,7 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
     if len(measures) != 1 or measures[0].kind not in COST_KINDS or measures[0].doc is None:
         what = "one -m at a time" if len(measures) != 1 else f"no per-article costs for {measures[0].name}"
         print(f"readsim-eval: loss: {what}: give one of {', '.join(COST_KINDS)} over a document measure "
-              f"(AgP/F(0.25), gP@10/F(0.25), ANCE@600/LE(300), ...)", file=err)
+              f"({DEFAULT_LIST_MEASURE}, gP@10/F(0.25), ANCE@600/LE(300), ...)", file=err)
         return EXIT_USAGE
     measure = measures[0]
     check_paths([("qrels", args.qrels), ("run", args.run), ("run", args.vs), ("collection", args.collection)])
@@ -154,7 +161,7 @@ def write_text(run_id: str, measure: ListMeasure, results, top: int, out: TextIO
         lines.append(head + ("" if top == 0 else f"   ({min(top, len(loss.articles))} costliest)"))
         for k in order.tolist():
             rel = bool(loss.relevant[k])
-            digits = 0 if doc.kind in ("LE", "ES") else 4  # screens are whole numbers
+            digits = 0 if doc.declaration.whole else 4  # screens are whole numbers
             s = f"{loss.scores[k]:.{digits}f}" if rel else "-"
             si = f"{loss.ideal_scores[k]:.{digits}f}" if rel else "-"
             line = (f"  {k + 1:>5} {loss.articles[k]:<10} {'yes' if rel else 'no':<3} {int(c.ideal_rank[k]):>5} "

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..measure import MAX_LEVELS, PARAMETER_RANGES, UnknownMeasure
+from ..registry import DOC, WEIGHT, parameter_kinds
 from ..reading import Mode
 from ..sweep import FORMS, VaryError, format_value, parse_vary, swept
 from ..text import UNITS
@@ -24,14 +25,22 @@ from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_STATUS_HELP, 
                      chosen_measures, fmt, levels, option, progress, read_inputs, warn)
 
 
+def _parameters() -> str:
+    """Each sweepable parameter with the document measures that have it: ``k (ChP@k, ChR@k), ...``."""
+    kinds = parameter_kinds()
+
+    def having(name: str) -> str:
+        return ", ".join(d.forms[-1] for d in DOC.values() if name in (p.name for p in d.params))
+    return ", ".join(f"{name} ({having(name)})" for name in sorted(kinds, key=lambda name: kinds[name] == WEIGHT))
+
+
 def build_parser() -> Parser:
     p = Parser(
         "readsim-eval sweep",
         "Evaluate a run's measures at many values of one parameter: every measure with parameter NAME (-m, "
         "repeatable) at each value of --vary; each row equals plain evaluation of the measure's name at that value.",
-        "NAME is a measure parameter as the reference names it: k (ChP@k, ChR@k), t (T2IP(t), T2IR(t), "
-        "T2IF(t,alpha)), s (LE(s), ES(s)), d (BEP(d)), alpha (T2IF), beta (F); measures without it are left out "
-        "(a warning). Values: NAME=V1,V2,... or NAME=START:STOP:N (N evenly spaced values) or NAME=START:STOP:N:log "
+        f"NAME is a measure parameter as the reference names it: {_parameters()}; measures without it are left "
+        "out (a warning). Values: NAME=V1,V2,... or NAME=START:STOP:N (N evenly spaced values) or NAME=START:STOP:N:log "
         "(evenly on a log scale); sizes are rounded to whole numbers, weights to 6 significant digits. Parameters: "
         + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP,
     )

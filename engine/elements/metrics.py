@@ -262,9 +262,9 @@ def precall(f: np.ndarray, rank: np.ndarray, n: float) -> tuple[np.ndarray, np.n
     I_before = np.cumsum(i) - i
     tol = EPS * max(n, 1.0)
     NR = RECALL_POINTS * n
-    l = np.searchsorted(R, NR - tol, side="left")
-    ok = (l < len(R)) & (RECALL_POINTS > 0)
-    lo = l[ok]
+    at = np.searchsorted(R, NR - tol, side="left")
+    ok = (at < len(R)) & (RECALL_POINTS > 0)
+    lo = at[ok]
     s = np.clip(NR[ok] - R_before[lo], 0.0, r[lo])
     out[ok] = NR[ok] / (NR[ok] + I_before[lo] + s * i[lo] / (r[lo] + 1))
     rel = np.flatnonzero(r > 0)

@@ -96,7 +96,7 @@ def assign_ranks(rsvs: Iterable[float], ties: bool = True) -> list[int]:
     """1-based ranks of elements in order: with ``ties``, consecutive equal rsv share a rank."""
     out: list[int] = []
     prev = None
-    for k, r in enumerate(rsvs):
+    for r in rsvs:
         if not out:
             out.append(1)
         elif ties and r == prev:

@@ -345,8 +345,8 @@ def _short_lines(path: str, cols: RunLines, data: bytes) -> list[Diagnostic]:
     first = int(cols.line[six[0]])
     if len(six) == 1 and passages == len(cols.kind) - 1 and not data.endswith(b"\n") \
             and first == data.count(b"\n") + 1:
-        raise InputError(path, first, f"the file ends inside a line: its last line has 6 fields and no line end, "
-                         f"every other line 8 (offset length); the file looks cut short")
+        raise InputError(path, first, "the file ends inside a line: its last line has 6 fields and no line end, "
+                         "every other line 8 (offset length); the file looks cut short")
     what = "1 whole-article line (6 fields)" if len(six) == 1 else f"{len(six):,} whole-article lines (6 fields)"
     return [Diagnostic(path, first, f"{what} among {passages:,} passage lines (8 fields), the first here: each "
                        f"retrieves its article whole; a passage line cut short reads the same")]

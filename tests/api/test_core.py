@@ -11,7 +11,7 @@ import readsim
 from readsim._evaluate import article_scores, evaluations
 from readsim._inputs import diagnostics_to
 
-from .test_evaluate import GOOD, GOOD_F, S
+from helpers.api_cases import GOOD, GOOD_F, S
 
 UNJUDGED = pd.DataFrame({"topic": ["2026001", "9999"], "article": ["900001", "900001"]})
 

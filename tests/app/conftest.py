@@ -10,9 +10,13 @@ from readsim.app.session import Loaded, Session
 from readsim.engine.collection import Collection
 from readsim.engine.formats import read_qrels, read_run, read_topics
 
-from gui_fixtures import fresh_settings, gui_thread_gc  # noqa: F401 (autouse; tests/ is on sys.path)
-
 TOPIC = "2009074"  # complete in the shipped subset: every relevant and retrieved article is there
+
+
+@pytest.fixture(autouse=True)
+def _window_tests(gui_thread_gc, fresh_settings):
+    """Every test here: garbage collected in the GUI thread only, its own QSettings (tests/conftest.py)."""
+    yield fresh_settings
 
 
 @pytest.fixture(scope="session")
@@ -47,6 +51,33 @@ def real_window(qtbot, real):
         session.adopt(loaded, topic, article)
         wait_loaded(qtbot, session, article)
         return window
+
+    yield open_
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+@pytest.fixture
+def spread_window(qtbot, inex, tmp_path):
+    """A window on :func:`helpers.app_cases.spread_run` (topic 2009074: PageRank and the largest
+    real articles); ``spread_window(article)`` opens one of them."""
+    from helpers.app_cases import TOPIC as SPREAD_TOPIC
+    from helpers.app_cases import spread_run
+
+    session = Session()
+    w = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    run = spread_run(tmp_path / "spread.run", inex)
+
+    def open_(article: str) -> MainWindow:
+        if session.run is None:
+            session.open_files(inex / "articles", inex / "qrels" / "inex2009-2010.qrels", [run], None, SPREAD_TOPIC,
+                               article)
+        else:
+            session.open_article(article)
+        qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None
+                        and session.current.name == article, timeout=30_000)
+        return w
 
     yield open_
     qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)

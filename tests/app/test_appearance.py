@@ -22,7 +22,6 @@ criterion 1.4.3) on the page and on every mark background, in both themes."""
 
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest
@@ -145,13 +144,16 @@ def test_body_text_keeps_contrast_on_every_background(marks):
 
 
 def test_rich_text_colours_are_readable_in_dark():
-    """Every light-theme text colour of the labels' style sheets and rich text, as the dark theme
-    shows it (:func:`readsim.app.appearance.adapt`), on the dark window and base."""
+    """Every text role of the labels' style sheets and rich text, as the dark theme shows it
+    (:func:`readsim.app.appearance.adapt`), on the dark window and base (every background:
+    tests/app/test_colours.py)."""
     pal = look._dark_palette()
     for role in (QPalette.ColorRole.Window, QPalette.ColorRole.Base):
         bg = pal.color(role).name()
-        for light, dark in look.DARK_TEXT.items():
-            assert contrast(dark, bg) >= CONTRAST_MIN, (light, dark, bg)
+        for name in look.TEXT_ROLES:
+            light, dark = look.ROLES[name]
+            assert look.DARK_TEXT.get(light, light) == dark
+            assert contrast(dark, bg) >= CONTRAST_MIN, (name, dark, bg)
 
 
 def test_article_view_paints_the_themes_marks():

@@ -14,48 +14,18 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
-from readsim.app.background import activity
-from readsim.app.mainwindow import MainWindow
-from readsim.app.session import Session
 from readsim.app.widgets.article_view import GUTTER
-from readsim.engine.collection import Collection
 
-TOPIC = "2009074"
-PAGERANK = "23724"
-#: the largest real articles (612, 389 and 367 KB of XML), with passages spread over them
-LARGEST = ("2212038", "191457", "10793")
+from helpers.app_cases import LARGEST, PAGERANK
+
 INK = 30  # a row with ink: its grey levels span more than this (a blank row is one flat colour: white,
 # the read veil, the screen's tint; marks' backgrounds only lie under text lines)
 
 
-def _run(path, inex) -> str:
-    lines = [f"{TOPIC} Q0 {PAGERANK} 1 9 t {o} {n}" for o, n in ((20000, 600), (5200, 900), (12000, 400))]
-    for rank, name in enumerate(LARGEST, 2):
-        size = Collection(inex / "articles").article(name).doc_length // 10
-        lines += [f"{TOPIC} Q0 {name} {rank} 8 t {k * size} 700" for k in (5, 1, 3, 8)]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return str(path)
-
-
 @pytest.fixture
-def window(qtbot, inex, tmp_path):
-    session = Session()
-    w = MainWindow(session, show_dialogs=False, restore=False)
-    qtbot.addWidget(w)
-    w.show()
-    run = _run(tmp_path / "spread.run", inex)
-
-    def open_(article: str) -> MainWindow:
-        if session.run is None:
-            session.open_files(inex / "articles", inex / "qrels" / "inex2009-2010.qrels", [run], None, TOPIC, article)
-        else:
-            session.open_article(article)
-        qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None
-                        and session.current.name == article, timeout=30_000)
-        return w
-
-    yield open_
-    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+def window(spread_window):
+    """A window on the spread run (tests/app/conftest.py): ``window(article)`` opens it."""
+    return spread_window
 
 
 def blank_bands(view) -> tuple[int, int]:
@@ -116,7 +86,7 @@ def test_next_passage_chips_sit_in_the_gutter(window, qtbot, tmp_path):
     w = window(PAGERANK)
     view = w.article.view
     seen = {}
-    for n, a, _ in view.marks().chain:
+    for n, _a, _ in view.marks().chain:
         view.jump_to_passage(n)
         for nxt, rect in view.link_rects():
             seen[nxt] = rect

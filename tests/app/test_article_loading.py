@@ -15,7 +15,7 @@ from __future__ import annotations
 
 
 import pytest
-from gui_fixtures import Probe, write_article  # tests/ is on sys.path
+from helpers.gui import Probe, write_article
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 

@@ -19,6 +19,8 @@ def test_ranked_list_headers_show_their_whole_text(real_window, qtbot):
         table = w.table
         fm = table.horizontalHeader().fontMetrics()
         for col in (LE, T2IF):
+            if table.isColumnHidden(col):  # dropped on a narrow list (the chosen measure's column stays)
+                continue
             text = table.source.headerData(col, Qt.Orientation.Horizontal)
             assert text in (f"LE({screen})", f"T2IF({tolerance})")
             # the text and the sort arrow's room fit in the section

@@ -16,7 +16,7 @@ from readsim._scores import panel_measures, panel_scores
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
-from one_article import document  # tests/ is on sys.path
+from helpers.one_article import document
 from readsim.engine.collection import Collection
 from readsim.engine.document import Settings
 from readsim.engine.formats import Run, read_run

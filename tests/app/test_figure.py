@@ -15,14 +15,13 @@ from lxml import etree
 from PIL import Image
 from PySide6.QtGui import QPalette
 
+from readsim.app.articles import length_of
 from readsim.app.figure import build_figure, export_figure
 from readsim.app.main import main
 from readsim.app.widgets.article_view import GUTTER
 
-from test_main import real_args  # tests/app is on sys.path
-
-BIG, BIG_TOPIC = "1807158", "2009046"
-START, END = 7435, 7435 + 151
+from helpers.app_cases import BIG, BIG_TOPIC, END, START
+from helpers.gui import real_args
 
 
 def svg_text(path) -> str:
@@ -157,7 +156,8 @@ def test_a_figure_too_big_is_refused(real_window, tmp_path, monkeypatch):
     from readsim.app import figure
 
     window = real_window(BIG, BIG_TOPIC)
-    length = window.session.current.article.length
+    cur = window.session.current  # the reference's length (qrels' doc_length, reference 1.5), as the figure's range
+    length = length_of(window.session.qrels, window.session.topic, cur.name, cur.article)
     monkeypatch.setattr(figure, "MAX_HEIGHT", 1000)  # the whole article is some 9,000 pixels high
     with pytest.raises(ValueError, match=f"range 0:{length}: the figure would be .* pixels high \\(at most 1,000\\)"):
         export_figure(window, tmp_path / "all.svg", (0, length))

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import pytest
 
+from readsim.app.articles import length_of
 from readsim.app.figure import Cancelled, export_figure
 
-from test_figure import BIG, BIG_TOPIC, END, START  # tests/app is on sys.path
+from helpers.app_cases import BIG, BIG_TOPIC, END, START
+from helpers.gui import accept
 
 
 def test_slices_change_nothing_and_cover_only_the_range(real_window, tmp_path):
     window = real_window(BIG, BIG_TOPIC)
-    length = window.session.current.article.length
+    cur = window.session.current  # the reference's length (qrels' doc_length, reference 1.5), as the figure's range
+    length = length_of(window.session.qrels, window.session.topic, cur.name, cur.article)
     seen: list[tuple[int, int]] = []
 
     def tick(done: int, total: int) -> bool:
@@ -52,7 +55,6 @@ def test_export_figure_dialog_cancel_writes_nothing(real_window, monkeypatch, tm
     from readsim.app import export
     from readsim.app.widgets import render_dialogs as rd
 
-    from test_render_dialogs import accept
 
     window = real_window(BIG, BIG_TOPIC)
 

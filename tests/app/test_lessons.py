@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from gui_fixtures import keep_shot  # tests/ is on sys.path
+from helpers.gui import keep_shot
 from PySide6.QtGui import QImage
 
 from readsim.app import lessons as ls

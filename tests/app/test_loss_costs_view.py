@@ -4,7 +4,7 @@ topic's AgP, worked by hand on the papers' mini article, computed in the backgro
 the engine on the real data; the export of the table with its provenance; the official
 AgP/F(0.25) as the default measure, the user's choice remembered.
 
-The mini rows (tests/app/test_topic_view.py): a (aveChP S_a = 0.3484), x (non-relevant), b
+The mini rows (tests/helpers/app_cases.py): a (aveChP S_a = 0.3484), x (non-relevant), b
 (S_b = 0.5306); c relevant, not ranked; Nrel = 3; every relevant article has 27 relevant
 characters of 55, so with its highlighted passages aveChP = 1 and the ideal order is a, b by
 article id, then x.
@@ -19,26 +19,12 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from readsim.app.topic_scores import doc_measure, topic_scores
 from readsim.app.widgets.loss_panel import LossPanel
 from readsim.app.widgets.loss_table import L_IDEAL_RANK, L_LOSS, L_RANK_COST, LossModel
-from readsim.engine.document import Settings
 from readsim.engine.loss import article_costs
 from readsim.engine.measure import DocMeasure, ListMeasure
 
-from test_topic_view import PAGERANK, TOPIC, mini_qrels, mini_rows  # noqa: E402 (tests/app is on the path)
-
-
-def mini_loss(kind: str = "aveChP"):
-    s = Settings()
-    return topic_scores(mini_rows(), mini_qrels(), "T", doc_measure(kind, s), s).loss
-
-
-def by_hand(sa: float, sb: float) -> tuple[list[float], list[float]]:
-    """Browse: a's S to 1 raises gP[1] and gP[3] (weights 1 and 1/3, over Nrel 3): (1 - S_a) 4/9;
-    b's raises gP[3] only: (1 - S_b) / 9. Rank: a stays first; x to rank 3 or b to rank 2 both
-    give a, b, x, whose AgP exceeds as is by (S_a + S_b) (1/2 - 1/3) / 3 = (S_a + S_b) / 18."""
-    return [(1 - sa) * 4 / 9, 0.0, (1 - sb) / 9], [0.0, (sa + sb) / 18, (sa + sb) / 18]
+from helpers.app_cases import PAGERANK, TOPIC, by_hand, mini_loss
 
 
 def test_model_by_hand(qtbot):

@@ -5,16 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_fixtures import keep_shot  # tests/ is on sys.path
 from PySide6.QtGui import QImage
 
 from readsim.app.main import main
 from readsim.engine.samples import sample
 
-
-def real_args(inex):
-    return ["--collection", str(inex / "articles"), "--qrels", str(inex / "qrels" / "inex2009-2010.qrels"),
-            "--run", str(inex / "runs" / "bert-passages.run"), "--topics", str(inex / "topics" / "inex2009-topics.xml")]
+from helpers.gui import keep_shot, real_args
 
 
 def assert_png(path: Path) -> None:

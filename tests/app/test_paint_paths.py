@@ -31,8 +31,13 @@ from readsim.engine.loss import article_costs
 from readsim.engine.measure import DocMeasure, ListMeasure
 from readsim.engine.reading import Mode
 
-from test_article_drawing import PAGERANK, window  # noqa: F401 (tests/app is on the path; the fixture)
-from test_loss_costs_view import by_hand, mini_loss  # noqa: E402
+from helpers.app_cases import PAGERANK, by_hand, mini_loss
+
+
+@pytest.fixture
+def window(spread_window):
+    """A window on the spread run (tests/app/conftest.py): ``window(article)`` opens it."""
+    return spread_window
 
 
 def pixels(image: QImage) -> np.ndarray:
@@ -228,7 +233,7 @@ class _Paints(QObject):
         super().__init__()
         self.counts: Counter = Counter()
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+    def eventFilter(self, obj, event) -> bool:
         if event.type() == QEvent.Type.Paint:
             self.counts[obj] += 1
         return False

@@ -35,7 +35,7 @@ print(pg.getConfigOption("background"), plot.backgroundBrush().color().name(), p
 def test_a_plot_module_imported_first_draws_on_white(module):
     done = subprocess.run([sys.executable, "-c", CHILD, module], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["w", "#ffffff", "True"]
+    assert done.stdout.split() == ["#ffffff", "#ffffff", "True"]  # the light theme's plot background
 
 
 def test_no_app_module_imports_pyqtgraph_but_the_plots_module():
@@ -48,3 +48,27 @@ def test_no_app_module_imports_pyqtgraph_but_the_plots_module():
                 importers.append(path.relative_to(APP).as_posix())
     # export.py imports pyqtgraph.exporters and type names where a plot already exists
     assert sorted(set(importers)) == ["export.py", "widgets/plots.py"]
+
+
+DARK_CHILD = """
+import sys, importlib
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from readsim.app import appearance as look
+look.appearance().set_theme("dark")  # before any plot module is imported (pyqtgraph loads with it)
+assert "pyqtgraph" not in sys.modules
+importlib.import_module(sys.argv[1])
+import pyqtgraph as pg
+print(pg.PlotWidget().backgroundBrush().color().name(), look.plot_colours()[0])
+"""
+
+
+def test_a_plot_module_imported_first_in_the_dark_theme_draws_on_dark(tmp_path):
+    import os
+
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path), HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", DARK_CHILD, "readsim.app.widgets.sensitivity_plot"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    drawn, dark = done.stdout.split()
+    assert drawn == dark != "#ffffff"

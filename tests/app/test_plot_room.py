@@ -53,7 +53,7 @@ def _above_curves(plot, data_top: float) -> None:
     top_px = vb.mapViewToScene(QPointF(0, data_top)).y()  # scene y grows downwards
     boxes = [(f"label {line.label.format!r}", line.label.sceneBoundingRect())
              for line in item.items if isinstance(line, pg.InfiniteLine) and line.isVisible() and line.label is not None
-             and line.label.format]
+             and line.label.format and line.label.isVisible()]
     legend = item.legend
     if legend is not None and legend.items:
         boxes.append(("legend", legend.sceneBoundingRect()))

@@ -23,7 +23,7 @@ from readsim.app.session import Loaded, Session
 from readsim.app.widgets.edit_worth import EditWorth
 from readsim.app.widgets.ranked_list import F, RANKED_MIME
 from readsim.app.worth import DEFAULT_LIST_MEASURE
-from one_article import document  # tests/ is on sys.path
+from helpers.one_article import document
 from readsim.engine.collection import Collection
 from readsim.engine.formats import read_qrels, read_run, write_run
 from readsim.engine.listmeasures import evaluate

@@ -17,7 +17,7 @@ from readsim.app import recording as rec
 from readsim.app.main import main
 from readsim.engine.samples import sample
 
-from test_main import real_args  # tests/app is on sys.path
+from helpers.gui import real_args
 
 BIG, BIG_TOPIC = "1807158", "2009046"
 
@@ -75,7 +75,7 @@ def test_a_recording_per_screen_has_one_frame_per_screen_of_the_largest_article(
     assert p.tops == tuple(1000 * i for i in range(k))
     window.playback.set_top(2000)  # the reader somewhere: put back after the recording
     shown, images = [], []
-    for i, image in enumerate(rec.frames(window, p, "pane")):
+    for image in rec.frames(window, p, "pane"):
         shown.append((s.step, window.article.position.text()))  # what the pane showed when grabbed
         images.append(image)
     assert shown == [(i, f"screen {i + 1:,} of {k:,}") for i in range(k)]

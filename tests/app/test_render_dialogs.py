@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pytest
 from PIL import Image
-from PySide6.QtWidgets import QDialog, QProgressDialog
+from PySide6.QtWidgets import QProgressDialog
 
 from readsim.app import export
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
 from readsim.app.widgets import render_dialogs as rd
+
+from helpers.gui import accept
 
 
 def menu(window, name: str):
@@ -25,14 +27,6 @@ def test_the_entries_are_in_file_and_reader_and_need_an_article(qtbot):
     assert file_acts[i + 1] is window.act_export_figure  # right after File ▸ Export
     assert window.act_record in menu(window, "Reader").actions()
     assert not window.act_export_figure.isEnabled() and not window.act_record.isEnabled()
-
-
-def accept(monkeypatch, cls, setup):
-    def exec_(self):
-        setup(self)
-        return QDialog.DialogCode.Accepted
-
-    monkeypatch.setattr(cls, "exec", exec_)
 
 
 def test_export_figure_dialog_writes_the_range_asked(real_window, monkeypatch, tmp_path):

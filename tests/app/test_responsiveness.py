@@ -9,7 +9,7 @@
   cells equal the engine's after any sequence of changes;
 - the hidden outline dock does no work; it fills when shown;
 - every change through the Reader controls shows the engine's scores once its events are
-  processed, and no change freezes the GUI thread (``gui_fixtures.Probe``: 1 s, 10x the 100 ms
+  processed, and no change freezes the GUI thread (``helpers.gui.Probe``: 1 s, 10x the 100 ms
   no-stall aim). How fast a change is shown is measured in bench/bench_gui.py, never asserted.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gui_fixtures import Probe  # tests/ is on sys.path
+from helpers.gui import Probe
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 

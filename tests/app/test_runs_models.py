@@ -16,6 +16,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 
 from readsim.app.runs_model import Compared
+from readsim.app import appearance as look
 from readsim.app.widgets.runs.cells import (CHOSEN, GREEN_TEXT, MEASURE_ROLE, NOT_SIGNIFICANT_MARK, RED_TEXT,
                                             SIGNIFICANT_MARK, CellsTable)
 from readsim.app.widgets.runs.correlation import CorrelationModel
@@ -74,7 +75,7 @@ def test_runs_table_model_ordered_by_the_chosen_measure(qapp):
     a_m1 = model.index(0, 2)
     assert model.data(a_m1, Qt.ItemDataRole.FontRole).bold()  # the best mean of M1
     assert not model.data(model.index(1, 2), Qt.ItemDataRole.FontRole).bold()
-    assert model.data(a_m1, Qt.ItemDataRole.BackgroundRole).color() == CHOSEN  # the chosen measure's column
+    assert model.data(a_m1, Qt.ItemDataRole.BackgroundRole).color() == look.color(CHOSEN)  # the chosen measure's column
     tip = model.data(model.index(0, 3), Qt.ItemDataRole.ToolTipRole)
     assert "A (rank 1) vs C (rank 2, ranked next) under M1" in tip and "2 / 0 / 0" in tip and "p 0.010" in tip
     assert "/runs/A.txt" in model.data(model.index(0, 1), Qt.ItemDataRole.ToolTipRole)
@@ -143,7 +144,7 @@ def test_table2_model_in_percentage_points_and_as_is(qapp):
         ["• SR ≥ SLR", "+30.00", "4", "0", "0", "0.0040", RESPECTED, "+20  112 2 0"],  # the paper's AgP row
         ["SLR ≥ SLRS", "−2.00", "1", "0", "3", "4.0e-04", REVERSED, "+0.07  52 13 49"]]
     verdict = model.index(1, 6)
-    assert model.data(verdict, Qt.ItemDataRole.ForegroundRole).color() == RED_TEXT
+    assert model.data(verdict, Qt.ItemDataRole.ForegroundRole).color() == look.color(RED_TEXT)
     assert model.data(verdict, Qt.ItemDataRole.FontRole).bold()
     model.set_rows(fidelity(), 1)  # lower is better: the engine's difference as is, 4 decimals
     assert model.headerData(1, Qt.Orientation.Horizontal) == "Diff"
@@ -157,8 +158,8 @@ def test_table1_model_best_and_worst_runs(qapp):
     assert model.texts() == [["SR", "1.0000", "0.0000", "1.0000"], ["SLR", "0.7000", "2.0000", "0.7976"],
                              ["SSR", "0.9000", "0.0000", "0.8687"]]
     colour = lambda r, c: model.data(model.index(r, c), Qt.ItemDataRole.ForegroundRole)  # noqa: E731
-    assert colour(0, 1).color() == GREEN_TEXT and colour(1, 1).color() == RED_TEXT and colour(2, 1) is None
+    assert colour(0, 1).color() == look.color(GREEN_TEXT) and colour(1, 1).color() == look.color(RED_TEXT) and colour(2, 1) is None
     # M2 is lower-is-better: SR and SSR tie for the best (0), SLR is the worst
-    assert colour(0, 2).color() == colour(2, 2).color() == GREEN_TEXT and colour(1, 2).color() == RED_TEXT
-    assert model.data(model.index(0, 1), Qt.ItemDataRole.BackgroundRole).color() == CHOSEN
+    assert colour(0, 2).color() == colour(2, 2).color() == look.color(GREEN_TEXT) and colour(1, 2).color() == look.color(RED_TEXT)
+    assert model.data(model.index(0, 1), Qt.ItemDataRole.BackgroundRole).color() == look.color(CHOSEN)
     assert model.data(model.index(0, 2), Qt.ItemDataRole.BackgroundRole) is None

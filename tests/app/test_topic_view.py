@@ -15,15 +15,17 @@ from PySide6.QtCore import QPoint, Qt
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
-from readsim.app.session import Loaded, RankedRow, Session
+from readsim.app.session import Loaded, Session
 from readsim.app.topic_scores import doc_measure, topic_scores
 from readsim.app.widgets.ranked_list import (ARTICLE, AVECHP, COLUMNS_KEY, ES, P_SET, RANK, RankedListModel,
                                              RankedListView)
 from readsim.engine.collection import Collection
-from readsim.engine.document import Settings, evaluate_document
-from readsim.engine.formats import Judgement, Qrels, Run
+from readsim.engine.document import Settings
+from readsim.engine.formats import Run
 from readsim.engine.listmeasures import evaluate, rank_topics
 from readsim.engine.measure import DocMeasure, parse_list_measure
+
+from helpers.app_cases import mini_qrels, mini_rows
 
 TOPIC = "2009074"  # complete in the shipped subset (tests/app/conftest.py)
 PAGERANK = "23724"  # relevant; rank 10 in bert-passages.run, rank 1 in bert-passages-map19.run
@@ -109,24 +111,6 @@ def test_optional_score_columns_are_remembered(real_window, qtbot, fresh_setting
 
 
 # -- list scores by hand -------------------------------------------------------------------------
-
-REL = np.array([[0, 27]])
-
-
-def mini_rows():
-    """a: relevant, retrieved 33..55; x: not relevant; b: relevant, retrieved 24..45."""
-    def row(rank, name, retrieved, relevant):
-        ev = evaluate_document(REL if relevant else np.zeros((0, 2), np.int64), np.array(retrieved), 55)
-        return RankedRow(rank, name, name, True, relevant, ev, ev)
-    return [row(1, "a", [[32, 55]], True), row(2, "x", [[0, 10]], False), row(3, "b", [[23, 45]], True)]
-
-
-def mini_qrels() -> Qrels:
-    """Nrel = 3: a, b and c (not ranked), 27 relevant characters each; x judged non-relevant."""
-    j = {name: Judgement("T", name, 27, 55, None, REL, i) for i, name in enumerate("abc")}
-    j["x"] = Judgement("T", "x", 0, 55, None, np.zeros((0, 2), np.int64), 4)
-    return Qrels("mini.qrels", {"T": j})
-
 
 def test_list_scores_worked_by_hand():
     s = Settings()

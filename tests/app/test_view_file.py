@@ -13,35 +13,11 @@ import pytest
 
 from readsim.app.background import activity
 from readsim.app.main import main
-from readsim.app.mainwindow import MainWindow
-from readsim.app.session import Session
 from readsim.app.view_file import VERSION, Edit, View, ViewError, read_view, write_view
 from readsim.app.view_state import capture, open_docks, open_view_file, save_view
 from readsim.engine.samples import sample
 
-TOPIC = "2026001"
-
-
-def _window(qtbot) -> MainWindow:
-    w = MainWindow(Session(), show_dialogs=False, restore=False)
-    qtbot.addWidget(w)
-    w.show()
-    return w
-
-
-def _idle(qtbot, window, article: str | None = None) -> None:
-    s = window.session
-    qtbot.waitUntil(lambda: activity().count == 0 and s.current is not None and s.rows_ready()
-                    and (article is None or s.current.name == article), timeout=60_000)
-
-
-def _reopen(qtbot, path) -> MainWindow:
-    w = _window(qtbot)
-    restore = open_view_file(w, path)
-    assert restore is not None, w.errors_shown
-    qtbot.waitUntil(lambda: restore.done, timeout=60_000)
-    return w
-
+from helpers.view_file import TOPIC, _good, _idle, _reopen, _window
 
 def state(window) -> dict:
     """What a view must reproduce, read from the window itself (not from a View)."""
@@ -132,16 +108,6 @@ def test_paths_are_relative_to_the_view_file(tmp_path):
     assert back.runs == [tmp_path / "b" / "runs" / "misses.run"]
     assert back.collection == tmp_path / "b" / "articles" and back.topics is None
     assert back.edits == [Edit(0, TOPIC, "900004", [(0, 40), (100, 120)])]
-
-
-def _good(tmp_path) -> dict:
-    s = sample()
-    folder = tmp_path
-    rel = lambda p: os.path.relpath(p, folder)  # noqa: E731
-    return {"format": "readsim-view", "version": 1,
-            "files": {"collection": rel(s.collection), "qrels": rel(s.qrels), "runs": [rel(r) for r in s.runs],
-                      "topics": rel(s.topics)},
-            "topic": TOPIC, "article": "900001", "settings": {"mode": "natural", "screen": 300}, "step": 0}
 
 
 def _mutate(obj: dict, dotted: str, value) -> dict:
@@ -336,7 +302,7 @@ def test_readsim_view_renders(tmp_path, capsys):
 
     img = QImage(str(out))
     assert not img.isNull() and img.width() >= 1000
-    from gui_fixtures import keep_shot
+    from helpers.gui import keep_shot
 
     keep_shot(out)
 

@@ -15,7 +15,7 @@ from readsim.app.view_state import save_view
 from readsim.app.widgets.topic_view import SETTINGS_KEY
 from readsim.engine.samples import sample
 
-from test_view_file import TOPIC, _good, _idle, _reopen, _window  # noqa: F401 (tests/app is on sys.path)
+from helpers.view_file import TOPIC, _good, _idle, _reopen, _window
 
 
 def _saved(qtbot, tmp_path, kind: str):

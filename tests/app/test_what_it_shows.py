@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gui_fixtures import keep_shot  # tests/ is on sys.path
+from helpers.gui import keep_shot
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor, QTextCursor
+from PySide6.QtGui import QTextCursor
 
 from readsim._scores import panel_measures, panel_scores
 from readsim.app.background import activity
@@ -29,6 +29,7 @@ from readsim.app.help import shortcuts
 from readsim.app.main import check_usage, parser
 from readsim.app.session import Loaded
 from readsim.app.widgets.ranked_list import format_score
+from readsim.app import appearance as look
 from readsim.app.widgets.scores import NOT_RETRIEVED, WHOLE_TITLE
 from readsim.app.widgets.topic_chooser import format_score as topic_score
 from readsim.engine.collection import Collection
@@ -131,7 +132,7 @@ def test_topic_chooser_counts_the_articles_the_collection_holds(qtbot, real):
         assert f"holds {have} of the {len(entries)} articles" in combo.itemData(i, Qt.ItemDataRole.ToolTipRole)
     assert 0 < sum(present(real, e.article) for e in real["run"].topics[TOPIC]) < 100
     assert combo.itemText(combo.findData("2009001")).endswith("— 0 of 100 in the collection")
-    assert combo.itemData(combo.findData("2009001"), Qt.ItemDataRole.ForegroundRole) == QColor("#888888")
+    assert combo.itemData(combo.findData("2009001"), Qt.ItemDataRole.ForegroundRole) == look.color("disabled")
     assert combo.itemData(combo.findData(TOPIC), Qt.ItemDataRole.ForegroundRole) is None
     assert "ranked articles in the collection" in w.topic_label.text()
 

@@ -1,6 +1,6 @@
 """Document scores of many articles at once (:func:`engine.document.evaluate_documents`) and the
 column-wise evaluation of whole runs: equal to the per-character reference
-(tests/engine/reference.py) and to each article evaluated on its own (tests/one_article.py) to
+(tests/engine/reference.py) and to each article evaluated on its own (tests/helpers/one_article.py) to
 1e-12, on random inputs and on the real INEX data; equal to values worked by hand on a small run, and on a real
 run to a restatement of the official INEX tool (tests/engine/list_reference.py). No expected
 number is taken from readsim's own output."""
@@ -259,8 +259,8 @@ PER_ARTICLE = ["F(0.25)", "aveChP", "LE(300)", "ES(2000)", "T2IF(300)", "BEP(500
 
 
 def row_by_row(qrels, run, measures, collection=None, **kw):
-    """The reference: each article on its own (tests/one_article.py) and ``article_score``."""
-    from one_article import document
+    """The reference: each article on its own (tests/helpers/one_article.py) and ``article_score``."""
+    from helpers.one_article import document
 
     from readsim.engine.results import Join
 

@@ -15,10 +15,7 @@ from readsim.engine.errors import InputError
 from readsim.engine.formats import read_qrels
 from readsim.engine.text import Article
 
-# text: "Title" [0,5) | p1 "rel one" [5,12) | p2 "half " [12,17) b "rel" [17,20) " no" [20,23) | p3 [23,35)
-ARTICLE = (b"<article><title>Title</title><bdy><p>rel one</p><p>half <b>rel</b> no</p>"
-           b"<p>nothing here</p></bdy></article>")
-QRELS = "T1 Q0 A1 10 35 5 5:7 17:3\n"  # highlighted: p1 whole and b: R = 10
+from helpers.engine_cases import ARTICLE, QRELS
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from readsim.engine.elements.runs import assign_ranks
 from readsim.engine.errors import InputError
 from readsim.engine.formats import read_qrels
 
-from .test_elements_assessments import ARTICLE, QRELS
+from helpers.engine_cases import ARTICLE, QRELS
 
 X = np.round(np.arange(101) / 100, 2)
 

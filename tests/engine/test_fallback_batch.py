@@ -1,6 +1,6 @@
 """Topics the run's columns do not speak for (edited in memory, element XPaths) are scored from
 each article's inputs in one batch (engine.listmeasures._score_entries): on the real run and
-qrels, the same numbers as each article evaluated on its own (tests/one_article.py, with
+qrels, the same numbers as each article evaluated on its own (tests/helpers/one_article.py, with
 engine.listmeasures.article_score), in every reading mode."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from one_article import document  # tests/ is on sys.path
+from helpers.one_article import document
 from readsim.engine.formats import read_qrels, read_run
 from readsim.engine.listmeasures import article_score, per_article, rank_topics
 from readsim.engine.measure import DocMeasure

@@ -16,7 +16,7 @@ from readsim.engine.fidelity import (ALWAYS, ON_AVERAGE, ORDERINGS, PAPER_TABLE1
 from readsim.engine.formats import read_qrels
 from readsim.engine.simulated import run_names
 
-from .test_simulated import COMPLETE, TABLE2_ALWAYS
+from helpers.engine_cases import COMPLETE, TABLE2_ALWAYS
 
 
 def test_the_papers_table_2_as_data():

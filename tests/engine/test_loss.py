@@ -19,22 +19,14 @@ import numpy as np
 import pytest
 
 from readsim.engine.document import evaluate_document
-from readsim.engine.formats import Judgement, Qrels, Run, RunArticle
+from readsim.engine.formats import Qrels, Run, RunArticle
 from readsim.engine.listmeasures import rank_topics
 from readsim.engine.loss import ideal_order, ideal_score, loss_split, split, topic_loss
 from readsim.engine.measure import DocMeasure
 
+from helpers.engine_cases import JUDGED, RETRIEVED, judgement
+
 AVECHP = DocMeasure("aveChP")
-
-
-def judgement(name: str, rel: tuple[int, int] | None, length: int = 4, line: int = 1) -> Judgement:
-    passages = np.array([rel], dtype=np.int64) if rel else np.zeros((0, 2), np.int64)
-    return Judgement("T", name, rel[1] - rel[0] if rel else 0, length, None, passages, line)
-
-
-JUDGED = {"a": judgement("a", (0, 2)), "x": judgement("x", None), "b": judgement("b", (0, 3)),
-          "c": judgement("c", (0, 1))}
-RETRIEVED = {"a": [[2, 4]], "x": [[0, 4]], "b": [[3, 4]]}
 
 
 def docs(mode: str = "natural"):

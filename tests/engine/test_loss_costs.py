@@ -24,7 +24,7 @@ from readsim.engine.loss import (article_costs, browse_costs, ideal_positions, l
                                  run_costs, topic_costs, topic_loss, versus)
 from readsim.engine.measure import DocMeasure, ListMeasure, parse_list_measure
 
-from .test_loss import JUDGED, RETRIEVED
+from helpers.engine_cases import JUDGED, RETRIEVED
 
 AVECHP = DocMeasure("aveChP")
 AGP = ListMeasure("AgP", 0, AVECHP)

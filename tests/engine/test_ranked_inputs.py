@@ -1,6 +1,6 @@
 """The window's articles come from the same columns as ``readsim-eval`` (engine.ranked): every
 ranked article of a topic, judged or not, read from the run's and the qrels' columns, equals the
-same article read on its own result by result (tests/one_article.py), on the real runs with
+same article read on its own result by result (tests/helpers/one_article.py), on the real runs with
 the real articles, without qrels, with a topic the qrels do not judge and with an edited topic;
 and a small case worked by hand."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from one_article import document  # tests/ is on sys.path
+from helpers.one_article import document
 
 from readsim.engine import intervals as iv
 from readsim.engine.collection import Collection

@@ -18,6 +18,8 @@ from readsim.engine.simulated import (NONRELEVANT_PLACEHOLDER, RANKINGS, STRATEG
                                       rank_articles, run_names, simulated_run, strategy_passages)
 from readsim.engine.text import Article
 
+from helpers.engine_cases import COMPLETE, TABLE2_ALWAYS
+
 # The text, offset by offset (no whitespace between tags, so every character is counted):
 #   [0,4) "Cats" title, [4,5) "7" id            header [0,5)
 #   [5,12) "Purring" st                         sec [5,50), bdy [5,60)
@@ -215,18 +217,8 @@ def test_missing_article_is_an_error_except_for_S(one_article_collection):
 
 # -- the real data: the expected orderings of the S-R space ------------------------------------
 
-# Topics whose relevant articles are all in the shipped subset (2009011 lacks 18413531 and
-# 2009085 five articles, so SL/SS/SST cannot be built for them).
-COMPLETE = ("2009067", "2009073", "2009074", "2009078")
 OFFICIAL = "AgP/F(0.25)"
 OURS = ("AgP/aveChP", "AgP/T2IF(300)")
-
-# Kamps et al. 2008, Table 2: run pairs where the first scored at least as well as the second
-# on every one of the 114 INEX 2006 topics under AgP (no "<" column).
-TABLE2_ALWAYS = [p.split(">") for p in (
-    "SR>SLR SR>SSR SR>SRS SR>SRI SLR>SLDR SLR>SLRI SSR>SSTR SSR>SSRI SRS>SLRS SRS>SSRS SRS>SRSI SRI>SLRI "
-    "SRI>SSRI SRI>SRSI SLDR>SLDRI SLRS>SLDRS SLRS>SLRSI SLRI>SLDRI SSTR>SSTRI SSRS>SSTRS SSRS>SSRSI "
-    "SSRI>SSTRI SRSI>SLRSI SRSI>SSRSI SLDRS>SLDRSI SLRSI>SLDRSI SSTRS>SSTRSI SSRSI>SSTRSI").split()]
 
 
 @pytest.fixture(scope="module")

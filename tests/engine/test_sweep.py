@@ -13,7 +13,7 @@ import pytest
 import readsim
 from readsim._evaluate import evaluations
 from readsim._sweep import sweep_rows
-from one_article import document  # tests/ is on sys.path
+from helpers.one_article import document
 from readsim.engine.document import evaluate_document
 from readsim.engine.formats import read_qrels, read_run
 from readsim.engine.measure import parse_any, parse_list_measure, parse_measure

@@ -162,7 +162,7 @@ CASES = [
       "readsim: error: --screenshot '': give an image file, not an empty value"),
     W("figure-empty", ["--sample", "--figure", ""], USAGE, "readsim: error: --figure '': give a file, not an empty value"),
     # the printing options on a full device: one line, exit 1 (was: exit 0, the help lost)
-    W("help-to-full", ["--help"], ERROR, "readsim: error: <stdout>: No space left on device", via="subprocess",
+    W("window-help-to-full", ["--help"], ERROR, "readsim: error: <stdout>: No space left on device", via="subprocess",
       stdout="/dev/full"),
     W("list-lessons-to-full", ["--list-lessons"], ERROR, "readsim: error: <stdout>: No space left on device",
       via="subprocess", stdout="/dev/full"),

@@ -47,7 +47,7 @@ QRELS = "T1 Q0 A1 10 35 5 5:7 17:3\n"
 NOT_REGULAR = "not a regular file"
 
 
-def R(writer, kind, outcome, expect, **data):  # noqa: N802
+def R(writer, kind, outcome, expect, **data):
     return Case(f"{writer}-{kind}", f"{writer} writing to {kind.replace('-', ' ')}", outcome, expect,
                 {"writer": writer, "kind": kind, **data})
 

@@ -124,7 +124,7 @@ class _Recording(QTextDocument):
         super().__init__()
         self.asked: list[str] = []
 
-    def loadResource(self, kind, url):  # noqa: N802
+    def loadResource(self, kind, url):
         self.asked.append(url.toString())
         return None
 

@@ -38,7 +38,7 @@ TOPIC, PAGERANK, FIRST = "2009074", "23724", (159, 1326)  # PageRank's first rel
 PREVIOUS = b"2009074 Q0 23724 1 1 previous-save 0 10\r\n"  # what an earlier save left at the path
 
 
-def S(id, input, outcome, expect, **data):  # noqa: N802
+def S(id, input, outcome, expect, **data):
     return Case(id, input, outcome, expect, data)
 
 

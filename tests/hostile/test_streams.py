@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from gui_fixtures import write_article
+from helpers.gui import write_article
 
 from .cases import ERROR, SAME, Case
 
@@ -46,7 +46,7 @@ RUN = "1 Q0 X 1 1 r 0 5\n1 Q0 B 2 1 r 0 20\n1 Q0 A 3 1 r 5 30\n2 Q0 C 1 1 r 10 2
 INTERRUPTED = 130
 
 
-def S(id, input, outcome, expect, **data):  # noqa: N802
+def S(id, input, outcome, expect, **data):
     return Case(id, input, outcome, expect, data)
 
 

@@ -3,7 +3,7 @@ the run and opened as a double click in the ranked list opens it
 (``RankedListView.article_activated``), from a window showing a small good article.
 
 For every row a 10 ms timer probes the GUI thread from the click until every background job
-has ended: no turn may freeze the GUI thread (``gui_fixtures.Probe``: 1 s of its CPU, 10x the
+has ended: no turn may freeze the GUI thread (``helpers.gui.Probe``: 1 s of its CPU, 10x the
 100 ms no-stall aim that bench/bench_loading.py measures; the window answers while the article
 is read, laid out and built, and while an error is shown). Then:
 
@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 
 import pytest
-from gui_fixtures import Probe, write_article  # tests/ is on sys.path
+from helpers.gui import Probe, write_article
 from PySide6.QtWidgets import QApplication
 
 from readsim.app.background import activity
@@ -33,8 +33,9 @@ from readsim.engine.collection import Collection
 from readsim.engine.formats import read_qrels, read_run
 from readsim.engine.text import MAX_ARTICLE_BYTES
 
+from helpers.hostile_articles import TRUNCATED, clean, deep_wide
+
 from .cases import ERROR, SAME, Case
-from .test_articles import TRUNCATED, clean, deep_wide, stdin_silent  # noqa: F401 (a fixture)
 
 TOPIC = "2026001"
 GOOD = "901"

@@ -10,7 +10,7 @@ no dialogs suppressed), opens the row's input through the row's path (``via``), 
   path and holds ``expect``; the loaded run, qrels and collection are unchanged;
 - ``WARNING``: ``expect`` is in the log and in the status bar's warning summary; no message box.
 
-Then a zero-delay timer must fire before a 1 s watchdog goes off (``gui_fixtures.assert_answers``:
+Then a zero-delay timer must fire before a 1 s watchdog goes off (``helpers.gui.assert_answers``:
 a freeze guard, 10x the 100 ms aim; the event loop is not blocked): at once when the row loads
 nothing else, and again once every background job has ended (none hangs on a FIFO). An unexpected
 exception anywhere fails the row (``qt_default_raising``: the excepthook is pytest-qt's).
@@ -26,23 +26,15 @@ import os
 from pathlib import Path
 
 import pytest
-from gui_fixtures import assert_answers  # tests/ is on sys.path
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QFileDialog
+from helpers.gui import assert_answers
 
-from readsim.app import main as main_mod
 from readsim.app.background import activity
-from readsim.app.files import add_recent
-from readsim.app.mainwindow import MainWindow
-from readsim.app.session import Loaded, Session
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_qrels, read_run, read_topics
 from readsim.engine.samples import sample
+
+from helpers.hostile_window import GOOD_RUN, open_via
 
 from .cases import ERROR, WARNING, Case
 
-GOOD_RUN = "2026001 Q0 900001 1 1.0 hostile 1351 1520\n2026001 Q0 900003 2 0.9 hostile 834 443\n"
 GOOD_QRELS = "2026001 Q0 900001 1635 3244 414 414:146 1374:1113 2493:376\n"
 
 
@@ -152,64 +144,11 @@ CASES = [
 ]
 
 
-# -- the window, the ways in, the checks ------------------------------------------------------
+# -- the window, the ways in (helpers/hostile_window.py), the checks ----------------------------
 @pytest.fixture
-def window(qtbot):
-    """A window with dialogs on, showing the sample's qrels, good run and collection."""
-    s = sample()
-    session = Session()
-    w = MainWindow(session, show_dialogs=True, restore=False)
-    qtbot.addWidget(w)
-    w.show()
-    run = read_run(next(r for r in s.runs if r.name == "good-passages.run"))
-    session.adopt(Loaded(collection=Collection(s.collection), qrels=read_qrels(s.qrels), runs=[run],
-                         topics=read_topics(s.topics)), s.topic)
-    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None, timeout=10_000)
-    assert session.coverage == [] and w.error_box is None
-    yield w
-    if w.error_box is not None:
-        w.error_box.close()
-    qtbot.waitUntil(lambda: activity().count == 0, timeout=10_000)
-
-
-def open_via(window: MainWindow, case: Case, path: Path, monkeypatch, tmp_path: Path) -> None:
-    via, kind = case.data["via"], case.data.get("kind")
-    if via == "load":
-        window.session.load(kind, path)
-    elif via == "menu":
-        if kind == "collection":
-            monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(path))
-        else:
-            monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
-        {"run": window.act_open_run, "qrels": window.act_open_qrels, "topics": window.act_open_topics,
-         "collection": window.act_open_collection}[kind].trigger()
-    elif via == "recent":
-        add_recent(kind, path)
-        if path.is_dir():
-            for child in path.iterdir():
-                child.unlink()
-            path.rmdir()
-        else:
-            path.unlink()
-        window.recent_menu.aboutToShow.emit()
-        action = next(a for a in window.recent_menu.actions() if a.text() == f"{kind}: {os.path.abspath(path)}")
-        action.trigger()
-    elif via == "drop":
-        mime = QMimeData()
-        mime.setUrls([QUrl.fromLocalFile(str(path))])
-        event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                           Qt.KeyboardModifier.NoModifier)
-        window.dropEvent(event)
-    elif via == "start":
-        s = sample()
-        args = ["--collection", str(s.collection), "--qrels", str(s.qrels), "--run", str(path)]
-        if kind == "qrels":
-            good = tmp_path / "good.run"
-            good.write_text(GOOD_RUN)
-            args = ["--collection", str(s.collection), "--qrels", str(path), "--run", str(good)]
-        main_mod.start(window.session, window, main_mod.parser().parse_args(args))
-    else:  # pragma: no cover - a typo in the table
-        raise AssertionError(via)
+def window(sample_window):
+    """A window with dialogs on, showing the sample's qrels, good run and collection (conftest.py)."""
+    return sample_window
 
 
 @pytest.mark.parametrize("case", CASES, ids=Case.name)

@@ -31,7 +31,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from gui_fixtures import assert_answers  # tests/ is on sys.path
+from helpers.gui import assert_answers
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
@@ -41,8 +41,16 @@ from readsim.engine.errors import InputError
 from readsim.engine.formats import read_topics
 from readsim.engine.samples import sample
 
+from helpers.hostile_window import open_via
+
 from .cases import ERROR, SAME, WARNING, Case
-from .test_window_files import open_via, window  # noqa: F401 (window: a fixture, the sample in a window)
+
+
+@pytest.fixture
+def window(sample_window):
+    """A window with dialogs on, showing the sample's qrels, good run and collection (conftest.py)."""
+    return sample_window
+
 
 BOM = b"\xef\xbb\xbf"
 TOPIC = "2026001"

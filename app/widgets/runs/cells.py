@@ -11,6 +11,7 @@ module only lays them out. See docs/architecture.md."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,22 +19,22 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QVBoxLayout, QWidget
 
+from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import plain_label, plain_tip, rich_label
 
 SIGNIFICANT_MARK = "≫"
 NOT_SIGNIFICANT_MARK = "n.s."
 
-SECTION = QColor("#eef1f6")
-CHOSEN = QColor("#f3f7ff")
-GREEN_TEXT = QColor("#1a7f37")
-RED_TEXT = QColor("#b3261e")
-AMBER_TEXT = QColor("#9a6700")
-MUTED = QColor("#777777")
-NOT_SIGNIFICANT = QColor("#f1f1f1")
-BLANK = QColor("#fbfbfb")
-LIGHT_GREEN = np.array([205, 236, 207])
-DARK_GREEN = np.array([26, 127, 55])
+# a cell's colours: roles of readsim.app.appearance, resolved when the view draws (the theme's)
+SECTION = "header"
+CHOSEN = "chosen_bg"
+GREEN_TEXT = "good"
+RED_TEXT = "bad"
+AMBER_TEXT = "amber"
+MUTED = "faint"
+NOT_SIGNIFICANT = "quiet_bg"
+BLANK = "blank_bg"
 
 LEFT = Qt.AlignmentFlag.AlignLeft
 RIGHT = Qt.AlignmentFlag.AlignRight
@@ -46,13 +47,14 @@ TABLE_STYLE = "QTableView { font-size: 11pt; } QHeaderView::section { font-weigh
 @dataclass(frozen=True)
 class Cell:
     """One cell (or header) as shown: plain ``text``, a plain ``tip``, its alignment, colours
-    (None: the view's), ``font`` (None: the view's) and ``data`` (:data:`MEASURE_ROLE`)."""
+    (a role of :data:`readsim.app.appearance.ROLES`, or a function giving a QColor in the current
+    theme; None: the view's), ``font`` (None: the view's) and ``data`` (:data:`MEASURE_ROLE`)."""
 
     text: str = ""
     tip: str = ""
     align: Qt.AlignmentFlag = RIGHT
-    fg: QColor | None = None
-    bg: QColor | None = None
+    fg: str | Callable[[], QColor] | None = None
+    bg: str | Callable[[], QColor] | None = None
     font: QFont | None = None
     data: object = None
 
@@ -97,10 +99,10 @@ class CellsModel(QAbstractTableModel):
         """Every cell's text, row by row."""
         return [[c.text for c in row] for row in self.rows]
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -108,7 +110,7 @@ class CellsModel(QAbstractTableModel):
             return None
         return _role(self.rows[index.row()][index.column()], role)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         heads = self.columns if orientation == Qt.Orientation.Horizontal else self.row_heads
         if not 0 <= section < len(heads) or role == Qt.ItemDataRole.TextAlignmentRole:
             return None  # no vertical header cells: the view numbers the rows; alignment: the header's
@@ -123,14 +125,21 @@ def _role(c: Cell, role):
     if role == Qt.ItemDataRole.TextAlignmentRole:
         return int(c.align | Qt.AlignmentFlag.AlignVCenter)
     if role == Qt.ItemDataRole.ForegroundRole:
-        return QBrush(c.fg) if c.fg is not None else None
+        return _brush(c.fg)
     if role == Qt.ItemDataRole.BackgroundRole:
-        return QBrush(c.bg) if c.bg is not None else None
+        return _brush(c.bg)
     if role == Qt.ItemDataRole.FontRole:
         return c.font
     if role == MEASURE_ROLE:
         return c.data
     return None
+
+
+def _brush(colour) -> QBrush | None:
+    """A cell colour in the current theme (:class:`Cell`)."""
+    if colour is None:
+        return None
+    return look.brush(colour) if isinstance(colour, str) else QBrush(colour())
 
 
 class _Shown:
@@ -143,7 +152,7 @@ class _Shown:
     def text(self) -> str:
         return self._value(Qt.ItemDataRole.DisplayRole) or ""
 
-    def toolTip(self) -> str:  # noqa: N802
+    def toolTip(self) -> str:
         return self._value(Qt.ItemDataRole.ToolTipRole) or ""
 
     def data(self, role):
@@ -166,11 +175,10 @@ class CellsTable(QTableView):
         self.setWordWrap(False)
         self.setStyleSheet(style)
         #: says what to do while the table has no rows (:meth:`set_placeholder`); hidden otherwise
-        self.placeholder = QLabel(self.viewport())
-        self.placeholder.setTextFormat(Qt.TextFormat.PlainText)
+        self.placeholder = plain_label("", self.viewport())
         self.placeholder.setWordWrap(True)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setStyleSheet("QLabel { color:#666; font-style:italic; padding:16px; }")
+        self.placeholder.setStyleSheet(f"QLabel {{ color:{look.css('subtle')}; font-style:italic; padding:16px; }}")
         self.placeholder.hide()
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
             signal.connect(self._place_placeholder)
@@ -184,24 +192,24 @@ class CellsTable(QTableView):
         self.placeholder.setGeometry(self.viewport().rect())
         self.placeholder.setVisible(bool(self.placeholder.text()) and self.model().rowCount() == 0)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._place_placeholder()
 
-    def rowCount(self) -> int:  # noqa: N802
+    def rowCount(self) -> int:
         return self.model().rowCount()
 
-    def columnCount(self) -> int:  # noqa: N802
+    def columnCount(self) -> int:
         return self.model().columnCount()
 
     def item(self, row: int, column: int) -> _Shown:
         index = self.model().index(row, column)
         return _Shown(lambda role: self.model().data(index, role))
 
-    def horizontalHeaderItem(self, column: int) -> _Shown:  # noqa: N802
+    def horizontalHeaderItem(self, column: int) -> _Shown:
         return _Shown(lambda role: self.model().headerData(column, Qt.Orientation.Horizontal, role))
 
-    def verticalHeaderItem(self, row: int) -> _Shown:  # noqa: N802
+    def verticalHeaderItem(self, row: int) -> _Shown:
         return _Shown(lambda role: self.model().headerData(row, Qt.Orientation.Vertical, role))
 
 
@@ -210,11 +218,12 @@ def texts(table: CellsTable) -> list[list[str]]:
     return table.model().texts()
 
 
-def note(text: str = "", colour: str = "#555", rich: bool = True) -> QLabel:
-    """A word-wrapped note: rich text (our words, values through ``esc``) or, ``rich=False``, plain."""
+def note(text: str = "", colour: str = "muted", rich: bool = True) -> QLabel:
+    """A word-wrapped note in role ``colour``: rich text (our words, values through ``esc``) or,
+    ``rich=False``, plain."""
     label = rich_label(text) if rich else plain_label(text)
     label.setWordWrap(True)
-    label.setStyleSheet(f"color:{colour};")
+    label.setStyleSheet(f"color:{look.css(colour)};")
     return label
 
 
@@ -254,14 +263,21 @@ def wrap_label(text: str, width: int = 14) -> str:
 
 
 def p_colour(p: float, alpha: float) -> QColor:
-    """A significant cell's colour: light green at p = α, dark green at p <= 0.001 (log scale)."""
+    """A significant cell's colour in the current theme: pale green at p = α, deep green at
+    p <= 0.001 (log scale); light and dark ends are the theme's tints ``heat_low``, ``heat_high``."""
     if p is None or math.isnan(p):
-        return NOT_SIGNIFICANT
+        return look.color(NOT_SIGNIFICANT)
     floor = min(0.001, alpha / 10)
     s = 1.0 if p <= floor else math.log(alpha / p) / math.log(alpha / floor)
     s = min(max(s, 0.0), 1.0)
-    rgb = LIGHT_GREEN + (DARK_GREEN - LIGHT_GREEN) * s
+    low, high = np.array(look.tint("heat_low").getRgb()[:3]), np.array(look.tint("heat_high").getRgb()[:3])
+    rgb = low + (high - low) * s
     return QColor(*(int(round(v)) for v in rgb))
+
+
+def on_colour(background: QColor) -> QColor:
+    """Text on ``background``: the ``on_accent`` white on a deep colour, ``on_pale`` on a pale one."""
+    return look.color("on_accent" if background.lightness() < 140 else "on_pale")
 
 
 def shown_p(c, pair) -> float:

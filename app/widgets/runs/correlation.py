@@ -15,12 +15,13 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QToolButton, 
 
 from readsim.engine.compare import MIN_CORRELATED
 
+from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import esc, plain_tip, rich_label
-from ..plots import cache_axes, pg, restyle
+from ..plots import cache_axes, pg, restyle, themed
 from .cells import CENTER, MUTED, SECTION, Cell, CellsModel, CellsTable, note, wrap_label
 
-POINT = "#1f5fbf"
+POINT = "accent"  # the points' role (readsim.app.appearance)
 TWO_RUNS = rm.TWO_RUNS[:1].upper() + rm.TWO_RUNS[1:]  # a sentence of the note
 LABELLED_POINTS = 20  # up to this many runs, each point carries its name
 
@@ -92,17 +93,14 @@ class CorrelationTab(QWidget):
         restyle(self.plot)  # the theme's colours, the zoom's fonts
         self.plot.setObjectName("runs_scatter")
         self.plot.setMinimumSize(300, 240)
-        self.plot.setBackground("w")  # the window's plots' colours, whatever was imported first
         item = self.plot.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.2)
         for axis in ("bottom", "left"):
             item.getAxis(axis).enableAutoSIPrefix(False)
-            item.getAxis(axis).setPen("#333")
-            item.getAxis(axis).setTextPen("#333")
         cache_axes(item)
-        self.scatter = pg.ScatterPlotItem(size=11, pen=pg.mkPen("#ffffff", width=1.2), brush=pg.mkBrush(POINT),
-                                          hoverable=True, hoverSize=15, hoverBrush=pg.mkBrush("#d9822b"),
-                                          tip=self._point_tip)
+        self.scatter = pg.ScatterPlotItem(size=11, hoverable=True, hoverSize=15,
+                                          hoverBrush=pg.mkBrush(look.color("orange")), tip=self._point_tip)
+        themed(self.scatter, pen=("background", 1.2), brush=POINT)
         item.addItem(self.scatter)
         item.getViewBox().sigResized.connect(self._place_labels)
         item.getViewBox().sigRangeChanged.connect(self._place_labels)
@@ -230,7 +228,7 @@ class CorrelationTab(QWidget):
         item.setYRange(float(y.min()) - pad(y), float(y.max()) + pad(y), padding=0)
         if len(c.runs) <= LABELLED_POINTS:
             for i, name in enumerate(c.runs):
-                label = pg.TextItem(name, color="#333", anchor=(0, 1))
+                label = themed(pg.TextItem(name, anchor=(0, 1)), text="foreground")
                 label.setPos(x[i], y[i])
                 item.addItem(label)
                 self.labels.append(label)
@@ -245,7 +243,7 @@ class CorrelationTab(QWidget):
             tau = (f"Kendall's τ = {rm.fmt(c.tau[kx, ky], 3)} (p {rm.fmt_p(c.tau_p[kx, ky])}) · "
                    f"Pearson's r = {rm.fmt(c.r[kx, ky], 3)} (p {rm.fmt_p(c.r_p[kx, ky])}) · ")
         self.scatter_title = f"{tau}{len(c.runs)} runs"
-        item.setTitle(esc(self.scatter_title), size="11pt", color="#222")
+        item.setTitle(esc(self.scatter_title), size="11pt", color=look.plot_colours()[1])
         notes = []
         for k in dict.fromkeys((kx, ky)):
             if few and not np.isnan(c.doc_means[k]).any():

@@ -11,6 +11,7 @@ import math
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QPushButton, QSplitter, QVBoxLayout, QWidget
 
+from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import esc
 from .cells import (AMBER_TEXT, CHOSEN, GREEN_TEXT, LEFT, MUTED, RED_TEXT, Cell, CellsModel, CellsTable, font_of,
@@ -104,8 +105,9 @@ class FidelityTab(QWidget):
         self.status = note()
         bar.addWidget(self.status, 1)
         lay.addLayout(bar)
-        self.verdict = note("", "#222")
-        self.verdict.setStyleSheet("QLabel { background:#fff8e1; border:1px solid #f0d98c; padding:6px; }")
+        self.verdict = note("", "text")
+        self.verdict.setStyleSheet(f"QLabel {{ color:{look.css('text')}; background:{look.css('callout')}; "
+                                   f"border:1px solid {look.css('callout_edge')}; padding:6px; }}")
         lay.addWidget(self.verdict)
         split = QSplitter(Qt.Orientation.Horizontal)
         box = QWidget()
@@ -160,7 +162,7 @@ class FidelityTab(QWidget):
 
     def tell(self, text: str, error: bool = False) -> None:
         """The status line: ``text`` (rich text of our words, or, ``error``, plain text in red)."""
-        self.status.setText(f"<span style='color:#b3261e'>{esc(text)}</span>" if error else text)
+        self.status.setText(f"<span style='color:{look.css('bad')}'>{esc(text)}</span>" if error else text)
 
     def show_nothing(self, missing: str | None, computing: bool) -> None:
         """No tables: say what is ``missing`` (None: nothing), unless they are being computed;
@@ -210,7 +212,7 @@ class FidelityTab(QWidget):
             f"mean of first − second{' in percentage points' if percent else ' (lower is better: negated)'}, topics "
             f"where the first is better (&gt;), equal (=), worse (&lt;), paired t-test p (two-sided); • the paper's "
             f"AgP confirms it on every topic" + ("" if chosen in f.measures or not chosen else
-                                                   f" <span style='color:#b3261e'>({esc(chosen)} was not "
+                                                   f" <span style='color:{look.css('bad')}'>({esc(chosen)} was not "
                                                    f"computed: compute the tables again)</span>"))
         for model, table in ((self.model2, self.table2), (self.model1, self.table1)):
             model.set_rows(f, k)

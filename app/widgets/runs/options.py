@@ -62,7 +62,7 @@ class OptionsPanel(QWidget):
         row.addWidget(self.compare_button, 1)
         row.addWidget(self.cancel_button)
         lay.addLayout(row)
-        self.message = note("", "#b3261e", rich=False)
+        self.message = note("", "bad", rich=False)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.message)
 

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView, QVBoxLayout, QWidget
 
+from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import esc
 from .cells import (CENTER, CHOSEN, GREEN_TEXT, LEFT, MEASURE_ROLE, MUTED, NOT_SIGNIFICANT_MARK, SECTION,
@@ -167,7 +168,7 @@ class RunsTab(QWidget):
         left_out = ""
         if c.left_out:
             lo = c.left_out
-            left_out = (f" · <span style='color:#9a6700'>{len(lo)} judged topic{'s' if len(lo) > 1 else ''} not in "
+            left_out = (f" · <span style='color:{look.css('amber')}'>{len(lo)} judged topic{'s' if len(lo) > 1 else ''} not in "
                         f"every run left out ({esc(', '.join(lo[:3]))}{', …' if len(lo) > 3 else ''}; tick "
                         f"“every judged topic” to keep {'them' if len(lo) > 1 else 'it'})</span>")
         self.title.setText(f"<b>{len(c.runs)} runs</b> ordered by <b>{esc(c.measures[k])}</b> "
@@ -175,7 +176,7 @@ class RunsTab(QWidget):
                            f"{sig} of {total} pairs significant over {len(c.topics)} topics{left_out}")
         level = f"{(1 - c.alpha) * 100:g}%"
         self.legend.setText(
-            f"<b style='color:#1a7f37'>{SIGNIFICANT_MARK}</b> in “vs next”: the run is significantly better than "
+            f"<b style='color:{look.css('good')}'>{SIGNIFICANT_MARK}</b> in “vs next”: the run is significantly better than "
             f"the run on the next row under {esc(c.measures[k])} ({esc(rm.TEST_NAMES[c.test])}, "
             f"one-tailed, α {c.alpha:g}{', ' + c.correction + ' correction' if c.correction != 'none' else ''}); "
             f"{NOT_SIGNIFICANT_MARK}: not significant. Means over the {len(c.topics)} paired topics; "

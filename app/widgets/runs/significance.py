@@ -5,17 +5,19 @@ without a window; :class:`SignificanceTab` shows them. See docs/architecture.md.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHeaderView, QWidget
 
+from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import esc
-from .cells import (BLANK, CENTER, MUTED, NOT_SIGNIFICANT, Cell, CellsModel, CellsTable, font_of, p_colour,
-                    pair_tip, titled, wrap_label)
+from .cells import (BLANK, CENTER, MUTED, NOT_SIGNIFICANT, Cell, CellsModel, CellsTable, font_of, on_colour,
+                    p_colour, pair_tip, titled, wrap_label)
 
-HEAT_STYLE = ("QTableView { font-size: 11pt; gridline-color: #ffffff; } "
+HEAT_STYLE = ("QTableView { font-size: 11pt; gridline-color: palette(base); } "
               "QHeaderView::section { font-weight: bold; padding: 4px; }")
 
 
@@ -53,11 +55,11 @@ class PairsModel(CellsModel):
                     p_cells[a, b] = p
                     text, tip = rm.fmt_p(p) + (" *" if pair.significant else ""), pair_tip(c, k, pair)
                     if pair.significant:
-                        colour = p_colour(p, c.alpha)
-                        fg = QColor("#ffffff") if colour.lightness() < 140 else QColor("#0b3d1c")
+                        colour = functools.partial(p_colour, p, c.alpha)  # the theme's when drawn
+                        fg = functools.partial(lambda f: on_colour(f()), colour)
                         row.append(Cell(text, tip, CENTER, fg, colour, font_of(bold=True)))
                     else:
-                        row.append(Cell(text, tip, CENTER, QColor("#555555"), NOT_SIGNIFICANT))
+                        row.append(Cell(text, tip, CENTER, "muted", NOT_SIGNIFICANT))
                 elif a == b:
                     row.append(Cell("—", align=CENTER, fg=MUTED, bg=BLANK))
                 else:
@@ -98,6 +100,6 @@ class SignificanceTab(QWidget):
                            f"ordered by their mean, best first")
         self.legend.setText(
             f"Row run ranked above column run; a cell is the one-tailed {pname} of “the row's run is better than the "
-            f"column's”. <span style='background:#1a7f37; color:white'>&nbsp;green&nbsp;</span> significant at "
-            f"α {c.alpha:g} (*; darker: smaller p), <span style='background:#f1f1f1'>&nbsp;grey&nbsp;</span> not "
+            f"column's”. <span style='background:{look.css('heat')}; color:{look.css('on_accent')}'>&nbsp;green&nbsp;</span> significant at "
+            f"α {c.alpha:g} (*; darker: smaller p), <span style='background:{look.css(NOT_SIGNIFICANT)}'>&nbsp;grey&nbsp;</span> not "
             f"significant. Hover a cell for the mean difference, the effect size and the topics won.")

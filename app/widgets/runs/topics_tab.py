@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
+from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import esc, plain_tip
 from .cells import TABLE_STYLE, titled
@@ -25,8 +26,7 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 """A cell's sort key: the topic id (its position in the engine's order for ties), a value, a difference."""
 TOPIC_ROLE = Qt.ItemDataRole.UserRole + 2
 """The topic id of a cell's row."""
-BETTER = (26, 127, 55)
-WORSE = (179, 38, 30)
+BETTER, WORSE = "good", "bad"  # tints of readsim.app.appearance
 
 
 class TopicsModel(QAbstractTableModel):
@@ -83,13 +83,13 @@ class TopicsModel(QAbstractTableModel):
         self._scale = np.where(largest > 0, largest, 1.0)
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.topics)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.columns)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.headers):
             return None
         kind, i = self.columns[section]
@@ -134,8 +134,7 @@ class TopicsModel(QAbstractTableModel):
         g = self.gain(i, value)
         if abs(round(g, 4)) == 0:
             return None
-        rgb = BETTER if g > 0 else WORSE
-        return QBrush(QColor(*rgb, int(30 + 150 * min(1.0, abs(value) / self._scale[i]))))
+        return QBrush(look.tint(BETTER if g > 0 else WORSE, int(30 + 150 * min(1.0, abs(value) / self._scale[i]))))
 
     def tip(self, r: int, i: int) -> str:
         """The tooltip of run ``i``'s difference on row ``r``."""
@@ -196,9 +195,9 @@ class TopicsTab(QWidget):
         left = (f"; left out, not in every run: {esc(', '.join(c.left_out[:8]))}"
                 + (", …" if len(c.left_out) > 8 else "")) if c.left_out else ""
         self.legend.setText(
-            "<span style='background:#cfe8d3'>&nbsp;green&nbsp;</span> the run does better than "
+            f"<span style='background:{look.css('good_bg')}'>&nbsp;green&nbsp;</span> the run does better than "
             + ("the other run" if two else "the best-ranked run")
-            + " on the topic, <span style='background:#f1c9c6'>&nbsp;red&nbsp;</span> worse (deeper: a larger "
+            + f" on the topic, <span style='background:{look.css('bad_bg')}'>&nbsp;red&nbsp;</span> worse (deeper: a larger "
               f"difference). Double-click a topic to show it in the main window{left}.")
 
     def topic_at(self, row: int) -> str:

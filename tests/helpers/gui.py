@@ -1,39 +1,19 @@
-"""Fixtures every test that opens a window uses (tests/app and tests/hostile import them):
-fresh QSettings per test, garbage collected in the GUI thread only."""
+"""What tests that open a window share: the freeze guards (:class:`Probe`, :func:`assert_answers`),
+screenshots kept for a person (:func:`keep_shot`), big generated articles (:func:`write_article`),
+the real data as the ``readsim`` command's arguments (:func:`real_args`) and a dialog accepted
+with the test's choices (:func:`accept`). The fixtures every such test uses (``gui_thread_gc``,
+``fresh_settings``) are in tests/conftest.py."""
 
 from __future__ import annotations
 
-import gc
 import os
 import random
 import shutil
 import threading
 import time
 
-import pytest
-from PySide6.QtCore import QSettings, QStandardPaths, QTimer
-
-
-@pytest.fixture(autouse=True)
-def gui_thread_gc():
-    """No automatic garbage collection during a test: it could run in a worker thread and free
-    an earlier test's Qt objects there (a deadlock; see readsim.app.background). Collect
-    before and after, in this (the GUI) thread."""
-    gc.collect()
-    gc.disable()
-    yield
-    gc.enable()
-    gc.collect()
-
-
-@pytest.fixture(autouse=True)
-def fresh_settings(tmp_path, qapp):
-    """Every test reads and writes QSettings in its own temporary folder."""
-    QStandardPaths.setTestModeEnabled(True)
-    folder = str(tmp_path / "settings")
-    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
-    yield folder
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QDialog
 
 
 # The no-stall aim (docs/reference.md, the window): the event loop turns at least every 100 ms.
@@ -119,3 +99,18 @@ def write_article(path, name: str, mb: float, seed: int = 1) -> None:
             f.write(chunk)
             n += len(chunk)
         f.write("</bdy>\n</article>\n")
+
+
+def real_args(inex) -> list[str]:
+    """The real data as ``readsim``'s command line: collection, qrels, bert-passages.run, topics."""
+    return ["--collection", str(inex / "articles"), "--qrels", str(inex / "qrels" / "inex2009-2010.qrels"),
+            "--run", str(inex / "runs" / "bert-passages.run"), "--topics", str(inex / "topics" / "inex2009-topics.xml")]
+
+
+def accept(monkeypatch, cls, setup) -> None:
+    """``cls.exec`` (a dialog) calls ``setup(dialog)`` then returns Accepted, as if the user chose."""
+    def exec_(self):
+        setup(self)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(cls, "exec", exec_)

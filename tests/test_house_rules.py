@@ -1,0 +1,141 @@
+"""The house rules, declared once in pyproject.toml and checked here:
+
+- ``ruff check`` finds nothing ([tool.ruff]);
+- ``lint-imports`` keeps every contract ([tool.importlinter]): the engine and the API import no Qt
+  and no window, directly or not; the command line's modules never import their package; the
+  window scores articles through the API's core, not the engine's scoring modules;
+- no import circle among the modules of the engine and the API, nor among the window's (a module
+  graph, which import-linter's contracts do not express: its acyclic_siblings contract squashes
+  packages), on the graph import-linter builds (grimp).
+
+import-linter reads the package from the file system, so it is given the package as installed:
+engine/api as ``readsim``, engine/ as ``readsim.engine``, app/ as ``readsim.app`` (copied into a
+temporary folder; the editable install maps these folders, which grimp cannot follow)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ruff_finds_nothing():
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise", "."],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, f"ruff check (see [tool.ruff] in pyproject.toml):\n{done.stdout}{done.stderr}"
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A folder holding the ``readsim`` package laid out as installed (what PYTHONPATH gets)."""
+    top = tmp_path_factory.mktemp("installed")
+    skip = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "engine" / "api", top / "readsim", ignore=skip)
+    shutil.copytree(ROOT / "engine", top / "readsim" / "engine", ignore=shutil.ignore_patterns("__pycache__", "api"))
+    shutil.copytree(ROOT / "app", top / "readsim" / "app", ignore=skip)
+    return top
+
+
+def _run(installed: Path, code: str, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=installed, env=env, capture_output=True, text=True)
+
+
+LINT = ("import sys\nfrom importlinter.cli import lint_imports\n"
+        "sys.exit(lint_imports(config_filenames=(sys.argv[1],), no_cache=True, no_logo=True))\n")
+
+
+def test_import_contracts_are_kept(installed):
+    done = _run(installed, LINT, str(ROOT / "pyproject.toml"))
+    assert done.returncode == 0, f"lint-imports ([tool.importlinter] in pyproject.toml):\n{done.stdout}{done.stderr}"
+
+
+def test_the_engine_contract_names_every_module_of_the_api():
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    sources = next(c for c in contracts if c["id"] == "engine-no-gui")["source_modules"]
+    api = {f"readsim.{p.stem}" for p in (ROOT / "engine" / "api").glob("*.py") if p.stem != "__init__"}
+    assert api - set(sources) == set()
+
+
+# -- no import circle -------------------------------------------------------------------------------
+
+GRAPH = ("import json, grimp\n"
+         "g = grimp.build_graph('readsim', cache_dir=None, exclude_type_checking_imports=True)\n"
+         "print(json.dumps({m: sorted(g.find_modules_directly_imported_by(m)) for m in g.modules}))\n")
+
+
+@pytest.fixture(scope="module")
+def graph(installed) -> dict[str, set[str]]:
+    """``readsim``'s module graph: every import run, at the top of a file or inside a function (an
+    import on demand closes a circle as well); not those under ``if TYPE_CHECKING:``, never run."""
+    done = _run(installed, GRAPH)
+    assert done.returncode == 0, done.stderr
+    return {m: set(imported) for m, imported in json.loads(done.stdout).items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_cycles_finds_a_circle_and_only_circles():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_sees_relative_and_on_demand_imports(graph):
+    assert "readsim.engine.cli.common" in graph["readsim.engine.cli.evaluate"]  # from .common import ...
+    assert "readsim.engine.streams" in graph["readsim.engine.cli"]  # from .. import streams
+    assert "readsim.engine.cli.compare" in graph["readsim.engine.cli"]  # from .compare import main, in a function
+    assert "readsim._evaluate" in graph["readsim.engine.cli.evaluate"]  # the API's core, imported on demand
+    assert {"readsim.app.widgets.runs_window", "readsim.app.widgets.elements_view"} <= graph[
+        "readsim.app.widgets.on_demand"]  # the View entries import the windows they open, on demand
+
+
+def _half(graph: dict[str, set[str]], inside) -> dict[str, set[str]]:
+    return {m: {n for n in imported if inside(n)} for m, imported in graph.items() if inside(m)}
+
+
+def test_no_import_circle_in_the_engine_and_the_api(graph):
+    assert cycles(_half(graph, lambda m: m.startswith("readsim") and not m.startswith("readsim.app"))) == []
+
+
+def test_no_import_circle_in_the_app(graph):
+    """docs/architecture.md, "What each module must never import": the on-demand View entries
+    import the windows they open; the windows never import them back."""
+    assert cycles(_half(graph, lambda m: m.startswith("readsim.app"))) == []
