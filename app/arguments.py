@@ -8,12 +8,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from readsim.engine import streams
-from readsim.engine.cli import option
-from readsim.engine.coverage import check_input_path
-from readsim.engine.errors import InputError
-from readsim.engine.measure import parse_count, parse_real
-from readsim.engine.reading import READING_MODES, Mode
+from readsim.core import streams
+from readsim.cli import option
+from readsim.core.coverage import check_input_path
+from readsim.core.errors import InputError
+from readsim.core.measure import parse_count, parse_real
+from readsim.core.reading import READING_MODES, Mode
 
 from .render_args import add_render_arguments, check_render_usage
 from .view_args import BETA_RANGE, MAX_SCREEN, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
@@ -112,7 +112,7 @@ def check_args(args: argparse.Namespace) -> list[str]:
 
 def check_paths(args: argparse.Namespace) -> list[str]:
     """Paths that cannot be read, as ``path: reason`` (empty if fine): exit 1, as
-    ``readsim-eval`` (:func:`readsim.engine.coverage.check_input_path`, which opens nothing)."""
+    ``readsim-eval`` (:func:`readsim.core.coverage.check_input_path`, which opens nothing)."""
     out = []
     for kind, path in (("collection", args.collection), ("qrels", args.qrels), ("topics", args.topics),
                        *(("run", r) for r in args.run)):

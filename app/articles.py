@@ -1,11 +1,11 @@
 """The open article: :class:`ArticleState`, reading one (:func:`read_article`), the cache of
 the last ones laid out (:class:`ArticleCache`), and the open article as the score panel and the
-Explain dock show it (:func:`shown_article`: a :class:`readsim._article.ArticleEvaluation`,
+Explain dock show it (:func:`shown_article`: a :class:`readsim.operations.article.ArticleEvaluation`,
 ``readsim.article``'s object, whose scores and explanations are the API's).
 
 No Qt. Threading contract: :func:`read_article` runs in a worker thread (through
 :func:`readsim.app.background.run_in_background`) and reads plain engine data only (a
-:class:`~readsim.engine.collection.Collection` is thread-safe); an :class:`ArticleCache` is used
+:class:`~readsim.core.collection.Collection` is thread-safe); an :class:`ArticleCache` is used
 in the GUI thread only (:class:`readsim.app.session.Session` looks a hit up before it starts the
 worker and keeps what the worker returns); :func:`shown_article` runs in the GUI thread.
 """
@@ -16,16 +16,16 @@ import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from readsim._article import ArticleEvaluation
-from readsim._scores import evaluate_passages
-from readsim.engine import intervals as iv
-from readsim.engine.collection import Collection
-from readsim.engine.document import DocumentEvaluation, Settings
-from readsim.engine.formats import Qrels, Run, RunArticle, article_length
-from readsim.engine.layout import Layout, layout
-from readsim.engine.reading import Mode
-from readsim.engine.results import Join
-from readsim.engine.text import Article
+from readsim.operations.article import ArticleEvaluation
+from readsim.operations.article_scores import evaluate_passages
+from readsim.core import intervals as iv
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import DocumentEvaluation, Settings
+from readsim.core.formats import Qrels, Run, RunArticle, article_length
+from readsim.core.layout import Layout, layout
+from readsim.core.reading import Mode
+from readsim.core.result_lines import Join
+from readsim.core.text import Article
 
 from . import rows as rw
 
@@ -115,7 +115,7 @@ def read_article(name: str, topic: str, mode: Mode, coll: Collection | None, qre
 
 def length_of(qrels: Qrels | None, topic: str | None, name: str, article: Article | None) -> int | None:
     """Article ``name``'s length for ``topic`` as the reference defines it (1.5,
-    :func:`readsim.engine.formats.article_length`): the qrels' doc_length, else the one computed
+    :func:`readsim.core.formats.article_length`): the qrels' doc_length, else the one computed
     from the collection's ``article``; None with neither. What the window, its figures and its
     element window say an article's length is."""
     j = qrels.judgement(topic, name) if qrels is not None and topic else None

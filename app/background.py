@@ -6,7 +6,7 @@ Modelled on Anki's ``QueryOp``: long work (reading a qrels file, a run, a collec
 evaluating a topic's ranked list, laying out an article) runs as ``op()`` in a
 ``QThreadPool`` thread; its result comes back to ``success(result)`` in the GUI thread, or its
 exception to ``failure(exc)``. Nothing is swallowed: without a ``failure`` handler, an error
-about the input (:class:`~readsim.engine.errors.InputError`, ``OSError``) is emitted on
+about the input (:class:`~readsim.core.errors.InputError`, ``OSError``) is emitted on
 :attr:`Activity.failed` as ``path: reason`` (:func:`input_error_text`; the main window shows a
 message box), and any other exception, a bug, goes to ``sys.excepthook`` with its traceback
 (the window's traceback dialog).
@@ -15,7 +15,7 @@ Threading contract
 ------------------
 - ``op`` runs in a worker thread. It must NOT touch widgets or any QObject of the GUI thread,
   nor emit their signals; it may read plain engine data (``Qrels``, ``Run``, ``Article``) and
-  use a :class:`~readsim.engine.collection.Collection` (thread-safe).
+  use a :class:`~readsim.core.collection.Collection` (thread-safe).
 - ``success`` and ``failure`` run in the GUI thread, through a queued signal.
 - If ``parent`` is deleted before the work ends, neither callback is called.
 - Only the latest result counts for a :class:`LatestJob`: each :meth:`LatestJob.start` is a new
@@ -46,7 +46,7 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
-from readsim.engine.errors import InputError
+from readsim.core.errors import InputError
 
 GC_INTERVAL_MS = 1000
 #: how long a thread keeps the GIL while another one waits for it (the GUI thread's wait per

@@ -1,10 +1,10 @@
 """Passage editing: change the open article's retrieved passages, undo and redo, save the run.
 
 :class:`~readsim.app.passage_editor.PassageEditor` (its own module, no window) sits beside a :class:`~readsim.app.session.Session`. Each edit replaces
-one ranked article (:class:`~readsim.engine.formats.RunArticle`) of the current run and topic
+one ranked article (:class:`~readsim.core.formats.RunArticle`) of the current run and topic
 with one whose passages are the new retrieved spans, as a :class:`~readsim.app.passage_editor.PassageEdit` command on a
 ``QUndoStack``; doing or undoing it re-evaluates that one article (the API's
-:func:`readsim._scores.ranked_article`, as the session scores a ranked list) and emits the session's ``rows_changed`` and
+:func:`readsim.operations.article_scores.ranked_article`, as the session scores a ranked list) and emits the session's ``rows_changed`` and
 ``evaluation_changed``, so the scores, the ranked list, the plot and the chain follow at once.
 
 The first edit of a run works on a copy of it (the session's run objects may be shared); the
@@ -23,11 +23,11 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMenu, QMessageBox
 
-from readsim.engine import intervals as iv
-from readsim.engine.errors import InputError
+from readsim.core import intervals as iv
+from readsim.core.errors import InputError
 
 from .plain import amount
-from .files import add_recent
+from readsim.app.input_files import add_recent
 from .passage_editor import PassageEditor, display_to_unit
 from .widgets.outline import Outline
 

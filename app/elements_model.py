@@ -1,22 +1,22 @@
 """The element mode's data (docs/reference.md section 13), without widgets: what the "Element retrieval" view
-shows for one topic, built in a worker thread from :mod:`readsim.engine.elements`.
+shows for one topic, built in a worker thread from :mod:`readsim.core.element_retrieval`.
 
 - :func:`topic_choices` lists the qrels topics with relevant articles and how many of those
   the collection holds (a topic is *complete* when it holds them all: only then are the
   metrics' denominators whole).
 - :func:`prepare_topic` derives the topic's element assessments
-  (:func:`~readsim.engine.elements.element_assessments`) and evaluates the simulated
+  (:func:`~readsim.core.element_retrieval.element_assessments`) and evaluates the simulated
   ``perfect`` and ``ancestors`` runs and every element run read from a file
-  (:class:`RunView`: the ranked elements, :func:`~readsim.engine.elements.rank_values`,
-  :func:`~readsim.engine.elements.topic_curves`). Inputs that cannot give a view (no
+  (:class:`RunView`: the ranked elements, :func:`~readsim.core.element_retrieval.rank_values`,
+  :func:`~readsim.core.element_retrieval.topic_curves`). Inputs that cannot give a view (no
   collection, no qrels, a topic without relevant articles in the collection) raise
   :class:`Unavailable` with a plain sentence for the view.
 - :func:`brackets` is what the article pane draws: every retrieved element of one article with
   its nesting level among the retrieved elements of that article (the number of retrieved
   elements that are its proper ancestors in the XML tree), so nesting and overlap are visible.
-  The engine has no such call; it is built here on :class:`~readsim.engine.elements.ElementTree`.
+  The engine has no such call; it is built here on :class:`~readsim.core.element_retrieval.ElementTree`.
 - The text already seen before rank position k is the engine's
-  :func:`~readsim.engine.elements.seen_before`.
+  :func:`~readsim.core.element_retrieval.seen_before`.
 
 Threading: every function here is plain Python on engine data and may run in a worker. See
 docs/architecture.md.
@@ -29,12 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
-from readsim.engine.collection import Collection
-from readsim.engine.elements import (SIMULATED, Curve, ElementRun, RankedElement, RankValues, TopicAssessments,
+from readsim.core.collection import Collection
+from readsim.core.element_retrieval import (SIMULATED, Curve, ElementRun, RankedElement, RankValues, TopicAssessments,
                                      element_assessments, rank_values, seen_before, simulated_ranking, topic_curves)
-from readsim.engine.elements.measures import METRICS
-from readsim.engine.elements.quantise import QUANTISATIONS
-from readsim.engine.formats import Qrels
+from readsim.core.element_retrieval.measures import METRICS
+from readsim.core.element_retrieval.quantise import QUANTISATIONS
+from readsim.core.formats import Qrels
 
 COMBOS = tuple((m, q) for m in METRICS for q in QUANTISATIONS)
 """The six (metric, quantisation) pairs of the scores grid, row by row: 2002, 2003s, 2003o."""
@@ -147,7 +147,7 @@ def prepare_topic(qrels: Qrels | None, collection: Collection | None, topic: str
                   file_runs: list[ElementRun] = ()) -> TopicView:
     """Derive ``topic``'s element assessments and evaluate the simulated and file runs
     (worker thread). Raises :class:`Unavailable` when nothing can be shown, an
-    :class:`~readsim.engine.errors.InputError` for an unreadable article."""
+    :class:`~readsim.core.errors.InputError` for an unreadable article."""
     if collection is None:
         raise Unavailable("No collection is open (File ▸ Open collection folder…): the element view needs the "
                           "articles, which give every element's span.")
@@ -226,5 +226,5 @@ def brackets(view: RunView, ta: TopicAssessments, article: str, parent: np.ndarr
 
 def seen(view: RunView, position: int) -> np.ndarray:
     """The text of ``view.entries[position]``'s article shown by the elements before it (unit
-    spans; :func:`~readsim.engine.elements.seen_before`)."""
+    spans; :func:`~readsim.core.element_retrieval.seen_before`)."""
     return seen_before(view.entries, position)

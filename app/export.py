@@ -9,7 +9,7 @@ the suffix is not one it writes.
   screen): PNG via ``QWidget.grab``, SVG via ``QSvgGenerator`` (vector text and marks).
 - :func:`export_plot` — a pyqtgraph plot (the precision plot, or any plot on screen:
   :func:`plots`) via ``pyqtgraph.exporters.ImageExporter`` / ``SVGExporter``.
-- :func:`export_scores` — the open article's scores (:func:`readsim._scores.panel_scores`)
+- :func:`export_scores` — the open article's scores (:func:`readsim.operations.article_scores.panel_scores`)
   with their context: measure, value, topic, article, run, mode, screen, tolerance, beta.
 - :func:`export_ranked_list` — the topic's ranked list with each article's document scores.
 - :func:`export_compare` — the A/B table (when the compare view is installed).
@@ -21,7 +21,7 @@ N edits`` (:func:`run_source`).
 :func:`export_with_dialog` is the one dialog-and-errors path every exporting view uses (the
 main window's File ▸ Export, the Runs window's Export button, the passages table's CSV).
 
-Every file is written atomically (:func:`readsim.engine.atomic.atomic_write`): pictures are
+Every file is written atomically (:func:`readsim.core.atomic.atomic_write`): pictures are
 rendered to bytes in memory (``QBuffer``) first, so a failure half-way (a full disk, a crash)
 leaves the previous file byte for byte and raises ``OSError`` naming the path. Menu entries are
 plain text (:func:`plain`: plot titles are HTML) and proposed file names are safe
@@ -46,8 +46,8 @@ from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
-from readsim._scores import panel_measures, panel_scores
-from readsim.engine.atomic import write_bytes, write_text
+from readsim.operations.article_scores import panel_measures, panel_scores
+from readsim.core.atomic import write_bytes, write_text
 
 from .plain import menu_text
 
@@ -386,7 +386,7 @@ def build_export(window) -> ExportActions:
     """File ▸ Export (before Quit): article view (PNG/SVG), plots (PNG/SVG), scores, ranked list
     and the A/B table (CSV/JSON), each through a save dialog. Shortcuts: Ctrl+E exports the
     scores, Ctrl+Shift+E the article view. The A/B entry is listed while ``window.compare_dock``
-    is shown (build after :func:`~readsim.app.widgets.compare.build_compare`)."""
+    is shown (build after :func:`~readsim.app.widgets.ab_panel.build_compare`)."""
     file_menu = window.file_menu
     quit_ = next((a for a in file_menu.actions() if a.text().replace("&", "") == "Quit"), None)
     before = quit_

@@ -19,7 +19,7 @@ article pane's visible screen. The figure holds
 Formats, by the file's suffix: ``.svg`` (``QSvgGenerator``, vector, text as text), ``.pdf``
 (``QPdfWriter``, one page the figure's size, vector) and ``.png`` (``width`` pixels wide, the
 figure scaled to it, default :data:`DEFAULT_WIDTH`). Every file is rendered in memory, then
-written atomically (:func:`readsim.engine.atomic.write_bytes`), only over a regular file.
+written atomically (:func:`readsim.core.atomic.write_bytes`), only over a regular file.
 
 The figure's lines are laid out in slices of at most :data:`SLICE_MS` (Qt lays a long article
 out line by line: about a second for 4 MB), and only as far as the figure needs (the range's end,
@@ -50,7 +50,7 @@ from PySide6.QtGui import (QColor, QFont, QFontMetrics, QImage, QPageLayout, QPa
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QAbstractScrollArea, QFrame, QWidget
 
-from readsim.engine.atomic import write_bytes
+from readsim.core.atomic import write_bytes
 
 from . import appearance as look
 from .articles import length_of

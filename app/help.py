@@ -20,7 +20,7 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QMenu, QPushButton, QTextBrowser, QVBoxLayout,
                                QWidget)
 
-from readsim.engine.reading import READING_MODES
+from readsim.core.reading import READING_MODES
 
 from . import appearance as look
 

@@ -2,12 +2,12 @@
 
 :func:`read_inputs` reads a collection, a qrels file, runs and a topics file, each on its own:
 one that cannot be read (missing, a folder, a FIFO, binary data, another kind of file, not
-UTF-8, a bad line; :func:`readsim.app.files.check_input`) is reported as ``path: reason``
+UTF-8, a bad line; :func:`readsim.app.input_files.check_input`) is reported as ``path: reason``
 (``file:line: reason``) in :attr:`Loaded.errors` while the others are taken over. A collection
 is listed, or its index built, with a :class:`~readsim.app.background.Progress` the GUI thread
 polls and may cancel (:func:`index_collection`, docs/reference.md section 2.10).
 :func:`describe` says what is loaded; :func:`check_inputs` checks the inputs against each other
-(:func:`readsim.engine.coverage.check_coverage`: an empty qrels file, run topics the qrels lack,
+(:func:`readsim.core.coverage.check_coverage`: an empty qrels file, run topics the qrels lack,
 articles the collection lacks, ...); :class:`CollectionNames` keeps the collection's article
 names it listed, so they are listed once per collection.
 
@@ -23,13 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from readsim.engine.collection import Collection
-from readsim.engine.coverage import check_coverage
-from readsim.engine.errors import Diagnostic, InputError
-from readsim.engine.formats import Qrels, Run, Topic, read_any_run, read_qrels, read_topics
+from readsim.core.collection import Collection
+from readsim.core.coverage import check_coverage
+from readsim.core.errors import Diagnostic, InputError
+from readsim.core.formats import Qrels, Run, Topic, read_any_run, read_qrels, read_topics
 
 from .background import input_error_text
-from .files import add_recent_files, check_input
+from readsim.app.input_files import add_recent_files, check_input
 from .background import Cancelled, Progress
 
 

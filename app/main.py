@@ -29,13 +29,13 @@ platform plugin: :func:`readsim.app.display.choose_platform` names every one mis
 before Qt would abort, or picks the other platform that has them.
 
 ``--screenshot`` reads the user's settings and writes nothing but its image
-(:func:`readsim.app.files.freeze_settings`); the image is written atomically, only over a
-regular file that is none of the inputs (:func:`readsim.engine.atomic.check_output`).
+(:func:`readsim.app.input_files.freeze_settings`); the image is written atomically, only over a
+regular file that is none of the inputs (:func:`readsim.core.atomic.check_output`).
 """
 
 from __future__ import annotations
 
-from readsim.engine import streams  # first: Ctrl+C during the imports below is one line, exit 130
+from readsim.core import streams  # first: Ctrl+C during the imports below is one line, exit 130
 
 streams.guard_start("readsim")
 
@@ -46,9 +46,9 @@ import sys
 import traceback
 from pathlib import Path
 
-from readsim.engine.atomic import check_output
-from readsim.engine.cli import EXIT_INTERRUPTED, describe_os_error, silence
-from readsim.engine.errors import InputError
+from readsim.core.atomic import check_output
+from readsim.cli import EXIT_INTERRUPTED, describe_os_error, silence
+from readsim.core.errors import InputError
 
 from .arguments import check_lesson, check_paths, check_usage, check_view, check_view_options, parser
 from .display import choose_platform
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the window (or render ``--screenshot``); returns the exit code (see the module).
 
     Until Qt's application exists, Ctrl+C ends the program at once (one line, 130:
-    :func:`readsim.engine.streams.guard_start`; a ``KeyboardInterrupt`` inside PySide's imports
+    :func:`readsim.core.streams.guard_start`; a ``KeyboardInterrupt`` inside PySide's imports
     can abort the interpreter); from then on :class:`Interrupt` routes it."""
     code = EXIT_INTERRUPTED
     try:
@@ -171,7 +171,7 @@ class Interrupt:
 def screenshot_output(args: argparse.Namespace, path: str | None = None) -> str | None:
     """Create the folder of ``--screenshot``'s image (or of ``path``: ``--figure``, ``--record``)
     and check the file may be written there
-    (:func:`screenshot_folder`, then :func:`readsim.engine.atomic.check_output` against every
+    (:func:`screenshot_folder`, then :func:`readsim.core.atomic.check_output` against every
     input); the problem as ``path: reason``, or None."""
     path = path or args.screenshot
     problem = screenshot_folder(path)
@@ -254,7 +254,7 @@ def _main(argv: list[str] | None) -> int:
 
 def _run(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     """Open the window (or render the screenshot) once Qt's application exists."""
-    from .files import freeze_settings, thaw_settings
+    from readsim.app.input_files import freeze_settings, thaw_settings
 
     if headless(args):
         from PySide6.QtCore import qInstallMessageHandler
@@ -342,7 +342,7 @@ def start(session, window, args: argparse.Namespace) -> None:
     if args.run and not args.sample:
         session.open_files(args.collection, args.qrels, args.run, args.topics, args.topic, args.article)
         return
-    from readsim.engine.samples import sample
+    from readsim.core.samples import sample
 
     s = sample()
     if s.collection.is_dir() and s.qrels.is_file() and s.runs:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QLabel, QMainWindow, QMen
 from . import appearance as look
 from . import settings_keys as keys
 from .background import activity
-from .files import app_settings, guess_kind
+from readsim.app.input_files import app_settings, guess_kind
 from .session import Session
 from .window_layout import Columns, fit_docks
 from .window_menus import build_menus
@@ -32,8 +32,8 @@ from .widgets.list_column import ListColumn
 from .widgets.status_line import StatusLine
 from .widgets.playback_bar import PlaybackBar, build_playback
 from .widgets.ranked_list import RankedListModel, RankedListView
-from .widgets.scores import ScoresPanel
-from .widgets.compare import ComparePanel, build_compare
+from readsim.app.widgets.score_panel import ScoresPanel
+from readsim.app.widgets.ab_panel import ComparePanel, build_compare
 from .widgets.on_demand import build_elements_action, build_runs_action, new_elements_dock, new_runs_window
 from .export import build_export
 from .widgets.render_dialogs import build_render
@@ -44,7 +44,7 @@ from .help import HelpDialog, build_help, new_measures_help, new_shortcuts_help,
 from .widgets.strategies import StrategiesPanel, build_strategies
 from .widgets.passages_table import PassagesPanel, build_passages
 from .widgets.topic_view import TopicView, build_topic_view
-from .widgets.explain import ExplainPanel, build_explain
+from readsim.app.widgets.explain_dock import ExplainPanel, build_explain
 from .widgets.sensitivity import SensitivityPanel, build_sensitivity
 from .view_state import ViewRestore, build_views, open_view_file
 from .playback import Playback

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from readsim.engine import intervals as iv
-from readsim.engine.document import DocumentEvaluation
-from readsim.engine.layout import Layout
-from readsim.engine.reading import Mode, window
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import DocumentEvaluation
+from readsim.core.layout import Layout
+from readsim.core.reading import Mode, window
 
 
 @dataclass(frozen=True)

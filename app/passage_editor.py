@@ -1,8 +1,8 @@
 """The passage editor, without its window: :class:`PassageEditor` sits beside a
 :class:`~readsim.app.session.Session`. Each edit replaces one ranked article
-(:class:`~readsim.engine.formats.RunArticle`) of the current run and topic with one whose
+(:class:`~readsim.core.formats.RunArticle`) of the current run and topic with one whose
 passages are the new retrieved spans, as a :class:`PassageEdit` command on a ``QUndoStack``;
-doing or undoing it re-evaluates that one article (the API's :func:`readsim._scores.ranked_article`,
+doing or undoing it re-evaluates that one article (the API's :func:`readsim.operations.article_scores.ranked_article`,
 as the session scores a ranked list) and emits the session's ``rows_changed`` and
 ``evaluation_changed``, so the scores, the ranked list, the plot and the chain follow at once.
 
@@ -22,12 +22,12 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from readsim._scores import ranked_article
-from readsim.engine import intervals as iv
-from readsim.engine.errors import InputError
-from readsim.engine.formats import Qrels, Run, RunArticle, read_any_run, write_run
-from readsim.engine.layout import Layout
-from readsim.engine.results import retrieved_passages
+from readsim.operations.article_scores import ranked_article
+from readsim.core import intervals as iv
+from readsim.core.errors import InputError
+from readsim.core.formats import Qrels, Run, RunArticle, read_any_run, write_run
+from readsim.core.layout import Layout
+from readsim.core.result_lines import retrieved_passages
 
 from .rows import RankedRow, with_mode
 from .session import Session
@@ -146,7 +146,7 @@ class PassageEditor(QObject):
         before = run.article(topic, article)
         if spans is None:
             after = None
-        elif before is not None:  # edited: no longer the file's lines (see engine.formats.run_writer.write_run)
+        elif before is not None:  # edited: no longer the file's lines (see readsim.core.formats.run_writer.write_run)
             after = dataclasses.replace(before, passages=spans, xpaths=[], pointers=[], lines=(), line_spans=None)
         else:
             after = RunArticle(article, len(run.topics.get(topic, [])) + 1, spans, [], 0)
@@ -169,7 +169,7 @@ class PassageEditor(QObject):
         return self.set_retrieved(iv.subtract(self.retrieved(), iv.as_array([(a, b)])), "Remove passage")
 
     def retrieve_element(self, element) -> bool:
-        """Add an element's whole span (an :class:`~readsim.engine.text.Element`)."""
+        """Add an element's whole span (an :class:`~readsim.core.text.Element`)."""
         return self.set_retrieved(iv.normalize(np.vstack([self.retrieved(), [[element.start, element.end]]])),
                                   f"Retrieve {element.tag}")
 
@@ -275,7 +275,7 @@ class PassageEditor(QObject):
     def save(self, path: str | os.PathLike, run: Run | None = None) -> list:
         """Write ``run`` (default: the session's run, with its edits) as a FOL run, atomically.
 
-        What each line becomes is :func:`~readsim.engine.formats.run_writer.write_run`'s rule: the
+        What each line becomes is :func:`~readsim.core.formats.run_writer.write_run`'s rule: the
         lines of articles not edited are copied byte for byte from the run's own file, in its
         order; an edited article's lines are replaced by one line per passage at its first
         line; a topic whose ranks were moved (:mod:`readsim.app.rank_edits`) is written in its new

@@ -2,7 +2,7 @@
 
 The reader's state is one number, ``top``: the reading position (characters read before it,
 0-based, in the unit) of the first character on the screen. The screen shows reading positions
-``[top, top + screen)`` (:func:`readsim.engine.reading.window` maps them to document spans, in
+``[top, top + screen)`` (:func:`readsim.core.reading.window` maps them to document spans, in
 reading order); everything on the screen counts as read, so the reader has read
 ``read = min(top + screen, n)`` characters (what LE assumes: the first screen is read at once).
 
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from readsim._scores import relevant_read
-from readsim.engine.document import DocumentEvaluation
-from readsim.engine.reading import Piece
+from readsim.operations.article_scores import relevant_read
+from readsim.core.doc_evaluation import DocumentEvaluation
+from readsim.core.reading import Piece
 
 from .session import Session
 
@@ -56,7 +56,7 @@ def jumps(pieces: tuple[Piece, ...] | list[Piece]) -> list[tuple[int, int, int]]
 class SoFar:
     """Scores of the reader so far, after ``read`` characters of the reading order (unit).
 
-    ``relevant``: relevant characters among them (:func:`readsim._scores.relevant_read`);
+    ``relevant``: relevant characters among them (:func:`readsim.operations.article_scores.relevant_read`);
     ``precision = relevant / read`` (0 when nothing is read), ``recall = relevant / nrc``
     (0 when the article has no relevant text); ``t2i_stop``: characters read when the T2I
     reader stops (:func:`docmeasures.t2i_stop`), reached when ``read >= t2i_stop``;

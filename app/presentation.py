@@ -16,7 +16,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget
 
 from . import appearance as look
-from .files import app_settings
+from readsim.app.input_files import app_settings
 
 PRESENT_SHORTCUT = "F5"  # as slide programs start a show
 THEME_TEXT = {"system": "&System", "light": "&Light", "dark": "&Dark"}

@@ -13,7 +13,7 @@ goes through :func:`write_table`, which writes
 (qrels, every run, collection, topics), the open run's source (its file, or ``edited from FILE,
 N edits``: :func:`readsim.app.export.run_source`), the topic and article, and the reader's
 settings. Windows without a session (the Runs window) pass their own dict. Writes are atomic
-(:mod:`readsim.engine.atomic`): ``OSError`` naming the path, ``ValueError`` for another suffix.
+(:mod:`readsim.core.atomic`): ``OSError`` naming the path, ``ValueError`` for another suffix.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from readsim.engine import __version__
-from readsim.engine.atomic import write_text
+from readsim import __version__
+from readsim.core.atomic import write_text
 
 
 def provenance(window, **extra) -> dict:

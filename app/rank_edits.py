@@ -6,7 +6,7 @@ passage edits in the order they were made, and File ▸ Save run writes both. A 
 article of a topic from one position to another; the topic's articles are then renumbered
 (``RunArticle.rank`` = position, 1-based), as a run file's line order is its ranking
 (docs/reference.md section 2.3). Saving writes the moved topic in its new order with ranks and
-rsv rewritten to match (:func:`readsim.engine.formats.write_run`, its reordered-topic rule).
+rsv rewritten to match (:func:`readsim.core.formats.write_run`, its reordered-topic rule).
 
 A move changes no article's document scores (they do not depend on the rank), so the topic's
 rows are reordered and renumbered at once, not read again: the list scores (gP, AgP, ...), which
@@ -25,7 +25,7 @@ import dataclasses
 
 from PySide6.QtGui import QAction, QKeySequence, QUndoCommand
 
-from readsim.engine.formats import Run, RunArticle
+from readsim.core.formats import Run, RunArticle
 
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from readsim.engine.reading import Mode
+from readsim.core.reading import Mode
 
 from . import marks as mk
 from . import rows as rw

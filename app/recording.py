@@ -24,7 +24,7 @@ most :data:`MAX_GIF_PIXELS` pixels in all: about 1,300 frames of a 675 × 678 pa
 ``.mp4`` (H.264 through imageio-ffmpeg, the optional extra
 ``readsim[mp4]``: :func:`mp4_available`; constant :data:`MP4_FPS` frames per second, each frame
 repeated for its duration; streamed, no frame limit). The file is encoded in memory (an MP4 in a
-temporary folder first) and written atomically (:func:`readsim.engine.atomic.write_bytes`),
+temporary folder first) and written atomically (:func:`readsim.core.atomic.write_bytes`),
 only over a regular file.
 
 Errors: ``ValueError`` (one line) for no article open or an article without text, an unknown
@@ -49,7 +49,7 @@ from PySide6.QtCore import QEventLoop
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
-from readsim.engine.atomic import check_target, write_bytes
+from readsim.core.atomic import check_target, write_bytes
 
 from .background import Cancelled  # raised here when the recording is cancelled (nothing written)
 

@@ -1,12 +1,12 @@
 """The topic's ranked list: one :class:`RankedRow` per ranked article, and how it is scored.
 
-A ranked article's evaluation is the API's (:func:`readsim._scores.ranked_articles` for the
+A ranked article's evaluation is the API's (:func:`readsim.operations.article_scores.ranked_articles` for the
 topic's list, in one batch through the columns ``readsim-eval`` reads;
-:func:`readsim._scores.ranked_article` for one, as ``readsim.article``: doc_length from the
+:func:`readsim.operations.article_scores.ranked_article` for one, as ``readsim.article``: doc_length from the
 qrels, else from the article; retrieved passages clipped to the article when it is at hand),
 computed once per topic in the natural mode and
 re-derived for another mode from its pieces' inputs (:func:`with_mode`, :class:`RowsByMode`:
-:func:`readsim._scores.in_modes`, one batch), so a control change never re-reads or re-lays
+:func:`readsim.operations.article_scores.in_modes`, one batch), so a control change never re-reads or re-lays
 out anything. The ``entry`` mode reads each article from its entry point, which the natural
 evaluation carries (``DocumentEvaluation.entry``): the run's (``RunArticle.entry_point``: a Best
 in Context line's offset, else the first passage's start, docs/reference.md section 3), or
@@ -24,20 +24,20 @@ import dataclasses
 from collections.abc import Container
 from dataclasses import dataclass, field
 
-from readsim._scores import evaluate_passages, in_mode, in_modes, ranked_article, ranked_articles, with_entry
-from readsim.engine.collection import Collection
-from readsim.engine.document import DocumentEvaluation
-from readsim.engine.errors import InputError
-from readsim.engine.formats import Qrels, Run, RunArticle
-from readsim.engine.reading import READING_MODES, Mode
-from readsim.engine.results import Join
+from readsim.operations.article_scores import evaluate_passages, in_mode, in_modes, ranked_article, ranked_articles, with_entry
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import DocumentEvaluation
+from readsim.core.errors import InputError
+from readsim.core.formats import Qrels, Run, RunArticle
+from readsim.core.reading import READING_MODES, Mode
+from readsim.core.result_lines import Join
 
 MODES = READING_MODES
 
 
 def with_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
     """``ev`` read in another mode: same relevant and retrieved passages and extent (the API's
-    :func:`readsim._scores.in_mode`, as ``readsim.article`` reads it)."""
+    :func:`readsim.operations.article_scores.in_mode`, as ``readsim.article`` reads it)."""
     return in_mode(ev, mode)
 
 
@@ -100,7 +100,7 @@ def moved_entry(row: RankedRow | None, ev: DocumentEvaluation, point: int,
 
 def _article_facts(coll: Collection | None, entry: RunArticle, facts: dict, notes: list[str]) -> tuple[bool, str]:
     """``(in_collection, title)`` of a ranked article (worker thread), its length recorded in
-    ``facts`` for the evaluation (:func:`readsim._scores.ranked_articles`). A bad article file
+    ``facts`` for the evaluation (:func:`readsim.operations.article_scores.ranked_articles`). A bad article file
     is read as absent, with a note, unless the run's lines need its elements (then the
     evaluation names the error)."""
     name = entry.article
@@ -128,7 +128,7 @@ def _row(qrels: Qrels, topic: str, entry: RunArticle, in_coll: bool, title: str,
 def ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Collection | None,
                join: Join, judged: bool, notes: list[str]) -> RankedRow:
     """Evaluate one ranked article (worker thread) as ``readsim-eval`` does
-    (:func:`readsim._scores.ranked_article`): an unresolvable XPath is an :class:`InputError`
+    (:func:`readsim.operations.article_scores.ranked_article`): an unresolvable XPath is an :class:`InputError`
     naming its line (docs/reference.md section 1.3). A bad article file falls back to the
     qrels and the run alone, with a note, unless the run's lines need its elements."""
     facts: dict = {}
@@ -140,7 +140,7 @@ def ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Coll
 def evaluate_rows(qrels: Qrels | None, run: Run, topic: str, entries: list[RunArticle],
                   coll: Collection | None) -> tuple[list[RankedRow], list[str]]:
     """The natural-mode rows of ``entries`` (worker thread; the topic's ranked articles, which
-    :func:`readsim._scores.ranked_articles` evaluates in one batch, through the run's and the
+    :func:`readsim.operations.article_scores.ranked_articles` evaluates in one batch, through the run's and the
     qrels' columns when the files speak for the topic), and the notes to show (bad article files,
     passages joined across elements). Without ``qrels`` no row is judged. Each article of the
     collection is read once, for its title and its length. (When the run was edited meanwhile
@@ -197,7 +197,7 @@ def choose_topic(run: Run, names: Container[str], qrels: Qrels | None, fallback:
 
 def rows_in_mode(rows: list[RankedRow], mode: Mode) -> list[RankedRow]:
     """``rows`` read in ``mode`` (each as :meth:`RankedRow.in_mode` reads it), the reading orders
-    built in one batch (:func:`readsim._scores.in_modes`)."""
+    built in one batch (:func:`readsim.operations.article_scores.in_modes`)."""
     evs = in_modes([r.natural or r.evaluation for r in rows], mode)
     return [dataclasses.replace(r, evaluation=ev) for r, ev in zip(rows, evs)]
 

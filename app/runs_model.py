@@ -2,12 +2,12 @@
 widgets: reading extra runs, evaluating every run once (and once more as whole documents),
 comparing them, the fidelity tables, and the tables of what it shows (:class:`Table`, exported
 with their provenance by :mod:`readsim.app.provenance`). Runs are evaluated, compared and the
-fidelity tables built by the Python API's pandas-free core (:func:`readsim._evaluate.evaluate_run`,
-:func:`readsim._compare.comparison_of`, :func:`readsim._compare.fidelity_of`), as
+fidelity tables built by the Python API's pandas-free core (:func:`readsim.operations.evaluate.evaluate_run`,
+:func:`readsim.operations.comparison.comparison_of`, :func:`readsim.operations.comparison.fidelity_of`), as
 ``readsim.compare`` and ``readsim-eval`` do.
 
 No statistic is computed here: every number is the engine's, as ``readsim-eval compare`` and
-``readsim-eval fidelity`` (:mod:`readsim.engine.cli`) print it. This module only pairs
+``readsim-eval fidelity`` (:mod:`readsim.cli`) print it. This module only pairs
 the runs with labels, caches evaluations and lays the results out as rows.
 
 Threading contract: :func:`compare_job`, :func:`fidelity_job` and :func:`read_runs` run in a
@@ -28,20 +28,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from readsim.engine.collection import Collection
-from readsim.engine.compare import MIN_CORRELATED, format_number, format_signed, plural
-from readsim.engine.compare import run_labels as engine_run_labels
-from readsim.engine.errors import InputError
-from readsim.engine.formats import Qrels, Run, read_any_run
-import readsim._evaluate as api_core
-from readsim.engine.measure import ListMeasure, UnknownMeasure, parse_list_measure
-from readsim.engine.reading import READING_MODES as ENGINE_READING_MODES
-from readsim.engine.reading import Mode
+from readsim.core.collection import Collection
+from readsim.core.run_stats import MIN_CORRELATED, format_number, format_signed, plural
+from readsim.core.run_stats import run_labels as engine_run_labels
+from readsim.core.errors import InputError
+from readsim.core.formats import Qrels, Run, read_any_run
+import readsim.operations.evaluate as api_core
+from readsim.core.measure import ListMeasure, UnknownMeasure, parse_list_measure
+from readsim.core.reading import READING_MODES as ENGINE_READING_MODES
+from readsim.core.reading import Mode
 
 from .background import Cancelled, Progress  # noqa: F401 - the workers' progress and cancellation, named here too
 
 if TYPE_CHECKING:
-    from readsim.engine.listmeasures import Evaluation
+    from readsim.core.listmeasures import Evaluation
 
 DEFAULT_MEASURES = ("AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "ANCE@600/LE(300)")
 """The measures compared by default: INEX's official Relevant in Context measure, the two
@@ -69,7 +69,7 @@ def parse_measures(text: str) -> list[ListMeasure]:
 @dataclass(frozen=True)
 class Options:
     """How to compare: measures (names), the test and its parameters (those of
-    :func:`readsim.engine.compare.compare_runs`), the reading order and LE levels of the
+    :func:`readsim.core.run_stats.compare_runs`), the reading order and LE levels of the
     evaluation, ``complete`` (pair over every judged topic, ``-c``) and ``baseline`` (evaluate
     every run once more as whole documents: the "against documents" correlations)."""
 
@@ -95,7 +95,7 @@ class Options:
 
 def run_labels(runs: Sequence[Run]) -> list[str]:
     """A unique label per run, by the engine's one naming rule
-    (:func:`readsim.engine.compare.run_labels`: the run id, or the file name when runs share
+    (:func:`readsim.core.run_stats.run_labels`: the run id, or the file name when runs share
     the id), as ``readsim-eval compare`` prints them."""
     return engine_run_labels(runs)[0]
 
@@ -107,10 +107,10 @@ def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
     """Read run files (worker thread). A folder stands for every file in it not starting with
     ``.``, by name (as ``readsim-eval compare --runs``). Returns the runs read and one
     ``path: reason`` per file (or folder) that could not be read; never raises for bad input."""
-    from readsim.engine.coverage import run_paths
+    from readsim.core.coverage import run_paths
 
     from .background import input_error_text
-    from .files import check_input
+    from readsim.app.input_files import check_input
 
     runs: list[Run] = []
     errors: list[str] = []
@@ -141,17 +141,17 @@ class Cached:
     qrels: Qrels
     collection: Collection | None
     key: tuple
-    evaluation: Evaluation  # readsim._evaluate.evaluate_run's
+    evaluation: Evaluation  # readsim.operations.evaluate.evaluate_run's
     documents: Evaluation | None
 
 
 @dataclass
 class Compared:
-    """A finished comparison: the engine's :class:`~readsim.engine.compare.Comparison` (run
+    """A finished comparison: the engine's :class:`~readsim.core.run_stats.Comparison` (run
     names are :attr:`labels`), the runs compared (same order), the options, the evaluations
     (for the cache) and the readers' warnings."""
 
-    comparison: object  # engine.compare.Comparison
+    comparison: object  # readsim.core.run_stats.Comparison
     runs: list[Run]
     labels: list[str]
     options: Options
@@ -170,7 +170,7 @@ class Compared:
 def _evaluate_one(qrels: Qrels, run: Run, measures: list[ListMeasure], options: Options,
                   collection: Collection | None, as_document: bool, progress: Progress, start: float,
                   width: float, what: str) -> tuple[Evaluation, list]:
-    """One run evaluated by the Python API's core (:func:`readsim._evaluate.evaluate_run`, as
+    """One run evaluated by the Python API's core (:func:`readsim.operations.evaluate.evaluate_run`, as
     ``readsim-eval compare`` does): its evaluation and the doc_length checks' warnings."""
 
     def tick(done: int, total: int) -> None:
@@ -190,7 +190,7 @@ def compare_job(qrels: Qrels, runs: Sequence[Run], collection: Collection | None
     them. Worker thread. Raises ``ValueError`` when too little is left to compare (fewer than 2
     runs or paired topics, an option out of range), :class:`UnknownMeasure`, :class:`InputError`,
     :class:`Cancelled`."""
-    from readsim._compare import comparison_of
+    from readsim.operations.comparison import comparison_of
 
     measures = [parse_list_measure(m) for m in options.measures]
     if len(runs) < 2:
@@ -238,10 +238,10 @@ def _relabelled(ev: Evaluation, label: str) -> Evaluation:
 
 def fidelity_job(qrels: Qrels, collection: Collection, options: Options, progress: Progress):
     """The fidelity tables on the complete topics (the Python API's core,
-    :func:`readsim._compare.fidelity_of`, as ``readsim-eval fidelity``; worker thread),
+    :func:`readsim.operations.comparison.fidelity_of`, as ``readsim-eval fidelity``; worker thread),
     with progress per simulated run. Raises :class:`InputError` (no complete topic, an article
     that cannot be read), :class:`UnknownMeasure`, :class:`Cancelled`."""
-    from readsim._compare import fidelity_of
+    from readsim.operations.comparison import fidelity_of
 
     progress.step(0.0, "building the 20 simulated runs")
     measures = [parse_list_measure(m) for m in options.measures]
@@ -253,7 +253,7 @@ def fidelity_job(qrels: Qrels, collection: Collection, options: Options, progres
 
 
 def fmt(value: float, digits: int = 4) -> str:
-    """A statistic as shown: :func:`engine.compare.format_number` with a typographic minus."""
+    """A statistic as shown: :func:`readsim.core.run_stats.format_number` with a typographic minus."""
     return format_number(value, digits).replace("-", "−")
 
 
@@ -289,14 +289,14 @@ def edited_runs(result: Compared) -> dict[str, str]:
 
 
 def neighbour_marks(c, k: int) -> dict[int, object]:
-    """Run index -> the engine's :class:`~readsim.engine.compare.Pair` of that run and the run
+    """Run index -> the engine's :class:`~readsim.core.run_stats.Pair` of that run and the run
     ranked just below it under measure ``k`` (the last run has none)."""
     return {p.better: p for p in c.neighbours(k)}
 
 
 def verdict_text(f, k: int) -> str:
     """The fidelity verdict of measure ``k`` in one sentence (as ``readsim-eval fidelity``)."""
-    from readsim.engine.fidelity import ALWAYS, ON_AVERAGE, RESPECTED, REVERSED
+    from readsim.core.fidelity_tables import ALWAYS, ON_AVERAGE, RESPECTED, REVERSED
 
     respected = f.with_verdict(k, RESPECTED)
     always = sum(o in respected for o in ALWAYS)
@@ -398,7 +398,7 @@ def correlations_table(result: Compared) -> Table:
 
 def topics_table(result: Compared) -> Table:
     """Every paired topic of every measure, each run's value and its difference to its reference
-    run (:meth:`readsim.engine.compare.Comparison.per_topic`, ``readsim-eval compare
+    run (:meth:`readsim.core.run_stats.Comparison.per_topic`, ``readsim-eval compare
     --per-topic``'s rows): the topics where a run beats the best-ranked run most first."""
     c = result.comparison
     rows = []
@@ -420,7 +420,7 @@ def fidelity_table2(f) -> Table:
     """Table 2 of every measure: per expected ordering the mean difference (measure units,
     oriented), topics where the first run is better, equal, worse, the two-sided t-test p and
     the verdict; ``always`` marks the paper's 28 always-confirmed orderings."""
-    from readsim.engine.fidelity import ALWAYS
+    from readsim.core.fidelity_tables import ALWAYS
 
     rows = []
     for k, m in enumerate(f.measures):

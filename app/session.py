@@ -3,7 +3,7 @@
 :class:`Session` holds the qrels, the runs, the collection, the topics, the current topic,
 its ranked list (:class:`~readsim.app.rows.RankedRow`), the open article
 (:class:`~readsim.app.articles.ArticleState`), the reader's
-:class:`~readsim.engine.document.Settings`, the entry points the user set, the reading
+:class:`~readsim.core.doc_evaluation.Settings`, the entry points the user set, the reading
 position (a screen index) and the progress of a collection's index build (``indexing``, polled
 by the window). It emits one signal per field it changes; widgets subscribe.
 
@@ -32,9 +32,9 @@ import os
 
 from PySide6.QtCore import QObject, Signal
 
-from readsim.engine.collection import Collection
-from readsim.engine.document import Settings
-from readsim.engine.formats import Qrels, Run, Topic
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import Settings
+from readsim.core.formats import Qrels, Run, Topic
 
 from . import rows as rw
 from .article_loader import ArticleLoader
@@ -64,7 +64,7 @@ class Session(ReaderPosition, QObject):
       file that could not be read, or ``InputError`` text);
     - ``diagnostics(list)``: reader warnings (strings);
     - ``coverage_changed(list)``: :attr:`coverage` replaced: the ``Diagnostic`` warnings of
-      :func:`readsim.engine.coverage.check_coverage` on everything loaded (empty when the inputs
+      :func:`readsim.core.coverage.check_coverage` on everything loaded (empty when the inputs
       fit together);
     - ``baselines_changed()``: :attr:`baselines` replaced (an edit made, undone or saved).
     """
@@ -254,7 +254,7 @@ class Session(ReaderPosition, QObject):
 
     def open_sample(self) -> None:
         """Open the shipped sample (all its runs; the first shown). Reports a missing sample."""
-        from readsim.engine.samples import sample
+        from readsim.core.samples import sample
 
         s = sample()
         if not (s.collection.is_dir() and s.qrels.is_file() and s.runs):

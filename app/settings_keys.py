@@ -1,4 +1,4 @@
-"""Every key the window remembers in its settings (:func:`readsim.app.files.app_settings`, a
+"""Every key the window remembers in its settings (:func:`readsim.app.input_files.app_settings`, a
 ``QSettings``), with the type it is read back as and its default: the one place a settings key
 is spelt. Read and write them with :func:`read` and :func:`write`; no other module passes a key
 string to ``value()`` or ``setValue()`` (``tests/app/test_settings_keys.py``).

@@ -2,22 +2,22 @@
 
 No Qt and no file access: every number is the Python API core's, which ``readsim.evaluate``
 and ``readsim.loss`` are built on. :func:`topic_scores` joins the rows' evaluations (current
-reading mode) with the qrels' relevance and relevant sizes (:func:`readsim._evaluate.topic_ranking`)
-and asks for the list measures (:func:`readsim._evaluate.topic_values`: the arithmetic
+reading mode) with the qrels' relevance and relevant sizes (:func:`readsim.operations.evaluate.topic_ranking`)
+and asks for the list measures (:func:`readsim.operations.evaluate.topic_values`: the arithmetic
 ``readsim.evaluate(..., per="topic")`` applies to each topic; SPEC section 6, policies 1, 2 and
-7 of :mod:`readsim.engine.listmeasures`: gP past a short run's end, effort past the run's end,
+7 of :mod:`readsim.core.listmeasures`: gP past a short run's end, effort past the run's end,
 unjudged and non-relevant articles score the measure's null value) and the curves
-(:func:`readsim._evaluate.topic_curves`). The same rows give "where the run loses"
-(:func:`readsim._loss.topic_split`): AgP with the highlighted passages and/or the ideal ranking,
+(:func:`readsim.operations.evaluate.topic_curves`). The same rows give "where the run loses"
+(:func:`readsim.operations.loss.topic_split`): AgP with the highlighted passages and/or the ideal ranking,
 and each article's browse loss (what each article costs the topic is computed from the split by
-the topic view, in the background, :func:`readsim._loss.topic_costs`).
+the topic view, in the background, :func:`readsim.operations.loss.topic_costs`).
 
 Speed (a reader-setting change must show within a frame): the loss split reads every relevant
 article of the topic again with its highlighted passages (``S_ideal``), all in one batch
-(:func:`readsim._loss.ideal_scores`). A :class:`LossMemo` keeps each ``S_ideal`` (per
+(:func:`readsim.operations.loss.ideal_scores`). A :class:`LossMemo` keeps each ``S_ideal`` (per
 judgement, measure, mode, levels and entry point) and each topic's split, so a screen or tolerance change that
 leaves S alone costs nothing and a mode already seen costs the run's side only. The numbers
-are those of :func:`readsim._loss.topic_split` without the memo (same functions; tested equal).
+are those of :func:`readsim.operations.loss.topic_split` without the memo (same functions; tested equal).
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from readsim._evaluate import topic_curves, topic_ranking, topic_values
-from readsim._loss import ideal_scores, topic_split
-from readsim.engine.document import Settings
-from readsim.engine.formats import Judgement, Qrels
-from readsim.engine.listmeasures import Ranking
-from readsim.engine.loss import LossSplit
-from readsim.engine.measure import DocMeasure, ListMeasure
-from readsim.engine.registry import effort_kinds
+from readsim.operations.evaluate import topic_curves, topic_ranking, topic_values
+from readsim.operations.loss import ideal_scores, topic_split
+from readsim.core.doc_evaluation import Settings
+from readsim.core.formats import Judgement, Qrels
+from readsim.core.listmeasures import Ranking
+from readsim.core.costs import LossSplit
+from readsim.core.measure import DocMeasure, ListMeasure
+from readsim.core.registry import effort_kinds
 
 DOC_KINDS = ("aveChP", "T2IF", "T2IP", "F", "LE", "ES")  # the topic view's document measures
 EFFORT_KINDS = effort_kinds()  # LE, ES: the effort scores CE, NCE and ANCE cumulate
@@ -120,7 +120,7 @@ class TopicScores:
 
 
 class LossMemo:
-    """Memo of :func:`readsim._loss.ideal_scores` values and of the last splits (see the
+    """Memo of :func:`readsim.operations.loss.ideal_scores` values and of the last splits (see the
     module docstring). Keys hold their objects (judgement, rows list, qrels), compared by
     identity, so a new qrels file or new rows never meet an old entry; at most ``limit``
     ideal scores are kept (then the memo starts again)."""
@@ -160,7 +160,7 @@ class LossMemo:
 
     def loss_split(self, measure: DocMeasure, judged, articles, docs, mode, levels: int,
                    rows: object = None, qrels: object = None) -> LossSplit:
-        """:func:`readsim._loss.topic_split` (no entry points) with memoised ``S_ideal``;
+        """:func:`readsim.operations.loss.topic_split` (no entry points) with memoised ``S_ideal``;
         the same ``rows`` and ``qrels`` objects with the same measure, mode and levels return
         the previous split (the same object)."""
         key = (id(rows), id(qrels), measure, str(mode), levels)

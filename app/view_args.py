@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 
-from readsim.engine.measure import MAX_LEVELS, MAX_SIZE, MAX_WEIGHT
-from readsim.engine.reading import Mode
+from readsim.core.measure import MAX_LEVELS, MAX_SIZE, MAX_WEIGHT
+from readsim.core.reading import Mode
 
 # The bounds the command line's options and a view's fields (readsim.app.view_file) share, one
 # table for both: a value the command line refuses is refused in a view too.

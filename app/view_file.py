@@ -31,13 +31,13 @@ A view is a JSON object (UTF-8) with a format version::
   and of "where the run loses"; absent or null (views written before it): the window's own.
 
 :func:`read_view` checks everything before anything is opened and raises :class:`ViewError`
-(an :class:`~readsim.engine.errors.InputError`): ``FILE: field NAME: reason``, e.g.
+(an :class:`~readsim.core.errors.InputError`): ``FILE: field NAME: reason``, e.g.
 ``lesson.readsim: field settings.screen: must be a whole number from 1 to 10,000,000, not "big"``;
 a file a view names that is missing is ``FILE: field files.qrels: PATH: qrels file not found``;
 JSON that is no view's (nested past 32 levels, an integer past 30 digits, a lone surrogate) is
 refused the same way (:mod:`readsim.app.view_json`); a
 view of a newer format version says which version it is and which this readsim reads.
-:func:`write_view` writes atomically (:mod:`readsim.engine.atomic`), only over a regular file.
+:func:`write_view` writes atomically (:mod:`readsim.core.atomic`), only over a regular file.
 Pure Python: no Qt (the window's side is :mod:`readsim.app.view_state`).
 """
 
@@ -49,10 +49,10 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from readsim.engine.atomic import write_text
-from readsim.engine.coverage import check_input_path
-from readsim.engine.errors import InputError
-from readsim.engine.reading import READING_MODES
+from readsim.core.atomic import write_text
+from readsim.core.coverage import check_input_path
+from readsim.core.errors import InputError
+from readsim.core.reading import READING_MODES
 
 from .view_args import ALPHA_RANGE, BETA_RANGE, LEVELS_RANGE, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
 from .view_json import ViewError, load
@@ -160,7 +160,7 @@ def _shown(value) -> str:
 
 def read_view(path: str | os.PathLike) -> View:
     """Read and check the view file ``path`` (see the module); every file it names must be there
-    (:func:`readsim.engine.coverage.check_input_path`). Paths come back absolute. Raises
+    (:func:`readsim.core.coverage.check_input_path`). Paths come back absolute. Raises
     :class:`ViewError` (``FILE: field NAME: reason``), never another exception for bad input."""
     path = Path(path)
     try:
@@ -305,7 +305,7 @@ def view_json(view: View, path: str | os.PathLike) -> dict:
 
 def write_view(path: str | os.PathLike, view: View) -> Path:
     """Write ``view`` to ``path`` (JSON, see the module), atomically and only over a regular
-    file (:func:`readsim.engine.atomic.write_text`). Raises ``OSError`` naming ``path``; nothing
+    file (:func:`readsim.core.atomic.write_text`). Raises ``OSError`` naming ``path``; nothing
     is written then."""
     text = json.dumps(view_json(view, path), indent=2, ensure_ascii=False) + "\n"
     write_text(path, text)

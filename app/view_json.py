@@ -16,7 +16,7 @@ import json
 import re
 from pathlib import Path
 
-from readsim.engine.errors import InputError
+from readsim.core.errors import InputError
 
 MAX_DEPTH = 32  # arrays and objects inside each other; a view's deepest field is edits[i].passages[k] (4)
 MAX_DIGITS = 30  # an integer's digits; every range of a view ends far below 10^30 (2^40 has 13 digits)

@@ -30,7 +30,7 @@ from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog
 
-from readsim.engine import intervals as iv
+from readsim.core import intervals as iv
 
 from .background import activity
 from .editing import CANCEL, SAVE

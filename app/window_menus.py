@@ -10,7 +10,7 @@ from typing import NamedTuple
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
-from .files import ARCHIVE_FILTER, recent_files
+from readsim.app.input_files import ARCHIVE_FILTER, recent_files
 from .plain import menu_text
 
 

@@ -1,6 +1,6 @@
 """Benchmark of readsim's Python API against ``readsim-eval`` in the same process.
 
-Floor: ``readsim-eval``'s own work without its start-up, i.e. ``readsim.engine.cli.main`` called
+Floor: ``readsim-eval``'s own work without its start-up, i.e. ``readsim.cli.main`` called
 in this process (``--jobs 1``: one process, as the API evaluates; output to memory), on the five
 real INEX runs. What is measured, each as the best of ``--repeat`` calls (interleaved with the floor's) and as a ratio to its
 floor (target: at most 1.0x plus noise, the API building a DataFrame of the same rows):
@@ -30,7 +30,7 @@ import warnings
 from pathlib import Path
 
 import readsim
-from readsim.engine.cli import main as cli_main
+from readsim.cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))

@@ -67,7 +67,7 @@ def generate(where: Path, n: int) -> dict[str, Path]:
 
 BUILD = """
 import re, sys, time
-from readsim.engine.collection import Collection
+from readsim.core.collection import Collection
 t = time.perf_counter()
 c = Collection(sys.argv[1])
 c.listing()  # a folder is listed or indexed at the first need
@@ -77,7 +77,7 @@ print(seconds, peak, len(c.names()))
 """
 OPEN = """
 import sys
-from readsim.engine.collection import Collection
+from readsim.core.collection import Collection
 Collection(sys.argv[1]).article(sys.argv[2])
 """
 

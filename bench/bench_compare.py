@@ -15,7 +15,7 @@ What is measured:
 
 1. in this process: reading and evaluating the 50 runs with the four measures, and again as
    whole documents (the baseline correlations), against the read floor;
-2. the statistics alone (:func:`engine.compare.compare_evaluations` on those evaluations) with
+2. the statistics alone (:func:`readsim.core.run_stats.compare_evaluations` on those evaluations) with
    each test: bootstrap (the aim), t, randomization;
 3. the whole command, ``readsim-eval compare QRELS --runs DIR -m ... -m ...`` in a process of its
    own (bytecode cached, as installed), against the 10 s aim and both floors.
@@ -41,9 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_eval import DATA, MEASURES, _env, best_of, load, synthesize
 
-from readsim.engine.cli.compare import build_parser as build_compare_parser
-from readsim.engine.cli.compare import evaluate_runs
-from readsim.engine.formats import read_any_run
+from readsim.cli.compare_command import build_parser as build_compare_parser
+from readsim.cli.compare_command import evaluate_runs
+from readsim.core.formats import read_any_run
 
 AIM = 10.0
 BIN = Path(sys.executable).parent
@@ -109,7 +109,7 @@ def main() -> None:
         print(f"\n1. read + evaluate (and as documents) in this process: {t_eval:.2f} s = "
               f"{t_eval / read_floor:.1f}x the read floor ({load()})")
 
-        from readsim.engine.compare import compare_evaluations
+        from readsim.core.run_stats import compare_evaluations
 
         print("2. the statistics alone (50 runs: 1,225 pairs x 4 measures; scipy already imported):")
         for test in ("bootstrap", "t", "randomization"):
@@ -128,7 +128,7 @@ def main() -> None:
 
 
 def _parsed(names):
-    from readsim.engine.measure import parse_list_measure
+    from readsim.core.measure import parse_list_measure
 
     return [parse_list_measure(m) for m in names]
 

@@ -30,10 +30,10 @@ sys.path.insert(0, str(ROOT / "tests" / "engine"))
 
 from reference import ReferenceDoc  # noqa: E402
 
-from readsim.engine.document import evaluate_document  # noqa: E402
-from readsim.engine.formats import read_qrels  # noqa: E402
-from readsim.engine.layout import layout  # noqa: E402
-from readsim.engine.text import Article  # noqa: E402
+from readsim.core.doc_evaluation import evaluate_document  # noqa: E402
+from readsim.core.formats import read_qrels  # noqa: E402
+from readsim.core.layout import layout  # noqa: E402
+from readsim.core.text import Article  # noqa: E402
 
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))
 ARTICLE = "2212038"

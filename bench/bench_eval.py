@@ -121,8 +121,8 @@ def process_time(cmd: list[str], repeat: int) -> float:
 
 _MEMORY = """
 import os, sys
-import readsim.engine.cli as cli
-import readsim.engine.cli.evaluate as evaluate
+import readsim.cli as cli
+import readsim.cli.evaluate_command as evaluate
 
 def peak():  # this process's own peak resident memory, kB (ru_maxrss would count its parent's)
     with open("/proc/self/status") as f:
@@ -226,7 +226,7 @@ def main() -> None:
     real = DATA / "runs" / "bert-passages.run"
     if not qrels.is_file():
         sys.exit(f"real data not found at {DATA} (set READSIM_DATA)")
-    cli = [str(BIN / "readsim-eval")] if (BIN / "readsim-eval").exists() else [sys.executable, "-m", "readsim.engine.cli"]
+    cli = [str(BIN / "readsim-eval")] if (BIN / "readsim-eval").exists() else [sys.executable, "-m", "readsim.cli"]
     flags = [a for m in MEASURES for a in ("-m", m)]
     compare("1. the real run bert-passages.run", cli, qrels, real, OFFICIAL["real"], args.repeat)
     sizes = [(1500, 3, "1500")] + ([] if args.quick else [(15000, 1, "15000")])

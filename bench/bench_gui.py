@@ -45,9 +45,9 @@ from PySide6.QtWidgets import QApplication
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_qrels, read_run, read_topics
-from readsim.engine.reading import Mode
+from readsim.core.collection import Collection
+from readsim.core.formats import read_qrels, read_run, read_topics
+from readsim.core.reading import Mode
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))

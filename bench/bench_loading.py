@@ -43,8 +43,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from readsim.app.background import activity  # noqa: E402
 from readsim.app.mainwindow import MainWindow  # noqa: E402
 from readsim.app.session import Loaded, Session  # noqa: E402
-from readsim.engine.collection import Collection  # noqa: E402
-from readsim.engine.formats import read_qrels, read_run  # noqa: E402
+from readsim.core.collection import Collection  # noqa: E402
+from readsim.core.formats import read_qrels, read_run  # noqa: E402
 
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))
 TOPIC = "2026001"
@@ -110,7 +110,7 @@ def huge_article(app, folder: Path) -> tuple[float, float, float]:
 
 def runs_window(app) -> float:
     """Wall ms for View > Compare all runs to return with the window shown (five real runs)."""
-    from readsim.engine.formats import read_topics
+    from readsim.core.formats import read_topics
 
     runs = [read_run(p) for p in sorted((DATA / "runs").glob("*.run"))]
     session = Session()

@@ -1,12 +1,12 @@
-"""Benchmark of the per-article costs (engine/loss.py, reference section 5.11).
+"""Benchmark of the per-article costs (engine/core/costs.py, reference section 5.11).
 
 What is measured, each the best of ``--repeat`` calls:
 
-1. :func:`readsim.engine.loss.article_costs` under AgP/F(0.25) (browse and rank costs from
+1. :func:`readsim.core.costs.article_costs` under AgP/F(0.25) (browse and rank costs from
    cumulative sums) and under ANCE@50/LE(300) (the ``(n, n)`` matrices) for one synthetic topic
    of n = 100, 1,500 (an INEX run's depth) and 4,000 ranked articles, 10% relevant;
 2. ``readsim-eval loss`` on every topic of indri-passages.run against bert-passages-map199.run
-   (``readsim.engine.cli.main`` in this process, output to memory).
+   (``readsim.cli.main`` in this process, output to memory).
 
 The load average is printed: run it on a quiet machine. Needs the real data for 2
 (``READSIM_DATA``, default ``../shared/data/inex``).
@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from readsim.engine.cli import main
-from readsim.engine.loss import article_costs, split
-from readsim.engine.measure import DocMeasure, parse_list_measure
+from readsim.cli import main
+from readsim.core.costs import article_costs, split
+from readsim.core.measure import DocMeasure, parse_list_measure
 
 DATA = Path(os.environ.get("READSIM_DATA", Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "inex"))
 

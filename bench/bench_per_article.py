@@ -65,8 +65,8 @@ def main() -> int:
         if not p.exists():
             print(f"bench_per_article: {p} not found (give --data)", file=sys.stderr)
             return 1
-    from readsim.engine.collection import Collection
-    from readsim.engine.formats import read_any_run, read_qrels
+    from readsim.core.collection import Collection
+    from readsim.core.formats import read_any_run, read_qrels
 
     ranked = {e.article for es in read_any_run(str(run)).topics.values() for e in es}
     collection = Collection(articles)

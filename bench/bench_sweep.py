@@ -5,15 +5,15 @@ measured in this run.
   article the real run ranks (the longest reading order, in pieces, natural reading; read with
   the collection) swept
   over 200 screen sizes (ChP@k, ChR@k, LE(s), ES(s)) and 200 tolerances (T2IP, T2IR, T2IF):
-  :func:`readsim.engine.sweep.article_sweep`. Floor: one plain evaluation of the score panel's
-  11 measures of that article (:func:`readsim._scores.panel_scores`). For the record: the
+  :func:`readsim.core.parameter_sweep.article_sweep`. Floor: one plain evaluation of the score panel's
+  11 measures of that article (:func:`readsim.operations.article_scores.panel_scores`). For the record: the
   same curves value by value (``DocMeasure.value`` 200 times per measure).
 - **run sweep** (``readsim-eval sweep``; aim: 50 values within 2 s): ``AgP/T2IF(t)`` at 50
   tolerances over the whole real run (``bert-passages.run``, qrels and run read beforehand):
-  :func:`readsim._sweep.sweep_rows`. Floor: one plain evaluation of ``AgP/T2IF(300)``
-  (:func:`readsim._evaluate.evaluations`).
+  :func:`readsim.operations.sweep.sweep_rows`. Floor: one plain evaluation of ``AgP/T2IF(300)``
+  (:func:`readsim.operations.evaluate.evaluations`).
 - **topic curve** (the dock's topic curve): ``AgP/T2IF(t)`` of topic 2009074 at 50 tolerances
-  from its ranked articles' evaluations (:func:`readsim.engine.sweep.topic_sweep`). Floor: one
+  from its ranked articles' evaluations (:func:`readsim.core.parameter_sweep.topic_sweep`). Floor: one
   :meth:`Ranking.value` over the same evaluations.
 
 - with ``--window``, **the dock** (offscreen): the real window on PageRank (topic 2009074), the
@@ -39,16 +39,16 @@ from pathlib import Path
 
 import numpy as np
 
-from readsim._scores import panel_scores
-from readsim._evaluate import evaluations
-from readsim._sweep import sweep_rows
-from readsim.engine.collection import Collection
-from readsim.engine.document import Settings
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.listmeasures import Ranking
-from readsim.engine.measure import parse_list_measure, parse_measure
-from readsim.engine.results import document
-from readsim.engine.sweep import article_sweep, parse_vary, topic_sweep, with_parameter
+from readsim.operations.article_scores import panel_scores
+from readsim.operations.evaluate import evaluations
+from readsim.operations.sweep import sweep_rows
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import Settings
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.listmeasures import Ranking
+from readsim.core.measure import parse_list_measure, parse_measure
+from readsim.core.result_lines import document
+from readsim.core.parameter_sweep import article_sweep, parse_vary, topic_sweep, with_parameter
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -142,7 +142,7 @@ def dock(data: Path, repeat: int) -> None:
     from readsim.app.background import activity
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Loaded, Session
-    from readsim.engine.formats import read_topics
+    from readsim.core.formats import read_topics
 
     app = QApplication.instance() or QApplication([])
     session = Session()

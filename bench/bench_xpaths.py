@@ -6,7 +6,7 @@ paragraphs. Prints, each the best of ``--repeat``:
 
 - **parse**: building the :class:`Article` (lxml, the text);
 - **index**: the element index, built once (one pass);
-- **resolve**: :func:`engine.results.retrieved_passages` on the run's article (every XPath looked
+- **resolve**: :func:`readsim.core.result_lines.retrieved_passages` on the run's article (every XPath looked
   up in the index; the first call also builds the index's child table: ``--repeat 1`` counts it,
   more repeats show the look-ups alone); and, for the record, the old per-path walk over every sibling (on
   ``--walk-lines`` lines only: it costs lines x siblings).
@@ -24,9 +24,9 @@ import re
 import tempfile
 import time
 
-from readsim.engine.formats import read_any_run
-from readsim.engine.results import retrieved_passages
-from readsim.engine.text import Article
+from readsim.core.formats import read_any_run
+from readsim.core.result_lines import retrieved_passages
+from readsim.core.text import Article
 
 
 def article_bytes(siblings: int) -> bytes:

@@ -65,8 +65,8 @@ def window(topic: str, article: str, runs: list[str], size: tuple[int, int] | No
     of that size (as ``readsim --screenshot --size``: docks that would float open docked)."""
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Loaded, Session
-    from readsim.engine.collection import Collection
-    from readsim.engine.formats import read_qrels, read_run, read_topics
+    from readsim.core.collection import Collection
+    from readsim.core.formats import read_qrels, read_run, read_topics
 
     session = Session()
     w = MainWindow(session, show_dialogs=False, restore=False, size=size)

@@ -12,9 +12,9 @@ import sys
 
 def test_importing_the_whole_engine_loads_no_qt():
     code = (
-        "import pkgutil, importlib, sys, readsim, readsim.engine as e\n"
-        # engine/api is the readsim package (the public API), imported as readsim only
-        "names = [m.name for m in pkgutil.walk_packages(e.__path__, 'readsim.engine.') if not m.name.startswith('readsim.engine.api')]\n"
+        "import pkgutil, importlib, sys, readsim, readsim.core as e\n"
+        # engine/operations is the readsim package (the public API), imported as readsim only
+        "names = [m.name for m in pkgutil.walk_packages(e.__path__, 'readsim.core.') if not m.name.startswith('readsim.core.api')]\n"
         "names += [m.name for m in pkgutil.iter_modules(readsim.__path__, 'readsim.')]\n"
         "for name in names: importlib.import_module(name)\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph') or m.startswith('readsim.app')]\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from readsim.engine.cli import main
+from readsim.cli import main
 
 _spec = importlib.util.spec_from_file_location("list_reference", Path(__file__).parent / "engine" / "list_reference.py")
 ref = importlib.util.module_from_spec(_spec)
@@ -347,7 +347,7 @@ def test_failing_stderr_is_not_a_traceback(files, tmp_path):
 
 
 def test_interrupt_exits_130_without_traceback(files, monkeypatch):
-    import readsim.engine.cli.evaluate as cli
+    import readsim.cli.evaluate_command as cli
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -175,7 +175,7 @@ def test_help_and_plain_evaluation_stays_without_scipy(files):
     code, out, _ = run_cli("compare", "--help")
     assert code == 0 and "--resamples" in out and "Kendall's tau" in out
     code = (
-        "import sys; from readsim.engine.cli import main\n"
+        "import sys; from readsim.cli import main\n"
         f"main([{str(files['q'])!r}, {str(files['good'])!r}])\n"
         "sys.exit(3 if 'scipy' in sys.modules else 0)\n"
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from readsim.engine.cli import main
+from readsim.cli import main
 
 ARTICLE = (b"<article><title>Title</title><bdy><p>rel one</p><p>half <b>rel</b> no</p>"
            b"<p>nothing here</p></bdy></article>")

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from readsim.engine.cli import main
+from readsim.cli import main
 
 # Topic 1: a relevant [0, 10), b relevant [0, 20) of 100 characters (Nrel 2); x unjudged.
 QRELS = "1 Q0 a 10 100 0 0:10\n1 Q0 b 20 100 0 0:20\n"

@@ -1,5 +1,5 @@
 """readsim-eval is built on the Python API: its list measures and per-article scores come from
-readsim._evaluate (evaluations, article_scores), and the API's warnings reach standard error in
+readsim.operations.evaluate (evaluations, article_scores), and the API's warnings reach standard error in
 the command's words (``file:line: warning: ...``), never as Python warnings."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import subprocess
 import sys
 import warnings
 
-import readsim._evaluate as core
-from readsim.engine.cli import main
-from readsim.engine.samples import sample
+import readsim.operations.evaluate as core
+from readsim.cli import main
+from readsim.core.samples import sample
 
 S = sample()
 GOOD = next(p for p in S.runs if p.name == "good-passages.run")
@@ -77,14 +77,14 @@ def test_the_apis_warnings_are_printed_by_the_command(tmp_path):
 
 
 def test_fidelity_comes_from_the_api_core_without_pandas(monkeypatch):
-    import readsim._compare as compare_core
+    import readsim.operations.comparison as compare_core
 
     calls = called(monkeypatch, compare_core, "fidelity_of")
     code, out, _ = run("fidelity", S.qrels, "--collection", S.collection, "--topics", S.topic, "--format", "tsv")
     # the sample's one judged topic, the 20 simulated runs (S, SL, SLD, SS, SST x R, RS, RI, RSI)
     assert (code, calls) == (0, ["fidelity_of"])
     assert out.splitlines()[:2] == ["#setting\ttopics\truns\torderings", f"setting\t{S.topic}\t20\t36"]
-    script = ("import io, sys; from readsim.engine.cli import main; from readsim.engine.samples import sample; s = sample(); "
+    script = ("import io, sys; from readsim.cli import main; from readsim.core.samples import sample; s = sample(); "
               "code = main(['fidelity', str(s.qrels), '--collection', str(s.collection), '--topics', s.topic], "
               "io.StringIO(), io.StringIO()); print(code, 'pandas' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
@@ -92,9 +92,9 @@ def test_fidelity_comes_from_the_api_core_without_pandas(monkeypatch):
 
 
 def test_compare_comes_from_the_api_core(monkeypatch, tmp_path):
-    """``readsim-eval compare``'s statistics are ``readsim._compare.comparison_of``'s (the function
-    ``readsim.compare`` and the Runs window call), its evaluations ``readsim._evaluate``'s."""
-    import readsim._compare as compare_core
+    """``readsim-eval compare``'s statistics are ``readsim.operations.comparison.comparison_of``'s (the function
+    ``readsim.compare`` and the Runs window call), its evaluations ``readsim.operations.evaluate``'s."""
+    import readsim.operations.comparison as compare_core
 
     calls = called(monkeypatch, compare_core, "comparison_of")
     evaluated = spied(monkeypatch, "evaluations")
@@ -108,8 +108,8 @@ def test_compare_comes_from_the_api_core(monkeypatch, tmp_path):
 
 
 def test_loss_comes_from_the_api_core(monkeypatch):
-    """``readsim-eval loss``'s costs are ``readsim._loss.costs_of``'s, the core of ``readsim.loss``."""
-    import readsim._loss as loss_core
+    """``readsim-eval loss``'s costs are ``readsim.operations.loss.costs_of``'s, the core of ``readsim.loss``."""
+    import readsim.operations.loss as loss_core
 
     calls = called(monkeypatch, loss_core, "costs_of")
     code, out, err = run("loss", S.qrels, GOOD, "--format", "tsv")
@@ -118,10 +118,10 @@ def test_loss_comes_from_the_api_core(monkeypatch):
 
 
 def test_element_metrics_come_from_the_api_core(monkeypatch):
-    """``readsim-eval --elements``' values are ``readsim._elements.element_evaluation``'s, the
+    """``readsim-eval --elements``' values are ``readsim.operations.element_evaluation.element_evaluation``'s, the
     core of ``readsim.elements.evaluate``, and equal it."""
     import readsim
-    import readsim._elements as elements_core
+    import readsim.operations.element_evaluation as elements_core
 
     calls = called(monkeypatch, elements_core, "element_evaluation")
     code, out, err = run(S.qrels, "--collection", S.collection, "--elements", "--simulated", "perfect",

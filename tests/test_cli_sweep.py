@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 from helpers.cli import run_cli  # main(argv) with its exit status and both streams
 
@@ -99,7 +99,7 @@ def test_rows_equal_plain_evaluation_sample():
 
 
 def test_warnings_are_printed_once_whatever_the_passes(files, monkeypatch):
-    import readsim._sweep as core
+    import readsim.operations.sweep as core
 
     qrels, run = files
     run.write_text(RUN + "2 Q0 b 1 1 hand 0 20\n")  # topic 2: not in the qrels

@@ -9,7 +9,7 @@
   packages), on the graph import-linter builds (grimp).
 
 import-linter reads the package from the file system, so it is given the package as installed:
-engine/api as ``readsim``, engine/ as ``readsim.engine``, app/ as ``readsim.app`` (copied into a
+engine/operations as ``readsim``, engine/ as ``readsim.core``, app/ as ``readsim.app`` (copied into a
 temporary folder; the editable install maps these folders, which grimp cannot follow)."""
 
 from __future__ import annotations
@@ -119,10 +119,10 @@ def test_cycles_finds_a_circle_and_only_circles():
 
 
 def test_the_graph_sees_relative_and_on_demand_imports(graph):
-    assert "readsim.engine.cli.common" in graph["readsim.engine.cli.evaluate"]  # from .common import ...
-    assert "readsim.engine.streams" in graph["readsim.engine.cli"]  # from .. import streams
-    assert "readsim.engine.cli.compare" in graph["readsim.engine.cli"]  # from .compare import main, in a function
-    assert "readsim._evaluate" in graph["readsim.engine.cli.evaluate"]  # the API's core, imported on demand
+    assert "readsim.cli.common" in graph["readsim.cli.evaluate_command"]  # from .common import ...
+    assert "readsim.core.streams" in graph["readsim.cli"]  # from .. import streams
+    assert "readsim.cli.compare_command" in graph["readsim.cli"]  # from .compare import main, in a function
+    assert "readsim.operations.evaluate" in graph["readsim.cli.evaluate_command"]  # the API's core, imported on demand
     assert {"readsim.app.widgets.runs_window", "readsim.app.widgets.elements_view"} <= graph[
         "readsim.app.widgets.on_demand"]  # the View entries import the windows they open, on demand
 

@@ -1,5 +1,5 @@
 """``readsim-eval QRELS RUN`` without ``--collection`` reads no article, so it loads neither the
-XML model (lxml, ``readsim.engine.text``) nor the collection's index (sqlite3): those imports are
+XML model (lxml, ``readsim.core.text``) nor the collection's index (sqlite3): those imports are
 made where an article, a topic file or an XML run is read; and numpy starts one OpenBLAS thread
 unless the user set their number. Checked in a fresh interpreter."""
 
@@ -8,13 +8,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 SCRIPT = """
 import io, sys
-from readsim.engine.cli import main
+from readsim.cli import main
 code = main(sys.argv[1:], io.StringIO(), io.StringIO())
-print(code, *(name in sys.modules for name in ("lxml", "readsim.engine.text", "sqlite3")))
+print(code, *(name in sys.modules for name in ("lxml", "readsim.core.text", "sqlite3")))
 """
 
 
@@ -38,7 +38,7 @@ def test_a_collection_loads_it():
 def test_one_blas_thread_unless_the_user_says_otherwise():
     import os
 
-    script = "import os, readsim.engine.cli; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    script = "import os, readsim.cli; print(os.environ['OPENBLAS_NUM_THREADS'])"
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env)
     assert done.stdout.split() == ["1"]

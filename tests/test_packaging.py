@@ -18,7 +18,7 @@ def test_every_source_package_is_listed():
     config = _config()
     listed = set(config["packages"])
     mapping = config["package-dir"]
-    # the most specific mapping first: readsim -> engine/api, readsim.engine -> engine, ...
+    # the most specific mapping first: readsim -> engine/operations, readsim.core -> engine, ...
     folders = sorted(((ROOT / d).resolve(), name) for name, d in mapping.items())
     missing = []
     for top in ("engine", "app"):

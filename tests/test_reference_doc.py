@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from readsim.engine import cli
-from readsim.engine.document import evaluate_document
-from readsim.engine.listmeasures import normalized_cumulated_effort
-from readsim.engine.measure import (LIST_KINDS, DocMeasure, ListMeasure, UnknownMeasure, parse_any,
+from readsim import cli
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.core.listmeasures import normalized_cumulated_effort
+from readsim.core.measure import (LIST_KINDS, DocMeasure, ListMeasure, UnknownMeasure, parse_any,
                                     parse_list_measure, parse_measure)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +74,7 @@ def kind_of(measure: DocMeasure | ListMeasure) -> tuple[str, str]:
     return ("list", "gP(plain)" if measure.plain else measure.kind)
 
 
-# -- the engine's measure kinds, from engine/measure.py -------------------------------------------
+# -- the engine's measure kinds, from engine/core/measure.py -------------------------------------------
 def _message(parse) -> str:
     """The parser's message for an unknown name: it lists every measure it knows."""
     try:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from readsim.engine.collection import Collection
-from readsim.engine.document import evaluate_document
-from readsim.engine.formats import read_qrels, read_run, read_topics
-from readsim.engine.samples import sample
-from readsim.engine.text import Article, is_word_char
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.core.formats import read_qrels, read_run, read_topics
+from readsim.core.samples import sample
+from readsim.core.text import Article, is_word_char
 
 TOPIC = "2026001"
 ARTICLES = ("900001", "900002", "900003", "900004")

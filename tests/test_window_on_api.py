@@ -4,7 +4,7 @@
   (:data:`FORBIDDEN`): a ranked article's evaluation, an article's reading order from its
   passages, the score panel's measures and values, the document measures' functions, a
   measure's explanation, an article's or a topic's measures swept over a parameter. Only the
-  API's core (``readsim._scores``, ``readsim._article``, ``readsim._sweep``) calls them, so the
+  API's core (``readsim.operations.article_scores``, ``readsim.operations.article``, ``readsim.operations.sweep``) calls them, so the
   window and ``readsim.article`` / ``readsim.evaluate(per="article")`` cannot diverge. Checked
   on the import graph built from the source (every ``import`` and ``from ... import``, at the
   top of a file or inside a function); the scoring modules as a whole are an import-linter
@@ -35,15 +35,15 @@ pytestmark = pytest.mark.usefixtures("gui_thread_gc", "fresh_settings")
 #: "window-on-api" in pyproject.toml (tests/test_house_rules.py): import-linter sees modules, not
 #: the functions named here, so these stay checked on the source.
 FORBIDDEN = {
-    "readsim.engine.results.inputs": "readsim._scores.ranked_article",
-    "readsim.engine.results.columns_of": "readsim._scores.ranked_articles",
-    "readsim.engine.document.evaluate_document": "readsim._scores.evaluate_passages",
-    "readsim.engine.document.evaluate_documents": "readsim._scores.in_modes",
-    "readsim.engine.document.in_mode_many": "readsim._scores.in_modes",
-    "readsim.engine.explain.explain": "readsim._article.ArticleEvaluation.explain",
-    "readsim.engine.listmeasures.per_article": "readsim._evaluate.article_scores",
-    "readsim.engine.sweep.article_sweep": "readsim._sweep.article_curve",
-    "readsim.engine.sweep.topic_sweep": "readsim._sweep.topic_curve",
+    "readsim.core.result_lines.inputs": "readsim.operations.article_scores.ranked_article",
+    "readsim.core.result_lines.columns_of": "readsim.operations.article_scores.ranked_articles",
+    "readsim.core.doc_evaluation.evaluate_document": "readsim.operations.article_scores.evaluate_passages",
+    "readsim.core.doc_evaluation.evaluate_documents": "readsim.operations.article_scores.in_modes",
+    "readsim.core.doc_evaluation.in_mode_many": "readsim.operations.article_scores.in_modes",
+    "readsim.core.explain.explain": "readsim.operations.article.ArticleEvaluation.explain",
+    "readsim.core.listmeasures.per_article": "readsim.operations.evaluate.article_scores",
+    "readsim.core.parameter_sweep.article_sweep": "readsim.operations.sweep.article_curve",
+    "readsim.core.parameter_sweep.topic_sweep": "readsim.operations.sweep.topic_curve",
 }
 
 #: the modules that score articles, each through the API's core
@@ -80,19 +80,19 @@ def graph() -> dict[str, set[str]]:
 
 
 def test_the_check_catches_each_way_of_importing_an_entry_point():
-    src = ("from readsim.engine.results import Join, inputs\n"
-           "def f():\n    from readsim.engine import listmeasures as lm\n"
-           "import readsim.engine.explain\n"
-           "from readsim.engine.document import Settings\n")
-    assert forbidden(imported(src)) == {"readsim.engine.results.inputs", "readsim.engine.listmeasures.per_article",
-                                        "readsim.engine.explain.explain"}
+    src = ("from readsim.core.result_lines import Join, inputs\n"
+           "def f():\n    from readsim.core import listmeasures as lm\n"
+           "import readsim.core.explain\n"
+           "from readsim.core.doc_evaluation import Settings\n")
+    assert forbidden(imported(src)) == {"readsim.core.result_lines.inputs", "readsim.core.listmeasures.per_article",
+                                        "readsim.core.explain.explain"}
     # the engine's plain data and the API's core are allowed
-    ok = "from readsim.engine.results import Join\nfrom readsim._scores import ranked_article\nfrom ..rows import MODES\n"
+    ok = "from readsim.core.result_lines import Join\nfrom readsim.operations.article_scores import ranked_article\nfrom ..rows import MODES\n"
     assert forbidden(imported(ok)) == set()
     # a sweep's plain helpers are allowed, its scoring is not
-    assert forbidden(imported("from readsim.engine.sweep import grid, parameters_of, with_parameter\n")) == set()
-    assert forbidden(imported("from readsim.engine.sweep import grid, topic_sweep\n")) == {
-        "readsim.engine.sweep.topic_sweep"}
+    assert forbidden(imported("from readsim.core.parameter_sweep import grid, parameters_of, with_parameter\n")) == set()
+    assert forbidden(imported("from readsim.core.parameter_sweep import grid, topic_sweep\n")) == {
+        "readsim.core.parameter_sweep.topic_sweep"}
 
 
 def test_no_window_module_calls_the_engines_article_scoring():
@@ -104,7 +104,7 @@ def test_no_window_module_calls_the_engines_article_scoring():
 def test_the_window_scores_articles_through_the_api_core():
     g = graph()
     assert ON_THE_API <= set(g)
-    missing = {m for m in ON_THE_API if not any(n.startswith(("readsim._scores.", "readsim._article.")) for n in g[m])}
+    missing = {m for m in ON_THE_API if not any(n.startswith(("readsim.operations.article_scores.", "readsim.operations.article.")) for n in g[m])}
     assert missing == set()
     # readsim.article is built on the same core
     src = (ROOT / "engine" / "api" / "_article.py").read_text(encoding="utf-8")
@@ -142,9 +142,9 @@ TOPIC, ARTICLE = "2009074", "23724"  # PageRank: relevant (4 passages) and retri
 def test_the_score_panel_shows_readsim_articles_numbers_on_a_real_run(inex, qtbot):
     import readsim
     from readsim.app.loading import Loaded
-    from readsim.engine.collection import Collection
-    from readsim.engine.formats import read_qrels, read_run
-    from readsim.engine.reading import Mode
+    from readsim.core.collection import Collection
+    from readsim.core.formats import read_qrels, read_run
+    from readsim.core.reading import Mode
 
     qrels_path, run_path = inex / "qrels" / "inex2009-2010.qrels", inex / "runs" / "bert-passages.run"
     run = read_run(run_path)
@@ -175,7 +175,7 @@ def test_the_score_panel_shows_readsim_articles_numbers_on_a_real_run(inex, qtbo
 def test_the_score_panel_and_readsim_article_on_a_case_worked_by_hand(tmp_path, qtbot):
     import readsim
     from readsim.app.loading import Loaded
-    from readsim.engine.formats import read_qrels, read_run
+    from readsim.core.formats import read_qrels, read_run
 
     # article 100 of topic 1: 1,000 bytes, relevant R = [200, 400) (200 bytes); the run retrieves
     # T = [300, 600) (300 bytes), so |R ∩ T| = [300, 400) = 100 bytes.

@@ -12,7 +12,7 @@ import time
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextListFormat
 
-from readsim.engine.layout import Layout
+from readsim.core.layout import Layout
 
 from .. import appearance as look
 

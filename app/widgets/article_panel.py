@@ -25,9 +25,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QToolButton, QVBoxLayout,
                                QWidget)
 
-from readsim.engine import intervals as iv
-from readsim.engine.reading import Mode
-from readsim.engine.reading import window as read_window
+from readsim.core import intervals as iv
+from readsim.core.reading import Mode
+from readsim.core.reading import window as read_window
 
 from .. import appearance as look
 from .. import marks as mk

@@ -34,7 +34,7 @@ from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QPainter, QPain
                            QTextCursor, QTextDocument)
 from PySide6.QtWidgets import QTextEdit
 
-from readsim.engine.layout import Layout
+from readsim.core.layout import Layout
 
 from .. import appearance as look
 from ..marks import Marks

@@ -1,7 +1,7 @@
 """The A/B panel's data, without widgets: one run's view of the open article (:class:`Side`,
-:func:`evaluate_side`: the API's :func:`readsim._scores.ranked_article` in the session's mode) and
+:func:`evaluate_side`: the API's :func:`readsim.operations.article_scores.ranked_article` in the session's mode) and
 one line of the score table (:class:`Row`), with the values' formats. The panel is
-:mod:`readsim.app.widgets.compare`."""
+:mod:`readsim.app.widgets.ab_panel`."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from readsim._scores import evaluate_passages, in_mode, ranked_article
-from readsim.engine import intervals as iv
-from readsim.engine.document import DocumentEvaluation, Settings
-from readsim.engine.errors import InputError
-from readsim.engine.formats import Qrels, Run, RunArticle
-from readsim.engine.measure import DocMeasure
+from readsim.operations.article_scores import evaluate_passages, in_mode, ranked_article
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import DocumentEvaluation, Settings
+from readsim.core.errors import InputError
+from readsim.core.formats import Qrels, Run, RunArticle
+from readsim.core.measure import DocMeasure
 
 from ..session import Session
 
@@ -40,7 +40,7 @@ class Side:
 def evaluate_side(session: Session, run: Run, settings: Settings) -> Side:
     """Evaluate the session's open article under ``run`` (GUI thread; one article).
 
-    Uses :func:`readsim._scores.ranked_article` with the session's qrels and, when it has the
+    Uses :func:`readsim.operations.article_scores.ranked_article` with the session's qrels and, when it has the
     article, its collection (clipping, XPaths). An XPath the article lacks is reported in the
     note and the whole article is scored, as the ranked list does."""
     cur, topic = session.current, session.topic

@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QPushButton, QSizePolicy, QSpinBox, QWidget)
 
-from readsim.engine.document import Settings
+from readsim.core.doc_evaluation import Settings
 
 from ..plain import plain_label
 from ..rows import MODES

@@ -7,10 +7,10 @@ in QSettings under ``worth/list_measure``)::
     Topic 2009078: 0.2311 (before 0.2054, +0.0257)
     Mean over 120 topics: 0.1425 (before 0.1423, +0.0002)
 
-Both from the Python API's core (``readsim._evaluate.evaluate_run``, the numbers of
+Both from the Python API's core (``readsim.operations.evaluate.evaluate_run``, the numbers of
 ``readsim.evaluate``) of the baseline (the run as opened or last saved) and of the edited run
 (``evaluate_again``: its changed topics only), in the current reading mode
-(:func:`readsim.app.worth.worth_job`, in the background; the baseline is evaluated once). The
+(:func:`readsim.app.baseline_scores.worth_job`, in the background; the baseline is evaluated once). The
 box hides when the edits are saved or all undone.
 """
 
@@ -18,16 +18,16 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QVBoxLayout
 
-from readsim.engine.measure import UnknownMeasure, parse_list_measure
+from readsim.core.measure import UnknownMeasure, parse_list_measure
 
 from .. import appearance as look
 from ..background import LatestJob
-from ..files import app_settings
+from readsim.app.input_files import app_settings
 from ..plain import plain_label
 from .. import settings_keys as keys
 from ..runs_model import DEFAULT_MEASURES
 from ..session import Session
-from ..worth import DEFAULT_LIST_MEASURE, Worth, changed_part, list_evaluation, signed, worth_job
+from readsim.app.baseline_scores import DEFAULT_LIST_MEASURE, Worth, changed_part, list_evaluation, signed, worth_job
 
 
 def worth_lines(w: Worth) -> list[str]:
@@ -44,7 +44,7 @@ def worth_lines(w: Worth) -> list[str]:
 
 class EditWorth(QFrame):
     """The before/after box (hidden while the shown run has no unsaved edits); :attr:`worth` is
-    the last :class:`~readsim.app.worth.Worth` shown, :meth:`lines` its text (tests)."""
+    the last :class:`~readsim.app.baseline_scores.Worth` shown, :meth:`lines` its text (tests)."""
 
     def __init__(self, session: Session, parent=None) -> None:
         super().__init__(parent)

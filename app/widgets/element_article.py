@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, QRect, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from readsim.engine import intervals as iv
+from readsim.core import intervals as iv
 
 from .. import appearance as look
 from .. import elements_model as em

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel
 
-from readsim.engine.elements.tree import element_tree
-from readsim.engine.layout import layout
+from readsim.core.element_retrieval.tree import element_tree
+from readsim.core.layout import layout
 
 from .. import appearance as look
 from .. import elements_model as em

@@ -11,7 +11,7 @@ import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from readsim.engine.elements import RECALL_POINTS, quantise
+from readsim.core.element_retrieval import RECALL_POINTS, quantise
 
 from .. import appearance as look
 from .. import elements_model as em

@@ -44,12 +44,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QHBoxLayout, QHeaderView, QProgressBar, QPushButton,
                                QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
 
-from readsim.engine.elements import read_element_run
+from readsim.core.element_retrieval import read_element_run
 
 from .. import appearance as look
 from .. import elements_model as em
 from ..background import LatestJob, input_error_text, run_in_background
-from ..files import app_settings
+from readsim.app.input_files import app_settings
 from ..plain import plain_label, plain_tip, rich_label
 from ..session import Session
 

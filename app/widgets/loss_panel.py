@@ -3,7 +3,7 @@ passages x {run, ideal} ranking, the split ideal - actual = browse + fetch + tog
 unranked relevant articles cost, and the per-article table (:mod:`.loss_table`): each ranked
 article's browse cost and rank cost, computed in the background
 (:func:`readsim.app.background.run_in_background` over the Python API core's
-:func:`readsim._loss.topic_costs`, the costs ``readsim.loss`` gives: all the articles of a topic
+:func:`readsim.operations.loss.topic_costs`, the costs ``readsim.loss`` gives: all the articles of a topic
 at once, from cumulative sums), memoised per split. Clicking a row
 opens the article (the topic view connects it); *Export…* writes the table with its provenance
 (:func:`readsim.app.provenance.write_table`, CSV or JSON).
@@ -17,10 +17,10 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QVBoxLayout, QWidget)
 
-from readsim._loss import topic_costs
-from readsim.engine.compare import format_number, format_signed
-from readsim.engine.loss import ArticleCosts, LossSplit
-from readsim.engine.measure import ListMeasure
+from readsim.operations.loss import topic_costs
+from readsim.core.run_stats import format_number, format_signed
+from readsim.core.costs import ArticleCosts, LossSplit
+from readsim.core.measure import ListMeasure
 
 from .. import appearance as look
 from ..background import run_in_background

@@ -3,7 +3,7 @@ article with its rank, title, relevance, rank in the ideal ordering of the run's
 the run's passages and with the highlighted ones, and what it costs the topic's AgP: its **browse
 cost** (the topic's AgP with this article's passages alone replaced by its highlighted text,
 minus as is) and its **rank cost** (with this article alone moved to its ideal rank, minus as
-is), from :func:`readsim._loss.topic_costs`. For LE/ES, where AgP does not apply, the
+is), from :func:`readsim.operations.loss.topic_costs`. For LE/ES, where AgP does not apply, the
 browse column is the extra screens the run's passages cost on the article (S minus S_ideal) and
 there is no rank cost.
 
@@ -12,7 +12,7 @@ there is no rank cost.
 without a window. It sorts itself (:meth:`~LossModel.sort`, whole columns with numpy, kept
 across updates) and hands a view all the roles of a cell in one call (``multiData``): no sort
 proxy between the view and the model, whose every cell and comparison was several calls from Qt
-into Python. No file access, no engine work beyond :func:`readsim._loss.ideal_positions`.
+into Python. No file access, no engine work beyond :func:`readsim.operations.loss.ideal_positions`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush
 
-from readsim._loss import ideal_positions
-from readsim.engine.compare import format_signed
-from readsim.engine.loss import ArticleCosts, LossSplit
+from readsim.operations.loss import ideal_positions
+from readsim.core.run_stats import format_signed
+from readsim.core.costs import ArticleCosts, LossSplit
 
 from .. import appearance as look
 from ..plain import plain_tip

@@ -9,7 +9,7 @@ to a :class:`~readsim.app.session.Session` and emits ``element_selected(Element)
 ``retrieve_requested(Element)`` (double-click, Enter or the "Retrieve element" button).
 
 With qrels and a collection open, three more columns show the element assessments of the
-element mode (docs/reference.md section 13.2; :func:`readsim.engine.elements.derive_article`, derived from the
+element mode (docs/reference.md section 13.2; :func:`readsim.core.element_retrieval.derive_article`, derived from the
 topic's highlighting: a teaching device, not INEX's assessments): ``rsize`` (its highlighted
 text, in the unit), exhaustiveness ``e`` and specificity ``s`` (0..3); the element's size is the
 Length column. An article the topic does not judge relevant has (0, 0) everywhere.
@@ -29,8 +29,8 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPushButton, QTreeView, QVBoxLayout, QWidget
 
-from readsim.engine import intervals as iv
-from readsim.engine.text import Article, Element
+from readsim.core import intervals as iv
+from readsim.core.text import Article, Element
 
 from .. import appearance as look
 from ..background import LatestJob
@@ -290,7 +290,7 @@ class Outline(QWidget):
             return
         self.model.set_article(None)
         self.summary.setText("Indexing the article's elements…")
-        from readsim.engine.elements.tree import element_tree  # the element metrics: when an outline is first shown
+        from readsim.core.element_retrieval.tree import element_tree  # the element metrics: when an outline is first shown
 
         # nothing newer was shown meanwhile: show what is open now
         self._indexing.start(lambda _progress: (article.elements, element_tree(article)), lambda _e: self.show_current())
@@ -318,7 +318,7 @@ class Outline(QWidget):
         if not on:
             self.model.set_assessments(None)
             return
-        from readsim.engine.elements import derive_article
+        from readsim.core.element_retrieval import derive_article
 
         j = s.qrels.judgement(s.topic, article.name)
         a = derive_article(article, j.passages if j is not None and j.relevant else iv.EMPTY)

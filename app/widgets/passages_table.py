@@ -6,7 +6,7 @@ relevant units inside, its precision, how far the reader had read when it starte
 screen), one row per relevant passage of the qrels ("found by passage k" or "missed", the
 units read before reaching it), and one row per run line that retrieves nothing (a zero length,
 outside the article, an XPath the article lacks). The numbers are
-:func:`readsim.engine.passages.passage_table` of the session's evaluation of the open article,
+:func:`readsim.core.passages.passage_table` of the session's evaluation of the open article,
 so they follow the reading mode; the screen column follows the screen size. Units are the
 session's (the qrels' unit: bytes or characters).
 
@@ -16,7 +16,7 @@ session's (the qrels' unit: bytes or characters).
 header click sorts (the "Passage" column restores the table's own order). Selecting a row
 selects its text in the article view (:class:`~readsim.app.widgets.article_view.ArticleView`)
 and scrolls to it. :meth:`PassagesPanel.export_csv` writes the rows as shown (order included)
-with :func:`readsim.engine.atomic.write_text`.
+with :func:`readsim.core.atomic.write_text`.
 
 Everything here runs in the GUI thread; the table is rebuilt (O(passages x pieces)) only while
 the dock is visible (:class:`~readsim.app.widgets.tables.FollowingPanel`); the CSV goes through
@@ -35,10 +35,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QPushButton, QVBoxLayout
 
-from readsim.engine.atomic import write_text
-from readsim.engine.formats import RunArticle
-from readsim.engine.passages import PassageTable, RunLine, passage_table, screen_of
-from readsim.engine.reading import Mode
+from readsim.core.atomic import write_text
+from readsim.core.formats import RunArticle
+from readsim.core.passages import PassageTable, RunLine, passage_table, screen_of
+from readsim.core.reading import Mode
 
 from .. import appearance as look
 from ..export import ask_save_path, write_export

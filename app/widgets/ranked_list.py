@@ -22,7 +22,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView
 
 from .. import appearance as look
-from ..files import app_settings
+from readsim.app.input_files import app_settings
 from .. import settings_keys as keys
 from .placement import shown_columns
 from .ranked_model import (ARTICLE, ARTICLE_ROLE, AVECHP, CHP, COLUMN_KEYS, COLUMNS_KEY, ES, F, LE,  # noqa: F401 - named here too

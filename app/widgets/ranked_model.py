@@ -9,9 +9,9 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
-from readsim._scores import values_of
-from readsim.engine.document import Settings
-from readsim.engine.measure import DocMeasure
+from readsim.operations.article_scores import values_of
+from readsim.core.doc_evaluation import Settings
+from readsim.core.measure import DocMeasure
 
 from .. import appearance as look
 from .. import settings_keys as keys

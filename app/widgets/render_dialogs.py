@@ -168,7 +168,7 @@ def _raise(exc: BaseException):
 def ask_record(window) -> None:
     """Record playback: the dialog, the save dialog, the frames grabbed behind a progress dialog
     (GUI thread), then the file encoded and written in a worker thread."""
-    from readsim.engine.atomic import write_bytes
+    from readsim.core.atomic import write_bytes
 
     from ..background import run_in_background
     from ..recording import Cancelled, capture

@@ -8,7 +8,7 @@ files or a folder, read in the background; they stay in this window), the measur
 line; default :data:`readsim.app.runs_model.DEFAULT_MEASURES`), the test (bootstrap, t,
 randomization), α, resamples, seed, correction, the reading order, ``-c`` and the baseline of
 the runs as whole documents. Every run is evaluated once (and once more as whole documents) in
-the background, then :func:`readsim._compare.comparison_of` compares them, with a
+the background, then :func:`readsim.operations.comparison.comparison_of` compares them, with a
 progress bar; the GUI never waits. Evaluations are kept, so a new test or α only re-tests.
 
 Five tabs, all for the measure chosen at the top ("Measure"):
@@ -47,19 +47,19 @@ from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QMainWindow, QProgressBar, QSizePolicy, QSplitter,
                                QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
-from readsim.engine.formats import Run
-from readsim.engine.measure import UnknownMeasure
+from readsim.core.formats import Run
+from readsim.core.measure import UnknownMeasure
 
 from .. import runs_model as rm
 from ..background import LatestJob, input_error_text
-from ..files import app_settings
+from readsim.app.input_files import app_settings
 from .. import settings_keys as keys
 from ..plain import esc, plain_label, plain_tip, rich_label
 from .runs.cells import NOT_SIGNIFICANT_MARK, SIGNIFICANT_MARK, note, texts
 from .runs.correlation import CorrelationTab
 from .error_box import ErrorBox
 from .placement import place
-from .runs.fidelity import FidelityTab, missing_inputs
+from readsim.app.widgets.runs.fidelity_tab import FidelityTab, missing_inputs
 from .runs.exports import CSV_KINDS, TABS, RunsExports, run_sources
 from .runs.options import OptionsPanel
 from .runs.before_edits import BeforeEdits, key as before_key
@@ -78,7 +78,7 @@ class RunsWindow(RunList, QMainWindow):
     """Compare every run of ``session`` (plus runs added here) under several measures.
 
     State read by tests and exports: :attr:`result` (:class:`readsim.app.runs_model.Compared`,
-    None before the first comparison), :attr:`fidelity` (``engine.fidelity.Fidelity`` or None),
+    None before the first comparison), :attr:`fidelity` (``readsim.core.fidelity_tables.Fidelity`` or None),
     :attr:`extra_runs`, :attr:`errors_shown`, :meth:`busy`. ``show_dialogs=False`` keeps errors
     in the message line (tests, screenshots). Its parts: :attr:`options_panel`,
     :attr:`runs_tab`, :attr:`significance_tab`, :attr:`correlation_tab`, :attr:`fidelity_tab`;

@@ -4,11 +4,11 @@ reader setting is swept over its range (docs/reference.md section 9.6; README "S
 Parameters (:data:`SWEEPS`): the screen size (50 to 20,000 on a log axis; LE(s), ES(s) and the
 panel's ChP@k, ChR@k with k = the screen), the T2I tolerance t (10 to 20,000, log) and F's beta
 (0.01 to 10, log), in the qrels' unit. The article's curves are every panel score with that
-parameter (:func:`readsim._scores.panel_measures`), each computed column-wise over the
-values in the GUI thread (the API's core, :func:`readsim._sweep.article_curve`, well under a
+parameter (:func:`readsim.operations.article_scores.panel_measures`), each computed column-wise over the
+values in the GUI thread (the API's core, :func:`readsim.operations.sweep.article_curve`, well under a
 frame); efforts (LE, ES, in levels) have their own plot. Beside them, the topic's list score (AgP
 of the topic view's document measure, ANCE@n for LE and ES) against the same parameter, from the
-ranked rows the window has (:func:`readsim._sweep.topic_curve`) in a worker
+ranked rows the window has (:func:`readsim.operations.sweep.topic_curve`) in a worker
 (:class:`readsim.app.background.LatestJob`) with a progress bar; a newer request (another
 topic, mode, document measure or parameter) cancels it and its result is dropped. The current
 value is a vertical line on every plot; a click in a plot sets the parameter there. pyqtgraph is
@@ -28,14 +28,14 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QMenu, QProgressBar, QPushButton, QVBoxLayout,
                                QWidget)
 
-from readsim._scores import panel_measures
-from readsim._sweep import article_curve, topic_curve
-from readsim.engine.measure import DocMeasure, ListMeasure
-from readsim.engine.sweep import grid, parameters_of, with_parameter
+from readsim.operations.article_scores import panel_measures
+from readsim.operations.sweep import article_curve, topic_curve
+from readsim.core.measure import DocMeasure, ListMeasure
+from readsim.core.parameter_sweep import grid, parameters_of, with_parameter
 
 from .. import appearance as look
 from ..background import LatestJob, Progress
-from ..files import app_settings
+from readsim.app.input_files import app_settings
 from ..plain import plain_label
 from .. import settings_keys as keys
 from ..topic_scores import EFFORT_KINDS, doc_measure
@@ -49,7 +49,7 @@ COLUMNS = ("curve", "measure", "parameter", "parameter_value", "value")
 
 @dataclass(frozen=True)
 class Sweep:
-    """A reader setting swept: ``setting`` (a :class:`~readsim.engine.document.Settings` field),
+    """A reader setting swept: ``setting`` (a :class:`~readsim.core.doc_evaluation.Settings` field),
     its label, the measure parameters it drives (reference section 6), its range and whether the
     axis is logarithmic; sizes are whole numbers."""
 
@@ -82,7 +82,7 @@ TOPIC_COUNT = 50  # values of the topic curve (each a list measure over the whol
 
 def article_curves(doc, settings, sweep: Sweep, values: list, levels: int = 4) -> dict[DocMeasure, np.ndarray]:
     """The panel's measures (for ``settings``) that have one of ``sweep``'s parameters, each at
-    every value (:func:`readsim._sweep.article_curve`), keyed by the measure at the current settings."""
+    every value (:func:`readsim.operations.sweep.article_curve`), keyed by the measure at the current settings."""
     out = {}
     for m in panel_measures(settings):
         name = next((p for p in sweep.parameters if p in parameters_of(m)), None)

@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
-from readsim.engine.sweep import parameters_of
+from readsim.core.parameter_sweep import parameters_of
 
 from ..plain import esc
 from .plot_room import LabelRoom, legend_for

@@ -1,10 +1,10 @@
 """Simulated passage strategies on the open article (docs/reference.md section 8; Kamps et al. 2008): a dock with one row per
-strategy of :mod:`readsim.engine.simulated` (S, SL, SLD, SS, SST) and one for the run's own
+strategy of :mod:`readsim.core.simulated` (S, SL, SLD, SS, SST) and one for the run's own
 passages, scored with aveChP, T2IF(t), LE(s), F(b) for the current settings and reading mode.
 
 Each strategy's spans come from the qrels passages and the article's elements
-(:func:`readsim.engine.simulated.strategy_passages`), computed once per open article; each row is
-:func:`readsim._scores.evaluate_passages` (the API's) of the qrels passages and those spans, with the
+(:func:`readsim.core.simulated.strategy_passages`), computed once per open article; each row is
+:func:`readsim.operations.article_scores.evaluate_passages` (the API's) of the qrels passages and those spans, with the
 qrels doc_length (the article's when unjudged) and the article's text length, in the current
 mode; the "run" row is the session's own evaluation of the open article (the scores panel's).
 A mode change re-reads the rows, any other control change only rescores them.
@@ -27,11 +27,11 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QVBoxLayout
 
-from readsim._scores import evaluate_passages, values_of
-from readsim.engine import intervals as iv
-from readsim.engine.document import DocumentEvaluation, Settings
-from readsim.engine.measure import DocMeasure
-from readsim.engine.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
+from readsim.operations.article_scores import evaluate_passages, values_of
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import DocumentEvaluation, Settings
+from readsim.core.measure import DocMeasure
+from readsim.core.simulated import STRATEGIES, STRATEGY_HELP, strategy_passages
 
 from .. import appearance as look
 from .. import marks as mk

@@ -5,12 +5,12 @@ The score is the topic view's headline list measure (:func:`chooser_measure`: Ag
 topic view's document measure S, reference section 5.4; for an effort S, ANCE@100/S), with the
 reader's settings (reading order, S's parameters, LE levels): the numbers of
 ``readsim.evaluate(..., per="topic")`` for the open run, those ``readsim-eval -q`` prints (each
-topic's value), from the Python API's core (:func:`readsim._evaluate.evaluate_run`). They are
+topic's value), from the Python API's core (:func:`readsim.operations.evaluate.evaluate_run`). They are
 computed in a worker (:func:`readsim.app.background.run_in_background`) once the topic's own
 ranked list is scored, never in the GUI thread; a newer request drops an older result (a
 generation counter), and results are kept per (run, inputs, measure, settings, edits) so
 switching back costs nothing. After an edit only the changed topics are evaluated again
-(:func:`readsim._evaluate.evaluate_again` over the last evaluation of the same run and
+(:func:`readsim.operations.evaluate.evaluate_again` over the last evaluation of the same run and
 settings).
 
 :func:`build_topic_scores` wires it to a main window: each item gets `` · 0.1234`` after its
@@ -25,12 +25,12 @@ import dataclasses
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 
-from readsim._evaluate import evaluate_again, evaluate_run
-from readsim.engine.measure import ListMeasure
+from readsim.operations.evaluate import evaluate_again, evaluate_run
+from readsim.core.measure import ListMeasure
 
 from ..background import input_error_text, run_in_background
 from ..topic_scores import EFFORT_KINDS, doc_measure
-from ..worth import changed_part
+from readsim.app.baseline_scores import changed_part
 
 SCORE_ROLE = Qt.ItemDataRole.UserRole + 20
 """A topic item's score (float), None before it is known or when the topic has no relevant article."""
@@ -60,7 +60,7 @@ def format_score(measure: ListMeasure, value: float | None) -> str:
 def as_evaluated(run):
     """``run`` as it is now, for a worker and for finding the topics an edit changes later: each
     topic's list copied (GUI thread: the editor changes an edited run's lists in place), except a
-    topic still as the run file said (:meth:`readsim.engine.formats.Run.columns`), kept as it is:
+    topic still as the run file said (:meth:`readsim.core.formats.Run.columns`), kept as it is:
     the editor never changes the run it read, and such a topic is evaluated column-wise."""
     return dataclasses.replace(run, topics={t: entries if run.columns(t) is not None else list(entries)
                                             for t, entries in run.topics.items()})

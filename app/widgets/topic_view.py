@@ -15,7 +15,7 @@ article's rank; clicking a curve opens the article at that rank.
 passages x {run, ideal} ranking, the split, and a sortable table of what each ranked article
 costs the topic's AgP (browse cost, rank cost; :mod:`.loss_table`). Clicking a row opens the
 article. S starts as F(0.25), so the view opens on the official AgP/F(0.25) (MAgP's); the
-user's choice is remembered in the settings (:func:`readsim.app.files.app_settings`).
+user's choice is remembered in the settings (:func:`readsim.app.input_files.app_settings`).
 
 :func:`build_topic_view` puts the view in a bottom dock of the main window ("Topic",
 View ▸ Topic scores).
@@ -30,14 +30,14 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDockWidget, QFrame, QHBoxLayout,
                                QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from readsim.engine.measure import ListMeasure
+from readsim.core.measure import ListMeasure
 
 from .. import appearance as look
-from ..files import app_settings
+from readsim.app.input_files import app_settings
 from ..plain import esc, plain_label, rich_label
 from ..session import Session
 from ..topic_scores import DOC_KINDS, EFFORT_KINDS, LossMemo, TopicScores, doc_measure, topic_scores
-from ..worth import topic_before
+from readsim.app.baseline_scores import topic_before
 from .deferred import Deferred
 from .fixed_labels import fit_text, set_wrapped
 from .. import settings_keys as keys

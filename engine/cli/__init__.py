@@ -12,16 +12,16 @@ One module per subcommand over one shared module, none importing this one:
 - :mod:`.loss`      ``readsim-eval loss``: where a run loses and what each article costs;
 - :mod:`.common`    exit statuses, argument types, the parser, output formats, the error guard.
 
-The numbers come from the Python API's pandas-free core (``readsim._evaluate``), its warnings
+The numbers come from the Python API's pandas-free core (``readsim.operations.evaluate``), its warnings
 printed in the command's words. Exit status: 0 done, 1 bad input or an OS error, 2 bad usage,
 130 interrupted; never a traceback (:func:`.common.guarded`). Closed standard streams and
-Ctrl+C at any moment are :mod:`engine.streams`'s: the Ctrl+C guard is installed on this
+Ctrl+C at any moment are :mod:`readsim.core.streams`'s: the Ctrl+C guard is installed on this
 module's first lines, before numpy is imported.
 """
 
 from __future__ import annotations
 
-from .. import streams  # first: Ctrl+C during the imports below is one line, exit 130
+from readsim.core import streams  # first: Ctrl+C during the imports below is one line, exit 130
 
 streams.guard_start("readsim-eval")
 
@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     """Run ``readsim-eval``; returns the exit status: 0 ok (or the reader of the output went
     away), 1 bad input or an OS error, 2 bad usage, 130 interrupted. Never raises for those:
     every message is one line on ``err``, no traceback. ``out`` and ``err`` default to the
-    standard streams (:func:`engine.streams.output` and :func:`~engine.streams.errors` when the
+    standard streams (:func:`readsim.core.streams.output` and :func:`~readsim.core.streams.errors` when the
     caller closed them)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     return guarded(lambda out, err: _dispatch(argv, out, err), out, err)
@@ -60,12 +60,12 @@ def _dispatch(argv: list[str], out: TextIO, err: TextIO) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         # imported on demand: scipy is not needed (nor paid for at start-up) by a plain evaluation
         if argv[0] == "compare":
-            from .compare import main as subcommand
+            from readsim.cli.compare_command import main as subcommand
         elif argv[0] == "sweep":
-            from .sweep import main as subcommand
+            from readsim.cli.sweep_command import main as subcommand
         elif argv[0] == "loss":
-            from .loss import main as subcommand
+            from readsim.cli.loss_command import main as subcommand
         else:
-            from .fidelity import main as subcommand
+            from readsim.cli.fidelity_command import main as subcommand
         return subcommand(argv[1:], out, err)
     return evaluate.main(argv, out, err)

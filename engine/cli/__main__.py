@@ -1,4 +1,4 @@
-"""``python -m readsim.engine.cli``: ``readsim-eval``."""
+"""``python -m readsim.cli``: ``readsim-eval``."""
 
 if __name__ == "__main__":
     import sys

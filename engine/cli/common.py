@@ -6,9 +6,9 @@ rest is dropped quietly); 1 bad input (``file:line: reason``) or an operating-sy
 (``path: reason``: a missing or unreadable file, a directory given as a file,
 ``<stdout>: No space left on device``); 2 bad usage: an unknown measure, a measure parameter or
 an option value out of range (the message names it; ranges in
-:data:`engine.measure.PARAMETER_RANGES`); 130 interrupted (Ctrl+C). None of them prints a
+:data:`readsim.core.measure.PARAMETER_RANGES`); 130 interrupted (Ctrl+C). None of them prints a
 traceback (:func:`guarded`). Closed standard streams and Ctrl+C at any moment are
-:mod:`engine.streams`'s.
+:mod:`readsim.core.streams`'s.
 
 This module imports none of the subcommands' modules, and none of them imports the package's
 ``__init__``.
@@ -27,12 +27,12 @@ from typing import TextIO
 
 import numpy as np
 
-from .. import streams
-from ..errors import Diagnostic, InputError
-from ..measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
+from readsim.core import streams
+from readsim.core.errors import Diagnostic, InputError
+from readsim.core.measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
                        parse_count, parse_list_measure, parse_measure)
-from ..reading import Mode
-from ..units import UNITS
+from readsim.core.reading import Mode
+from readsim.core.units import UNITS
 
 DEFAULT_MEASURES = (DEFAULT_DOC_MEASURE,)  # --per-article
 DEFAULT_LIST_MEASURES = (DEFAULT_LIST_MEASURE,)  # MAgP, the official Relevant in Context measure
@@ -50,7 +50,7 @@ EXIT_STATUS_HELP = ("Exit status: 0 ok (also when the reader of the output goes 
 
 
 def option(parse):
-    """An argparse ``type=`` from a parser raising :class:`~engine.measure.BadParameter`:
+    """An argparse ``type=`` from a parser raising :class:`~readsim.core.measure.BadParameter`:
     argparse then prints ``argument --levels: value must be ...`` and exits 2."""
 
     def convert(text: str):
@@ -64,7 +64,7 @@ def option(parse):
 
 
 def levels(text: str) -> int:
-    """``--levels``: LE's levels L, 1 .. :data:`engine.measure.MAX_LEVELS`."""
+    """``--levels``: LE's levels L, 1 .. :data:`readsim.core.measure.MAX_LEVELS`."""
     return parse_count(text, "L", 1, MAX_LEVELS)
 
 
@@ -101,7 +101,7 @@ def list_measure(text: str) -> ListMeasure:
 
 def list_measures(names: Sequence[str] | None, plain_gp: bool) -> list[ListMeasure]:
     """The ``-m`` list measures (default MAgP), gP's plain form with ``--plain-gp``. Raises
-    :class:`~engine.measure.UnknownMeasure` (exit 2)."""
+    :class:`~readsim.core.measure.UnknownMeasure` (exit 2)."""
     measures = [list_measure(m) for m in (names or DEFAULT_LIST_MEASURES)]
     return [replace(m, plain=True) if plain_gp and m.declaration.plain else m for m in measures]
 
@@ -109,7 +109,7 @@ def list_measures(names: Sequence[str] | None, plain_gp: bool) -> list[ListMeasu
 def chosen_measures(args) -> list:
     """The ``-m`` measures of ``args``: document measures with ``--per-article`` (default
     ``F(0.25)``), else list measures (:func:`list_measures`, ``--plain-gp`` applied). Raises
-    :class:`~engine.measure.UnknownMeasure` (exit 2)."""
+    :class:`~readsim.core.measure.UnknownMeasure` (exit 2)."""
     if args.per_article:
         return [doc_measure(m) for m in (args.measures or DEFAULT_MEASURES)]
     return list_measures(args.measures, args.plain_gp)
@@ -195,9 +195,9 @@ def run_subcommand(parser: Parser, run, argv: Sequence[str], out: TextIO, err: T
 
 def check_paths(inputs) -> None:
     """Fail before any work on an input path (``(kind, path)`` pairs; None skipped) that is
-    missing, of the wrong kind or unreadable: :func:`engine.coverage.check_input_path` (opens
+    missing, of the wrong kind or unreadable: :func:`readsim.core.coverage.check_input_path` (opens
     nothing; a pipe such as ``<(grep ...)`` is welcome)."""
-    from ..coverage import check_input_path
+    from readsim.core.coverage import check_input_path
 
     for kind, path in inputs:
         if path:
@@ -210,7 +210,7 @@ def open_collection(path: str, unit: str, err: TextIO):
     why an index was rebuilt is printed on ``err`` in any case."""
     import time
 
-    from ..collection import Collection
+    from readsim.core.collection import Collection
 
     progress = None
     if err.isatty():
@@ -235,10 +235,10 @@ def open_collection(path: str, unit: str, err: TextIO):
 def read_inputs(args, err: TextIO):
     """``(qrels, collection, runs)`` from ``args.qrels``, ``args.collection`` (None without it)
     and ``args.runs``, each input's warnings printed as it is read; each run's ``run_id`` is
-    its label (:func:`engine.compare.run_labels`: its run id, or its file name when runs share
+    its label (:func:`readsim.core.run_stats.run_labels`: its run id, or its file name when runs share
     the id, as the three real BERT runs share ``TREC2INEX``; one warning per shared id)."""
-    from ..compare import run_labels
-    from ..formats import read_any_run, read_qrels
+    from readsim.core.run_stats import run_labels
+    from readsim.core.formats import read_any_run, read_qrels
 
     qrels = read_qrels(args.qrels)
     warn(qrels.diagnostics, err)
@@ -290,7 +290,7 @@ def fmt(measure: DocMeasure | ListMeasure, value: float) -> str:
 
 
 def write_evaluation(result, per_topic: bool, format: str, out: TextIO) -> None:
-    """Print one run's rows (an :class:`engine.listmeasures.Evaluation` or an element
+    """Print one run's rows (an :class:`readsim.core.listmeasures.Evaluation` or an element
     evaluation): trec_eval-like text (``runid`` row first) or JSON Lines."""
     rows = [(m, t, result.values[m.name][t]) for t in result.topics for m in result.measures
             if t in result.values[m.name]] if per_topic else []
@@ -437,7 +437,7 @@ def silence(stream: TextIO | None) -> None:
 
 def guarded(work: Callable[[TextIO, TextIO], int], out: TextIO | None, err: TextIO | None) -> int:
     """Run ``work(out, err)`` on guarded streams (the standard ones by default,
-    :func:`engine.streams.output` and :func:`~engine.streams.errors` when the caller closed
+    :func:`readsim.core.streams.output` and :func:`~readsim.core.streams.errors` when the caller closed
     them) and return its exit status; every error becomes one line on ``err`` and its status
     (module docstring), never a traceback."""
     streams.started()

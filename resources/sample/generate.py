@@ -8,7 +8,7 @@ The assessor's highlights and the runs' passages are chosen here by PHRASES of t
 text, never by hand-typed offsets: each passage runs from the start of a first phrase to the
 end of a last phrase, is snapped like the real INEX highlights (starts on a word start, ends
 just after a letter, digit or apostrophe, SPEC section 2), and is written as UTF-8 byte
-offsets of :class:`readsim.engine.text.Article` (unit "bytes"). Run passages are whole
+offsets of :class:`readsim.core.text.Article` (unit "bytes"). Run passages are whole
 elements (paragraphs or sections) found by a phrase they contain.
 
 Writes ``sample.qrels`` (FOL qrels, topic 2026001) and ``runs/*.run`` (FOL 8-field runs).
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from readsim.engine.text import Article, is_word_char
+from readsim.core.text import Article, is_word_char
 
 HERE = Path(__file__).resolve().parent
 ARTICLES = HERE / "articles"

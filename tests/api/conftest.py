@@ -1,11 +1,11 @@
-"""Each test sees every warning: readsim issues a message once per process (readsim._inputs)."""
+"""Each test sees every warning: readsim issues a message once per process (readsim.operations.inputs)."""
 
 import pytest
 
 
 @pytest.fixture(autouse=True)
 def _fresh_warnings():
-    import readsim._inputs as inputs
+    import readsim.operations.inputs as inputs
 
     inputs._SAID.clear()
     yield

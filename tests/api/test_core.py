@@ -1,5 +1,5 @@
-"""readsim._evaluate's pandas-free core, the one readsim-eval is built on: ``evaluations``,
-``article_scores`` and the warnings routed to the command (``readsim._inputs.diagnostics_to``)."""
+"""readsim.operations.evaluate's pandas-free core, the one readsim-eval is built on: ``evaluations``,
+``article_scores`` and the warnings routed to the command (``readsim.operations.inputs.diagnostics_to``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import warnings
 import pandas as pd
 
 import readsim
-from readsim._evaluate import article_scores, evaluations
-from readsim._inputs import diagnostics_to
+from readsim.operations.evaluate import article_scores, evaluations
+from readsim.operations.inputs import diagnostics_to
 
 from helpers.api_cases import GOOD, GOOD_F, S
 
@@ -43,9 +43,9 @@ def test_article_scores_are_the_hand_worked_f_in_run_order():
 def test_evaluate_run_without_the_doc_length_check_gives_the_same_numbers(inex):
     """``check=False`` (the window's scores) reads only the articles whose length can clip a
     retrieved passage, not every judged one: the same values, no warning (reference section 1.4)."""
-    from readsim._evaluate import evaluate_run
-    from readsim.engine.collection import Collection
-    from readsim.engine.formats import read_qrels, read_run
+    from readsim.operations.evaluate import evaluate_run
+    from readsim.core.collection import Collection
+    from readsim.core.formats import read_qrels, read_run
 
     qrels, run = read_qrels(inex / "qrels" / "inex2009-2010.qrels"), read_run(inex / "runs" / "bert-passages.run")
     collection = Collection(inex / "articles")

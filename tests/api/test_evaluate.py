@@ -85,7 +85,7 @@ def test_qrels_frame():
 
 
 def test_a_read_qrels_is_not_read_or_prepared_again(monkeypatch):
-    import readsim._inputs as inputs
+    import readsim.operations.inputs as inputs
 
     calls = []
     real = inputs._read_qrels

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import readsim
-from readsim.engine.cli import main
+from readsim.cli import main
 
 QRELS = "1 Q0 a 10 100 0 0:10\n1 Q0 b 20 100 0 0:20\n"
 RUN = "1 Q0 x 1 3 mine 0 10\n1 Q0 a 2 2 mine 0 10\n1 Q0 b 3 1 mine 0 10\n"

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import readsim
-from readsim.engine import errors
+from readsim.core import errors
 
 
 def test_errors_and_warnings_are_the_engines_own_classes():
@@ -18,23 +18,23 @@ def test_errors_and_warnings_are_the_engines_own_classes():
 
 
 def test_the_package_cannot_be_imported_a_second_time_under_engine():
-    # in an editable install engine/api is also a folder of readsim.engine: refused ("import readsim"), so no
+    # in an editable install engine/operations is also a folder of readsim.core: refused ("import readsim"), so no
     # class exists twice; a built wheel does not ship it under readsim/engine at all
     with pytest.raises(ImportError):
-        __import__("readsim.engine.api")
+        __import__("readsim.core.api")
 
 
 def test_every_public_name_resolves():
     for name in readsim.__all__:
         assert getattr(readsim, name) is not None, name
-    assert readsim.__version__ == readsim.engine.__version__
+    assert readsim.__version__ == readsim.core.__version__
     assert set(readsim.__all__) <= set(dir(readsim))
     with pytest.raises(AttributeError):
         readsim.no_such_name  # noqa: B018
 
 
 def test_import_readsim_loads_no_pandas_scipy_or_qt():
-    code = ("import sys, readsim, readsim.engine.cli\n"
+    code = ("import sys, readsim, readsim.cli\n"
             "heavy = [m for m in ('pandas', 'scipy', 'PySide6', 'pyqtgraph') if m in sys.modules]\n"
             "print(heavy); sys.exit(1 if heavy else 0)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -47,7 +47,7 @@ DEVICE = [
 @pytest.mark.parametrize("kind, call", DEVICE)
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
 def test_a_device_is_refused_with_the_clis_message_before_it_is_read(kind, call, device):
-    from readsim.engine.coverage import check_input_path
+    from readsim.core.coverage import check_input_path
 
     if not os.path.exists(device):
         pytest.skip(f"no {device}")
@@ -75,7 +75,7 @@ def test_a_path_that_is_not_a_path_is_a_type_error(bad):
 
 
 def test_the_cli_says_the_same_for_a_device():
-    done = subprocess.run([sys.executable, "-m", "readsim.engine.cli", "/dev/zero", str(S.runs[0])],
+    done = subprocess.run([sys.executable, "-m", "readsim.cli", "/dev/zero", str(S.runs[0])],
                           capture_output=True, text=True, timeout=120)
     with pytest.raises(readsim.InputError) as api:
         readsim.read_qrels("/dev/zero")
@@ -219,7 +219,7 @@ def test_an_empty_qrels_file_warns_as_the_cli_does(tmp_path):
     said = _said(lambda: readsim.read_qrels(path))
     assert said == [f"{path}: warning: no judgement (the qrels file is empty); every article counts as non-relevant "
                     "and every mean is 0"]
-    done = subprocess.run([sys.executable, "-m", "readsim.engine.cli", str(path), str(S.runs[0])],
+    done = subprocess.run([sys.executable, "-m", "readsim.cli", str(path), str(S.runs[0])],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and said[0] in done.stderr
 
@@ -309,7 +309,7 @@ def test_the_cli_loss_warns_as_readsim_loss(tmp_path):
     path = tmp_path / "other.run"
     path.write_text("1999001 Q0 900001 1 1.0 other 0 10\n")
     said = _said(lambda: readsim.loss(S.qrels, path))
-    done = subprocess.run([sys.executable, "-m", "readsim.engine.cli", "loss", str(S.qrels), str(path)],
+    done = subprocess.run([sys.executable, "-m", "readsim.cli", "loss", str(S.qrels), str(path)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0
     assert f"{path}: warning: no topic of the run is judged in the qrels; no loss to report" in said

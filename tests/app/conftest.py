@@ -7,8 +7,8 @@ import pytest
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_qrels, read_run, read_topics
+from readsim.core.collection import Collection
+from readsim.core.formats import read_qrels, read_run, read_topics
 
 TOPIC = "2009074"  # complete in the shipped subset: every relevant and retrieved article is there
 

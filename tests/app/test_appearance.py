@@ -29,7 +29,7 @@ from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from readsim.app import appearance as look
-from readsim.app.files import app_settings
+from readsim.app.input_files import app_settings
 from readsim.app.main import main
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session

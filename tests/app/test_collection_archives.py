@@ -13,11 +13,11 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from readsim.app.background import activity
-from readsim.app.files import guess_kind
+from readsim.app.input_files import guess_kind
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
-from readsim.engine import archives
-from readsim.engine.collection import Collection
+from readsim.core import archives
+from readsim.core.collection import Collection
 
 
 

@@ -17,18 +17,18 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 
-from readsim._scores import panel_measures, panel_scores
+from readsim.operations.article_scores import panel_measures, panel_scores
 from readsim.app import editing
 from readsim.app.background import activity
 from readsim.app.editing import CANCEL, DISCARD, SAVE, display_to_unit
 from readsim.app.widgets.outline import NAME, RELEVANT, RETRIEVED, OutlineModel, share
-from readsim.engine.intervals import covered
+from readsim.core.intervals import covered
 from readsim.app.widgets.ranked_list import AVECHP, F
-from readsim.engine import intervals as iv
-from readsim.engine.document import Settings, evaluate_document
-from readsim.engine.formats import read_run
-from readsim.engine.layout import layout
-from readsim.engine.text import Article
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import Settings, evaluate_document
+from readsim.core.formats import read_run
+from readsim.core.layout import layout
+from readsim.core.text import Article
 
 
 TOPIC = "2009074"

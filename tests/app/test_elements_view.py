@@ -25,11 +25,11 @@ from readsim.app.widgets.entries import ELEMENTS_TEXT as ACTION_TEXT
 from readsim.app.widgets.outline import LENGTH, RSIZE
 from readsim.app.widgets.outline import E as OUTLINE_E
 from readsim.app.widgets.outline import S as OUTLINE_S
-from readsim.engine import intervals as iv
-from readsim.engine.collection import Collection
-from readsim.engine.elements import (element_assessments, rank_values, read_element_run, seen_before,
+from readsim.core import intervals as iv
+from readsim.core.collection import Collection
+from readsim.core.element_retrieval import (element_assessments, rank_values, read_element_run, seen_before,
                                      simulated_ranking, topic_curves)
-from readsim.engine.elements.tree import element_tree
+from readsim.core.element_retrieval.tree import element_tree
 
 TOPIC = "2009074"
 PAGERANK = "23724"

@@ -20,16 +20,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from readsim._scores import panel_measures
+from readsim.operations.article_scores import panel_measures
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
-from readsim.app.widgets.explain import EXTRA, SHORTCUT, SPANS_ROLE, TermsModel
+from readsim.app.widgets.explain_dock import EXTRA, SHORTCUT, SPANS_ROLE, TermsModel
 from readsim.app.widgets.ranked_list import format_score
-from readsim.engine import intervals as iv
-from readsim.engine.document import evaluate_document
-from readsim.engine.explain import explain
-from readsim.engine.measure import parse_measure
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.core.explain import explain
+from readsim.core.measure import parse_measure
 
 TOPIC, ARTICLE = "2009074", "23724"
 

@@ -7,10 +7,10 @@ import os
 from PySide6.QtCore import Qt
 
 from readsim.app.background import activity, input_error_text, run_in_background
-from readsim.app.files import add_recent, app_settings, guess_kind, recent_files
+from readsim.app.input_files import add_recent, app_settings, guess_kind, recent_files
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
-from readsim.engine.errors import InputError
+from readsim.core.errors import InputError
 
 
 def test_guess_kind(tmp_path, inex):
@@ -40,7 +40,7 @@ def test_settings_are_fresh_and_recent_files_round_trip(fresh_settings, tmp_path
 
 def test_recent_files_added_at_once_as_one_by_one(fresh_settings, tmp_path):
     """add_recent_files (one settings write, the window's loads) orders them as add_recent in turn."""
-    from readsim.app.files import add_recent_files
+    from readsim.app.input_files import add_recent_files
 
     names = [("qrels", "a.qrels"), ("run", "b.run"), ("collection", "c"), ("qrels", "a.qrels")]
     for i in range(12):
@@ -128,7 +128,7 @@ def test_window_state_is_remembered(qtbot):
 
 
 def test_missing_sample_gives_an_empty_window(qtbot, monkeypatch, tmp_path, capsys):
-    import readsim.engine.samples as samples
+    import readsim.core.samples as samples
     from readsim.app import main as main_mod
 
     real = samples.sample
@@ -143,7 +143,7 @@ def test_missing_sample_gives_an_empty_window(qtbot, monkeypatch, tmp_path, caps
 
 
 def test_sniff_kind_reads_content_only_and_never_opens_a_fifo(tmp_path, inex):
-    from readsim.app.files import sniff_kind
+    from readsim.app.input_files import sniff_kind
 
     (tmp_path / "q.run").write_text("\ufeff# judged\n2009001 Q0 1164 23 74827 100 0:23\n")
     (tmp_path / "nonrel").write_text("2009001 Q0 1164 0 74827\n")
@@ -162,7 +162,7 @@ def test_sniff_kind_reads_content_only_and_never_opens_a_fifo(tmp_path, inex):
 
 
 def test_a_drop_loads_the_good_files_and_one_box_names_each_bad_one(qtbot, tmp_path):
-    from readsim.engine.samples import sample
+    from readsim.core.samples import sample
 
     s = sample()
     session = Session()

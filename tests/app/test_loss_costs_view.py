@@ -21,8 +21,8 @@ from PySide6.QtCore import Qt
 
 from readsim.app.widgets.loss_panel import LossPanel
 from readsim.app.widgets.loss_table import L_IDEAL_RANK, L_LOSS, L_RANK_COST, LossModel
-from readsim.engine.loss import article_costs
-from readsim.engine.measure import DocMeasure, ListMeasure
+from readsim.core.costs import article_costs
+from readsim.core.measure import DocMeasure, ListMeasure
 
 from helpers.app_cases import PAGERANK, TOPIC, by_hand, mini_loss
 

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from readsim.app.main import main
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 from helpers.gui import keep_shot, real_args
 

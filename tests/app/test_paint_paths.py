@@ -20,16 +20,16 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from readsim.app import marks as mk
 from readsim.app.widgets import gutter as gutter_module
-from readsim.app.widgets.explain import SpanOverlay
+from readsim.app.widgets.explain_dock import SpanOverlay
 from readsim.app.widgets.playback_bar import PlaybackBar
 from readsim.app.plain import rich_label
 from readsim.app.widgets.fixed_labels import fit_rich, set_wrapped
 from readsim.app.widgets.loss_table import L_LOSS, L_RANK, L_RANK_COST, LOSS_ARTICLE_ROLE, LossModel
 from readsim.app.widgets.tables import row_table
-from readsim.engine import intervals as iv
-from readsim.engine.loss import article_costs
-from readsim.engine.measure import DocMeasure, ListMeasure
-from readsim.engine.reading import Mode
+from readsim.core import intervals as iv
+from readsim.core.costs import article_costs
+from readsim.core.measure import DocMeasure, ListMeasure
+from readsim.core.reading import Mode
 
 from helpers.app_cases import PAGERANK, by_hand, mini_loss
 

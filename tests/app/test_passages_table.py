@@ -36,9 +36,9 @@ from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
 from readsim.app.widgets.passages_table import (FOUND, LINES, OFFSET, PASSAGE, PRECISION, READ, SCREEN, SHORTCUT,
                                                 SORT_ROLE, PassagesModel, table_rows)
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_run
-from readsim.engine.passages import ZERO_LENGTH
+from readsim.core.collection import Collection
+from readsim.core.formats import read_run
+from readsim.core.passages import ZERO_LENGTH
 
 
 TOPIC, ARTICLE, OTHER = "2009074", "23724", "2193171"
@@ -199,9 +199,9 @@ def test_export_button_and_an_unwritable_path(window, qtbot, tmp_path):
 
 
 def test_model_without_a_window():
-    from readsim.engine import intervals as iv
-    from readsim.engine.document import evaluate_document
-    from readsim.engine.passages import passage_table
+    from readsim.core import intervals as iv
+    from readsim.core.doc_evaluation import evaluate_document
+    from readsim.core.passages import passage_table
 
     ev = evaluate_document(iv.as_array([(0, 10)]), iv.as_array([(5, 20)]), 30, "natural")
     m = PassagesModel()

@@ -16,10 +16,10 @@ from PySide6.QtCore import Qt
 
 from readsim.app.playback import LINE, MIN_INTERVAL_MS, jumps
 from readsim.app.widgets.article_view import _merged
-from readsim.engine import docmeasures as dm
-from readsim.engine import intervals as iv
-from readsim.engine.document import evaluate_document
-from readsim.engine.reading import Mode, Piece, window as read_window
+from readsim.core import docmeasures as dm
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.core.reading import Mode, Piece, window as read_window
 
 ARTICLE = "23724"
 N = 27562

@@ -70,7 +70,7 @@ def test_the_precision_plots_labels_stand_above_its_curves(real_window, qtbot):
     plot = window.plot.plot
     qtbot.waitUntil(lambda: plot.isVisible() and window.plot.t2i.isVisible())
     _above_curves(plot, 1.0)
-    from readsim.engine.reading import Mode
+    from readsim.core.reading import Mode
 
     for mode in (Mode.WORST, Mode.NATURAL):  # the markers move: the rows follow
         window.session.set_settings(mode=mode)

@@ -2,7 +2,7 @@
 (indri-passages.run, topic 2009078: 100 ranked articles, 5 relevant in the qrels).
 
 Expected numbers: the article order by hand (which article is at which rank, read from the run
-file's lines); list values from a fresh ``engine.listmeasures.evaluate`` of the run files read
+file's lines); list values from a fresh ``readsim.core.listmeasures.evaluate`` of the run files read
 again here (the original file, and the file the window saved); AgP of a reordered topic also
 from its definition (Kamps et al., INEX 2007 evaluation measures, LNCS 4862, 2008: AgP = sum of
 gP[r] over the relevant ranks / Nrel, gP[r] = mean document score of the first r articles),
@@ -16,19 +16,19 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 
-from readsim._scores import panel_scores
+from readsim.operations.article_scores import panel_scores
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
 from readsim.app.widgets.edit_worth import EditWorth
 from readsim.app.widgets.ranked_list import F, RANKED_MIME
-from readsim.app.worth import DEFAULT_LIST_MEASURE
+from readsim.app.baseline_scores import DEFAULT_LIST_MEASURE
 from helpers.one_article import document
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_qrels, read_run, write_run
-from readsim.engine.listmeasures import evaluate
-from readsim.engine.measure import parse_list_measure
-from readsim.engine.reading import Mode
+from readsim.core.collection import Collection
+from readsim.core.formats import read_qrels, read_run, write_run
+from readsim.core.listmeasures import evaluate
+from readsim.core.measure import parse_list_measure
+from readsim.core.reading import Mode
 
 TOPIC = "2009078"
 FIRST5 = ["233488", "20926", "2829632", "1222568", "90500"]  # the run file's first five articles of the topic
@@ -249,7 +249,7 @@ def test_runs_window_compares_the_run_before_its_edits(qtbot, win, data, tmp_pat
     c = r.comparison
     after_ev, before_ev = fresh(data, out), fresh(data, data["path"])
     # per topic the fresh evaluations' values, to rounding (the Runs window scores through
-    # engine.compare's own arrays); the means are compare's (numpy over the paired topics)
+    # readsim.core.run_stats's own arrays); the means are compare's (numpy over the paired topics)
     assert c.scores[q, 1].tolist() == pytest.approx([before_ev.values[AGP_F.name][t] for t in c.topics], rel=1e-12)
     assert c.scores[q, 0].tolist() == pytest.approx([after_ev.values[AGP_F.name][t] for t in c.topics], rel=1e-12)
     now, before = after_ev.means[AGP_F.name], before_ev.means[AGP_F.name]

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from readsim.app.rows import RankedRow
 from readsim.app.widgets.ranked_list import (ARTICLE, ARTICLE_ROLE, AVECHP, F, LE, RANK, RELEVANT, SORT_ROLE, T2IF,
                                              TITLE, RankedListModel)
-from readsim.engine.document import Settings, evaluate_document
+from readsim.core.doc_evaluation import Settings, evaluate_document
 
 # 55 characters; relevant 1..27 (1-based) = [0, 27)
 REL = [(0, 27)]

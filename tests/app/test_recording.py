@@ -15,7 +15,7 @@ from PIL import Image
 
 from readsim.app import recording as rec
 from readsim.app.main import main
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 from helpers.gui import real_args
 
@@ -207,7 +207,7 @@ def test_cli_record_of_the_sample(tmp_path, capsys):
     s = sample()
     out = tmp_path / "sample.gif"
     assert main(["--sample", "--record", str(out)]) == 0, capsys.readouterr().err
-    from readsim.engine.collection import Collection
+    from readsim.core.collection import Collection
 
     text_length = Collection(s.collection).article("900001").doc_length  # natural reading reads it all
     frames = Image.open(out).n_frames

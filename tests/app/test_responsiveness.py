@@ -25,8 +25,8 @@ from readsim.app.rows import MODES, with_mode
 from readsim.app.topic_scores import DOC_KINDS, LossMemo, doc_measure
 from readsim.app.widgets.ranked_list import AVECHP, T2IF, T2IP, format_score, list_measures
 from readsim.app.articles import if_retrieved_whole
-from readsim.engine.loss import loss_split
-from readsim.engine.reading import Mode
+from readsim.core.costs import loss_split
+from readsim.core.reading import Mode
 
 ARTICLE = "2212038"  # the largest real article (612 KB)
 TOPIC_BIG = "2009036"  # judges it relevant

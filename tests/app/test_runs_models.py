@@ -20,11 +20,11 @@ from readsim.app import appearance as look
 from readsim.app.widgets.runs.cells import (CHOSEN, GREEN_TEXT, MEASURE_ROLE, NOT_SIGNIFICANT_MARK, RED_TEXT,
                                             SIGNIFICANT_MARK, CellsTable)
 from readsim.app.widgets.runs.correlation import CorrelationModel
-from readsim.app.widgets.runs.fidelity import Table1Model, Table2Model
+from readsim.app.widgets.runs.fidelity_tab import Table1Model, Table2Model
 from readsim.app.widgets.runs.runs_tab import RunsTableModel
 from readsim.app.widgets.runs.significance import PairsModel
-from readsim.engine.compare import Comparison
-from readsim.engine.fidelity import ON_AVERAGE, RESPECTED, REVERSED, Fidelity
+from readsim.core.run_stats import Comparison
+from readsim.core.fidelity_tables import ON_AVERAGE, RESPECTED, REVERSED, Fidelity
 
 NAN = float("nan")
 

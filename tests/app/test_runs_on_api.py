@@ -1,6 +1,6 @@
 """The Runs window is built on the Python API: its runs are evaluated by the API's core
-(``readsim._evaluate.evaluate_run``, as ``readsim-eval compare`` does) and its fidelity tables
-come from ``readsim._compare.fidelity_of`` (as ``readsim-eval fidelity``), so the window shows
+(``readsim.operations.evaluate.evaluate_run``, as ``readsim-eval compare`` does) and its fidelity tables
+come from ``readsim.operations.comparison.fidelity_of`` (as ``readsim-eval fidelity``), so the window shows
 ``readsim.evaluate``'s numbers."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 
 import readsim
-import readsim._compare as compare_core
-import readsim._evaluate as api_core
+import readsim.operations.comparison as compare_core
+import readsim.operations.evaluate as api_core
 from readsim.app import runs_model as rm
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.samples import sample
+from readsim.core.collection import Collection
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.samples import sample
 
 
 def spy(monkeypatch, module, name: str) -> list[dict]:

@@ -18,12 +18,12 @@ from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
 from readsim.app.widgets.runs.topics_tab import SORT_ROLE, TopicsTab
-from readsim.engine import intervals as iv
-from readsim.engine.collection import Collection
-from readsim.engine.compare import compare_runs
-from readsim.engine.formats import read_run
-from readsim.engine.listmeasures import evaluate
-from readsim.engine.measure import parse_list_measure
+from readsim.core import intervals as iv
+from readsim.core.collection import Collection
+from readsim.core.run_stats import compare_runs
+from readsim.core.formats import read_run
+from readsim.core.listmeasures import evaluate
+from readsim.core.measure import parse_list_measure
 
 GREEN, RED = (26, 127, 55), (179, 38, 30)
 

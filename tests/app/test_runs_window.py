@@ -3,9 +3,9 @@ from the View menu, wait for the background comparison, read its tabs, change th
 the test, compute the fidelity tables, add runs (a bad one too), export.
 
 Expected numbers are the engine's, computed here independently of the window: every real run
-evaluated with :func:`readsim.engine.listmeasures.evaluate` (and as whole documents), compared
-with :func:`readsim.engine.compare.compare_evaluations`; the fidelity tables with
-:func:`readsim.engine.fidelity.fidelity_tables`, where AgP/F(0.25) respects the 28 orderings the
+evaluated with :func:`readsim.core.listmeasures.evaluate` (and as whole documents), compared
+with :func:`readsim.core.run_stats.compare_evaluations`; the fidelity tables with
+:func:`readsim.core.fidelity_tables.fidelity_tables`, where AgP/F(0.25) respects the 28 orderings the
 paper's AgP confirms on every topic.
 """
 
@@ -23,25 +23,25 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from readsim.app import runs_model as rm
 from readsim.app.background import activity
-from readsim.app.files import app_settings
+from readsim.app.input_files import app_settings
 from readsim.app.help import shortcuts
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
 from readsim.app.widgets import runs_window as rw
 from readsim.app.widgets.on_demand import RUNS_SHORTCUT
 from readsim.app.widgets.runs import cells
-from readsim.engine.collection import Collection
-from readsim.engine.compare import compare_evaluations
-from readsim.engine.fidelity import ALWAYS, RESPECTED, fidelity_tables
-from readsim.engine.formats import read_run
-from readsim.engine.listmeasures import evaluate
-from readsim.engine.measure import parse_list_measure
+from readsim.core.collection import Collection
+from readsim.core.run_stats import compare_evaluations
+from readsim.core.fidelity_tables import ALWAYS, RESPECTED, fidelity_tables
+from readsim.core.formats import read_run
+from readsim.core.listmeasures import evaluate
+from readsim.core.measure import parse_list_measure
 
 TOPIC = "2009074"
 ARTICLE = "23724"
 RUNS = ("bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run", "indri-passages.run",
         "indri-documents.run")
-# the one naming rule (engine.compare.run_labels): the run id, or the file name when runs share
+# the one naming rule (readsim.core.run_stats.run_labels): the run id, or the file name when runs share
 # it (the three BERT runs all say TREC2INEX; Indri's say indri-passages and indri)
 LABELS = ["bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run", "indri-passages", "indri"]
 RESAMPLES = 200  # few resamples: the tests stay fast; the window must give the engine's numbers

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import QMessageBox
 from readsim.app import export
 from readsim.app.background import activity
 from readsim.app.session import Loaded
-from readsim.engine import atomic
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_run
+from readsim.core import atomic
+from readsim.core.collection import Collection
+from readsim.core.formats import read_run
 
 from hostile.test_saving import HalfFull  # tests/ is on sys.path (its conftest)
 

@@ -13,15 +13,15 @@ import warnings
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
-from readsim._scores import panel_measures
+from readsim.operations.article_scores import panel_measures
 from readsim.app import export
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
-from readsim.engine.collection import Collection
-from readsim.engine.formats import Run
-from readsim.engine.listmeasures import evaluate
-from readsim.engine.sweep import parameters_of, with_parameter
+from readsim.core.collection import Collection
+from readsim.core.formats import Run
+from readsim.core.listmeasures import evaluate
+from readsim.core.parameter_sweep import parameters_of, with_parameter
 
 TOPIC = "2009074"
 PAGERANK = "23724"
@@ -190,7 +190,7 @@ def test_a_topic_curve_that_arrives_while_hidden_is_drawn(real_window, qtbot):
 
 @pytest.mark.filterwarnings("ignore::readsim.InputWarning")  # the real run's overlapping passages
 def test_the_article_curve_is_readsim_articles_and_readsim_sweeps(real_window, real, qtbot):
-    """The dock's article curve (the API's core, ``readsim._sweep.article_curve``) at a few
+    """The dock's article curve (the API's core, ``readsim.operations.sweep.article_curve``) at a few
     tolerances equals ``readsim.article(..., tolerance=t).scores`` and ``readsim.sweep(...,
     per="article")`` for PageRank of the real run, to 1e-12."""
     import readsim

@@ -11,10 +11,10 @@ from readsim.app.background import activity
 from readsim.app.held_jobs import HeldJobs
 from readsim.app.loading import CollectionNames
 from readsim.app.rows import RankedRow, RowsByMode, moved_entry, run_entry_point
-from readsim.engine import intervals as iv
-from readsim.engine.document import evaluate_document
-from readsim.engine.formats import RunArticle, read_any_run
-from readsim.engine.reading import Mode, Piece
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.core.formats import RunArticle, read_any_run
+from readsim.core.reading import Mode, Piece
 
 REL = np.array([[0, 10]])  # the article's first 10 units are relevant; the article is 100 long
 
@@ -77,7 +77,7 @@ def test_rows_by_mode_gives_back_the_same_lists():
 
 def test_rows_in_mode_read_each_row_as_it_would_be_read_alone():
     """A topic's rows arriving while a non-natural mode is chosen are read in it in one batch
-    (``readsim._scores.in_modes``), each as its own ``in_mode`` reads it. Worked by hand
+    (``readsim.operations.article_scores.in_modes``), each as its own ``in_mode`` reads it. Worked by hand
     (reference section 3): R = [0, 10) of 100 units; retrieved [50, 80) read first in the
     natural mode; the worst reading reads the relevant text last."""
     from readsim.app.rows import rows_in_mode

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from readsim.app.widgets.loss_panel import LossPanel
-from readsim.engine.loss import LossSplit
-from readsim.engine.measure import DocMeasure
+from readsim.core.costs import LossSplit
+from readsim.core.measure import DocMeasure
 
 
 def test_together_rounding_to_zero_prints_zero(qtbot):

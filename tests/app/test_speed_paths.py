@@ -8,12 +8,12 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
-from readsim._scores import panel_measures, panel_scores
+from readsim.operations.article_scores import panel_measures, panel_scores
 from readsim.app.background import activity
 
 from readsim.app.articles import ARTICLE_CACHE_SIZE
 from readsim.app.widgets.ranked_list import format_score
-from readsim.engine.reading import Mode
+from readsim.core.reading import Mode
 
 
 

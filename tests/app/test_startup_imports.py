@@ -2,7 +2,7 @@
 outline dock, closed by default, imports them when it shows an article), not the Runs window's
 statistics (scipy), not pandas (the Python API's tables), no thread pool for reading articles
 whose length cannot change a number, not ``numpy.ma`` (``np.unique`` imports it; the precision
-curve's positions use :func:`readsim.engine.intervals.distinct`), not the closed Sensitivity
+curve's positions use :func:`readsim.core.intervals.distinct`), not the closed Sensitivity
 dock's plots. Run in a child process, as ``import readsim`` is checked
 in tests/test_lazy_imports.py. The outline, opened, still derives its element assessments:
 tests/app/test_elements_view.py (``test_outline_shows_size_rsize_e_s``) and
@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 
-NOT_AT_START = ("readsim.engine.elements", "numpy.ma", "readsim.app.widgets.sensitivity_plot", "scipy", "pandas", "concurrent.futures", "PySide6.QtMultimedia",
+NOT_AT_START = ("readsim.core.element_retrieval", "numpy.ma", "readsim.app.widgets.sensitivity_plot", "scipy", "pandas", "concurrent.futures", "PySide6.QtMultimedia",
                 "PySide6.QtPrintSupport", "pyqtgraph.opengl")
 
 CHILD = """

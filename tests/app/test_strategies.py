@@ -2,8 +2,8 @@
 article, show the dock from the View menu, read the table, change the controls, select rows.
 
 Expected numbers are the engine's, computed here independently of the dock: the qrels'
-passages and doc_length, :func:`readsim.engine.simulated.strategy_passages` on the article read
-from the collection, :func:`readsim.engine.document.evaluate_document`; a few worked by hand
+passages and doc_length, :func:`readsim.core.simulated.strategy_passages` on the article read
+from the collection, :func:`readsim.core.doc_evaluation.evaluate_document`; a few worked by hand
 (S retrieves exactly the relevant text; SLD the whole article).
 """
 
@@ -16,11 +16,11 @@ from PySide6.QtGui import QAction, QKeySequence
 from readsim.app import marks as mk
 from readsim.app.widgets.ranked_list import format_score
 from readsim.app.widgets.strategies import ROWS, SHORTCUT, columns, strategy_spans
-from readsim.engine import intervals as iv
-from readsim.engine.collection import Collection
-from readsim.engine.document import Settings, evaluate_document
-from readsim.engine.reading import Mode
-from readsim.engine.simulated import STRATEGIES, strategy_passages
+from readsim.core import intervals as iv
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import Settings, evaluate_document
+from readsim.core.reading import Mode
+from readsim.core.simulated import STRATEGIES, strategy_passages
 
 TOPIC = "2009074"
 ARTICLE_ID = "23724"  # PageRank: relevant, 5 passages (159:1167 4996:9 5008:861 5913:1865 8138:262), rank 10

@@ -8,9 +8,9 @@ import pytest
 
 from readsim.app.background import activity
 from readsim.app.widgets.topic_chooser import SCORE_ROLE, chooser_measure
-from readsim.engine.collection import Collection
-from readsim.engine.listmeasures import evaluate
-from readsim.engine.measure import parse_list_measure
+from readsim.core.collection import Collection
+from readsim.core.listmeasures import evaluate
+from readsim.core.measure import parse_list_measure
 
 
 def wait_scored(qtbot, w) -> None:

@@ -1,7 +1,7 @@
 """The topic view (fetch phase): sortable ranked list, the topic's list scores for a chosen
 document measure, their curves, and switching runs without losing the topic or the article.
 
-Expected list scores come from :func:`readsim.engine.listmeasures.evaluate` run here on the
+Expected list scores come from :func:`readsim.core.listmeasures.evaluate` run here on the
 files (independently of the window's rows); the small cases are worked by hand on the
 papers' mini article (55 characters, relevant 1..27; Arvola et al. 2010: retrieved 33..55 ->
 aveChP 0.3484, retrieved 24..45 -> 0.5306).
@@ -19,11 +19,11 @@ from readsim.app.session import Loaded, Session
 from readsim.app.topic_scores import doc_measure, topic_scores
 from readsim.app.widgets.ranked_list import (ARTICLE, AVECHP, COLUMNS_KEY, ES, P_SET, RANK, RankedListModel,
                                              RankedListView)
-from readsim.engine.collection import Collection
-from readsim.engine.document import Settings
-from readsim.engine.formats import Run
-from readsim.engine.listmeasures import evaluate, rank_topics
-from readsim.engine.measure import DocMeasure, parse_list_measure
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import Settings
+from readsim.core.formats import Run
+from readsim.core.listmeasures import evaluate, rank_topics
+from readsim.core.measure import DocMeasure, parse_list_measure
 
 from helpers.app_cases import mini_qrels, mini_rows
 
@@ -106,7 +106,7 @@ def test_optional_score_columns_are_remembered(real_window, qtbot, fresh_setting
     other = RankedListView(RankedListModel())  # a new window's list reads the same choice
     qtbot.addWidget(other)
     assert not other.isColumnHidden(ES) and other.isColumnHidden(AVECHP)
-    from readsim.app.files import app_settings
+    from readsim.app.input_files import app_settings
     assert "ES" in app_settings().value(COLUMNS_KEY)
 
 
@@ -209,7 +209,7 @@ def pg_point(x, y):
 
 
 def test_switching_runs_keeps_the_topic_and_the_article(qtbot, real):
-    from readsim.engine.formats import read_run
+    from readsim.core.formats import read_run
 
     run1 = real["run"]
     run2 = read_run(real["paths"] / "runs" / "bert-passages-map19.run")
@@ -277,8 +277,8 @@ def test_loss_panel_by_hand(qtbot):
 
 def test_where_the_run_loses_equals_the_engine(real_window, real, qtbot):
     from readsim.app.widgets.loss_table import L_IDEAL_RANK, L_LOSS, L_RANK, L_RANK_COST, L_TITLE
-    from readsim.engine.loss import article_costs, topic_loss
-    from readsim.engine.measure import ListMeasure
+    from readsim.core.costs import article_costs, topic_loss
+    from readsim.core.measure import ListMeasure
 
     w = real_window(PAGERANK)
     tv = w.topic_view
@@ -304,7 +304,7 @@ def test_where_the_run_loses_equals_the_engine(real_window, real, qtbot):
     assert want.ideal_scores[k] == pytest.approx(1.0)
     # the column is each article's cost to the topic's AgP (computed in the background), not the
     # difference of its own scores: the engine's costs, each checked against an edited run in
-    # tests/engine/test_loss_costs.py
+    # tests/engine/test_costs_per_article.py
     qtbot.waitUntil(lambda: panel.costs is not None, timeout=20_000)
     costs = article_costs(want, ListMeasure("AgP", 0, DocMeasure("F", 0, 0.25)))
     assert panel.costs.browse_cost == pytest.approx(costs.browse_cost, abs=1e-12)
@@ -335,7 +335,7 @@ def test_where_the_run_loses_equals_the_engine(real_window, real, qtbot):
 
 def test_loss_panel_for_effort_and_t2ip(real_window, real, qtbot):
     from readsim.app.widgets.loss_table import L_LOSS
-    from readsim.engine.loss import topic_loss
+    from readsim.core.costs import topic_loss
 
     w = real_window(PAGERANK)
     tv, panel = w.topic_view, w.topic_view.loss_panel

@@ -15,7 +15,7 @@ from readsim.app.background import activity
 from readsim.app.main import main
 from readsim.app.view_file import VERSION, Edit, View, ViewError, read_view, write_view
 from readsim.app.view_state import capture, open_docks, open_view_file, save_view
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 from helpers.view_file import TOPIC, _good, _idle, _reopen, _window
 

@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from readsim.app.files import app_settings
+from readsim.app.input_files import app_settings
 from readsim.app.view_file import ViewError, read_view
 from readsim.app.view_state import save_view
 from readsim.app.widgets.topic_view import SETTINGS_KEY
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 from helpers.view_file import TOPIC, _good, _idle, _reopen, _window
 

@@ -9,7 +9,7 @@ import pytest
 
 from readsim.app import main as main_mod
 from readsim.app.view_file import View, write_view
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 VIEW_SETTINGS = {"mode": "worst", "screen": 500, "tolerance": 300, "alpha": 1.0, "beta": 0.25, "levels": 4}
 

@@ -23,19 +23,19 @@ from helpers.gui import keep_shot
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 
-from readsim._scores import panel_measures, panel_scores
+from readsim.operations.article_scores import panel_measures, panel_scores
 from readsim.app.background import activity
 from readsim.app.help import shortcuts
 from readsim.app.main import check_usage, parser
 from readsim.app.session import Loaded
 from readsim.app.widgets.ranked_list import format_score
 from readsim.app import appearance as look
-from readsim.app.widgets.scores import NOT_RETRIEVED, WHOLE_TITLE
+from readsim.app.widgets.score_panel import NOT_RETRIEVED, WHOLE_TITLE
 from readsim.app.widgets.topic_chooser import format_score as topic_score
-from readsim.engine.collection import Collection
-from readsim.engine.document import Settings, evaluate_document
-from readsim.engine.formats import read_run
-from readsim.engine.reading import Mode
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import Settings, evaluate_document
+from readsim.core.formats import read_run
+from readsim.core.reading import Mode
 
 TOPIC = "2009074"
 PAGERANK = "23724"

@@ -4,8 +4,8 @@ the loss panel, the before/after box, the topic chooser and the Runs window cann
 them (docs/architecture.md sections 3 and 4).
 
 - (a) the app's source imports none of the engine's list-level scoring entry points
-  (:data:`FORBIDDEN`): only the API core (``readsim._evaluate``, ``readsim._loss``,
-  ``readsim._compare``) calls them;
+  (:data:`FORBIDDEN`): only the API core (``readsim.operations.evaluate``, ``readsim.operations.loss``,
+  ``readsim.operations.comparison``) calls them;
 - (b) on the real INEX data, a real topic of a real run: the topic view's values as shown equal
   ``readsim.evaluate(..., per="topic")``, the loss panel's costs ``readsim.loss(...)``; after an
   edit the topic chooser's scores equal a fresh evaluation of the edited run;
@@ -27,16 +27,16 @@ ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app"
 
 FORBIDDEN = {
-    "readsim.engine.listmeasures": {
+    "readsim.core.listmeasures": {
         "evaluate", "rank_topics", "per_article", "ranking_values", "topic_means", "RankingTable",
         "generalised_precision", "generalised_recall", "gp_at", "gr_at", "agp", "agp_prime", "average_precision",
         "interpolated_curve", "cumulated_effort", "normalized_cumulated_effort", "average_nce", "focused_curve"},
-    "readsim.engine.loss": {
+    "readsim.core.costs": {
         "loss_split", "split", "topic_loss", "ideal_score", "ideal_scores", "ideal_order", "ideal_positions",
         "article_costs", "topic_costs", "run_costs", "run_losses", "versus", "list_values", "browse_costs",
         "rank_costs"},
-    "readsim.engine.compare": {"compare_evaluations", "compare_runs", "score_matrix"},
-    "readsim.engine.sweep": {"topic_sweep", "article_sweep"},
+    "readsim.core.run_stats": {"compare_evaluations", "compare_runs", "score_matrix"},
+    "readsim.core.parameter_sweep": {"topic_sweep", "article_sweep"},
 }
 """The engine's list-level scoring entry points: the app reaches them through the API core only."""
 
@@ -54,8 +54,8 @@ def engine_imports(path: Path) -> set[tuple[str, str]]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             if node.module in FORBIDDEN:
                 out |= {(node.module, a.name) for a in node.names}
-            elif node.module == "readsim.engine":
-                out |= {(f"readsim.engine.{a.name}", "*") for a in node.names if f"readsim.engine.{a.name}" in FORBIDDEN}
+            elif node.module == "readsim.core":
+                out |= {(f"readsim.core.{a.name}", "*") for a in node.names if f"readsim.core.{a.name}" in FORBIDDEN}
     return out
 
 
@@ -77,10 +77,10 @@ def test_no_app_module_imports_the_engines_list_scoring():
 def test_the_window_models_import_the_api_core():
     """The modules that compute the window's list numbers import the core (the check above is
     not passed by computing nothing)."""
-    core = {"app.topic_scores": "readsim._evaluate", "app.worth": "readsim._evaluate",
-            "app.widgets.topic_chooser": "readsim._evaluate", "app.widgets.loss_panel": "readsim._loss",
-            "app.widgets.loss_table": "readsim._loss", "app.runs_model": "readsim._compare",
-            "app.widgets.sensitivity": "readsim._sweep"}
+    core = {"app.topic_scores": "readsim.operations.evaluate", "app.worth": "readsim.operations.evaluate",
+            "app.widgets.topic_chooser": "readsim.operations.evaluate", "app.widgets.loss_panel": "readsim.operations.loss",
+            "app.widgets.loss_table": "readsim.operations.loss", "app.runs_model": "readsim.operations.comparison",
+            "app.widgets.sensitivity": "readsim.operations.sweep"}
     for module, wanted in core.items():
         path = APP.joinpath(*module.split(".")[1:]).with_suffix(".py")
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -166,10 +166,10 @@ def test_loss_panel_equals_readsim_loss(window, inex, qtbot):
 
 def test_topic_chooser_after_an_edit_equals_a_fresh_evaluation(window, qtbot, monkeypatch):
     """After a rank move the chooser evaluates only the moved topic again
-    (``readsim._evaluate.evaluate_again``); every score equals ``readsim.evaluate`` of the
+    (``readsim.operations.evaluate.evaluate_again``); every score equals ``readsim.evaluate`` of the
     edited run."""
     from readsim.app.rank_edits import move_to_rank
-    from readsim.engine.formats import Run
+    from readsim.core.formats import Run
 
     import readsim.app.widgets.topic_chooser as chooser_module
 
@@ -215,7 +215,7 @@ def test_the_chooser_keeps_the_run_files_topics_column_wise(inex):
     """What the chooser hands its worker keeps each topic still as the file said (evaluated
     column-wise, never built article by article in the GUI thread) and copies an edited one."""
     from readsim.app.widgets.topic_chooser import as_evaluated
-    from readsim.engine.formats import read_run
+    from readsim.core.formats import read_run
 
     run = read_run(inex / "runs" / "bert-passages.run")
     run.topics[TOPIC] = list(run.topics[TOPIC])  # as the editor leaves an edited topic
@@ -255,12 +255,12 @@ def test_a_topic_worked_by_hand(qtbot, tmp_path):
       ordering of the run's articles is 101, 103, 102, so moving 102 down to 3 or 103 up to 2
       both give 101, 103, 102: rank cost 0, 25/198, 25/198; ideal ranks 1, 3, 2.
     """
-    from readsim._loss import topic_costs
+    from readsim.operations.loss import topic_costs
     from readsim.app.rows import evaluate_rows
     from readsim.app.topic_scores import doc_measure, topic_scores
     from readsim.app.widgets.loss_panel import LossPanel
-    from readsim.engine.document import Settings
-    from readsim.engine.formats import read_qrels, read_run
+    from readsim.core.doc_evaluation import Settings
+    from readsim.core.formats import read_qrels, read_run
 
     (tmp_path / "hand.qrels").write_text(HAND_QRELS)
     (tmp_path / "hand.run").write_text(HAND_RUN)

@@ -69,7 +69,7 @@ import json, sys
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication, QWidget
 app = QApplication([])
-from readsim.app.files import app_settings
+from readsim.app.input_files import app_settings
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
 out = {"avail": app.primaryScreen().availableGeometry().getRect()}
@@ -198,7 +198,7 @@ app = QApplication([])
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 s = Session()
 w = MainWindow(s, show_dialogs=False, restore=True)  # the user's window, no remembered state
 w.show()
@@ -281,7 +281,7 @@ import json, sys, time
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from readsim.app.background import activity
-from readsim.app.files import app_settings
+from readsim.app.input_files import app_settings
 from readsim.app.lessons import lessons
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session

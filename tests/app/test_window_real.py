@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from readsim._scores import panel_measures, panel_scores
+from readsim.operations.article_scores import panel_measures, panel_scores
 from readsim.app.widgets.article_view import build_document
 from readsim.app.widgets.ranked_list import ARTICLE, RANK, RELEVANT, TITLE
-from readsim.engine.document import Settings, evaluate_document
-from readsim.engine.layout import layout
-from readsim.engine.reading import Mode, window as read_window
+from readsim.core.doc_evaluation import Settings, evaluate_document
+from readsim.core.layout import layout
+from readsim.core.reading import Mode, window as read_window
 
 TOPIC = "2009074"
 

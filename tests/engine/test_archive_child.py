@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from readsim.engine.collection import Collection
-from readsim.engine.errors import InputError
+from readsim.core.collection import Collection
+from readsim.core.errors import InputError
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +48,7 @@ def test_the_index_is_built_by_a_child_and_read_here(tmp_path, children):
     archive = _targz(tmp_path / "a.tar.gz", 3)
     coll = Collection(archive)
     assert len(children) == 1 and children[0].returncode == 0
-    assert "readsim.engine.index_child" in children[0].args
+    assert "readsim.core.index_child" in children[0].args
     assert coll.names() == ["0", "1", "2"] and coll.article("2").text == "article 2"
 
 
@@ -92,7 +92,7 @@ def test_the_child_stops_when_its_parent_dies(tmp_path):
     import time
 
     archive = _targz(tmp_path / "big.tar.gz", 60_000)
-    script = ("import sys; from readsim.engine.collection import Collection\n"
+    script = ("import sys; from readsim.core.collection import Collection\n"
               "def progress(done, total, what):\n"
               "    if done > 0: print('building', flush=True)\n"
               "Collection(sys.argv[1], progress=progress)\n")

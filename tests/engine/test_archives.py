@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from readsim.engine import article_index as ai
-from readsim.engine.atomic import put_in_place
-from readsim.engine.cli import main
-from readsim.engine.collection import Collection
-from readsim.engine.errors import InputError
+from readsim.core import article_index as ai
+from readsim.core.atomic import put_in_place
+from readsim.cli import main
+from readsim.core.collection import Collection
+from readsim.core.errors import InputError
 
 TAR_MODES = {"a.tar": "w", "a.tar.gz": "w:gz", "a.tar.bz2": "w:bz2", "a.tar.xz": "w:xz"}
 SUBSET = 48  # articles per generated collection (the full 1,079 were checked by hand, see the README)
@@ -447,7 +447,7 @@ def test_a_planted_index_schema_is_rebuilt_never_a_hang(tmp_path, name, plant):
             db.execute(sql)
     db.close()
     (tmp_path / "q.qrels").write_text("2009001 Q0 one 10 40 0 0:10\n")
-    done = subprocess.run([sys.executable, "-m", "readsim.engine.cli", str(tmp_path / "q.qrels"), "--check",
+    done = subprocess.run([sys.executable, "-m", "readsim.cli", str(tmp_path / "q.qrels"), "--check",
                            "--collection", str(archive)], capture_output=True, text=True, timeout=120,
                           env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache")))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

@@ -1,4 +1,4 @@
-"""Document scores of many articles at once (:func:`engine.document.evaluate_documents`) and the
+"""Document scores of many articles at once (:func:`readsim.core.doc_evaluation.evaluate_documents`) and the
 column-wise evaluation of whole runs: equal to the per-character reference
 (tests/engine/reference.py) and to each article evaluated on its own (tests/helpers/one_article.py) to
 1e-12, on random inputs and on the real INEX data; equal to values worked by hand on a small run, and on a real
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from readsim.engine import intervals as iv
-from readsim.engine import listmeasures as lm
-from readsim.engine.document import evaluate_documents
-from readsim.engine.formats import Qrels, Run, read_qrels, read_run
-from readsim.engine.measure import DocMeasure, parse_list_measure
+from readsim.core import intervals as iv
+from readsim.core import listmeasures as lm
+from readsim.core.doc_evaluation import evaluate_documents
+from readsim.core.formats import Qrels, Run, read_qrels, read_run
+from readsim.core.measure import DocMeasure, parse_list_measure
 
 from .reference import ReferenceDoc
 from .strategies import passages
@@ -236,7 +236,7 @@ def test_real_runs_column_wise_are_article_by_article(inex, name):
 def test_many_runs_in_worker_processes_print_what_one_process_prints(inex, tmp_path):
     import io
 
-    from readsim.engine import cli
+    from readsim import cli
 
     runs = [str(inex / "runs" / n) for n in ("bert-passages.run", "indri-passages.run", "bert-passages-map19.run")]
     bad = tmp_path / "bad.run"
@@ -262,7 +262,7 @@ def row_by_row(qrels, run, measures, collection=None, **kw):
     """The reference: each article on its own (tests/helpers/one_article.py) and ``article_score``."""
     from helpers.one_article import document
 
-    from readsim.engine.results import Join
+    from readsim.core.result_lines import Join
 
     join = Join()
     rows = []
@@ -287,8 +287,8 @@ def test_clipped_to_the_article_and_doc_length_checked_column_wise(tmp_path):
     the qrels' doc_length 50 for ``b`` differs from the article's 40: reported once, with the
     qrels' line, whether scored column-wise or article by article. ``u`` is not judged: it is
     non-relevant whatever its text (not read column-wise)."""
-    from readsim.engine.results import Join
-    from readsim.engine.collection import Collection
+    from readsim.core.result_lines import Join
+    from readsim.core.collection import Collection
 
     body = "x" * 40
     for name in ("a", "b", "u"):
@@ -311,14 +311,14 @@ def test_clipped_to_the_article_and_doc_length_checked_column_wise(tmp_path):
 
 @pytest.mark.parametrize("name", ["bert-passages.run", "indri-documents.run"])
 def test_real_runs_per_article_with_the_collection_are_row_by_row(inex, name):
-    from readsim.engine.collection import Collection
-    from readsim.engine.measure import parse_measure
+    from readsim.core.collection import Collection
+    from readsim.core.measure import parse_measure
 
     qrels = read_qrels(inex / "qrels" / "inex2009-2010.qrels")
     run = read_run(inex / "runs" / name)
     coll = Collection(inex / "articles")
     measures = [parse_measure(m) for m in PER_ARTICLE]
-    from readsim.engine.results import Join
+    from readsim.core.result_lines import Join
 
     for kw in ({}, {"as_document": True}, {"mode": "entry"}, {"mode": "worst"}):
         join = Join()

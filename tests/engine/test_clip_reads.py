@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from readsim.engine import listmeasures as lm
-from readsim.engine.collection import Collection
-from readsim.engine.columnwise import past_length
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.measure import DocMeasure, parse_list_measure
-from readsim.engine.results import Join
+from readsim.core import listmeasures as lm
+from readsim.core.collection import Collection
+from readsim.core.run_columns import past_length
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.measure import DocMeasure, parse_list_measure
+from readsim.core.result_lines import Join
 
 
 def test_past_length_marks_segments_with_a_row_ending_past_their_doc_length():
@@ -67,10 +67,10 @@ def test_real_run_with_the_collection_same_with_and_without_the_check(inex, mode
 
 
 def test_evaluate_again_without_the_check_same_numbers(inex):
-    """``readsim._evaluate.evaluate_again`` (the topic chooser's after an edit, which makes no
+    """``readsim.operations.evaluate.evaluate_again`` (the topic chooser's after an edit, which makes no
     doc_length check) gives the checked numbers on the real run; ``evaluate_run(check=False)``
     is tested in tests/api/test_core.py."""
-    from readsim._evaluate import evaluate_again, evaluate_run
+    from readsim.operations.evaluate import evaluate_again, evaluate_run
 
     qrels = read_qrels(inex / "qrels" / "inex2009-2010.qrels")
     run = read_run(inex / "runs" / "bert-passages.run")

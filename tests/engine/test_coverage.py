@@ -1,4 +1,4 @@
-"""Inputs that do not fit together (reference section 10): engine.coverage's warnings, counts and first ids."""
+"""Inputs that do not fit together (reference section 10): readsim.core.coverage's warnings, counts and first ids."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import os
 
 import pytest
 
-from readsim.engine.collection import Collection
-from readsim.engine.coverage import check_coverage, check_input_path
-from readsim.engine.errors import Diagnostic, InputError
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.listmeasures import evaluate
-from readsim.engine.measure import parse_list_measure
+from readsim.core.collection import Collection
+from readsim.core.coverage import check_coverage, check_input_path
+from readsim.core.errors import Diagnostic, InputError
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.listmeasures import evaluate
+from readsim.core.measure import parse_list_measure
 
 QRELS = """\
 2009001 Q0 a1 10 100 0 0:10

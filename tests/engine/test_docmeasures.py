@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from readsim._scores import panel_scores
-from readsim.engine import docmeasures as dm
-from readsim.engine import intervals as iv
-from readsim.engine.document import Settings, evaluate_document
-from readsim.engine.measure import parse_measure
-from readsim.engine.reading import Piece
+from readsim.operations.article_scores import panel_scores
+from readsim.core import docmeasures as dm
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import Settings, evaluate_document
+from readsim.core.measure import parse_measure
+from readsim.core.reading import Piece
 
 from .reference import ReferenceDoc
 from .strategies import cases

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from readsim.engine.text import parse_xml, xml_parser
+from readsim.core.text import parse_xml, xml_parser
 
 THREADS = 4
 ARTICLES = 8
@@ -31,7 +31,7 @@ HANG_GUARD = 120  # seconds; one process takes about a second
 
 SCRIPT = r"""
 import json, os, sys, threading, time
-from readsim.engine import text
+from readsim.core import text
 
 mode, tmp, articles = sys.argv[1], sys.argv[2], sys.argv[3:]
 counts = threading.local()

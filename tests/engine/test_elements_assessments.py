@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from readsim.engine.collection import Collection
-from readsim.engine.elements import (Cuts, assessments_xml, derive_article, derive_assessments, element_assessments,
+from readsim.core.collection import Collection
+from readsim.core.element_retrieval import (Cuts, assessments_xml, derive_article, derive_assessments, element_assessments,
                                      grade, parse_cuts, read_assessments, write_assessments, xpointer)
-from readsim.engine.errors import InputError
-from readsim.engine.formats import read_qrels
-from readsim.engine.text import Article
+from readsim.core.errors import InputError
+from readsim.core.formats import read_qrels
+from readsim.core.text import Article
 
 from helpers.engine_cases import ARTICLE, QRELS
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from readsim.engine.elements import DEFAULT_MEASURES, looks_like_element_measure, parse_element_measure
-from readsim.engine.measure import UnknownMeasure
+from readsim.core.element_retrieval import DEFAULT_MEASURES, looks_like_element_measure, parse_element_measure
+from readsim.core.measure import UnknownMeasure
 
 NAMES = ["AP_2002/strict", "AP_2002/gen", "AP_2003s/strict", "AP_2003s/gen", "AP_2003o/strict", "AP_2003o/gen",
          "iP_2002[0.00]/gen", "iP_2003s[0.50]/strict", "iP_2003o[1.00]/gen"]

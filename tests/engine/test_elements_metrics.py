@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from readsim.engine.elements import (RECALL_POINTS, ArticleAssessment, RankedElement, TopicAssessments, curve,
+from readsim.core.element_retrieval import (RECALL_POINTS, ArticleAssessment, RankedElement, TopicAssessments, curve,
                                      evaluate_topic, precall, rank_values, rel_u_values, salton, topic_totals,
                                      tree_from_spans, unseen_sizes)
-from readsim.engine.elements import quantise
+from readsim.core.element_retrieval import quantise
 
 X = RECALL_POINTS
 
@@ -279,7 +279,7 @@ def test_quantisation_tables():
 
 
 def test_topic_curves_gives_the_six_side_by_side():
-    from readsim.engine.elements import topic_curves
+    from readsim.core.element_retrieval import topic_curves
 
     ta = small_topic()
     curves = topic_curves(ta, small_run())
@@ -289,7 +289,7 @@ def test_topic_curves_gives_the_six_side_by_side():
 
 
 def test_seen_before_is_the_text_to_shade():
-    from readsim.engine.elements import seen_before
+    from readsim.core.element_retrieval import seen_before
 
     run = small_run()
     assert seen_before(run, 0).tolist() == []

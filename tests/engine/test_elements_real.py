@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from readsim.engine.collection import Collection
-from readsim.engine.elements import (ancestors_run, assessments_xml, complete_topics, derive_assessments,
+from readsim.core.collection import Collection
+from readsim.core.element_retrieval import (ancestors_run, assessments_xml, complete_topics, derive_assessments,
                                      evaluate_elements, perfect_run, read_assessments, read_element_run,
                                      write_element_run)
-from readsim.engine.formats import read_qrels
+from readsim.core.formats import read_qrels
 
 COMPLETE = ["2009067", "2009073", "2009074", "2009078"]
 

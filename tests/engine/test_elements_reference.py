@@ -3,7 +3,7 @@
 The reference below follows the paper's words literally: each component's text is a Python set
 of character positions, the text not seen before is a set difference, rel^U is the recursion of
 equation 14 over explicit child lists. The engine computes the same from spans and tree levels
-(:mod:`readsim.engine.elements.metrics`); hypothesis draws random trees, assessments and
+(:mod:`readsim.core.element_retrieval.metrics`); hypothesis draws random trees, assessments and
 rankings (nested, repeated, several articles, empty elements).
 """
 
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from readsim.engine.elements import (ArticleAssessment, RankedElement, TopicAssessments, evaluate_topic,
+from readsim.core.element_retrieval import (ArticleAssessment, RankedElement, TopicAssessments, evaluate_topic,
                                      tree_from_spans)
 
 EXH = {"strict": [0, 0, 0, 1], "gen": [0, 1 / 3, 2 / 3, 1]}

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from readsim.engine.collection import Collection
-from readsim.engine.elements import (ancestors_run, derive_assessments, element_run_lines, evaluate_elements,
+from readsim.core.collection import Collection
+from readsim.core.element_retrieval import (ancestors_run, derive_assessments, element_run_lines, evaluate_elements,
                                      perfect_run, read_element_run, write_element_run)
-from readsim.engine.elements.runs import assign_ranks
-from readsim.engine.errors import InputError
-from readsim.engine.formats import read_qrels
+from readsim.core.element_retrieval.runs import assign_ranks
+from readsim.core.errors import InputError
+from readsim.core.formats import read_qrels
 
 from helpers.engine_cases import ARTICLE, QRELS
 
@@ -163,7 +163,7 @@ def test_evaluation_topics_and_warnings(tmp_path, coll):
 
 
 def test_simulated_ranking_of_one_topic(tmp_path, coll):
-    from readsim.engine.elements import simulated_ranking
+    from readsim.core.element_retrieval import simulated_ranking
 
     a, _ = tiny_assessments(tmp_path)
     ta = a.topics["T1"]

@@ -1,8 +1,8 @@
-"""Explanations of document measures (engine/explain.py, reference §4): worked by hand on the
+"""Explanations of document measures (engine/core/explain.py, reference §4): worked by hand on the
 paper's mini document and small articles, a property (the total is the score) on random
 articles in every reading mode, and on the real INEX data every document measure of every
 relevant article the real runs rank, against the column-wise scores of
-:func:`engine.listmeasures.rank_topics`. No expected number is copied from the code under test."""
+:func:`readsim.core.listmeasures.rank_topics`. No expected number is copied from the code under test."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readsim.engine import intervals as iv
-from readsim.engine import listmeasures as lm
-from readsim.engine.columnwise import gather, joined
-from readsim.engine.document import DocumentEvaluation, evaluate_document, evaluate_documents
-from readsim.engine.explain import Explanation, explain
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.measure import DocMeasure, parse_measure
-from readsim.engine.reading import Mode
+from readsim.core import intervals as iv
+from readsim.core import listmeasures as lm
+from readsim.core.run_columns import gather, joined
+from readsim.core.doc_evaluation import DocumentEvaluation, evaluate_document, evaluate_documents
+from readsim.core.explain import Explanation, explain
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.measure import DocMeasure, parse_measure
+from readsim.core.reading import Mode
 
 from .strategies import cases
 

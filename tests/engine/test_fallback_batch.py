@@ -1,7 +1,7 @@
 """Topics the run's columns do not speak for (edited in memory, element XPaths) are scored from
-each article's inputs in one batch (engine.listmeasures._score_entries): on the real run and
+each article's inputs in one batch (readsim.core.listmeasures._score_entries): on the real run and
 qrels, the same numbers as each article evaluated on its own (tests/helpers/one_article.py, with
-engine.listmeasures.article_score), in every reading mode."""
+readsim.core.listmeasures.article_score), in every reading mode."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from helpers.one_article import document
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.listmeasures import article_score, per_article, rank_topics
-from readsim.engine.measure import DocMeasure
-from readsim.engine.reading import Mode
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.listmeasures import article_score, per_article, rank_topics
+from readsim.core.measure import DocMeasure
+from readsim.core.reading import Mode
 
 MEASURES = [DocMeasure("aveChP"), DocMeasure("T2IF", 300), DocMeasure("F", 0, 0.25),
             DocMeasure("LE", 300, lower_is_better=True), DocMeasure("ES", 300, lower_is_better=True),

@@ -1,5 +1,5 @@
-"""The ideal readings of a topic in one batch (engine.loss.ideal_scores): worked by hand, and on
-the real qrels equal to each article evaluated on its own (engine.document.evaluate_document,
+"""The ideal readings of a topic in one batch (readsim.core.costs.ideal_scores): worked by hand, and on
+the real qrels equal to each article evaluated on its own (readsim.core.doc_evaluation.evaluate_document,
 the one-article reading order) in every reading mode."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from readsim.engine.document import evaluate_document
-from readsim.engine.formats import Judgement, read_qrels
-from readsim.engine.loss import ideal_score, ideal_scores
-from readsim.engine.measure import DocMeasure
-from readsim.engine.reading import Mode
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.core.formats import Judgement, read_qrels
+from readsim.core.costs import ideal_score, ideal_scores
+from readsim.core.measure import DocMeasure
+from readsim.core.reading import Mode
 
 AVECHP = DocMeasure("aveChP")
 LE = DocMeasure("LE", 300, lower_is_better=True)

@@ -1,4 +1,4 @@
-"""Interval arrays (engine.intervals) against Python sets, and harmonic_diff against exact sums."""
+"""Interval arrays (readsim.core.intervals) against Python sets, and harmonic_diff against exact sums."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readsim.engine import intervals as iv
-from readsim.engine.docmeasures import harmonic_diff
+from readsim.core import intervals as iv
+from readsim.core.docmeasures import harmonic_diff
 
 from .reference import positions
 

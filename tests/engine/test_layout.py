@@ -1,4 +1,4 @@
-"""The display layout (engine.layout): blocks, and the map between text offsets and display
+"""The display layout (readsim.core.layout): blocks, and the map between text offsets and display
 positions (UTF-16 units, one position per block separator, as QTextDocument counts)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readsim.engine.layout import layout
-from readsim.engine.text import XML_SPACE, Article
+from readsim.core.layout import layout
+from readsim.core.text import XML_SPACE, Article
 
 REAL = ["1164", "10025826", "10793"]  # ASCII; non-ASCII with &nbsp;; a large one
 WORD = re.compile(f"[^{XML_SPACE}]+")

@@ -1,6 +1,6 @@
 """Property tests: the engine's list measures against the slow reference in list_reference.py.
 
-Two checks: (1) the numpy arithmetic of engine.listmeasures against the definitions, on
+Two checks: (1) the numpy arithmetic of readsim.core.listmeasures against the definitions, on
 random score vectors; (2) whole runs (random qrels and runs written as files, read by the
 engine's readers) against a rank-by-rank restatement of the official INEX tool, for its
 Relevant in Context, Best in Context and Focused tasks, with and without -c.
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from readsim.engine import listmeasures as lm
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.measure import parse_list_measure
+from readsim.core import listmeasures as lm
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.measure import parse_list_measure
 
 from . import list_reference as ref
 

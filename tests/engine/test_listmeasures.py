@@ -1,5 +1,5 @@
 """Hand-worked tests of the list measures (SPEC section 6), their names, and one test per
-policy of engine.listmeasures (numbered as in its docstring)."""
+policy of readsim.core.listmeasures (numbered as in its docstring)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readsim.engine import document as document_module
-from readsim.engine import listmeasures as lm
-from readsim.engine.document import evaluate_document
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.measure import (
+from readsim.core import doc_evaluation as document_module
+from readsim.core import listmeasures as lm
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.measure import (
     DocMeasure,
     ListMeasure,
     UnknownMeasure,

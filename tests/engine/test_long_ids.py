@@ -1,7 +1,7 @@
 """Article ids of any length and any characters: the real run and qrels with their article ids
 rewritten through a fixed mapping (10 characters, letters, ``#``, non-ASCII) give exactly the
 output of INEX's own ids, on the column-wise path (the run's and the qrels' keys joined through
-their names, :func:`engine.formats.lines.translate_keys`), not article by article."""
+their names, :func:`readsim.core.formats.lines.translate_keys`), not article by article."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import io
 import numpy as np
 import pytest
 
-import readsim.engine.formats.lines as lines_module
-import readsim.engine.formats.run as run_module
-import readsim.engine.listmeasures as lm
-from readsim.engine.cli import main
-from readsim.engine.columnwise import joined
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.formats.lines import NO_KEY, Names, merge_keys, scan_fields, translate_keys
-from readsim.engine.measure import DocMeasure
+import readsim.core.formats.lines as lines_module
+import readsim.core.formats.run as run_module
+import readsim.core.listmeasures as lm
+from readsim.cli import main
+from readsim.core.run_columns import joined
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.formats.lines import NO_KEY, Names, merge_keys, scan_fields, translate_keys
+from readsim.core.measure import DocMeasure
 
 MEASURES = ["AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "ANCE@600/LE(300)", "MAP", "gP@10/T2IP(300)", "MAiP",
             "num_rel_ret", "AgP/BEP(500)"]

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readsim._scores import panel_measures
-from readsim.engine.document import Settings
-from readsim.engine.measure import (MAX_WEIGHT, BadParameter, DocMeasure, UnknownMeasure, parse_count,
+from readsim.operations.article_scores import panel_measures
+from readsim.core.doc_evaluation import Settings
+from readsim.core.measure import (MAX_WEIGHT, BadParameter, DocMeasure, UnknownMeasure, parse_count,
                                    parse_measure, parse_real)
 
 CANONICAL = ["aveChP", "ChP@600", "ChR@600", "T2IP(300)", "T2IR(300)", "T2IF(300)", "T2IF(300,0.5)",

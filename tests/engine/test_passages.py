@@ -1,4 +1,4 @@
-"""The passages table's rows (engine/passages.py), worked by hand on a small run file, and the
+"""The passages table's rows (engine/core/passages.py), worked by hand on a small run file, and the
 "read before" numbers against a per-character expansion of the reading order."""
 
 from __future__ import annotations
@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from readsim.engine import intervals as iv
-from readsim.engine.document import evaluate_document
-from readsim.engine.formats import read_run
-from readsim.engine.passages import (OUTSIDE, UNRESOLVED, ZERO_LENGTH, first_read, passage_table, run_lines,
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.core.formats import read_run
+from readsim.core.passages import (OUTSIDE, UNRESOLVED, ZERO_LENGTH, first_read, passage_table, run_lines,
                                      screen_of)
-from readsim.engine.reading import Mode
+from readsim.core.reading import Mode
 
 from .strategies import cases
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from readsim.engine.errors import Diagnostic, InputError
-from readsim.engine.formats import read_qrels
+from readsim.core.errors import Diagnostic, InputError
+from readsim.core.formats import read_qrels
 
 
 def write(tmp_path, text: str, name: str = "q.qrels"):

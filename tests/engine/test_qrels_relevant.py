@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from readsim.engine.formats import read_qrels
-from readsim.engine.formats.qrels import Judgement, JudgedTopic
+from readsim.core.formats import read_qrels
+from readsim.core.formats.qrels import Judgement, JudgedTopic
 
 
 def test_relevant_articles_in_file_order_without_building_the_judgements(tmp_path):

@@ -1,4 +1,4 @@
-"""The window's articles come from the same columns as ``readsim-eval`` (engine.ranked): every
+"""The window's articles come from the same columns as ``readsim-eval`` (readsim.core.ranked_inputs): every
 ranked article of a topic, judged or not, read from the run's and the qrels' columns, equals the
 same article read on its own result by result (tests/helpers/one_article.py), on the real runs with
 the real articles, without qrels, with a topic the qrels do not judge and with an edited topic;
@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from helpers.one_article import document
 
-from readsim.engine import intervals as iv
-from readsim.engine.collection import Collection
-from readsim.engine.formats import Qrels, read_qrels, read_run
-from readsim.engine.ranked import article_inputs, topic_inputs
-from readsim.engine.reading import Mode
-from readsim.engine.results import Join
+from readsim.core import intervals as iv
+from readsim.core.collection import Collection
+from readsim.core.formats import Qrels, read_qrels, read_run
+from readsim.core.ranked_inputs import article_inputs, topic_inputs
+from readsim.core.reading import Mode
+from readsim.core.result_lines import Join
 
 RUNS = ["bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run", "indri-documents.run",
         "indri-passages.run"]

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from readsim.engine import intervals as iv
-from readsim.engine.document import evaluate_document
-from readsim.engine.reading import Mode, Piece, window
+from readsim.core import intervals as iv
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.core.reading import Mode, Piece, window
 
 from .reference import ReferenceDoc
 from .strategies import cases

@@ -1,4 +1,4 @@
-"""The measures' registry (engine/registry.py, engine/doc_kinds.py, engine/list_kinds.py): every
+"""The measures' registry (engine/core/registry.py, engine/core/doc_kinds.py, engine/core/list_kinds.py): every
 measure declared once and read from there; a declaration without a batch computation refused at
 registration; every declared document measure's batch computation equal to its per-article one."""
 
@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readsim.engine import intervals as iv
-from readsim.engine import listmeasures as lm
-from readsim.engine import registry
-from readsim.engine.document import ArticleColumns
-from readsim.engine.loss import COST_KINDS
-from readsim.engine.measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, LIST_KINDS, DocMeasure, ListMeasure,
+from readsim.core import intervals as iv
+from readsim.core import listmeasures as lm
+from readsim.core import registry
+from readsim.core.doc_evaluation import ArticleColumns
+from readsim.core.costs import COST_KINDS
+from readsim.core.measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, LIST_KINDS, DocMeasure, ListMeasure,
                                     parse_any, parse_list_measure, parse_measure)
-from readsim.engine.registry import DOC, LIST, WEIGHT, Param, RegistrationError, document_measure
-from readsim.engine.sweep import PARAMETERS, WEIGHTS
+from readsim.core.registry import DOC, LIST, WEIGHT, Param, RegistrationError, document_measure
+from readsim.core.parameter_sweep import PARAMETERS, WEIGHTS
 
 from .strategies import passages
 
@@ -76,7 +76,7 @@ def test_a_measure_declared_once_is_parsed_computed_and_listed(monkeypatch):
     """One declaration block makes a document measure: parsed, named, in the help, computed per
     article and column-wise (the declaration is removed again after the test)."""
     monkeypatch.setattr(registry, "DOC", dict(DOC))
-    monkeypatch.setattr("readsim.engine.measure.DOC", registry.DOC)
+    monkeypatch.setattr("readsim.core.measure.DOC", registry.DOC)
     document_measure("Half", "call", (Param("k"),),
                      article=lambda m, doc, levels: doc.chp_at(m.k) / 2, batch=lambda m, b, levels: b.chp_at(m.k) / 2,
                      section="4.9", formula="Half(k) = ChP@k / 2", help="half of ChP@k")

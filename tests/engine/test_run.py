@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from readsim.engine.errors import InputError
-from readsim.engine.formats import read_run, write_run
+from readsim.core.errors import InputError
+from readsim.core.formats import read_run, write_run
 
 
 def write(tmp_path, lines: list[str], name: str = "r.run"):

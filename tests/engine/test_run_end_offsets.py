@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from readsim.engine.formats import read_run
+from readsim.core.formats import read_run
 
 
 def test_end_offsets_in_column_8_are_flagged(tmp_path):

@@ -9,14 +9,14 @@ from fractions import Fraction as Fr
 import numpy as np
 import pytest
 
-from readsim.engine import intervals as iv
-from readsim.engine.collection import Collection
-from readsim.engine.formats import Judgement, Qrels, read_qrels
-from readsim.engine.listmeasures import evaluate
-from readsim.engine.measure import parse_list_measure
-from readsim.engine.simulated import (NONRELEVANT_PLACEHOLDER, RANKINGS, STRATEGIES, element_table, parse_run_name,
+from readsim.core import intervals as iv
+from readsim.core.collection import Collection
+from readsim.core.formats import Judgement, Qrels, read_qrels
+from readsim.core.listmeasures import evaluate
+from readsim.core.measure import parse_list_measure
+from readsim.core.simulated import (NONRELEVANT_PLACEHOLDER, RANKINGS, STRATEGIES, element_table, parse_run_name,
                                       rank_articles, run_names, simulated_run, strategy_passages)
-from readsim.engine.text import Article
+from readsim.core.text import Article
 
 from helpers.engine_cases import COMPLETE, TABLE2_ALWAYS
 

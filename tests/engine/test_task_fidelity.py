@@ -8,11 +8,11 @@ import shutil
 
 import pytest
 
-from readsim.engine import listmeasures as lm
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.measure import parse_list_measure
-from readsim.engine.samples import sample
+from readsim.core import listmeasures as lm
+from readsim.core.collection import Collection
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.measure import parse_list_measure
+from readsim.core.samples import sample
 
 # -- Best in Context ---------------------------------------------------------------------------
 # Five relevant articles, each 1,000 bytes with its best entry point (column 6) as given.
@@ -180,7 +180,7 @@ def test_entry_point_reading_starts_at_the_bic_offset_and_wraps(tmp_path):
 def _cli(*argv) -> dict[str, str]:
     import io
 
-    from readsim.engine.cli import main
+    from readsim.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     assert main([str(a) for a in argv], out, err) == 0, err.getvalue()

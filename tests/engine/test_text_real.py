@@ -8,9 +8,9 @@ import shutil
 import numpy as np
 import pytest
 
-from readsim.engine.errors import InputError
-from readsim.engine.formats import read_qrels
-from readsim.engine.text import Article, content_end, parse_xml
+from readsim.core.errors import InputError
+from readsim.core.formats import read_qrels
+from readsim.core.text import Article, content_end, parse_xml
 
 
 @pytest.fixture(scope="module")

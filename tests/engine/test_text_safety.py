@@ -11,9 +11,9 @@ import tracemalloc
 
 import pytest
 
-from readsim.engine.collection import Collection
-from readsim.engine.errors import InputError
-from readsim.engine.text import (BUILTIN_DTD, MAX_ARTICLE_BYTES, MAX_ELEMENTS, MAX_TEXT_CHARS, Article, Element,
+from readsim.core.collection import Collection
+from readsim.core.errors import InputError
+from readsim.core.text import (BUILTIN_DTD, MAX_ARTICLE_BYTES, MAX_ELEMENTS, MAX_TEXT_CHARS, Article, Element,
                                  dtd_paths, read_file, walk)
 
 SMALL = (b'<?xml version="1.0"?>\n<article><header><title>T</title></header>\n'

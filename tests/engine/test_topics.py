@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from readsim.engine.errors import InputError
-from readsim.engine.formats import read_topics
+from readsim.core.errors import InputError
+from readsim.core.formats import read_topics
 
 
 def write(tmp_path, text: str, name: str = "t.xml"):

@@ -1,4 +1,4 @@
-"""Saving a run (engine.formats.run_writer.write_run) and the atomic write under it (engine.atomic).
+"""Saving a run (readsim.core.formats.run_writer.write_run) and the atomic write under it (readsim.core.atomic).
 
 What a saved line is: the lines of articles not edited are the run file's own bytes, in its
 order; an edited article's lines become one 8-field line per passage at its first line, with
@@ -15,9 +15,9 @@ import stat
 import numpy as np
 import pytest
 
-from readsim.engine import atomic
-from readsim.engine import intervals as iv
-from readsim.engine.formats import RunArticle, read_any_run, read_run, write_run
+from readsim.core import atomic
+from readsim.core import intervals as iv
+from readsim.core.formats import RunArticle, read_any_run, read_run, write_run
 
 LINES = [
     "# a comment the user wrote",

@@ -1,4 +1,4 @@
-"""Saving a run whose ranks were moved (engine.formats.run_writer.write_run, reordered topics).
+"""Saving a run whose ranks were moved (readsim.core.formats.run_writer.write_run, reordered topics).
 
 A FOL run's line order is its ranking (docs/reference.md section 2.3), so a topic whose
 articles were moved is written as one block, in the new order, where the topic began: article
@@ -12,9 +12,9 @@ import dataclasses
 
 import numpy as np
 
-from readsim.engine import intervals as iv
-from readsim.engine.formats import RunArticle, read_run, write_run
-from readsim.engine.formats.run_writer import reordered
+from readsim.core import intervals as iv
+from readsim.core.formats import RunArticle, read_run, write_run
+from readsim.core.formats.run_writer import reordered
 
 LINES = [
     "# my run",

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from readsim.engine.collection import Collection
-from readsim.engine.errors import InputError
-from readsim.engine.formats import read_any_run, read_xml_run
-from readsim.engine.results import retrieved_passages
-from readsim.engine.text import Article
+from readsim.core.collection import Collection
+from readsim.core.errors import InputError
+from readsim.core.formats import read_any_run, read_xml_run
+from readsim.core.result_lines import retrieved_passages
+from readsim.core.text import Article
 
 ARTICLE = b"""<article><header><title>Lens</title></header><bdy>
 <p>Hello <b>big</b> world.</p><p>Second para.</p></bdy></article>"""
@@ -83,7 +83,7 @@ def test_bad_fol_names_the_line(tmp_path):
 
 
 def test_seven_field_fol_lines_resolve_element_paths(tmp_path, coll):
-    from readsim.engine.formats import read_run
+    from readsim.core.formats import read_run
 
     path = tmp_path / "run.txt"
     path.write_text("7 Q0 42 1 1.0 r /article[1]/bdy[1]/p[2]\n7 Q0 42 1 1.0 r /article[1]/header[1]/title[1]\n")

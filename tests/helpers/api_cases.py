@@ -3,7 +3,7 @@ formulas (section 4.6), shared by tests/api/test_evaluate.py and test_core.py.""
 
 from __future__ import annotations
 
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 S = sample()
 GOOD = next(p for p in S.runs if p.name == "good-passages.run")

@@ -17,9 +17,9 @@ import numpy as np
 
 from readsim.app.session import RankedRow
 from readsim.app.topic_scores import doc_measure, topic_scores
-from readsim.engine.collection import Collection
-from readsim.engine.document import Settings, evaluate_document
-from readsim.engine.formats import Judgement, Qrels
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import Settings, evaluate_document
+from readsim.core.formats import Judgement, Qrels
 
 TOPIC = "2009074"  # complete in the shipped subset (tests/app/conftest.py)
 PAGERANK = "23724"  # relevant; rank 10 in bert-passages.run, rank 1 in bert-passages-map19.run

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import json
 
-from readsim.engine.cli import main
+from readsim.cli import main
 
 # Three topics, each with one relevant article 'a': [0, 10) of 100.
 QRELS = "".join(f"{t} Q0 a 10 100 0 0:10\n" for t in (1, 2, 3))

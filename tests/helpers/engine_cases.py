@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from readsim.engine.formats import Judgement
+from readsim.core.formats import Judgement
 
 # -- the real data: the expected orderings of the S-R space ------------------------------------
 

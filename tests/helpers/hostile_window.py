@@ -11,9 +11,9 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog
 
 from readsim.app import main as main_mod
-from readsim.app.files import add_recent
+from readsim.app.input_files import add_recent
 from readsim.app.mainwindow import MainWindow
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 #: the sample's good run, two results (what ``start`` opens with a qrels under test)
 GOOD_RUN = "2026001 Q0 900001 1 1.0 hostile 1351 1520\n2026001 Q0 900003 2 0.9 hostile 834 443\n"

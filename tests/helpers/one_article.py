@@ -1,17 +1,17 @@
 """One ranked article evaluated on its own: the tests' reference for the column-wise inputs.
 
-The article's inputs are read result by result (:func:`readsim.engine.results.inputs`: the
+The article's inputs are read result by result (:func:`readsim.core.result_lines.inputs`: the
 qrels' judgement, XPaths resolved, doc_length and clipping from the collection), then
-evaluated alone (:func:`readsim.engine.document.evaluate_document`), where readsim reads whole
-topics from the run's and the qrels' columns (:func:`readsim.engine.columnwise.inputs_of`). The
+evaluated alone (:func:`readsim.core.doc_evaluation.evaluate_document`), where readsim reads whole
+topics from the run's and the qrels' columns (:func:`readsim.core.run_columns.inputs_of`). The
 evaluation itself is checked against the per-character reference (tests/engine/reference.py).
 """
 
 from __future__ import annotations
 
-from readsim.engine.document import DocumentEvaluation, evaluate_document
-from readsim.engine.reading import Mode
-from readsim.engine.results import inputs
+from readsim.core.doc_evaluation import DocumentEvaluation, evaluate_document
+from readsim.core.reading import Mode
+from readsim.core.result_lines import inputs
 
 
 def document(qrels, run, topic, entry, mode=Mode.NATURAL, collection=None, as_document=False, join=None,

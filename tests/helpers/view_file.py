@@ -10,7 +10,7 @@ from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
 from readsim.app.view_state import open_view_file
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 TOPIC = "2026001"
 

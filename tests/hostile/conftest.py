@@ -20,9 +20,9 @@ def sample_window(qtbot):
     from readsim.app.background import activity
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Loaded, Session
-    from readsim.engine.collection import Collection
-    from readsim.engine.formats import read_qrels, read_run, read_topics
-    from readsim.engine.samples import sample
+    from readsim.core.collection import Collection
+    from readsim.core.formats import read_qrels, read_run, read_topics
+    from readsim.core.samples import sample
 
     s = sample()
     session = Session()

@@ -21,12 +21,12 @@ import numpy as np
 import pytest
 
 from readsim.app.main import main as app_main
-from readsim.engine import text as text_mod
-from readsim.engine.cli import main as eval_main
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_any_run
-from readsim.engine.results import retrieved_passages
-from readsim.engine.text import Article, _ElementIndex, normalize_xpath
+from readsim.core import text as text_mod
+from readsim.cli import main as eval_main
+from readsim.core.collection import Collection
+from readsim.core.formats import read_any_run
+from readsim.core.result_lines import retrieved_passages
+from readsim.core.text import Article, _ElementIndex, normalize_xpath
 
 from .cases import ERROR, SAME, Case
 
@@ -102,7 +102,7 @@ def utf16_xml_run(case, tmp, inex, capsys, monkeypatch):
     # the same passages, as read: sec[2] [8882, 9926) and characters 5 to 40 of the first paragraph's
     # text, which starts at byte 725 (ASCII): [730, 765)
     entry = read_any_run(wide).topics[TOPIC][0]
-    from readsim.engine.collection import Collection
+    from readsim.core.collection import Collection
     spans = retrieved_passages(read_any_run(wide), TOPIC, entry, Collection(coll))
     assert spans.tolist() == [[730, 765], [8882, 9926]]
     code, err_w = window(capsys, tmp, "--collection", coll, "--qrels", qrels, "--run", wide)
@@ -257,10 +257,10 @@ COMPLETE = ("2009067", "2009073", "2009074", "2009078")  # every relevant articl
 def test_sld_scores_as_whole_article_lines_on_the_real_complete_topics(inex):
     """SLD retrieves the counted text [0, doc_length): exactly what the same ranking of
     whole-article (6-field) lines retrieves, so every measure gives the same per-topic values."""
-    from readsim.engine.formats import Run, RunArticle, read_qrels
-    from readsim.engine.listmeasures import evaluate
-    from readsim.engine.measure import parse_list_measure
-    from readsim.engine.simulated import RANKINGS, simulated_run
+    from readsim.core.formats import Run, RunArticle, read_qrels
+    from readsim.core.listmeasures import evaluate
+    from readsim.core.measure import parse_list_measure
+    from readsim.core.simulated import RANKINGS, simulated_run
 
     qrels, coll = read_qrels(real(inex)[0]), Collection(real(inex)[1])
     measures = [parse_list_measure(m) for m in ("AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "ANCE@600/LE(300)")]
@@ -281,7 +281,7 @@ def test_sld_scores_as_whole_article_lines_on_the_real_complete_topics(inex):
 
 
 def test_rank_order_is_mean_then_label():
-    from readsim.engine.compare import rank_order
+    from readsim.core.run_stats import rank_order
 
     # equal means (0.7, 0.7, up to rounding noise) by label: "a" before "b", whatever the input order
     assert rank_order(np.array([0.5, 0.7, 0.7 + 1e-15]), ["c", "b", "a"]).tolist() == [2, 1, 0]
@@ -292,7 +292,7 @@ def test_rank_order_is_mean_then_label():
 def test_run_labels_one_rule_one_warning_per_shared_id():
     from types import SimpleNamespace as R
 
-    from readsim.engine.compare import run_labels
+    from readsim.core.run_stats import run_labels
 
     runs = [R(run_id="TREC2INEX", path="/r/bert.run"), R(run_id="indri", path="/r/indri-documents.run"),
             R(run_id="TREC2INEX", path="/r/bert-map19.run"), R(run_id="TREC2INEX", path="/s/bert.run")]
@@ -373,10 +373,10 @@ CASES += [
 def test_an_article_the_collection_lacks_is_a_nonrelevant_rank(tmp_path):
     """Line 1 names an article the collection lacks: it keeps rank 1 and scores as a non-relevant
     element, so INEX 2002 (ranks only) gives what a non-relevant element of the collection at
-    rank 1 gives; the warning is worded as list evaluation's (engine.coverage.missing_articles)."""
-    from readsim.engine.coverage import missing_articles
-    from readsim.engine.elements import derive_assessments, evaluate_elements, read_element_run
-    from readsim.engine.formats import read_qrels
+    rank 1 gives; the warning is worded as list evaluation's (readsim.core.coverage.missing_articles)."""
+    from readsim.core.coverage import missing_articles
+    from readsim.core.element_retrieval import derive_assessments, evaluate_elements, read_element_run
+    from readsim.core.formats import read_qrels
 
     (tmp_path / "articles").mkdir()
     (tmp_path / "articles" / "A1.xml").write_bytes(b"<article><title>Title</title><bdy><p>rel one</p>"
@@ -422,7 +422,7 @@ def test_the_runs_window_orders_ties_as_the_report_and_bolds_every_best(qtbot, i
     from readsim.app.background import activity
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Loaded, Session
-    from readsim.engine.formats import read_qrels
+    from readsim.core.formats import read_qrels
 
     qrels = real(inex)[0]
     paths = [inex / "runs" / "indri-passages.run", inex / "runs" / "indri-documents.run"]

@@ -98,7 +98,7 @@ def _cli(collection: Path, *extra: str) -> subprocess.CompletedProcess:
     (folder / "q.qrels").write_text(QRELS)
     (folder / "r.run").write_text(RUN)
     env = dict(os.environ, XDG_CACHE_HOME=str(folder / "cache"))
-    return subprocess.run([sys.executable, "-m", "readsim.engine.cli", str(folder / "q.qrels"), str(folder / "r.run"),
+    return subprocess.run([sys.executable, "-m", "readsim.cli", str(folder / "q.qrels"), str(folder / "r.run"),
                            "--collection", str(collection), "--per-article", *extra],
                           capture_output=True, text=True, timeout=120, env=env)
 

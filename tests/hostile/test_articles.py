@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from readsim.engine.collection import Collection
-from readsim.engine.errors import InputError
-from readsim.engine.text import MAX_ARTICLE_BYTES, MAX_ELEMENTS, MAX_TEXT_CHARS
+from readsim.core.collection import Collection
+from readsim.core.errors import InputError
+from readsim.core.text import MAX_ARTICLE_BYTES, MAX_ELEMENTS, MAX_TEXT_CHARS
 
 from helpers.hostile_articles import CLEAN, TRUNCATED, clean, deep_wide
 

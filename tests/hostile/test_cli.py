@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from readsim.app.main import main as app_main
-from readsim.engine.cli import main as eval_main
+from readsim.cli import main as eval_main
 
 from .cases import ERROR, SAME, USAGE, Case
 
@@ -275,7 +275,7 @@ def test_window_shows_os_and_input_errors_as_a_message_not_a_traceback(qapp, mon
     from PySide6.QtWidgets import QMessageBox
 
     from readsim.app.main import _dialog_hook
-    from readsim.engine.errors import InputError
+    from readsim.core.errors import InputError
 
     shown = []
     monkeypatch.setattr(QMessageBox, "exec", lambda self: shown.append(

@@ -11,10 +11,10 @@ import os
 
 import pytest
 
-from readsim.engine import listmeasures as lm
-from readsim.engine.errors import InputError
-from readsim.engine.formats import read_any_run, read_qrels, read_topics
-from readsim.engine.measure import parse_list_measure
+from readsim.core import listmeasures as lm
+from readsim.core.errors import InputError
+from readsim.core.formats import read_any_run, read_qrels, read_topics
+from readsim.core.measure import parse_list_measure
 
 from .cases import ERROR, SAME, WARNING, Case
 

@@ -1,6 +1,6 @@
 """Hostile output paths: every writer saves only over a regular file, and never over its input.
 
-The policy (docs/reference.md section 2.9, :mod:`readsim.engine.atomic`): a path that does not
+The policy (docs/reference.md section 2.9, :mod:`readsim.core.atomic`): a path that does not
 exist is created; a regular file is replaced atomically; a symbolic link is followed and the
 rule applied to what it points to; a folder, a device, a FIFO is refused (``path: Is a
 directory``, ``path: not a regular file (a character device)``) and left exactly as it was; a
@@ -33,9 +33,9 @@ import pytest
 from PySide6.QtGui import QImage
 
 from readsim.app.main import main as app_main
-from readsim.engine import atomic
-from readsim.engine.cli import describe_os_error
-from readsim.engine.cli import main as eval_main
+from readsim.core import atomic
+from readsim.cli import describe_os_error
+from readsim.cli import main as eval_main
 
 from .cases import ERROR, SAME, Case
 
@@ -154,7 +154,7 @@ def argv(writer: str, out: str, inputs: dict) -> list[str]:
             "--topic", "2009074", "--article", "23724", "--screenshot", out]
 
 
-ATOMIC_SCRIPT = ("import sys\nfrom readsim.engine.atomic import write_bytes\nfrom readsim.engine.cli import "
+ATOMIC_SCRIPT = ("import sys\nfrom readsim.core.atomic import write_bytes\nfrom readsim.cli import "
                  "describe_os_error\ntry:\n    write_bytes(sys.argv[1], b'new')\nexcept OSError as e:\n"
                  "    print(describe_os_error(e), file=sys.stderr)\n    sys.exit(1)\n")
 
@@ -283,7 +283,7 @@ def test_window_export_refuses_a_link_to_a_device(qtbot, tmp_path, monkeypatch):
     from readsim.app.background import activity
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Session
-    from readsim.engine.samples import sample
+    from readsim.core.samples import sample
 
     s = sample()
     session = Session()

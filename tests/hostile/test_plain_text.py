@@ -40,7 +40,7 @@ from readsim.app.background import activity
 from readsim.app.export import export_ranked_list, export_widget
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 from .cases import SAME, Case
 

@@ -28,9 +28,9 @@ from readsim.app import export
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
-from readsim.engine import atomic
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_qrels, read_run, read_topics
+from readsim.core import atomic
+from readsim.core.collection import Collection
+from readsim.core.formats import read_qrels, read_run, read_topics
 
 from .cases import ERROR, SAME, WARNING, Case
 

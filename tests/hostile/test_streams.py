@@ -2,7 +2,7 @@
 
 Every row runs the installed command in a subprocess (a new session, so that SIGINT goes to the
 whole process group as a terminal's Ctrl+C does). Policies (docs/reference.md section 9.3,
-:mod:`readsim.engine.streams`):
+:mod:`readsim.core.streams`):
 
 - standard output closed (``>&-``): ``readsim-eval`` stops at its first row with one line
   ``readsim-eval: <stdout>: standard output is closed`` (exit 1); ``readsim --screenshot``

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from readsim.engine.cli import main as eval_main
+from readsim.cli import main as eval_main
 
 from .cases import ERROR, SAME, USAGE, WARNING, Case
 

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import QApplication
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
-from readsim.engine.collection import Collection
-from readsim.engine.formats import read_qrels, read_run
-from readsim.engine.text import MAX_ARTICLE_BYTES
+from readsim.core.collection import Collection
+from readsim.core.formats import read_qrels, read_run
+from readsim.core.text import MAX_ARTICLE_BYTES
 
 from helpers.hostile_articles import TRUNCATED, clean, deep_wide
 

@@ -29,7 +29,7 @@ import pytest
 from helpers.gui import assert_answers
 
 from readsim.app.background import activity
-from readsim.engine.samples import sample
+from readsim.core.samples import sample
 
 from helpers.hostile_window import GOOD_RUN, open_via
 

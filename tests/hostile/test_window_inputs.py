@@ -35,11 +35,11 @@ from helpers.gui import assert_answers
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
-from readsim.engine import cli
-from readsim.engine.collection import Collection
-from readsim.engine.errors import InputError
-from readsim.engine.formats import read_topics
-from readsim.engine.samples import sample
+from readsim import cli
+from readsim.core.collection import Collection
+from readsim.core.errors import InputError
+from readsim.core.formats import read_topics
+from readsim.core.samples import sample
 
 from helpers.hostile_window import open_via
 

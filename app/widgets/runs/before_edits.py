@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from readsim.engine.formats import Run
+from readsim.core.formats import Run
 
 BEFORE = " (before edits)"
 

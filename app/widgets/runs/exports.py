@@ -96,7 +96,7 @@ class RunsExports:
         (qrels, collection, and per compared run its label and source: ``edited from FILE, N
         edits`` for an edited run, as evaluated when compared), the options, the paired topics
         (and those left out) or, for the fidelity tables, the complete topics."""
-        from readsim.engine import __version__
+        from readsim import __version__
 
         w = self.window
         s = w.session

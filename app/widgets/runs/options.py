@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
                                QListWidgetItem, QMenu, QPlainTextEdit, QPushButton, QSpinBox, QToolButton,
                                QVBoxLayout, QWidget)
 
-from readsim.engine.compare import CORRECTIONS, MAX_RESAMPLES, TESTS
+from readsim.core.run_stats import CORRECTIONS, MAX_RESAMPLES, TESTS
 
 from ... import runs_model as rm
 from ...plain import plain_label, plain_tip
@@ -146,7 +146,7 @@ class OptionsPanel(QWidget):
 
     # -- the runs ---------------------------------------------------------------------------
     def fill_runs(self, runs: list, session_paths: set[str], unchecked: set[str]) -> None:
-        """List ``runs`` (:class:`readsim.engine.formats.Run`), those not in ``session_paths``
+        """List ``runs`` (:class:`readsim.core.formats.Run`), those not in ``session_paths``
         marked "added here" in italics, those in ``unchecked`` unticked."""
         labels = rm.run_labels(runs)
         self.run_list.blockSignals(True)
@@ -174,7 +174,7 @@ class OptionsPanel(QWidget):
     # -- the options -------------------------------------------------------------------------
     def options(self, levels: int) -> rm.Options:
         """The options as set (``levels``: the session's relevance levels). Raises
-        :class:`readsim.engine.measure.UnknownMeasure` for a measure that does not parse."""
+        :class:`readsim.core.measure.UnknownMeasure` for a measure that does not parse."""
         measures = rm.parse_measures(self.measures_edit.toPlainText())
         return rm.Options(measures=tuple(m.name for m in measures), test=self.test.currentData(),
                           alpha=round(self.alpha.value(), 6), resamples=self.resamples.value(),

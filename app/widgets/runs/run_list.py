@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
 
-from readsim.engine.formats import Run
+from readsim.core.formats import Run
 
 from ... import runs_model as rm
 from ...background import run_in_background

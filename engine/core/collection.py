@@ -1,0 +1,293 @@
+"""A collection: the articles of a folder (flat or nested), of an archive, or of a folder of archives.
+
+``Collection(PATH)`` takes what users hold (reference section 2.10): a folder with
+``<name>.xml`` files directly in it (flat) or anywhere below it (nested), ``.zip``/``.tar``/
+``.tar.gz``/``.tgz``/``.tar.bz2``/``.tar.xz`` archives, or a folder holding such archives (and
+files). An article's name is its file stem. Opening a collection indexes it: an archive's index
+(:mod:`readsim.core.archives`) and a nested folder's (name -> relative path, validated by every
+folder's modification time) are built once, with ``progress``, and saved
+(:mod:`readsim.core.article_index`); a flat folder is listed, not saved. An archive is indexed
+when opened; a folder without a valid saved index at the first article not found as
+``ROOT/NAME.xml``, or at :meth:`Collection.listing`. Why an index was rebuilt is in
+:attr:`Collection.notes`.
+
+Articles are parsed on first use and kept in a small cache. Thread-safe for reading: the GUI
+loads articles in a worker thread.
+
+An article's DOCTYPE loads only the collection's own ``article.dtd`` (reference section 2.8): in
+the article's folder, a folder above it up to the collection folder, or the collection folder's
+parent, where the INEX articles' ``../article.dtd`` points. Inside an archive the archive is a
+folder: its members ``article.dtd`` on the way up, then the archive's own folder and up as for a
+file. Any other system id gets the built-in entity table (:mod:`readsim.core.text`). Every
+problem with an article (missing, a folder, a FIFO, a broken link, not XML, over a budget, a
+damaged archive) is an :class:`InputError` naming it (``ARCHIVE: MEMBER: reason`` in an archive).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from . import article_index as ai
+from .archives import SUFFIXES, Archive, is_archive, open_archive
+from .errors import InputError
+from .text import DTD_NAME, MAX_ARTICLE_BYTES, MAX_DTD_BYTES, Article, dtd_paths, parse_xml
+from .units import UNITS
+
+KINDS_TEXT = "a folder of <name>.xml files, or a " + ", ".join(SUFFIXES) + " archive"
+#: SQL true for a row a folder's index never holds: a loose file not ``NAME.xml``, an archive
+#: without an archive suffix, a member path beside an archive (paths: :data:`article_index.BAD_ROW`)
+FOLDER_BAD_ROWS = ("CASE archive WHEN '' THEN member NOT GLOB '*.xml' ELSE member != '' OR NOT ("
+                   + " OR ".join(f"lower(archive) GLOB '*{s}'" for s in SUFFIXES) + ") END")
+
+
+class Collection:
+    """The articles of a folder or an archive, by name (file stem), in one unit (``bytes`` or ``chars``).
+
+    ``progress(done, total, what)``: see :data:`readsim.core.article_index.Progress` (an
+    exception it raises stops the indexing and comes out of the constructor). Raises
+    :class:`InputError` naming ``root``: not a folder nor an archive (missing, a device, a FIFO:
+    ``readsim-eval``'s message), not a readable archive, an index that cannot be written;
+    ``ValueError`` for a ``unit`` other than ``bytes`` and ``chars``."""
+
+    def __init__(self, root: str | os.PathLike, unit: str = "bytes", cache_size: int = 64,
+                 progress: ai.Progress | None = None):
+        if unit not in UNITS:
+            raise ValueError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}")
+        self.root = Path(root)
+        self.unit = unit
+        self.notes: list[str] = []  # why an index was rebuilt (for the user)
+        self._cache: OrderedDict[str, Article] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+        self._dtds: dict[tuple, object] = {}  # (archive or None, article folder) -> its DTD candidates
+        self._archives: dict[str, Archive] = {}  # relative path ('' for the collection itself) -> archive
+        self._flat: frozenset[str] | None = None  # a flat folder's names
+        self._index: sqlite3.Connection | None = None  # a nested folder's saved index
+        self._index_file: Path | None = None  # where it is (article_index.index_path)
+        self._names: frozenset[str] | None = None  # listing()'s snapshot
+        self._progress = progress  # for a folder's listing, deferred to the first miss (or listing())
+        self._listed = False
+        self._list_lock = threading.Lock()
+        if self.root.is_dir():
+            self._listed = self._load_folder_index()
+        elif self.root.is_file() and is_archive(self.root):
+            self._archives[""] = open_archive(self.root, progress, self.notes)
+            self._listed = True
+        else:
+            if not self.root.is_file():  # missing, a device, a FIFO: readsim-eval's words for it
+                from .coverage import check_input_path
+
+                check_input_path(root, "collection")
+            raise InputError(root, None, f"not a collection ({KINDS_TEXT})")
+
+    # -- indexing -----------------------------------------------------------------------------
+    def _load_folder_index(self, rebuild: bool = False) -> bool:
+        """Take the folder's saved index if it is valid (True); with ``rebuild``, else build it:
+        a flat folder is listed (no saved index), a nested one walked and its index saved."""
+        if self._index_file is None:  # once: a note on where it goes is given once
+            self._index_file = ai.index_path(self.root, beside=False, notes=self.notes)
+        where = self._index_file
+        conn, why = ai.load(where, "folder", self._unchanged, bad_rows=FOLDER_BAD_ROWS)
+        if conn is None:
+            if not rebuild:
+                return False
+            if not self._nested():
+                # every entry named *.xml: a FIFO or a folder of that name is reported when read
+                self._flat = frozenset(e.name[:-4] for e in os.scandir(self.root) if e.name.endswith(".xml"))
+                return True
+            if why is not None:
+                self.notes.append(f"{self.root}: rebuilding the article index: {why}")
+            ai.build(where, "folder", lambda _tmp: self._walk(self._progress))
+            conn, why = ai.load(where, "folder", self._unchanged, bad_rows=FOLDER_BAD_ROWS)
+            if conn is None:
+                raise InputError(where, None, f"the article index just built cannot be read: {why}")
+        self._index, self._pid = conn, os.getpid()
+        for (rel,) in conn.execute("SELECT DISTINCT archive FROM readsim_articles WHERE archive != ''"):
+            self._archives[rel] = open_archive(self.root / rel, self._progress, self.notes)
+        return True
+
+    def _ensure_listed(self) -> None:
+        """List (flat) or index (nested) the folder now if that is not done: at the first article
+        not found directly as ``ROOT/NAME.xml``, or when the names are asked for."""
+        with self._list_lock:
+            if not self._listed:
+                self._listed = self._load_folder_index(rebuild=True)
+
+    def _folder_db(self) -> sqlite3.Connection:
+        """The nested folder's index connection; reopened in a forked worker (never shared)."""
+        if self._pid != os.getpid():
+            self._index = ai.connect_ro(self._index_file)
+            self._pid = os.getpid()
+        return self._index
+
+    def _nested(self) -> bool:
+        """Whether the folder holds a subfolder or an archive (else it is flat: no saved index)."""
+        try:
+            return any(e.is_dir() or is_archive(e.name) for e in os.scandir(self.root))
+        except OSError as err:
+            raise InputError(self.root, None, f"cannot read: {err.strerror or err}") from None
+
+    def _fingerprint(self, folders: list[str], archives: list[str]) -> str:
+        """Every folder's and archive's ``relative path \\t mtime_ns size`` (a changed one: rebuild)."""
+        lines = []
+        for rel in folders + archives:
+            st = os.stat(self.root / rel)
+            lines.append(f"{rel}\t{st.st_mtime_ns} {st.st_size if rel in archives else 0}")
+        return "\n".join(lines)
+
+    def _unchanged(self, saved: str) -> bool:
+        try:
+            for line in saved.split("\n"):
+                rel, _, stamp = line.partition("\t")
+                st = os.stat(self.root / rel)
+                mtime, size = stamp.split(" ")
+                if st.st_mtime_ns != int(mtime) or (size != "0" and st.st_size != int(size)):
+                    return False
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def _walk(self, progress: ai.Progress | None) -> tuple[list[tuple], str]:
+        """Walk the folder (sorted, symbolic links to folders not followed), opening every
+        archive found: the index rows (name -> archive, relative path) and the fingerprint."""
+        rows, folders, archives = [], [], []
+        for top, dirs, files in os.walk(self.root, onerror=self._walk_error):
+            dirs.sort()
+            rel_top = os.path.relpath(top, self.root)
+            folders.append(rel_top)
+            for f in sorted(files):
+                rel = os.path.normpath(os.path.join(rel_top, f))
+                if f.endswith(".xml"):
+                    rows.append((f[:-4], "", rel, None, None, None, None, None, None))
+                elif is_archive(f) and os.path.isfile(self.root / rel):
+                    archive = open_archive(self.root / rel, progress, self.notes)
+                    self._archives[rel] = archive
+                    archives.append(rel)
+                    rows += [(n, rel, "", None, None, None, None, None, None) for n in archive.names()]
+            if progress is not None:
+                progress(len(rows), 0, f"listing {self.root}")
+        return rows, self._fingerprint(folders, archives)
+
+    @staticmethod
+    def _walk_error(err: OSError) -> None:
+        raise InputError(err.filename, None, f"cannot read: {err.strerror or err}")
+
+    # -- look-ups -----------------------------------------------------------------------------
+    def _where(self, name: str) -> tuple[Archive | None, object] | None:
+        """``(None, path)`` for a file, ``(archive, index row)`` for a member, None if absent."""
+        flat = self.root / f"{name}.xml"
+        if "" not in self._archives:  # a folder
+            if os.path.lexists(flat):
+                return None, flat  # read_file reports a folder, a FIFO, a broken link by that name
+            self._ensure_listed()
+        if self._index is not None:
+            with self._lock:
+                row = ai.lookup(self._folder_db(), name)
+            if row is not None:
+                if not row[1]:
+                    return None, self.root / row[2]
+                archive = self._archives[row[1]]
+                member = archive.lookup(name)
+                return (archive, member) if member is not None else None
+        if "" in self._archives:
+            row = self._archives[""].lookup(name)
+            return (self._archives[""], row) if row is not None else None
+        return None
+
+    def path(self, name: str) -> Path | None:
+        """The file of article ``name`` (for an archive member: ``ARCHIVE/MEMBER``, not a real
+        file), or None if the collection does not have it."""
+        found = self._where(name)
+        if found is None:
+            return None
+        archive, where = found
+        return where if archive is None else archive.path / where[2]
+
+    def listing(self) -> frozenset[str]:
+        """The names of every article, a snapshot taken once (for a pass that looks up many names
+        absent from the collection, without a look-up each)."""
+        with self._lock:
+            names = self._names
+        if names is None:
+            names = frozenset(self.names())
+            with self._lock:
+                self._names = names
+        return names
+
+    def __contains__(self, name: str) -> bool:
+        return self._where(name) is not None
+
+    def names(self) -> list[str]:
+        """All article names of the collection, sorted."""
+        self._ensure_listed()
+        if self._flat is not None:
+            return sorted(self._flat)
+        if self._index is not None:
+            with self._lock:
+                return ai.names(self._folder_db())
+        return self._archives[""].names()
+
+    # -- articles -----------------------------------------------------------------------------
+    def article(self, name: str) -> Article:
+        """The parsed article ``name``. Raises ``KeyError`` if absent, :class:`InputError` if bad."""
+        with self._lock:
+            hit = self._cache.get(name)
+            if hit is not None:
+                self._cache.move_to_end(name)
+                return hit
+        found = self._where(name)
+        if found is None:
+            raise KeyError(name)
+        archive, where = found
+        art = self._from_file(where) if archive is None else self._from_member(archive, where, name)
+        with self._lock:
+            self._cache[name] = art
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return art
+
+    def _from_file(self, path: Path) -> Article:
+        with self._lock:
+            dtds = self._dtds.get((None, path.parent))
+        if dtds is None:
+            dtds = dtd_paths(path, self.root)
+            with self._lock:
+                self._dtds[(None, path.parent)] = dtds
+        return Article.from_file(path, self.unit, collection=self.root, dtds=dtds)
+
+    def _from_member(self, archive: Archive, row: tuple, name: str) -> Article:
+        member = row[2]
+        data = archive.read(row, MAX_ARTICLE_BYTES)
+        folder = member.rsplit("/", 1)[0] if "/" in member else ""
+        with self._lock:
+            dtds = self._dtds.get((archive.path, folder))
+        if dtds is None:
+            dtds = self._member_dtds(archive, folder)
+            with self._lock:
+                self._dtds[(archive.path, folder)] = dtds
+        label = f"{archive.label}: {member}"
+        base = os.path.join(os.path.realpath(archive.path), member)
+        tree = parse_xml(data, label, dtds=dtds, max_bytes=MAX_ARTICLE_BYTES, base_url=base)
+        return Article(name, tree.getroot(), self.unit, label)
+
+    def _member_dtds(self, archive: Archive, folder: str) -> dict[str, bytes | None]:
+        """The collection's ``article.dtd`` candidates for an article in ``folder`` of
+        ``archive`` (reference section 2.8): the members ``FOLDER/article.dtd`` and above, with
+        their bytes, then the real files of :func:`dtd_paths` from the archive's folder."""
+        real = os.path.realpath(archive.path)
+        out: dict[str, bytes | None] = {}
+        parts = folder.split("/") if folder else []
+        for depth in range(len(parts), -1, -1):
+            member = "/".join([*parts[:depth], DTD_NAME])
+            data = archive.member_bytes(member, MAX_DTD_BYTES)
+            if data is not None:
+                out.setdefault(os.path.realpath(os.path.join(real, member)), data)
+        above = (dtd_paths(archive.path, self.root) if self.root.is_dir()  # an archive in the folder
+                 else [os.path.realpath(archive.path.parent / DTD_NAME)])  # the collection's parent
+        for path in above:
+            out.setdefault(path, None)
+        return out
