@@ -9,7 +9,7 @@ import argparse
 from pathlib import Path
 
 from readsim.core import streams
-from readsim.cli import option
+from readsim.core.measure import option
 from readsim.core.coverage import check_input_path
 from readsim.core.errors import InputError
 from readsim.core.measure import parse_count, parse_real

@@ -47,7 +47,7 @@ import traceback
 from pathlib import Path
 
 from readsim.core.atomic import check_output
-from readsim.cli import EXIT_INTERRUPTED, describe_os_error, silence
+from readsim.core.streams import EXIT_INTERRUPTED, describe_os_error, silence
 from readsim.core.errors import InputError
 
 from .arguments import check_lesson, check_paths, check_usage, check_view, check_view_options, parser

@@ -162,7 +162,7 @@ def write_output(path, job, error, value_code: int = 1) -> int:
     """Run ``job()`` (which writes ``path``) and note it (:func:`note_written`): 0; else the exit
     status after ``error(text)``: ``value_code`` for a ``ValueError`` (its one line), 1 for an
     ``OSError`` (``path: reason``)."""
-    from readsim.cli import describe_os_error
+    from readsim.core.streams import describe_os_error
 
     try:
         job()
@@ -182,7 +182,7 @@ def note_written(path, error) -> int:
     import sys
 
     from readsim.core import streams
-    from readsim.cli import describe_os_error, silence
+    from readsim.core.streams import describe_os_error, silence
 
     try:
         print(f"readsim: wrote {path}", file=streams.output(), flush=True)

@@ -20,23 +20,26 @@ The public API (``docs/api.md`` documents each name with shapes, units, errors a
 - errors are :class:`InputError` (``.path``, ``.line``); warnings about the input are issued
   with :mod:`warnings` in the :class:`InputWarning` category, once per cause.
 
-Everything else (``readsim.core``, ``readsim.app``, this package's underscored modules) is
-internal. Importing ``readsim`` loads neither pandas nor scipy nor Qt: each name is imported on
-first use.
+This folder, ``engine/``, is the ``readsim`` package (``docs/architecture.md``): ``readsim.X`` is
+``engine/X``, except ``readsim.app`` (``app/``) and ``readsim.resources`` (``resources/``).
+Everything but the names below is internal: :mod:`readsim.core` (the evaluation engine),
+:mod:`readsim.operations` (what the command line, the window and these functions share),
+:mod:`readsim.cli` (``readsim-eval``) and :mod:`readsim.app` (the window). Importing ``readsim``
+loads neither pandas nor scipy nor Qt: each name is imported on first use.
 """
 
-if __name__ != "readsim":  # this folder is engine/operations: in an editable install it is also on engine's path
-    raise ImportError(f"{__name__} is the readsim package itself: import readsim")
+__version__ = "0.1.0"
 
-from readsim import __version__
 from readsim.core.errors import InputError, InputWarning
 
 _WHERE = {
-    "evaluate": "._evaluate", "read_qrels": "._inputs", "read_run": "._inputs", "Qrels": "._inputs",
-    "Run": "._inputs", "compare": "._compare", "Comparison": "._compare", "fidelity": "._compare",
-    "FidelityTables": "._compare", "article": "._article", "ArticleEvaluation": "._article",
-    "parse_measure": "._evaluate", "Collection": "readsim.core.collection", "elements": ".elements",
-    "sample": "readsim.core.samples", "sweep": "._sweep", "loss": "._loss",
+    "evaluate": ".operations.evaluate", "read_qrels": ".operations.inputs", "read_run": ".operations.inputs",
+    "Qrels": ".operations.inputs", "Run": ".operations.inputs", "compare": ".operations.comparison",
+    "Comparison": ".operations.comparison", "fidelity": ".operations.comparison",
+    "FidelityTables": ".operations.comparison", "article": ".operations.article",
+    "ArticleEvaluation": ".operations.article", "parse_measure": ".operations.evaluate",
+    "Collection": ".core.collection", "elements": ".elements", "sample": ".core.samples",
+    "sweep": ".operations.sweep", "loss": ".operations.loss",
 }
 
 __all__ = ["__version__", "InputError", "InputWarning", *_WHERE]
@@ -56,6 +59,6 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    """The public API only (``__all__``): ``readsim.core`` and the underscored modules are
-    internal."""
+    """The public API only (``__all__``): ``readsim.core``, ``readsim.operations``,
+    ``readsim.cli`` and ``readsim.app`` are internal."""
     return sorted(__all__)

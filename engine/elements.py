@@ -1,6 +1,6 @@
 """``readsim.elements``: element retrieval evaluation with the INEX 2002 and 2003 metrics
 (Gövert, Fuhr, Lalmas, Kazai, *Information Retrieval* 9, 2006; reference section 13), the numbers
-of ``readsim-eval --elements`` (its pandas-free core: :mod:`readsim.operations.element_evaluation`).
+of ``readsim-eval --elements`` (both: :func:`readsim.core.element_retrieval.evaluate_elements`).
 
 - :func:`evaluate`: a long ``pandas.DataFrame`` as :func:`readsim.evaluate` gives;
 - :func:`read_assessments` (an INEX 2006-2007 style assessments XML, with the collection),
@@ -14,11 +14,10 @@ Offsets and sizes are in the collection's unit (UTF-8 bytes by default).
 from __future__ import annotations
 
 from readsim.core.element_retrieval import (DEFAULT_MEASURES, Cuts, ElementAssessments, ElementMeasure, ElementRun,
-                                     parse_element_measure, read_assessments, read_element_run, simulated_element_run)
+                                             evaluate_elements, parse_element_measure, read_assessments, read_element_run, simulated_element_run)
 from readsim.core.element_retrieval import derive_assessments as _derive
 
 from readsim.operations.checks import flag, options, topic_ids
-from readsim.operations.element_evaluation import element_evaluation
 from readsim.operations.evaluate import _collection
 from readsim.operations.inputs import as_qrels, warn
 
@@ -49,7 +48,7 @@ def evaluate(assessments: ElementAssessments, run: ElementRun, measures=(), *, p
     import pandas as pd
 
     options(per=per, pers=("all", "topic"))
-    result = element_evaluation(assessments, run, measures, flag("all_topics", all_topics))
+    result = evaluate_elements(assessments, run, measures, flag("all_topics", all_topics))
     warn(result.diagnostics)
     rows = []
     for m in result.measures:

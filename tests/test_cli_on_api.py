@@ -118,15 +118,15 @@ def test_loss_comes_from_the_api_core(monkeypatch):
 
 
 def test_element_metrics_come_from_the_api_core(monkeypatch):
-    """``readsim-eval --elements``' values are ``readsim.operations.element_evaluation.element_evaluation``'s, the
-    core of ``readsim.elements.evaluate``, and equal it."""
+    """``readsim-eval --elements``' values are ``readsim.core.element_retrieval.evaluate_elements``'s,
+    as ``readsim.elements.evaluate``'s, and equal them."""
     import readsim
-    import readsim.operations.element_evaluation as elements_core
+    import readsim.core.element_retrieval as elements_core
 
-    calls = called(monkeypatch, elements_core, "element_evaluation")
+    calls = called(monkeypatch, elements_core, "evaluate_elements")
     code, out, err = run(S.qrels, "--collection", S.collection, "--elements", "--simulated", "perfect",
                          "-m", "AP_2003s/strict")
-    assert (code, calls) == (0, ["element_evaluation"]), err
+    assert (code, calls) == (0, ["evaluate_elements"]), err
     ea = readsim.elements.derive_assessments(S.qrels, S.collection)
     want = readsim.elements.evaluate(ea, readsim.elements.simulated_element_run("perfect", ea), ["AP_2003s/strict"])
     assert out.splitlines()[-1] == f"AP_2003s/strict\tall\t{want.value[0]:.6f}"

@@ -2,15 +2,15 @@
 
 One module per subcommand over one shared module, none importing this one:
 
-- :mod:`.evaluate`  ``readsim-eval QRELS RUN ...``: list measures like trec_eval, ``--per-article``
-  document scores, ``--check``;
-- :mod:`.elements`  ``readsim-eval QRELS [RUN ...] --collection DIR --elements``: element
+- :mod:`.evaluate_command`  ``readsim-eval QRELS RUN ...``: list measures like trec_eval,
+  ``--per-article`` document scores, ``--check``;
+- :mod:`.elements_command`  ``readsim-eval QRELS [RUN ...] --collection DIR --elements``: element
   assessments and the INEX 2002/2003 element metrics;
-- :mod:`.compare`   ``readsim-eval compare``: significance, effect sizes, correlations of measures;
-- :mod:`.fidelity`  ``readsim-eval fidelity``: the simulated runs' orderings;
-- :mod:`.sweep`     ``readsim-eval sweep``: measures at every value of one parameter;
-- :mod:`.loss`      ``readsim-eval loss``: where a run loses and what each article costs;
-- :mod:`.common`    exit statuses, argument types, the parser, output formats, the error guard.
+- :mod:`.compare_command`   ``readsim-eval compare``: significance, effect sizes, correlations;
+- :mod:`.fidelity_command`  ``readsim-eval fidelity``: the simulated runs' orderings;
+- :mod:`.sweep_command`     ``readsim-eval sweep``: measures at every value of one parameter;
+- :mod:`.loss_command`      ``readsim-eval loss``: where a run loses and what each article costs;
+- :mod:`.common`            exit statuses, argument types, the parser, output formats, the error guard.
 
 The numbers come from the Python API's pandas-free core (``readsim.operations.evaluate``), its warnings
 printed in the command's words. Exit status: 0 done, 1 bad input or an OS error, 2 bad usage,
@@ -38,10 +38,10 @@ import sys  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 from typing import TextIO  # noqa: E402
 
-from .common import EXIT_INTERRUPTED, describe_os_error, guarded, option, silence  # noqa: E402
-from . import evaluate  # noqa: E402
+from .common import EXIT_INTERRUPTED, guarded  # noqa: E402
+from . import evaluate_command  # noqa: E402
 
-__all__ = ["main", "EXIT_INTERRUPTED", "describe_os_error", "option", "silence"]
+__all__ = ["main", "EXIT_INTERRUPTED"]
 
 SUBCOMMANDS = ("compare", "fidelity", "sweep", "loss")
 
@@ -68,4 +68,4 @@ def _dispatch(argv: list[str], out: TextIO, err: TextIO) -> int:
         else:
             from readsim.cli.fidelity_command import main as subcommand
         return subcommand(argv[1:], out, err)
-    return evaluate.main(argv, out, err)
+    return evaluate_command.main(argv, out, err)

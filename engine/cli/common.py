@@ -28,8 +28,9 @@ from typing import TextIO
 import numpy as np
 
 from readsim.core import streams
+from readsim.core.streams import describe_os_error, silence
 from readsim.core.errors import Diagnostic, InputError
-from readsim.core.measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
+from readsim.core.measure import (option, DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
                        parse_count, parse_list_measure, parse_measure)
 from readsim.core.reading import Mode
 from readsim.core.units import UNITS
@@ -47,20 +48,6 @@ EXIT_STATUS_HELP = ("Exit status: 0 ok (also when the reader of the output goes 
 
 
 # -- argument types --------------------------------------------------------------------------------
-
-
-def option(parse):
-    """An argparse ``type=`` from a parser raising :class:`~readsim.core.measure.BadParameter`:
-    argparse then prints ``argument --levels: value must be ...`` and exits 2."""
-
-    def convert(text: str):
-        try:
-            return parse(text)
-        except BadParameter as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    convert.__name__ = getattr(parse, "__name__", "value")
-    return convert
 
 
 def levels(text: str) -> int:
@@ -352,16 +339,6 @@ class Rows:
 # -- the error guard --------------------------------------------------------------------------------
 
 
-def describe_os_error(exc: OSError, path: object = None) -> str:
-    """``"path: reason"`` for an OS error (``"missing.run: No such file or directory"``); ``path``
-    stands in when the error names no file."""
-    where = exc.filename if exc.filename is not None else path
-    reason = exc.strerror or str(exc) or type(exc).__name__
-    if exc.filename2 is not None:
-        where = f"{where} -> {exc.filename2}"
-    return f"{os.fsdecode(where) if isinstance(where, bytes) else where}: {reason}" if where is not None else reason
-
-
 class OutputError(Exception):
     """Writing to an output stream failed (a full device, an I/O error): ``"<stdout>: reason"``."""
 
@@ -419,19 +396,6 @@ def _say(err: TextIO, text: str) -> None:
     try:
         print(text, file=err, flush=True)
     except (OSError, OutputError, ValueError):
-        pass
-
-
-def silence(stream: TextIO | None) -> None:
-    """After a write error on the real standard output, point it at /dev/null so the
-    interpreter's final flush does not fail again (and print a traceback-like report)."""
-    if stream is None or stream is not sys.__stdout__:
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
         pass
 
 

@@ -56,7 +56,7 @@ def cuts_type(text: str):
 
 
 def run_elements(args, out: TextIO, err: TextIO) -> int:
-    from readsim.operations.element_evaluation import element_evaluation
+    from readsim.core.element_retrieval import evaluate_elements
     from readsim.operations.inputs import diagnostics_to
     from readsim.elements import derive_assessments
 
@@ -143,7 +143,7 @@ def run_elements(args, out: TextIO, err: TextIO) -> int:
                                                     "the simulated runs need complete topics")
         runs += [simulated_element_run(name, assessments, complete) for name in simulated]
     for run in runs:
-        result = element_evaluation(assessments, run, measures, args.complete)
+        result = evaluate_elements(assessments, run, measures, args.complete)
         warn(result.diagnostics, err)
         write_evaluation(result, args.per_topic, args.format, out)
     return 0

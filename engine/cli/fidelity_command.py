@@ -20,8 +20,8 @@ from readsim.core.run_stats import format_number as _num
 from readsim.core.run_stats import format_signed as _signed
 from readsim.core.coverage import check_input_path
 from readsim.core.formats import read_qrels
-from readsim.core.measure import PARAMETER_RANGES, BadParameter, ListMeasure
-from .common import (EXIT_STATUS_HELP, Parser, Rows, add_subcommand_options, open_collection, option, progress,
+from readsim.core.measure import PARAMETER_RANGES, BadParameter, ListMeasure, option
+from .common import (EXIT_STATUS_HELP, Parser, Rows, add_subcommand_options, open_collection, progress,
                      run_subcommand, warn)
 
 

@@ -1,30 +1,45 @@
-"""readsim's evaluation engine: pure Python (numpy, lxml), no Qt.
+"""readsim's evaluation engine (``readsim.core``, the folder ``engine/core/``): pure Python
+(numpy, lxml), no Qt, no pandas. Every module, one place for each thing:
 
-Modules, one place for each thing:
+Inputs
+- :mod:`.formats`         readers and writers of qrels, FOL and XML runs, topics (reference section 2)
+- :mod:`.text`            an article's text model and safe, bounded parsing (reference section 2.6)
+- :mod:`.layout`          a readable display of an article and the offset map to display positions
+- :mod:`.collection`      a folder, an archive or a folder of archives of articles, read lazily
+- :mod:`.archives`        articles inside one archive (zip, tar, tar.gz, tar.bz2, tar.xz)
+- :mod:`.article_index`   the saved article index of a collection (reference 2.10)
+- :mod:`.index_child`     the child process that builds an archive's index
+- :mod:`.coverage`        do qrels, runs and collection fit together? (warnings)
+- :mod:`.units`           bytes or characters: the unit of offsets and lengths (reference 2.1)
+- :mod:`.errors`          ``InputError`` and ``InputWarning``: file and line named
+- :mod:`.samples`         the sample shipped in ``resources/sample``
 
-- :mod:`.intervals`    sorted half-open interval arrays (passages as ``(k, 2)`` int64 arrays)
-- :mod:`.text`         the article text model (SPEC section 2): text, offsets, element spans
-- :mod:`.layout`       a readable display of an article and the offset map to display positions
-- :mod:`.collection`   a folder of articles, read lazily
-- :mod:`.formats`      readers and writers: FOL qrels, FOL and XML runs, topics
-- :mod:`.reading`      reading orders as pieces (SPEC section 4)
-- :mod:`.docmeasures`  document measures over pieces and their canonical names (SPEC section 5)
-- :mod:`.document`     articles' evaluation, all at once from columns (``ArticleColumns``): reading
-  orders, scores, curves; one article is a batch of one
-- :mod:`.columnwise`   a run's and its qrels' columns joined: the articles' columns for whole runs
-- :mod:`.results`      results the columns do not speak for (edited, XML, XPaths), read one by one
-- :mod:`.ranked`       a topic's ranked articles (or one) as columns: what the window reads
-- :mod:`.listmeasures` list measures of whole runs (gP, AgP, MAP, CE/NCE/ANCE, iP, BEP)
-- :mod:`.focused`      the Focused task's ranks: each result line of a run, in file order
-- :mod:`.compare`      comparing runs: significance tests, effect sizes, correlations of measures
-- :mod:`.fidelity`     fidelity tables of a measure over the simulated runs (:mod:`.simulated`)
-- :mod:`.elements`     element retrieval: e/s assessments and the INEX 2002/2003 metrics
-- :mod:`.samples`      the sample shipped in ``resources/sample``
-- ``api/``             not a module of the engine: the public ``readsim`` package (pyproject maps it),
-  imported as ``readsim`` only (``docs/api.md``); its ``_scores`` holds one ranked article's
-  scores and the score panel's measures, which ``readsim.article`` and the window share
-- :mod:`.cli`          the ``readsim-eval`` command: one module per subcommand (``evaluate``,
-  ``compare``, ``fidelity``, ``elements``) over ``common``, built on the ``readsim`` API
+Measures (declared once: :mod:`.registry` over :mod:`.doc_kinds` and :mod:`.list_kinds`)
+- :mod:`.measure`         measure names that parse back to themselves (reference section 6)
+- :mod:`.intervals`       sorted half-open interval arrays (passages as ``(k, 2)`` int64 arrays)
+- :mod:`.reading`         reading orders of one article as pieces (reference section 3)
+- :mod:`.docmeasures`     document measures over a reading order's pieces (reference section 4)
+- :mod:`.listarith`       list measures' arithmetic over one topic's document scores (section 5)
+- :mod:`.cost_forms`      closed forms of the per-article costs (reference section 5.11)
+
+Evaluation (one path: articles as columns, scored in batches)
+- :mod:`.doc_evaluation`  articles' evaluation from columns (``ArticleColumns``): reading orders,
+  scores, curves; one article is a batch of one
+- :mod:`.run_columns`     a run's and its qrels' columns joined: the articles' columns of whole runs
+- :mod:`.result_lines`    results the columns do not speak for (edited, XML, XPaths), one by one
+- :mod:`.ranked_inputs`   a topic's ranked articles (or one) as columns: what the window reads
+- :mod:`.listmeasures`    list measures of whole runs and the official INEX tool's numbers
+- :mod:`.focused`         the Focused task's ranks: each result line of a run, in file order
+- :mod:`.passages`        one article's passages one by one: what each won or lost
+- :mod:`.explain`         a document measure's formula with one article's numbers
+- :mod:`.costs`           where a run loses: the AgP split and each ranked article's cost (5.11)
+- :mod:`.parameter_sweep` measures at many values of one parameter (reference section 9.6)
+- :mod:`.run_stats`       comparing runs and measures: tests, corrections, effect sizes, correlations
+- :mod:`.simulated`       simulated runs from the assessments (fidelity)
+- :mod:`.fidelity_tables` does a measure order the simulated runs as expected?
+- :mod:`.element_retrieval` element retrieval: assessments and the INEX 2002/2003 metrics
+
+Writing and streams
+- :mod:`.atomic`          atomic writes, never through a link or over a non-regular file
+- :mod:`.streams`         the standard streams and Ctrl+C of the two commands (reference 9.3)
 """
-
-__version__ = "0.1.0"

@@ -18,6 +18,7 @@ are written here once; the reading modes are :data:`readsim.core.reading.READING
 
 from __future__ import annotations
 
+import argparse
 import re
 from dataclasses import dataclass
 
@@ -397,3 +398,17 @@ def official_measures(doc: DocMeasure | None = None, points: bool = True) -> lis
     if points:
         out += [ListMeasure("ircl_prn", i, doc) for i in range(INCONTEXT_POINTS)]
     return out
+
+
+def option(parse):
+    """An argparse ``type=`` from a parser raising :class:`~readsim.core.measure.BadParameter`:
+    argparse then prints ``argument --levels: value must be ...`` and exits 2."""
+
+    def convert(text: str):
+        try:
+            return parse(text)
+        except BadParameter as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = getattr(parse, "__name__", "value")
+    return convert

@@ -29,6 +29,7 @@ import os
 import signal
 import sys
 import threading
+from typing import TextIO
 
 EXIT_INTERRUPTED = 130
 _program: str | None = None  # the first entry module's (``readsim`` imports ``readsim-eval``'s)
@@ -141,3 +142,26 @@ def errors(stream=None):
     """``stream``, else ``sys.stderr``, or :class:`Discard` when that is closed (``None``)."""
     stream = stream if stream is not None else sys.stderr
     return stream if stream is not None else Discard()
+
+
+def describe_os_error(exc: OSError, path: object = None) -> str:
+    """``"path: reason"`` for an OS error (``"missing.run: No such file or directory"``); ``path``
+    stands in when the error names no file."""
+    where = exc.filename if exc.filename is not None else path
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename2 is not None:
+        where = f"{where} -> {exc.filename2}"
+    return f"{os.fsdecode(where) if isinstance(where, bytes) else where}: {reason}" if where is not None else reason
+
+
+def silence(stream: TextIO | None) -> None:
+    """After a write error on the real standard output, point it at /dev/null so the
+    interpreter's final flush does not fail again (and print a traceback-like report)."""
+    if stream is None or stream is not sys.__stdout__:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

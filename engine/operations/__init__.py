@@ -1,1 +1,16 @@
-"""placeholder"""
+"""What the command line, the window and the Python API share (``readsim.operations``, the folder
+``engine/operations/``): inputs read and checked once, evaluations run on the engine
+(:mod:`readsim.core`), plain results returned. ``readsim-eval`` (:mod:`readsim.cli`) and the
+window (:mod:`readsim.app`) call these modules; the public functions of ``import readsim`` are
+defined here too (those returning ``pandas`` objects import pandas on first use).
+
+- :mod:`.inputs`          qrels and runs from files, objects or DataFrames (``read_qrels``, ``read_run``)
+- :mod:`.checks`          the public functions' argument checks: one rule for every option
+- :mod:`.evaluate`        ``readsim.evaluate`` and its pandas-free core, ``evaluations``
+- :mod:`.article_scores`  one ranked article's reading order and scores (the window's ranked list,
+  open article and score panel, and ``readsim.article``)
+- :mod:`.article`         ``readsim.article``: ``ArticleEvaluation``
+- :mod:`.comparison`      ``readsim.compare`` and ``readsim.fidelity``
+- :mod:`.loss`            ``readsim.loss`` and its pandas-free core
+- :mod:`.sweep`           ``readsim.sweep`` and its pandas-free core
+"""

@@ -17,17 +17,32 @@ def test_errors_and_warnings_are_the_engines_own_classes():
     assert issubclass(readsim.InputWarning, UserWarning)
 
 
-def test_the_package_cannot_be_imported_a_second_time_under_engine():
-    # in an editable install engine/operations is also a folder of readsim.core: refused ("import readsim"), so no
-    # class exists twice; a built wheel does not ship it under readsim/engine at all
-    with pytest.raises(ImportError):
-        __import__("readsim.core.api")
+def test_each_import_name_is_its_folder():
+    # docs/architecture.md: engine/ is the readsim package, app/ is readsim.app, resources/ is
+    # readsim.resources; readsim.X is engine/X otherwise
+    import readsim.app
+    import readsim.cli
+    import readsim.core.formats
+    import readsim.operations
+    import readsim.resources
+    from pathlib import Path
+
+    def folder(module):
+        return Path(module.__file__).parent
+
+    top = folder(readsim)
+    assert top.name == "engine"
+    assert folder(readsim.core) == top / "core"
+    assert folder(readsim.core.formats) == top / "core" / "formats"
+    assert folder(readsim.operations) == top / "operations"
+    assert folder(readsim.cli) == top / "cli"
+    assert folder(readsim.app).name == "app" and folder(readsim.resources).name == "resources"
 
 
 def test_every_public_name_resolves():
     for name in readsim.__all__:
         assert getattr(readsim, name) is not None, name
-    assert readsim.__version__ == readsim.core.__version__
+    assert readsim.__version__ == "0.1.0"
     assert set(readsim.__all__) <= set(dir(readsim))
     with pytest.raises(AttributeError):
         readsim.no_such_name  # noqa: B018

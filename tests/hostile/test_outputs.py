@@ -34,7 +34,7 @@ from PySide6.QtGui import QImage
 
 from readsim.app.main import main as app_main
 from readsim.core import atomic
-from readsim.cli import describe_os_error
+from readsim.core.streams import describe_os_error
 from readsim.cli import main as eval_main
 
 from .cases import ERROR, SAME, Case
