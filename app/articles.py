@@ -17,7 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from readsim.operations.article import ArticleEvaluation
-from readsim.operations.article_scores import evaluate_passages
+from readsim.core.doc_evaluation import evaluate_document
 from readsim.core import intervals as iv
 from readsim.core.collection import Collection
 from readsim.core.doc_evaluation import DocumentEvaluation, Settings
@@ -109,7 +109,7 @@ def read_article(name: str, topic: str, mode: Mode, coll: Collection | None, qre
         j = qrels.judgement(topic, name) if qrels is not None else None
         length = length_of(qrels, topic, name, article) or 0
         rel = j.passages if j is not None else iv.EMPTY
-        ev = evaluate_passages(rel, iv.EMPTY, length, mode, rw.held_entry(point or 0, length))
+        ev = evaluate_document(rel, iv.EMPTY, length, mode, rw.held_entry(point or 0, length))
     return ArticleState(name, article, lay, row, ev, message)
 
 
@@ -125,7 +125,7 @@ def length_of(qrels: Qrels | None, topic: str | None, name: str, article: Articl
 def if_retrieved_whole(ev: DocumentEvaluation) -> DocumentEvaluation:
     """``ev``'s article as if the run retrieved it whole (``[0, n)``), in the same mode and
     entry point."""
-    return evaluate_passages(ev.relevant, None, ev.n, ev.mode, ev.entry)
+    return evaluate_document(ev.relevant, None, ev.n, ev.mode, ev.entry)
 
 
 def shown_article(state: ArticleState, settings: Settings, topic: str, qrels: Qrels | None, run: Run | None,

@@ -7,7 +7,7 @@ engine functions as the values shown now, so that "before" is exactly what the u
 scores:
 
 - an article's document scores: :func:`before_evaluation` (the API's core,
-  :func:`readsim.operations.article_scores.ranked_article`, on the baseline's entry for the article, as the ranked
+  :func:`readsim.operations.article_reading.ranked_article`, on the baseline's entry for the article, as the ranked
   list scores it, in the current reading mode);
 - a topic's list score and the run's mean over topics: :func:`worth_job` (the Python API's
   core, :func:`readsim.operations.evaluate.evaluate_run`, of the baseline and of the edited run: the numbers
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from readsim.operations.evaluate import evaluate_again, evaluate_run
-from readsim.operations.article_scores import ranked_article
+from readsim.operations.article_reading import ranked_article
 from readsim.core.collection import Collection
 from readsim.core.doc_evaluation import DocumentEvaluation
 from readsim.core.formats import Qrels, Run
@@ -36,7 +36,7 @@ from readsim.core.measure import DEFAULT_LIST_MEASURE as ENGINE_DEFAULT_LIST_MEA
 from readsim.core.measure import ListMeasure
 from readsim.core.reading import Mode
 
-from .rows import held_entry, with_mode
+from .rows import held_entry
 from . import settings_keys as keys
 from .topic_scores import topic_scores
 
@@ -82,7 +82,7 @@ def before_evaluation(session, name: str) -> Before | None:
     point = session.entries.get((topic, name))
     if point is not None:
         natural = dataclasses.replace(natural, entry=held_entry(point, natural.n))
-    return Before(with_mode(natural, session.settings.mode))
+    return Before(natural.in_mode(session.settings.mode))
 
 
 def same_retrieval(a, b) -> bool:

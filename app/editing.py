@@ -4,7 +4,7 @@
 one ranked article (:class:`~readsim.core.formats.RunArticle`) of the current run and topic
 with one whose passages are the new retrieved spans, as a :class:`~readsim.app.passage_editor.PassageEdit` command on a
 ``QUndoStack``; doing or undoing it re-evaluates that one article (the API's
-:func:`readsim.operations.article_scores.ranked_article`, as the session scores a ranked list) and emits the session's ``rows_changed`` and
+:func:`readsim.operations.article_reading.ranked_article`, as the session scores a ranked list) and emits the session's ``rows_changed`` and
 ``evaluation_changed``, so the scores, the ranked list, the plot and the chain follow at once.
 
 The first edit of a run works on a copy of it (the session's run objects may be shared); the

@@ -9,7 +9,7 @@ the suffix is not one it writes.
   screen): PNG via ``QWidget.grab``, SVG via ``QSvgGenerator`` (vector text and marks).
 - :func:`export_plot` — a pyqtgraph plot (the precision plot, or any plot on screen:
   :func:`plots`) via ``pyqtgraph.exporters.ImageExporter`` / ``SVGExporter``.
-- :func:`export_scores` — the open article's scores (:func:`readsim.operations.article_scores.panel_scores`)
+- :func:`export_scores` — the open article's scores (:func:`readsim.operations.article_reading.panel_scores`)
   with their context: measure, value, topic, article, run, mode, screen, tolerance, beta.
 - :func:`export_ranked_list` — the topic's ranked list with each article's document scores.
 - :func:`export_compare` — the A/B table (when the compare view is installed).
@@ -46,7 +46,7 @@ from PySide6.QtGui import QAction, QKeySequence, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
-from readsim.operations.article_scores import panel_measures, panel_scores
+from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.core.atomic import write_bytes, write_text
 
 from .plain import menu_text

@@ -2,7 +2,7 @@
 :class:`~readsim.app.session.Session`. Each edit replaces one ranked article
 (:class:`~readsim.core.formats.RunArticle`) of the current run and topic with one whose
 passages are the new retrieved spans, as a :class:`PassageEdit` command on a ``QUndoStack``;
-doing or undoing it re-evaluates that one article (the API's :func:`readsim.operations.article_scores.ranked_article`,
+doing or undoing it re-evaluates that one article (the API's :func:`readsim.operations.article_reading.ranked_article`,
 as the session scores a ranked list) and emits the session's ``rows_changed`` and
 ``evaluation_changed``, so the scores, the ranked list, the plot and the chain follow at once.
 
@@ -22,14 +22,14 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from readsim.operations.article_scores import ranked_article
+from readsim.operations.article_reading import ranked_article
 from readsim.core import intervals as iv
 from readsim.core.errors import InputError
 from readsim.core.formats import Qrels, Run, RunArticle, read_any_run, write_run
 from readsim.core.layout import Layout
 from readsim.core.result_lines import retrieved_passages
 
-from .rows import RankedRow, with_mode
+from .rows import RankedRow
 from .session import Session
 
 
@@ -200,7 +200,7 @@ class PassageEditor(QObject):
         qrels = s.qrels or Qrels("")
         probe = entry or RunArticle(name, 0, iv.EMPTY, [], 0)
         natural = ranked_article(qrels, change.run, change.topic, probe, coll)
-        ev = with_mode(natural, s.settings.mode)
+        ev = natural.in_mode(s.settings.mode)
         row = None
         rows = [r for r in s.rows if r.article != name]
         if entry is not None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from readsim.operations.article_scores import relevant_read
+from readsim.operations.article_reading import relevant_read
 from readsim.core.doc_evaluation import DocumentEvaluation
 from readsim.core.reading import Piece
 
@@ -56,7 +56,7 @@ def jumps(pieces: tuple[Piece, ...] | list[Piece]) -> list[tuple[int, int, int]]
 class SoFar:
     """Scores of the reader so far, after ``read`` characters of the reading order (unit).
 
-    ``relevant``: relevant characters among them (:func:`readsim.operations.article_scores.relevant_read`);
+    ``relevant``: relevant characters among them (:func:`readsim.operations.article_reading.relevant_read`);
     ``precision = relevant / read`` (0 when nothing is read), ``recall = relevant / nrc``
     (0 when the article has no relevant text); ``t2i_stop``: characters read when the T2I
     reader stops (:func:`docmeasures.t2i_stop`), reached when ``read >= t2i_stop``;

@@ -37,7 +37,7 @@ class ReaderPosition:
                                             else self.current.row.in_mode(new.mode))
                 # the row's evaluation in the new mode (kept per mode with the rows: the same
                 # object when the mode comes back), else the article read again in it
-                ev = row.evaluation if row else rw.with_mode(self.current.evaluation, new.mode)
+                ev = row.evaluation if row else self.current.evaluation.in_mode(new.mode)
                 self.current = dataclasses.replace(self.current, evaluation=ev, row=row)
                 self.evaluation_changed.emit()
         self.settings_changed.emit(new)

@@ -1,12 +1,12 @@
 """The topic's ranked list: one :class:`RankedRow` per ranked article, and how it is scored.
 
-A ranked article's evaluation is the API's (:func:`readsim.operations.article_scores.ranked_articles` for the
+A ranked article's evaluation is the API's (:func:`readsim.operations.article_reading.ranked_articles` for the
 topic's list, in one batch through the columns ``readsim-eval`` reads;
-:func:`readsim.operations.article_scores.ranked_article` for one, as ``readsim.article``: doc_length from the
+:func:`readsim.operations.article_reading.ranked_article` for one, as ``readsim.article``: doc_length from the
 qrels, else from the article; retrieved passages clipped to the article when it is at hand),
 computed once per topic in the natural mode and
-re-derived for another mode from its pieces' inputs (:func:`with_mode`, :class:`RowsByMode`:
-:func:`readsim.operations.article_scores.in_modes`, one batch), so a control change never re-reads or re-lays
+re-derived for another mode from its pieces' inputs (``DocumentEvaluation.in_mode``, :class:`RowsByMode`:
+:func:`readsim.core.doc_evaluation.in_mode_many`, one batch), so a control change never re-reads or re-lays
 out anything. The ``entry`` mode reads each article from its entry point, which the natural
 evaluation carries (``DocumentEvaluation.entry``): the run's (``RunArticle.entry_point``: a Best
 in Context line's offset, else the first passage's start, docs/reference.md section 3), or
@@ -24,7 +24,8 @@ import dataclasses
 from collections.abc import Container
 from dataclasses import dataclass, field
 
-from readsim.operations.article_scores import evaluate_passages, in_mode, in_modes, ranked_article, ranked_articles, with_entry
+from readsim.core.doc_evaluation import evaluate_document, in_mode_many
+from readsim.operations.article_reading import ranked_article, ranked_articles, with_entry
 from readsim.core.collection import Collection
 from readsim.core.doc_evaluation import DocumentEvaluation
 from readsim.core.errors import InputError
@@ -34,11 +35,6 @@ from readsim.core.result_lines import Join
 
 MODES = READING_MODES
 
-
-def with_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
-    """``ev`` read in another mode: same relevant and retrieved passages and extent (the API's
-    :func:`readsim.operations.article_scores.in_mode`, as ``readsim.article`` reads it)."""
-    return in_mode(ev, mode)
 
 
 @dataclass(frozen=True)
@@ -56,7 +52,7 @@ class RankedRow:
     natural: DocumentEvaluation = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
 
     def in_mode(self, mode: Mode) -> RankedRow:
-        return dataclasses.replace(self, evaluation=with_mode(self.natural or self.evaluation, mode))
+        return dataclasses.replace(self, evaluation=(self.natural or self.evaluation).in_mode(mode))
 
 
 def held_entry(point: int, n: int) -> int:
@@ -94,13 +90,13 @@ def moved_entry(row: RankedRow | None, ev: DocumentEvaluation, point: int,
         row = with_user_entry(row, point).in_mode(mode)
         return row, row.evaluation
     if mode is Mode.ENTRY:
-        return None, evaluate_passages(ev.relevant, ev.retrieved, ev.n, mode, point)
+        return None, evaluate_document(ev.relevant, ev.retrieved, ev.n, mode, point)
     return None, dataclasses.replace(ev, entry=point)
 
 
 def _article_facts(coll: Collection | None, entry: RunArticle, facts: dict, notes: list[str]) -> tuple[bool, str]:
     """``(in_collection, title)`` of a ranked article (worker thread), its length recorded in
-    ``facts`` for the evaluation (:func:`readsim.operations.article_scores.ranked_articles`). A bad article file
+    ``facts`` for the evaluation (:func:`readsim.operations.article_reading.ranked_articles`). A bad article file
     is read as absent, with a note, unless the run's lines need its elements (then the
     evaluation names the error)."""
     name = entry.article
@@ -128,7 +124,7 @@ def _row(qrels: Qrels, topic: str, entry: RunArticle, in_coll: bool, title: str,
 def ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Collection | None,
                join: Join, judged: bool, notes: list[str]) -> RankedRow:
     """Evaluate one ranked article (worker thread) as ``readsim-eval`` does
-    (:func:`readsim.operations.article_scores.ranked_article`): an unresolvable XPath is an :class:`InputError`
+    (:func:`readsim.operations.article_reading.ranked_article`): an unresolvable XPath is an :class:`InputError`
     naming its line (docs/reference.md section 1.3). A bad article file falls back to the
     qrels and the run alone, with a note, unless the run's lines need its elements."""
     facts: dict = {}
@@ -140,7 +136,7 @@ def ranked_row(qrels: Qrels, run: Run, topic: str, entry: RunArticle, coll: Coll
 def evaluate_rows(qrels: Qrels | None, run: Run, topic: str, entries: list[RunArticle],
                   coll: Collection | None) -> tuple[list[RankedRow], list[str]]:
     """The natural-mode rows of ``entries`` (worker thread; the topic's ranked articles, which
-    :func:`readsim.operations.article_scores.ranked_articles` evaluates in one batch, through the run's and the
+    :func:`readsim.operations.article_reading.ranked_articles` evaluates in one batch, through the run's and the
     qrels' columns when the files speak for the topic), and the notes to show (bad article files,
     passages joined across elements). Without ``qrels`` no row is judged. Each article of the
     collection is read once, for its title and its length. (When the run was edited meanwhile
@@ -197,8 +193,8 @@ def choose_topic(run: Run, names: Container[str], qrels: Qrels | None, fallback:
 
 def rows_in_mode(rows: list[RankedRow], mode: Mode) -> list[RankedRow]:
     """``rows`` read in ``mode`` (each as :meth:`RankedRow.in_mode` reads it), the reading orders
-    built in one batch (:func:`readsim.operations.article_scores.in_modes`)."""
-    evs = in_modes([r.natural or r.evaluation for r in rows], mode)
+    built in one batch (:func:`readsim.core.doc_evaluation.in_mode_many`)."""
+    evs = in_mode_many([r.natural or r.evaluation for r in rows], mode)
     return [dataclasses.replace(r, evaluation=ev) for r, ev in zip(rows, evs)]
 
 

@@ -8,16 +8,16 @@ and asks for the list measures (:func:`readsim.operations.evaluate.topic_values`
 7 of :mod:`readsim.core.listmeasures`: gP past a short run's end, effort past the run's end,
 unjudged and non-relevant articles score the measure's null value) and the curves
 (:func:`readsim.operations.evaluate.topic_curves`). The same rows give "where the run loses"
-(:func:`readsim.operations.loss.topic_split`): AgP with the highlighted passages and/or the ideal ranking,
+(:func:`readsim.core.costs.loss_split`): AgP with the highlighted passages and/or the ideal ranking,
 and each article's browse loss (what each article costs the topic is computed from the split by
-the topic view, in the background, :func:`readsim.operations.loss.topic_costs`).
+the topic view, in the background, :func:`readsim.core.costs.article_costs`).
 
 Speed (a reader-setting change must show within a frame): the loss split reads every relevant
 article of the topic again with its highlighted passages (``S_ideal``), all in one batch
 (:func:`readsim.operations.loss.ideal_scores`). A :class:`LossMemo` keeps each ``S_ideal`` (per
 judgement, measure, mode, levels and entry point) and each topic's split, so a screen or tolerance change that
 leaves S alone costs nothing and a mode already seen costs the run's side only. The numbers
-are those of :func:`readsim.operations.loss.topic_split` without the memo (same functions; tested equal).
+are those of :func:`readsim.core.costs.loss_split` without the memo (same functions; tested equal).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from readsim.operations.evaluate import topic_curves, topic_ranking, topic_values
-from readsim.operations.loss import ideal_scores, topic_split
+from readsim.core.costs import ideal_scores, loss_split
 from readsim.core.doc_evaluation import Settings
 from readsim.core.formats import Judgement, Qrels
 from readsim.core.listmeasures import Ranking
@@ -160,14 +160,14 @@ class LossMemo:
 
     def loss_split(self, measure: DocMeasure, judged, articles, docs, mode, levels: int,
                    rows: object = None, qrels: object = None) -> LossSplit:
-        """:func:`readsim.operations.loss.topic_split` (no entry points) with memoised ``S_ideal``;
+        """:func:`readsim.core.costs.loss_split` (no entry points) with memoised ``S_ideal``;
         the same ``rows`` and ``qrels`` objects with the same measure, mode and levels return
         the previous split (the same object)."""
         key = (id(rows), id(qrels), measure, str(mode), levels)
         hit = self._splits.get(key) if rows is not None else None
         if hit is not None and hit[0] is rows and hit[1] is qrels:
             return hit[2]
-        out = topic_split(measure, judged, articles, docs, mode, levels, ideal=self.ideal)
+        out = loss_split(measure, judged, articles, docs, mode, levels, ideal=self.ideal)
         if rows is not None:
             if len(self._splits) >= self._max_splits:
                 self._splits.clear()
@@ -195,7 +195,7 @@ def topic_scores(rows, qrels: Qrels | None, topic: str, doc: DocMeasure, setting
     loss = None
     if qrels is not None:
         if memo is None:
-            loss = topic_split(doc, judged, ranking.articles, docs, settings.mode, levels)
+            loss = loss_split(doc, judged, ranking.articles, docs, settings.mode, levels)
         else:
             loss = memo.loss_split(doc, judged, ranking.articles, docs, settings.mode, levels, rows, qrels)
     return TopicScores(topic, doc, effort, ranking, measures, topic_values(ranking, measures, levels),

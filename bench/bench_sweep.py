@@ -6,7 +6,7 @@ measured in this run.
   the collection) swept
   over 200 screen sizes (ChP@k, ChR@k, LE(s), ES(s)) and 200 tolerances (T2IP, T2IR, T2IF):
   :func:`readsim.core.parameter_sweep.article_sweep`. Floor: one plain evaluation of the score panel's
-  11 measures of that article (:func:`readsim.operations.article_scores.panel_scores`). For the record: the
+  11 measures of that article (:func:`readsim.operations.article_reading.panel_scores`). For the record: the
   same curves value by value (``DocMeasure.value`` 200 times per measure).
 - **run sweep** (``readsim-eval sweep``; aim: 50 values within 2 s): ``AgP/T2IF(t)`` at 50
   tolerances over the whole real run (``bert-passages.run``, qrels and run read beforehand):
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from readsim.operations.article_scores import panel_scores
+from readsim.operations.article_reading import panel_scores
 from readsim.operations.evaluate import evaluations
 from readsim.operations.sweep import sweep_rows
 from readsim.core.collection import Collection

@@ -108,12 +108,12 @@ def test_compare_comes_from_the_api_core(monkeypatch, tmp_path):
 
 
 def test_loss_comes_from_the_api_core(monkeypatch):
-    """``readsim-eval loss``'s costs are ``readsim.operations.loss.costs_of``'s, the core of ``readsim.loss``."""
-    import readsim.operations.loss as loss_core
+    """``readsim-eval loss``'s costs are ``readsim.core.costs.run_costs``', as ``readsim.loss``'s."""
+    import readsim.core.costs as costs
 
-    calls = called(monkeypatch, loss_core, "costs_of")
+    calls = called(monkeypatch, costs, "run_costs")
     code, out, err = run("loss", S.qrels, GOOD, "--format", "tsv")
-    assert (code, calls) == (0, ["costs_of"]), err
+    assert (code, calls) == (0, ["run_costs"]), err
     assert out.splitlines()[0].startswith("#topic\t")
 
 

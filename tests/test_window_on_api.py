@@ -1,14 +1,9 @@
 """The window's article-level numbers come from the Python API's core, not from beside it.
 
-- No module of the window (``app/``) imports the engine's article-level scoring entry points
-  (:data:`FORBIDDEN`): a ranked article's evaluation, an article's reading order from its
-  passages, the score panel's measures and values, the document measures' functions, a
-  measure's explanation, an article's or a topic's measures swept over a parameter. Only the
-  API's core (``readsim.operations.article_scores``, ``readsim.operations.article``, ``readsim.operations.sweep``) calls them, so the
-  window and ``readsim.article`` / ``readsim.evaluate(per="article")`` cannot diverge. Checked
-  on the import graph built from the source (every ``import`` and ``from ... import``, at the
-  top of a file or inside a function); the scoring modules as a whole are an import-linter
-  contract (pyproject.toml, "window-on-api").
+- The window reads a ranked article, a topic's ranked list and the score panel's values through
+  the operations (``readsim.operations.article_reading``), as ``readsim.article`` does, so they
+  cannot diverge; the import-linter contract "window-on-api" (pyproject.toml, run by
+  tests/test_house_rules.py) forbids the window the engine's scoring modules.
 - The score panel, as a user sees it (each value's tooltip holds the float in full), equals
   ``readsim.article(...).scores`` and ``readsim.evaluate(..., per="article")`` for the same
   article of a real run (the ``inex`` data), to 1e-12, and a small case worked by hand.
@@ -16,7 +11,6 @@
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import math
 from pathlib import Path
@@ -28,90 +22,6 @@ APP = ROOT / "app"
 
 # every test: GC in the GUI thread only, its own QSettings (tests/conftest.py), as in tests/app
 pytestmark = pytest.mark.usefixtures("gui_thread_gc", "fresh_settings")
-
-#: the engine's article-level scoring functions -> what the window calls instead (the API's core);
-#: importing a function's module whole counts as well. The engine's scoring modules (ranked,
-#: columnwise, docmeasures) are forbidden to the window whole by the import-linter contract
-#: "window-on-api" in pyproject.toml (tests/test_house_rules.py): import-linter sees modules, not
-#: the functions named here, so these stay checked on the source.
-FORBIDDEN = {
-    "readsim.core.result_lines.inputs": "readsim.operations.article_scores.ranked_article",
-    "readsim.core.result_lines.columns_of": "readsim.operations.article_scores.ranked_articles",
-    "readsim.core.doc_evaluation.evaluate_document": "readsim.operations.article_scores.evaluate_passages",
-    "readsim.core.doc_evaluation.evaluate_documents": "readsim.operations.article_scores.in_modes",
-    "readsim.core.doc_evaluation.in_mode_many": "readsim.operations.article_scores.in_modes",
-    "readsim.core.explain.explain": "readsim.operations.article.ArticleEvaluation.explain",
-    "readsim.core.listmeasures.per_article": "readsim.operations.evaluate.article_scores",
-    "readsim.core.parameter_sweep.article_sweep": "readsim.operations.sweep.article_curve",
-    "readsim.core.parameter_sweep.topic_sweep": "readsim.operations.sweep.topic_curve",
-}
-
-#: the modules that score articles, each through the API's core
-ON_THE_API = {"app.rows", "app.articles", "app.passage_editor", "app.playback", "app.export", "app.widgets.scores",
-              "app.widgets.explain", "app.widgets.compare", "app.widgets.compare_rows", "app.widgets.strategies",
-              "app.widgets.sensitivity", "app.worth", "app.widgets.ranked_model"}
-
-
-def imported(source: str) -> set[str]:
-    """The dotted names ``source`` imports from ``readsim``: ``import a.b`` gives ``a.b``;
-    ``from a import b`` gives ``a.b`` (a function, a class or a module)."""
-    out = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            out.update(f"{node.module}.{a.name}" for a in node.names)
-    return {name for name in out if name.startswith("readsim")}
-
-
-def forbidden(names: set[str]) -> set[str]:
-    """The entries of :data:`FORBIDDEN` that ``names`` reach: the name itself, something inside
-    a forbidden module, or the module holding a forbidden function imported whole."""
-    return {f for f in FORBIDDEN for n in names if n == f or n.startswith(f + ".") or f.startswith(n + ".")}
-
-
-def graph() -> dict[str, set[str]]:
-    """``app.x.y`` -> what its source imports from ``readsim``."""
-    out = {}
-    for path in APP.rglob("*.py"):
-        parts = ["app", *path.relative_to(APP).with_suffix("").parts]
-        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = imported(path.read_text(encoding="utf-8"))
-    return out
-
-
-def test_the_check_catches_each_way_of_importing_an_entry_point():
-    src = ("from readsim.core.result_lines import Join, inputs\n"
-           "def f():\n    from readsim.core import listmeasures as lm\n"
-           "import readsim.core.explain\n"
-           "from readsim.core.doc_evaluation import Settings\n")
-    assert forbidden(imported(src)) == {"readsim.core.result_lines.inputs", "readsim.core.listmeasures.per_article",
-                                        "readsim.core.explain.explain"}
-    # the engine's plain data and the API's core are allowed
-    ok = "from readsim.core.result_lines import Join\nfrom readsim.operations.article_scores import ranked_article\nfrom ..rows import MODES\n"
-    assert forbidden(imported(ok)) == set()
-    # a sweep's plain helpers are allowed, its scoring is not
-    assert forbidden(imported("from readsim.core.parameter_sweep import grid, parameters_of, with_parameter\n")) == set()
-    assert forbidden(imported("from readsim.core.parameter_sweep import grid, topic_sweep\n")) == {
-        "readsim.core.parameter_sweep.topic_sweep"}
-
-
-def test_no_window_module_calls_the_engines_article_scoring():
-    found = {m: forbidden(names) for m, names in graph().items()}
-    found = {m: f for m, f in found.items() if f}
-    assert found == {}
-
-
-def test_the_window_scores_articles_through_the_api_core():
-    g = graph()
-    assert ON_THE_API <= set(g)
-    missing = {m for m in ON_THE_API if not any(n.startswith(("readsim.operations.article_scores.", "readsim.operations.article.")) for n in g[m])}
-    assert missing == set()
-    # readsim.article is built on the same core
-    src = (ROOT / "engine" / "api" / "_article.py").read_text(encoding="utf-8")
-    tree = ast.parse(src)
-    core = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "_scores" for a in n.names}
-    assert {"ranked_article", "panel_scores"} <= core
-
 
 # -- the numbers, as a user sees them ----------------------------------------------------------
 def window_on(qtbot, loaded, topic: str, article: str):

@@ -4,11 +4,11 @@
 passages in two read-only :class:`~readsim.app.widgets.article_view.ArticleView` s (the window's
 marks: yellow relevant, blue-underlined retrieved, green both, numbered matching chain; their
 scrolling linked), and a table with columns A, B and B−A for every panel measure
-(:func:`readsim.operations.article_scores.panel_measures`), the article's rank in each run, and the topic's
+(:func:`readsim.operations.article_reading.panel_measures`), the article's rank in each run, and the topic's
 list scores AgP/DOC for the panel's main document measures. The better value of each row is
 shaded green (for LE, ES and the rank, lower is better).
 
-Each side is the API's :func:`readsim.operations.article_scores.ranked_article` ``(qrels, run, topic, entry,
+Each side is the API's :func:`readsim.operations.article_reading.ranked_article` ``(qrels, run, topic, entry,
 collection)`` read in the mode (``readsim.article``'s evaluation), recomputed at once on every article, run, mode or settings change (one article:
 a scan over its passages). The AgP rows need the whole topic under both runs and are computed
 with the API's core, :func:`readsim.operations.evaluate.evaluate_run` on each run cut to the topic (the
@@ -29,7 +29,7 @@ from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QHBoxLayout, QHeaderView, QSplitter, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
 from readsim.operations.evaluate import evaluate_run
-from readsim.operations.article_scores import panel_measures, panel_scores
+from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.core import intervals as iv
 from readsim.core.errors import InputError
 from readsim.core.formats import Run

@@ -1,5 +1,5 @@
 """The A/B panel's data, without widgets: one run's view of the open article (:class:`Side`,
-:func:`evaluate_side`: the API's :func:`readsim.operations.article_scores.ranked_article` in the session's mode) and
+:func:`evaluate_side`: the API's :func:`readsim.operations.article_reading.ranked_article` in the session's mode) and
 one line of the score table (:class:`Row`), with the values' formats. The panel is
 :mod:`readsim.app.widgets.ab_panel`."""
 
@@ -9,7 +9,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from readsim.operations.article_scores import evaluate_passages, in_mode, ranked_article
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.operations.article_reading import ranked_article
 from readsim.core import intervals as iv
 from readsim.core.doc_evaluation import DocumentEvaluation, Settings
 from readsim.core.errors import InputError
@@ -40,7 +41,7 @@ class Side:
 def evaluate_side(session: Session, run: Run, settings: Settings) -> Side:
     """Evaluate the session's open article under ``run`` (GUI thread; one article).
 
-    Uses :func:`readsim.operations.article_scores.ranked_article` with the session's qrels and, when it has the
+    Uses :func:`readsim.operations.article_reading.ranked_article` with the session's qrels and, when it has the
     article, its collection (clipping, XPaths). An XPath the article lacks is reported in the
     note and the whole article is scored, as the ranked list does."""
     cur, topic = session.current, session.topic
@@ -55,11 +56,11 @@ def evaluate_side(session: Session, run: Run, settings: Settings) -> Side:
     coll = session.collection if session.collection is not None and cur.name in session.collection else None
     note = ""
     try:
-        ev = in_mode(ranked_article(qrels, run, topic, entry, coll), settings.mode)
+        ev = ranked_article(qrels, run, topic, entry, coll).in_mode(settings.mode)
     except InputError as err:
         note = str(err)
         whole = dataclasses.replace(entry, xpaths=[])
-        ev = in_mode(ranked_article(qrels, run, topic, whole, coll), settings.mode)
+        ev = ranked_article(qrels, run, topic, whole, coll).in_mode(settings.mode)
     return Side(run, entry, ev, note)
 
 
@@ -68,7 +69,7 @@ def relevance_only(session: Session) -> DocumentEvaluation | None:
     cur = session.current
     if cur is None:
         return None
-    return evaluate_passages(cur.evaluation.relevant, iv.EMPTY, cur.evaluation.n, session.settings.mode)
+    return evaluate_document(cur.evaluation.relevant, iv.EMPTY, cur.evaluation.n, session.settings.mode)
 
 
 def run_label(run: Run) -> str:

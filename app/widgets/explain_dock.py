@@ -24,7 +24,7 @@ from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QP
 from PySide6.QtGui import QPainter, QPainterPath, QPen, QTextCursor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QVBoxLayout, QWidget
 
-from readsim.operations.article_scores import panel_measures
+from readsim.operations.article_reading import panel_measures
 from readsim.core import intervals as iv
 from readsim.core.explain import Explanation, Term, number
 

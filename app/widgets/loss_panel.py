@@ -3,7 +3,7 @@ passages x {run, ideal} ranking, the split ideal - actual = browse + fetch + tog
 unranked relevant articles cost, and the per-article table (:mod:`.loss_table`): each ranked
 article's browse cost and rank cost, computed in the background
 (:func:`readsim.app.background.run_in_background` over the Python API core's
-:func:`readsim.operations.loss.topic_costs`, the costs ``readsim.loss`` gives: all the articles of a topic
+:func:`readsim.core.costs.article_costs`, the costs ``readsim.loss`` gives: all the articles of a topic
 at once, from cumulative sums), memoised per split. Clicking a row
 opens the article (the topic view connects it); *Export…* writes the table with its provenance
 (:func:`readsim.app.provenance.write_table`, CSV or JSON).
@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QPushButton, QVBoxLayout, QWidget)
 
-from readsim.operations.loss import topic_costs
+from readsim.core.costs import article_costs
 from readsim.core.run_stats import format_number, format_signed
 from readsim.core.costs import ArticleCosts, LossSplit
 from readsim.core.measure import ListMeasure
@@ -257,7 +257,7 @@ class LossPanel(QWidget):
             self.costs_computed += 1
             self._show_costs(costs)
 
-        run_in_background(self, lambda: topic_costs(loss, measure), done)
+        run_in_background(self, lambda: article_costs(loss, measure), done)
 
     def _show_costs(self, costs: ArticleCosts) -> None:
         """The costs in the table; the rows re-sort by them, so the selected row is brought back

@@ -3,7 +3,7 @@ article with its rank, title, relevance, rank in the ideal ordering of the run's
 the run's passages and with the highlighted ones, and what it costs the topic's AgP: its **browse
 cost** (the topic's AgP with this article's passages alone replaced by its highlighted text,
 minus as is) and its **rank cost** (with this article alone moved to its ideal rank, minus as
-is), from :func:`readsim.operations.loss.topic_costs`. For LE/ES, where AgP does not apply, the
+is), from :func:`readsim.core.costs.article_costs`. For LE/ES, where AgP does not apply, the
 browse column is the extra screens the run's passages cost on the article (S minus S_ideal) and
 there is no rank cost.
 

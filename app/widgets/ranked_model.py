@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
-from readsim.operations.article_scores import values_of
+from readsim.operations.article_reading import values_of
 from readsim.core.doc_evaluation import Settings
 from readsim.core.measure import DocMeasure
 

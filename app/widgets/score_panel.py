@@ -1,6 +1,6 @@
 """Live scores of the open article: ``readsim.article``'s (the open article as a
 :class:`readsim.operations.article.ArticleEvaluation`, :func:`readsim.app.articles.shown_article`; its
-``scores`` are :func:`readsim.operations.article_scores.panel_scores`) under the measures' canonical names
+``scores`` are :func:`readsim.operations.article_reading.panel_scores`) under the measures' canonical names
 (aveChP, ChP@s, ChR@s, T2IP(t), T2IR(t), T2IF(t), LE(s), ES(s), P_set, R_set, F(b)), plus the
 article's sizes (and its entry point in the ``entry`` mode). Recomputed from the cached
 evaluation on every change.
@@ -21,7 +21,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QVBoxLayout
 
-from readsim.operations.article_scores import panel_measures, panel_scores
+from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.core.reading import Mode
 
 from .. import appearance as look

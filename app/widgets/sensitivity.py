@@ -4,8 +4,8 @@ reader setting is swept over its range (docs/reference.md section 9.6; README "S
 Parameters (:data:`SWEEPS`): the screen size (50 to 20,000 on a log axis; LE(s), ES(s) and the
 panel's ChP@k, ChR@k with k = the screen), the T2I tolerance t (10 to 20,000, log) and F's beta
 (0.01 to 10, log), in the qrels' unit. The article's curves are every panel score with that
-parameter (:func:`readsim.operations.article_scores.panel_measures`), each computed column-wise over the
-values in the GUI thread (the API's core, :func:`readsim.operations.sweep.article_curve`, well under a
+parameter (:func:`readsim.operations.article_reading.panel_measures`), each computed column-wise over the
+values in the GUI thread (the API's core, :func:`readsim.core.parameter_sweep.article_sweep`, well under a
 frame); efforts (LE, ES, in levels) have their own plot. Beside them, the topic's list score (AgP
 of the topic view's document measure, ANCE@n for LE and ES) against the same parameter, from the
 ranked rows the window has (:func:`readsim.operations.sweep.topic_curve`) in a worker
@@ -28,8 +28,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QMenu, QProgressBar, QPushButton, QVBoxLayout,
                                QWidget)
 
-from readsim.operations.article_scores import panel_measures
-from readsim.operations.sweep import article_curve, topic_curve
+from readsim.operations.article_reading import panel_measures
+from readsim.core.parameter_sweep import article_sweep
+from readsim.operations.sweep import topic_curve
 from readsim.core.measure import DocMeasure, ListMeasure
 from readsim.core.parameter_sweep import grid, parameters_of, with_parameter
 
@@ -82,12 +83,12 @@ TOPIC_COUNT = 50  # values of the topic curve (each a list measure over the whol
 
 def article_curves(doc, settings, sweep: Sweep, values: list, levels: int = 4) -> dict[DocMeasure, np.ndarray]:
     """The panel's measures (for ``settings``) that have one of ``sweep``'s parameters, each at
-    every value (:func:`readsim.operations.sweep.article_curve`), keyed by the measure at the current settings."""
+    every value (:func:`readsim.core.parameter_sweep.article_sweep`), keyed by the measure at the current settings."""
     out = {}
     for m in panel_measures(settings):
         name = next((p for p in sweep.parameters if p in parameters_of(m)), None)
         if name is not None:
-            out[m] = article_curve(doc, m, name, values, levels)
+            out[m] = article_sweep(doc, m, name, values, levels)
     return out
 
 

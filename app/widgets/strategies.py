@@ -4,7 +4,7 @@ passages, scored with aveChP, T2IF(t), LE(s), F(b) for the current settings and 
 
 Each strategy's spans come from the qrels passages and the article's elements
 (:func:`readsim.core.simulated.strategy_passages`), computed once per open article; each row is
-:func:`readsim.operations.article_scores.evaluate_passages` (the API's) of the qrels passages and those spans, with the
+:func:`readsim.core.doc_evaluation.evaluate_document` of the qrels passages and those spans, with the
 qrels doc_length (the article's when unjudged) and the article's text length, in the current
 mode; the "run" row is the session's own evaluation of the open article (the scores panel's).
 A mode change re-reads the rows, any other control change only rescores them.
@@ -27,7 +27,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QVBoxLayout
 
-from readsim.operations.article_scores import evaluate_passages, values_of
+from readsim.core.doc_evaluation import evaluate_document
+from readsim.operations.article_reading import values_of
 from readsim.core import intervals as iv
 from readsim.core.doc_evaluation import DocumentEvaluation, Settings
 from readsim.core.measure import DocMeasure
@@ -114,7 +115,7 @@ def strategy_rows(session: Session, spans: dict[str, np.ndarray | None] | None =
         if sp is None:
             rows.append(StrategyRow(name, None, None, "needs the article's XML (not in the collection)"))
             continue
-        ev = evaluate_passages(relevant, sp, doc_length, s.mode, s.entry, text_length)
+        ev = evaluate_document(relevant, sp, doc_length, s.mode, s.entry, text_length)
         rows.append(StrategyRow(name, sp, ev))
     rows.append(StrategyRow(RUN, cur.evaluation.retrieved_spans, cur.evaluation))
     return rows

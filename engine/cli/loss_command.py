@@ -5,7 +5,7 @@ section 5.11).
 prints, per topic, the list measure (default ``AgP/F(0.25)``, MAgP's official one) as is, with
 ideal passages, in the ideal ordering of the run's articles and with both, the split (browse,
 fetch, together, unretrieved), and per ranked article its browse cost and rank cost (the API's
-core ``readsim.operations.loss.costs_of``, the numbers of ``readsim.loss``); with ``--vs``, per article the
+core ``readsim.core.costs.run_costs``, the numbers of ``readsim.loss``); with ``--vs``, per article the
 competitor's rank and score and what taking its rank or its passages would be worth. A readable
 report (``--format text``: the ``--top`` costliest articles of each topic) or every row (``tsv``
 with ``#kind`` header rows, ``jsonl`` with a ``"kind"`` key: ``topic`` and ``article`` rows).
@@ -74,7 +74,8 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
 
 def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
     from readsim.operations.evaluate import unsaid
-    from readsim.operations.loss import costs_of, loss_topics, loss_warnings
+    from readsim.core.costs import run_costs
+    from readsim.operations.loss import loss_topics, loss_warnings
 
     from readsim.core.formats import read_any_run, read_qrels
     from readsim.core.costs import COST_KINDS
@@ -93,8 +94,7 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
     said = loss_warnings(qrels, run, other, collection)  # readsim.loss's warnings
     topics, diagnostics = loss_topics(qrels, run, args.topics or None)
     warn(said + unsaid(diagnostics, said), err)
-    results = costs_of(qrels, run, measure, topics, reading=args.reading, collection=collection, levels=args.levels,
-                       vs=other)
+    results = run_costs(qrels, run, measure, topics, args.reading, collection, args.levels, other)
     vs_file = Path(args.vs).name if args.vs else ""
     if args.format == "text":
         write_text(run.run_id, measure, results, args.top, out, vs_file)

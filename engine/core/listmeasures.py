@@ -69,7 +69,7 @@ articles with the qrels for all topics at once (keys compared as arrays,
 object. Any other topic (edited in memory, an XML run, element XPaths) has each article's
 inputs read one by one (:func:`readsim.core.result_lines.inputs`: XPaths resolved, an error naming its
 line) into the same columns. The window's articles come from the same two functions
-(``readsim.operations.article_scores.ranked_articles``); the per-character reference of the tests checks them
+(``readsim.operations.article_reading.ranked_articles``); the per-character reference of the tests checks them
 (``tests/engine/test_batched_measures.py``, ``tests/engine/test_run_columns.py``).
 """
 

@@ -7,7 +7,7 @@ defined here too (those returning ``pandas`` objects import pandas on first use)
 - :mod:`.inputs`          qrels and runs from files, objects or DataFrames (``read_qrels``, ``read_run``)
 - :mod:`.checks`          the public functions' argument checks: one rule for every option
 - :mod:`.evaluate`        ``readsim.evaluate`` and its pandas-free core, ``evaluations``
-- :mod:`.article_scores`  one ranked article's reading order and scores (the window's ranked list,
+- :mod:`.article_reading` one ranked article's reading order and scores (the window's ranked list,
   open article and score panel, and ``readsim.article``)
 - :mod:`.article`         ``readsim.article``: ``ArticleEvaluation``
 - :mod:`.comparison`      ``readsim.compare`` and ``readsim.fidelity``

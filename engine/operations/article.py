@@ -1,8 +1,8 @@
 """``readsim.article``: one ranked article's evaluation, as the window shows it.
 
 The reading order, the document scores and the precision curve come from the API's core for
-articles (:mod:`readsim.operations.article_scores`: :func:`~readsim.operations.article_scores.ranked_article`,
-:func:`~readsim.operations.article_scores.panel_scores`, reference sections 3-4), through which the window scores
+articles (:mod:`readsim.operations.article_reading`: :func:`~readsim.operations.article_reading.ranked_article`,
+:func:`~readsim.operations.article_reading.panel_scores`, reference sections 3-4), through which the window scores
 its ranked list, its open article and its score panel; the window holds an
 :class:`ArticleEvaluation` of its open article for the score panel and the Explain dock; :meth:`ArticleEvaluation._repr_html_` draws the article's text with the window's marks
 (relevant: yellow background, retrieved: blue underline, both: green background, the matching
@@ -33,7 +33,7 @@ from readsim.core.result_lines import Join
 from readsim.operations.checks import one_id, real, whole
 from readsim.operations.evaluate import _check, _collection
 from readsim.operations.inputs import as_qrels, as_run, warn
-from readsim.operations.article_scores import in_mode, panel_scores, ranked_article
+from readsim.operations.article_reading import panel_scores, ranked_article
 
 RELEVANT, BOTH, RETRIEVED = "#ffe680", "#a8e6a1", "#1f5fbf"  # the window's colours (app/widgets/article_view.py)
 
@@ -66,7 +66,7 @@ class ArticleEvaluation:
 
     @cached_property
     def scores(self) -> dict[str, float]:
-        """Canonical measure name -> value: the score panel's (:func:`readsim.operations.article_scores.panel_scores`)."""
+        """Canonical measure name -> value: the score panel's (:func:`readsim.operations.article_reading.panel_scores`)."""
         return panel_scores(self.evaluation, self.settings)
 
     def __repr__(self) -> str:
@@ -275,7 +275,7 @@ def article(qrels, run, *, topic, article, collection=None, screen: int = 300, t
     mode = Mode(reading)
     if mode is Mode.ENTRY and entry is not None:  # an entry point of one's own, as the window's (app/rows.py)
         natural = dataclasses.replace(natural, entry=int(entry))
-    ev = in_mode(natural, mode)
+    ev = natural.in_mode(mode)
     settings = Settings(mode, int(screen), int(tolerance), beta=float(beta), levels=levels, entry=ev.entry)
     text = found.article(article_name) if found is not None and article_name in found else None
     files = {"qrels": judged.path, "run": engine_run.path, "collection": found.root if found is not None else None,

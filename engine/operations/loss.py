@@ -1,13 +1,10 @@
 """``readsim.loss``: where a run loses and what each ranked article costs (reference section
-5.11), as a DataFrame; its pandas-free core :func:`costs_of` gives ``readsim-eval loss``'s
-numbers (:func:`readsim.core.costs.run_costs`).
-
-The pandas-free core for one topic whose ranked articles the caller has already evaluated (the
-window's topic view and its loss panel are built on it): :func:`topic_split` (the AgP split,
-from the articles' evaluations; ``ideal`` may be a memo of :func:`ideal_scores`),
-:func:`topic_costs` (what each article costs: the very function :func:`loss` applies to each
-topic's split, through ``run_costs``) and :func:`ideal_positions` (each article's place in the
-ideal ordering of the run's articles, the rank its rank cost moves it to).
+5.11), as a DataFrame, with ``readsim-eval loss``'s numbers: both are
+:func:`readsim.core.costs.run_costs` over the topics :func:`loss_topics` chooses, after the
+warnings of :func:`loss_warnings`. The window's topic view and loss panel, which have the ranked
+articles' evaluations already, call the engine's split and costs of one topic themselves
+(:func:`readsim.core.costs.loss_split`, :func:`~readsim.core.costs.article_costs`: the very
+functions ``run_costs`` applies to each topic).
 """
 
 from __future__ import annotations
@@ -17,10 +14,7 @@ from typing import TYPE_CHECKING
 
 from readsim.core.coverage import check_coverage
 from readsim.core.errors import Diagnostic
-from readsim.core.costs import (COST_KINDS, ArticleCosts, LossSplit, Versus, ideal_positions, ideal_scores,
-                                 run_costs)
-from readsim.core.costs import article_costs as _article_costs
-from readsim.core.costs import loss_split as _loss_split
+from readsim.core.costs import COST_KINDS, run_costs
 from readsim.core.measure import ListMeasure, UnknownMeasure, parse_list_measure
 
 from readsim.operations.checks import topic_ids, whole
@@ -38,21 +32,6 @@ ARTICLE_COLUMNS = ["run", "topic", "article", "rank", "relevant", "ideal_rank", 
 VS_COLUMNS = ["vs_rank", "vs_score", "vs_rank_cost", "vs_browse_cost"]
 
 
-def topic_split(measure, judged, articles, docs, mode="natural", levels: int = 4, ideal=None) -> LossSplit:
-    """Where one topic loses for document measure ``measure`` (reference section 5.11): the AgP
-    split of ``articles`` (rank order) from ``docs[k]``, article k read with the run's passages
-    in ``mode`` (None allowed for a non-relevant article), against the topic's qrels ``judged``
-    (article -> judgement). ``ideal``: :func:`ideal_scores` or a memo with its arguments.
-    Raises ``ValueError`` if a relevant article has no evaluation."""
-    return _loss_split(measure, judged, articles, docs, mode, levels, ideal=ideal)
-
-
-def topic_costs(split: LossSplit, measure: ListMeasure, levels: int = 4) -> ArticleCosts:
-    """What each ranked article of ``split``'s topic costs under ``measure`` (one of AgP, gP, CE,
-    NCE, ANCE over ``split.measure``): the browse and rank costs of :func:`loss`'s rows, all the
-    articles at once (cumulative sums, ``(n, n)`` matrices for the efforts). Raises
-    ``ValueError`` for another measure or a topic with no relevant article."""
-    return _article_costs(split, measure, levels)
 
 
 def loss_topics(judged: Qrels, run: Run, topics: Sequence[str] | None = None) -> tuple[list[str], list]:
@@ -75,18 +54,6 @@ def loss_topics(judged: Qrels, run: Run, topics: Sequence[str] | None = None) ->
             raise InputError(judged.path, None, f"the qrels {why} topic {t}")
     return list(dict.fromkeys(topics)), []
 
-
-def costs_of(judged: Qrels, run: Run, measure: ListMeasure, topics: Sequence[str], *, reading: str = "natural",
-             collection: Collection | None = None, levels: int = 4,
-             vs: Run | None = None) -> list[tuple[str, ArticleCosts, Versus | None]]:
-    """:func:`loss`'s work without pandas, and ``readsim-eval loss``'s: ``(topic, costs,
-    versus)`` for each of ``topics`` (each judged with a relevant article), ``costs`` the split
-    and each ranked article's browse and rank costs under ``measure`` (one of AgP, gP, CE, NCE,
-    ANCE over a document measure; reference section 5.11), ``versus`` the comparison with the
-    competitor ``vs`` (None without one). ``judged``, ``run``, ``vs``: the engine's qrels and
-    runs, already read; ``collection`` resolves XPaths and clips passages. Issues no warning.
-    Raises ``ValueError`` for a measure without costs and :class:`readsim.InputError` on bad input."""
-    return run_costs(judged, run, measure, topics, reading, collection, levels, vs)
 
 
 def loss_warnings(judged: Qrels, run: Run, vs: Run | None = None, collection: Collection | None = None
@@ -130,7 +97,7 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
     wanted, diagnostics = loss_topics(judged, mine, None if topics is None else topic_ids("topics", topics))
     warn(said + unsaid(diagnostics, said))
     rows = []
-    for t, c, v in costs_of(judged, mine, m, wanted, reading=reading, collection=found, levels=levels, vs=other):
+    for t, c, v in run_costs(judged, mine, m, wanted, reading, found, levels, other):
         if per == "topic":
             row = [mine.run_id, t, m.name, c.loss.nrel, len(c.loss.articles), c.as_is, c.ideal_passages,
                    c.ideal_ranking, c.ideal, c.perfect, c.browse, c.fetch, c.interaction, c.unretrieved]
@@ -148,4 +115,4 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
 
 
 # public: loss (readsim.loss); the rest is the core
-__all__ = ["loss", "costs_of", "loss_topics", "loss_warnings", "topic_split", "topic_costs", "ideal_scores", "ideal_positions"]
+__all__ = ["loss", "loss_topics", "loss_warnings"]

@@ -1,8 +1,8 @@
 """``readsim.sweep``: a run's measures at every value of one parameter (docs/reference.md
 section 9.6), and its pandas-free core: :func:`sweep_rows` (``readsim-eval sweep``'s rows), and
-for evaluations the caller already has (the window's Sensitivity dock) :func:`article_curve`
-(one article's document measure at every value) and :func:`topic_curve` (one topic's list
-measure at every value, from its ranked articles' evaluations).
+for evaluations the caller already has (the window's Sensitivity dock) :func:`topic_curve` (one
+topic's list measure at every value, from its ranked articles' evaluations; one article's is
+:func:`readsim.core.parameter_sweep.article_sweep`).
 
 Every value is evaluated in one pass through :func:`readsim.operations.evaluate.evaluations` (or
 ``article_scores`` per article): the qrels are prepared once and each article's reading order
@@ -21,7 +21,7 @@ import numpy as np
 from readsim.core.listmeasures import per_article
 from readsim.core.measure import DocMeasure, ListMeasure
 from readsim.core.result_lines import Join
-from readsim.core.parameter_sweep import Vary, article_sweep, parse_vary, swept, topic_sweep
+from readsim.core.parameter_sweep import Vary, parse_vary, swept, topic_sweep
 
 from readsim.operations.evaluate import _check, _collection, _measures, article_scores, evaluate_run, evaluations
 from readsim.operations.checks import flag
@@ -45,19 +45,6 @@ class SweepRow:
     article: str | None
     value: float
 
-
-def article_curve(doc: DocumentEvaluation, measure: DocMeasure, parameter: str, values: Sequence,
-                  levels: int = 4) -> np.ndarray:
-    """One article's document ``measure`` at every value of its ``parameter`` (``k``, ``t``,
-    ``s``, ``alpha``, ``beta``; reference section 6): float ``(len(values),)``, each equal to
-    ``with_parameter(measure, parameter, v).value(doc, levels)`` (the value
-    :func:`readsim.article` and ``readsim.evaluate(per="article")`` give at that value). ``doc``
-    is the article's evaluation in the reading wanted (:func:`readsim.operations.article_scores.ranked_article`,
-    ``.in_mode``); sizes in its unit (bytes or characters); LE and ES in levels (NR =
-    ``levels + 1``). Computed column-wise over the values (Arvola et al. 2010, sections 4.1 and
-    5.2; :func:`readsim.core.parameter_sweep.article_sweep`). Raises ``KeyError`` when ``measure`` has no
-    parameter ``parameter`` and ``ValueError`` for ``BEP(d)`` (it needs the qrels: sweep a run)."""
-    return article_sweep(doc, measure, parameter, values, levels)
 
 
 def topic_curve(qrels: Qrels, topic: str, articles: Sequence[str], docs: Sequence[DocumentEvaluation | None],

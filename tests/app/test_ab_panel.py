@@ -12,7 +12,7 @@ import dataclasses
 
 import pytest
 
-from readsim.operations.article_scores import panel_measures, panel_scores
+from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session

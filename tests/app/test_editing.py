@@ -17,7 +17,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 
-from readsim.operations.article_scores import panel_measures, panel_scores
+from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.app import editing
 from readsim.app.background import activity
 from readsim.app.editing import CANCEL, DISCARD, SAVE, display_to_unit

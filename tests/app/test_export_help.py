@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
-from readsim.operations.article_scores import panel_measures
+from readsim.operations.article_reading import panel_measures
 from readsim.app import export
 from readsim.app.help import MEASURE_NAMES, MODES
 

@@ -21,7 +21,7 @@ from helpers.gui import Probe
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from readsim.app.rows import MODES, with_mode
+from readsim.app.rows import MODES
 from readsim.app.topic_scores import DOC_KINDS, LossMemo, doc_measure
 from readsim.app.widgets.ranked_list import AVECHP, T2IF, T2IP, format_score, list_measures
 from readsim.app.articles import if_retrieved_whole
@@ -41,7 +41,7 @@ def _avechp(session) -> str:
 
 def _engine_cells(session) -> list[list[str]]:
     ms = list_measures(session.settings)
-    return [[format_score(m, m.value(with_mode(r.natural, session.settings.mode), session.settings.levels)) for m in ms]
+    return [[format_score(m, m.value(r.natural.in_mode(session.settings.mode), session.settings.levels)) for m in ms]
             for r in session.rows]
 
 
@@ -79,7 +79,7 @@ def test_loss_memo_equals_the_engine(real_window):
     judged = s.qrels.topics[TOPIC_BIG]
     memo = LossMemo()
     for mode in MODES:
-        docs = [with_mode(r.natural, mode) for r in s.rows]
+        docs = [r.natural.in_mode(mode) for r in s.rows]
         articles = [r.article for r in s.rows]
         for kind in DOC_KINDS:
             m = doc_measure(kind, s.settings)

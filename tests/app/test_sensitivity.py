@@ -13,7 +13,7 @@ import warnings
 import pytest
 from PySide6.QtCore import QPointF, Qt
 
-from readsim.operations.article_scores import panel_measures
+from readsim.operations.article_reading import panel_measures
 from readsim.app import export
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
@@ -190,7 +190,7 @@ def test_a_topic_curve_that_arrives_while_hidden_is_drawn(real_window, qtbot):
 
 @pytest.mark.filterwarnings("ignore::readsim.InputWarning")  # the real run's overlapping passages
 def test_the_article_curve_is_readsim_articles_and_readsim_sweeps(real_window, real, qtbot):
-    """The dock's article curve (the API's core, ``readsim.operations.sweep.article_curve``) at a few
+    """The dock's article curve (``readsim.core.parameter_sweep.article_sweep``) at a few
     tolerances equals ``readsim.article(..., tolerance=t).scores`` and ``readsim.sweep(...,
     per="article")`` for PageRank of the real run, to 1e-12."""
     import readsim

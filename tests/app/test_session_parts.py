@@ -77,7 +77,7 @@ def test_rows_by_mode_gives_back_the_same_lists():
 
 def test_rows_in_mode_read_each_row_as_it_would_be_read_alone():
     """A topic's rows arriving while a non-natural mode is chosen are read in it in one batch
-    (``readsim.operations.article_scores.in_modes``), each as its own ``in_mode`` reads it. Worked by hand
+    (``readsim.core.doc_evaluation.in_mode_many``), each as its own ``in_mode`` reads it. Worked by hand
     (reference section 3): R = [0, 10) of 100 units; retrieved [50, 80) read first in the
     natural mode; the worst reading reads the relevant text last."""
     from readsim.app.rows import rows_in_mode

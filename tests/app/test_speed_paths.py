@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
-from readsim.operations.article_scores import panel_measures, panel_scores
+from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.app.background import activity
 
 from readsim.app.articles import ARTICLE_CACHE_SIZE

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QLabel, QWidget
 
-from readsim.operations.article_scores import panel_scores
+from readsim.operations.article_reading import panel_scores
 import readsim.app.rows as rows_module
 from readsim.app import export as export_module
 from readsim.app.background import activity

@@ -23,7 +23,7 @@ from helpers.gui import keep_shot
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
 
-from readsim.operations.article_scores import panel_measures, panel_scores
+from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.app.background import activity
 from readsim.app.help import shortcuts
 from readsim.app.main import check_usage, parser

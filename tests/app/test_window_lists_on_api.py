@@ -3,9 +3,8 @@
 the loss panel, the before/after box, the topic chooser and the Runs window cannot diverge from
 them (docs/architecture.md sections 3 and 4).
 
-- (a) the app's source imports none of the engine's list-level scoring entry points
-  (:data:`FORBIDDEN`): only the API core (``readsim.operations.evaluate``, ``readsim.operations.loss``,
-  ``readsim.operations.comparison``) calls them;
+- (a) which modules the window may import is one import-linter contract ("window-on-api",
+  pyproject.toml, run by tests/test_house_rules.py);
 - (b) on the real INEX data, a real topic of a real run: the topic view's values as shown equal
   ``readsim.evaluate(..., per="topic")``, the loss panel's costs ``readsim.loss(...)``; after an
   edit the topic chooser's scores equal a fresh evaluation of the edited run;
@@ -15,7 +14,6 @@ them (docs/architecture.md sections 3 and 4).
 
 from __future__ import annotations
 
-import ast
 import warnings
 from pathlib import Path
 
@@ -25,69 +23,6 @@ import readsim
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app"
-
-FORBIDDEN = {
-    "readsim.core.listmeasures": {
-        "evaluate", "rank_topics", "per_article", "ranking_values", "topic_means", "RankingTable",
-        "generalised_precision", "generalised_recall", "gp_at", "gr_at", "agp", "agp_prime", "average_precision",
-        "interpolated_curve", "cumulated_effort", "normalized_cumulated_effort", "average_nce", "focused_curve"},
-    "readsim.core.costs": {
-        "loss_split", "split", "topic_loss", "ideal_score", "ideal_scores", "ideal_order", "ideal_positions",
-        "article_costs", "topic_costs", "run_costs", "run_losses", "versus", "list_values", "browse_costs",
-        "rank_costs"},
-    "readsim.core.run_stats": {"compare_evaluations", "compare_runs", "score_matrix"},
-    "readsim.core.parameter_sweep": {"topic_sweep", "article_sweep"},
-}
-"""The engine's list-level scoring entry points: the app reaches them through the API core only."""
-
-def _app_module(path: Path) -> str:
-    return ".".join(["app", *path.relative_to(APP).with_suffix("").parts]).removesuffix(".__init__")
-
-
-def engine_imports(path: Path) -> set[tuple[str, str]]:
-    """``(engine module, name)`` for every name ``path`` imports from the engine's list-level
-    modules, anywhere in the file (on demand too); a whole module imported counts as ``"*"``."""
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out |= {(a.name, "*") for a in node.names if a.name in FORBIDDEN}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module in FORBIDDEN:
-                out |= {(node.module, a.name) for a in node.names}
-            elif node.module == "readsim.core":
-                out |= {(f"readsim.core.{a.name}", "*") for a in node.names if f"readsim.core.{a.name}" in FORBIDDEN}
-    return out
-
-
-def test_the_forbidden_names_exist():
-    """A renamed engine function would make the table below silently stale."""
-    import importlib
-
-    for module, names in FORBIDDEN.items():
-        engine = importlib.import_module(module)
-        assert [n for n in sorted(names) if not hasattr(engine, n)] == [], module
-
-
-def test_no_app_module_imports_the_engines_list_scoring():
-    found = {(_app_module(p), module, name) for p in APP.rglob("*.py") for module, name in engine_imports(p)
-             if name == "*" or name in FORBIDDEN[module]}
-    assert found == set()
-
-
-def test_the_window_models_import_the_api_core():
-    """The modules that compute the window's list numbers import the core (the check above is
-    not passed by computing nothing)."""
-    core = {"app.topic_scores": "readsim.operations.evaluate", "app.worth": "readsim.operations.evaluate",
-            "app.widgets.topic_chooser": "readsim.operations.evaluate", "app.widgets.loss_panel": "readsim.operations.loss",
-            "app.widgets.loss_table": "readsim.operations.loss", "app.runs_model": "readsim.operations.comparison",
-            "app.widgets.sensitivity": "readsim.operations.sweep"}
-    for module, wanted in core.items():
-        path = APP.joinpath(*module.split(".")[1:]).with_suffix(".py")
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-        modules |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-        assert wanted in modules, module
-
 
 # -- (b) the real data ------------------------------------------------------------------------
 
@@ -255,7 +190,7 @@ def test_a_topic_worked_by_hand(qtbot, tmp_path):
       ordering of the run's articles is 101, 103, 102, so moving 102 down to 3 or 103 up to 2
       both give 101, 103, 102: rank cost 0, 25/198, 25/198; ideal ranks 1, 3, 2.
     """
-    from readsim.operations.loss import topic_costs
+    from readsim.core.costs import article_costs
     from readsim.app.rows import evaluate_rows
     from readsim.app.topic_scores import doc_measure, topic_scores
     from readsim.app.widgets.loss_panel import LossPanel
@@ -285,7 +220,7 @@ def test_a_topic_worked_by_hand(qtbot, tmp_path):
     panel.set_loss(loss)
     qtbot.waitUntil(lambda: panel.costs is not None)
     frame = readsim.loss(tmp_path / "hand.qrels", tmp_path / "hand.run", "AgP/F(0.25)")
-    for costs in (panel.costs, topic_costs(loss, panel.costs.measure)):
+    for costs in (panel.costs, article_costs(loss, panel.costs.measure)):
         assert list(costs.browse_cost) == pytest.approx([0, 0, 8 / 99], abs=1e-12)
         assert list(costs.rank_cost) == pytest.approx([0, 25 / 198, 25 / 198], abs=1e-12)
         assert list(costs.ideal_rank) == [1, 3, 2]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from readsim.operations.article_scores import panel_measures, panel_scores
+from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.app.widgets.article_view import build_document
 from readsim.app.widgets.ranked_list import ARTICLE, RANK, RELEVANT, TITLE
 from readsim.core.doc_evaluation import Settings, evaluate_document

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from readsim.operations.article_scores import panel_scores
+from readsim.operations.article_reading import panel_scores
 from readsim.core import docmeasures as dm
 from readsim.core import intervals as iv
 from readsim.core.doc_evaluation import Settings, evaluate_document

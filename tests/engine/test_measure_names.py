@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readsim.operations.article_scores import panel_measures
+from readsim.operations.article_reading import panel_measures
 from readsim.core.doc_evaluation import Settings
 from readsim.core.measure import (MAX_WEIGHT, BadParameter, DocMeasure, UnknownMeasure, parse_count,
                                    parse_measure, parse_real)

@@ -2,20 +2,18 @@
 
 :func:`readsim.article` (:class:`~readsim.operations.article.ArticleEvaluation`) and the window (its
 ranked list, open article, score panel, passage edits, A/B dock, strategies, playback and
-Explain dock) evaluate an article through these functions only, so the window and
-``readsim.article`` cannot diverge (``tests/test_window_on_api.py`` checks that no module of the
-window calls the engine's article-level entry points itself). ``readsim.evaluate(...,
+Explain dock) read a ranked article through these functions, so the window and
+``readsim.article`` cannot diverge (the import-linter contract "window-on-api" forbids the window
+the engine's scoring modules). ``readsim.evaluate(...,
 per="article")`` and ``readsim-eval --per-article`` give the same numbers column-wise
 (:func:`readsim.core.listmeasures.per_article`).
 
 - :func:`ranked_article`, :func:`ranked_articles`: a ranked article of a run, or every one of a
   topic, natural reading, carrying the entry point of the ``entry`` reading (reference sections
   3, 4), read through the columns ``readsim-eval`` reads;
-- :func:`evaluate_passages`: an article from its relevant and retrieved passages (an article
-  the run does not rank, one retrieved whole, a simulated strategy's or an edited run's
-  passages, another entry point);
-- :func:`in_mode`: one evaluation read in another mode (``readsim.article``'s reading, the open
-  article's mode change); :func:`in_modes`: a list of them, in one batch (the ranked list's);
+- an article from its own passages (one the run does not rank, a strategy's or an edited run's
+  passages, another entry point) is :func:`readsim.core.doc_evaluation.evaluate_document`; an
+  evaluation read in another mode is its ``in_mode`` (a list: ``in_mode_many``, one batch);
 - :func:`panel_measures`, :func:`panel_scores`: the score panel's measures for the reader's
   settings and their values (``ArticleEvaluation.scores``); :func:`values_of`: one measure of
   many articles (the ranked list's and the strategies' columns);
@@ -32,10 +30,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
 
 from readsim.core import docmeasures as dm
-from readsim.core.doc_evaluation import DocumentEvaluation, Settings, evaluate_document, in_mode_many
+from readsim.core.doc_evaluation import DocumentEvaluation, Settings
 from readsim.core.measure import DocMeasure
 from readsim.core.ranked_inputs import article_inputs, topic_inputs
 from readsim.core.reading import Mode
@@ -79,30 +76,7 @@ def ranked_articles(qrels: Qrels, run: Run, topic: str, collection: Collection |
     return topic_inputs(qrels, run, topic, collection, join, facts).evaluations(Mode.NATURAL)
 
 
-def evaluate_passages(relevant: np.ndarray, retrieved: np.ndarray | None, doc_length: int,
-                      mode: Mode | str = Mode.NATURAL, entry: int = 0,
-                      text_length: int | None = None) -> DocumentEvaluation:
-    """An article from its passages: ``relevant`` and ``retrieved`` ``(k, 2)`` int64
-    ``[start, end)`` arrays (normalized here; ``retrieved`` None: the whole article, empty:
-    nothing retrieved), read in ``mode`` from ``entry`` (the ``entry`` reading); ``doc_length``
-    from the qrels or the article; ``text_length``: the article's text length, to clip the
-    retrieved passages (:func:`readsim.core.doc_evaluation.evaluate_document`, reference sections 3, 4)."""
-    return evaluate_document(relevant, retrieved, doc_length, mode, entry, text_length)
 
-
-def in_mode(ev: DocumentEvaluation, mode: Mode | str) -> DocumentEvaluation:
-    """``ev`` read in ``mode`` (same relevant and retrieved passages, extent and entry point;
-    ``ev`` itself when already in ``mode``): the reading order of reference section 3
-    (:meth:`readsim.core.doc_evaluation.DocumentEvaluation.in_mode`). Raises ``ValueError`` for an
-    unknown mode."""
-    return ev.in_mode(mode)
-
-
-def in_modes(evaluations: list[DocumentEvaluation], mode: Mode | str) -> list[DocumentEvaluation]:
-    """Each of ``evaluations`` read in ``mode`` (same passages, extent and entry point), the
-    reading orders built in one batch (:func:`readsim.core.doc_evaluation.in_mode_many`); equal to
-    :func:`in_mode` of each."""
-    return in_mode_many(evaluations, mode)
 
 
 def panel_measures(s: Settings) -> list[DocMeasure]:
