@@ -14,7 +14,7 @@ the topic view, in the background, :func:`readsim.core.costs.article_costs`).
 
 Speed (a reader-setting change must show within a frame): the loss split reads every relevant
 article of the topic again with its highlighted passages (``S_ideal``), all in one batch
-(:func:`readsim.operations.loss.ideal_scores`). A :class:`LossMemo` keeps each ``S_ideal`` (per
+(:func:`readsim.core.costs.ideal_scores`). A :class:`LossMemo` keeps each ``S_ideal`` (per
 judgement, measure, mode, levels and entry point) and each topic's split, so a screen or tolerance change that
 leaves S alone costs nothing and a mode already seen costs the run's side only. The numbers
 are those of :func:`readsim.core.costs.loss_split` without the memo (same functions; tested equal).
@@ -120,7 +120,7 @@ class TopicScores:
 
 
 class LossMemo:
-    """Memo of :func:`readsim.operations.loss.ideal_scores` values and of the last splits (see the
+    """Memo of :func:`readsim.core.costs.ideal_scores` values and of the last splits (see the
     module docstring). Keys hold their objects (judgement, rows list, qrels), compared by
     identity, so a new qrels file or new rows never meet an old entry; at most ``limit``
     ideal scores are kept (then the memo starts again)."""

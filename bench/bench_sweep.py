@@ -47,7 +47,7 @@ from readsim.core.doc_evaluation import Settings
 from readsim.core.formats import read_qrels, read_run
 from readsim.core.listmeasures import Ranking
 from readsim.core.measure import parse_list_measure, parse_measure
-from readsim.core.result_lines import document
+from readsim.operations.article_reading import ranked_article
 from readsim.core.parameter_sweep import article_sweep, parse_vary, topic_sweep, with_parameter
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,8 +87,8 @@ def main() -> int:
     # the relevant ranked article with the longest reading order (most pieces), then read with the collection
     candidates = [(t, e) for t, es in run.topics.items() if t in qrels.topics for e in es
                   if e.article in qrels.topics[t] and qrels.topics[t][e.article].relevant and e.article in collection]
-    topic, entry = max(candidates, key=lambda c: len(document(qrels, run, c[0], c[1]).pieces))
-    doc = document(qrels, run, topic, entry, "natural", collection)
+    topic, entry = max(candidates, key=lambda c: len(ranked_article(qrels, run, c[0], c[1]).pieces))
+    doc = ranked_article(qrels, run, topic, entry, collection)
     sizes = list(parse_vary("s=50:20000:200:log").values)
     tolerances = list(parse_vary("t=10:20000:200:log").values)
     swept = [(parse_measure(n), p, v) for n, p, v in [
@@ -114,7 +114,7 @@ def main() -> int:
     topic = "2009074"
     entries = run.topics[topic]
     judged = qrels.topics[topic]
-    docs = [document(qrels, run, topic, e, "natural", collection) for e in entries]
+    docs = [ranked_article(qrels, run, topic, e, collection) for e in entries]
     relevant = np.array([e.article in judged and judged[e.article].relevant for e in entries])
     rsize = np.array([judged[e.article].rel_size if r else 0 for e, r in zip(entries, relevant)])
     nrel, trel = qrels.totals(topic)

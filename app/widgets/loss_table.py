@@ -12,7 +12,7 @@ there is no rank cost.
 without a window. It sorts itself (:meth:`~LossModel.sort`, whole columns with numpy, kept
 across updates) and hands a view all the roles of a cell in one call (``multiData``): no sort
 proxy between the view and the model, whose every cell and comparison was several calls from Qt
-into Python. No file access, no engine work beyond :func:`readsim.operations.loss.ideal_positions`.
+into Python. No file access, no engine work beyond :func:`readsim.core.costs.ideal_positions`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush
 
-from readsim.operations.loss import ideal_positions
+from readsim.core.costs import ideal_positions
 from readsim.core.run_stats import format_signed
 from readsim.core.costs import ArticleCosts, LossSplit
 
