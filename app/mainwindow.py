@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
         self.columns = Columns(self)  # their widths follow the window until the user moves them
 
         # the status line and the log (widgets/status_line.py)
-        st = self.status_line = StatusLine(self, s, show_dialogs, lambda what, on: self.set_cancel_busy(what, on))
+        st = self.status_line = StatusLine(self, s, lambda: self.show_dialogs, lambda what, on: self.set_cancel_busy(what, on))
         self.log, self.log_dock, self.status, self.warnings_label = st.log, st.log_dock, st.status, st.warnings_label
         self.busy, self.cancel_indexing, self.act_cancel_indexing = st.busy, st.cancel_indexing, st.act_cancel_indexing
         self.errors_shown = st.errors_shown

@@ -21,11 +21,12 @@ SUMMARY_CHARS = 110  # the status bar's input-warning summary is clipped there (
 
 
 class StatusLine(QObject):
-    """The status bar and the log of ``window`` over ``session`` (``show_dialogs`` False: errors in
-    the status bar and the log only). ``cancel_busy(what, on)`` tells the window's one cancel
+    """The status bar and the log of ``window`` over ``session`` (``show_dialogs()``, asked at each
+    error: the window's flag now, which tests and pictures turn off and on; False: errors in the
+    status bar and the log only). ``cancel_busy(what, on)`` tells the window's one cancel
     action (Esc) that the collection's index build (``"index"``) runs or not."""
 
-    def __init__(self, window, session: Session, show_dialogs: bool, cancel_busy: Callable[[str, bool], None]) -> None:
+    def __init__(self, window, session: Session, show_dialogs: Callable[[], bool], cancel_busy: Callable[[str, bool], None]) -> None:
         super().__init__(window)
         self.session = session
         self._show_dialogs = show_dialogs
@@ -103,7 +104,7 @@ class StatusLine(QObject):
         self.errors_shown.append(text)
         self.status.setText(f"Error: {text}")
         self.log.appendPlainText(f"error: {text}")
-        if not self._show_dialogs:
+        if not self._show_dialogs():
             return
         self._errors.tell(text)
 
