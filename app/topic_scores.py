@@ -4,9 +4,10 @@ No Qt and no file access: every number is the Python API core's, which ``readsim
 and ``readsim.loss`` are built on. :func:`topic_scores` joins the rows' evaluations (current
 reading mode) with the qrels' relevance and relevant sizes (:func:`readsim.operations.evaluate.topic_ranking`)
 and asks for the list measures (:func:`readsim.operations.evaluate.topic_values`: the arithmetic
-``readsim.evaluate(..., per="topic")`` applies to each topic; SPEC section 6, policies 1, 2 and
-7 of :mod:`readsim.core.listmeasures`: gP past a short run's end, effort past the run's end,
-unjudged and non-relevant articles score the measure's null value) and the curves
+``readsim.evaluate(..., per="topic")`` applies to each topic; docs/reference.md section 5,
+and section 7's policies 1, 2 and 7, as in :mod:`readsim.core.listmeasures`: gP past a short
+run's end, effort past the run's end, unjudged and non-relevant articles score the measure's
+null value) and the curves
 (:func:`readsim.operations.evaluate.topic_curves`). The same rows give "where the run loses"
 (:func:`readsim.core.costs.loss_split`): AgP with the highlighted passages and/or the ideal ranking,
 and each article's browse loss (what each article costs the topic is computed from the split by

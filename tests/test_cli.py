@@ -259,7 +259,7 @@ def test_real_run_reproduces_the_official_tool(real):
     judged = {line.split()[0] for line in qrels_lines}
     assert got["num_q"] == len({line.split()[0] for line in run_lines} & judged) == 118
     assert 0 < got["AgP/F(0.25)"] < 1
-    # SPEC section 7's warnings on the raw run
+    # docs/reference.md section 7, policy 11: warnings on the raw run
     assert "interleaved" in err
     assert "topic 2009079 appears in two blocks" in err
 

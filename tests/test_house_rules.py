@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -132,3 +133,34 @@ def test_no_import_circle_in_the_app(graph):
     """docs/architecture.md, "What each module must never import": the on-demand View entries
     import the windows they open; the windows never import them back."""
     assert cycles(_half(graph, lambda m: m.startswith("readsim.app"))) == []
+
+
+# -- cite the user's reference, never the internal spec ---------------------------------------------
+
+# "SPEC" + " section" and the like, spelled so that this file does not match itself
+INTERNAL_SPEC = re.compile("\\b" + "SPEC" + r"(?:'s)?\s*(?:sections?\b|§|\d)")
+
+
+def test_no_line_cites_the_internal_spec():
+    """Code and documents cite docs/reference.md, the specification users have, by its section
+    numbers; the internal spec (numbered differently) is never cited."""
+    found = []
+    for top in ("engine", "app", "tests", "bench", "docs"):
+        for path in sorted((ROOT / top).rglob("*")):
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            data = path.read_bytes()
+            if b"\0" in data[:4096]:
+                continue  # binary
+            for n, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+                if INTERNAL_SPEC.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert found == [], "cite docs/reference.md's section instead:\n" + "\n".join(found)
+
+
+def test_the_spec_rule_catches_the_spellings():
+    spec = "SPEC"
+    for cited in (f"{spec} section 2", f"{spec} sections 4-5", f"{spec} §3", f"{spec} 7.2", f"{spec}'s section 6"):
+        assert INTERNAL_SPEC.search(cited), cited
+    for fine in ("RESPECTED", "SPEC_STRICT = EXH_STRICT", "docs/reference.md section 2"):
+        assert not INTERNAL_SPEC.search(fine), fine

@@ -27,7 +27,7 @@ README = ROOT / "README.md"
 FORMATS = ROOT / "docs" / "formats.md"
 SAMPLE = ROOT / "resources" / "sample"
 
-OUTSIDE = re.compile(r"shared/|SPEC\.md|\bSPEC section|\b\d{3}_[0-9a-f]{16}\b|seeds?/")
+OUTSIDE = re.compile(r"shared/|SPEC\.md|\bSPEC\s+section|\b\d{3}_[0-9a-f]{16}\b|seeds?/")
 
 
 # -- reading the reference ----------------------------------------------------------------------

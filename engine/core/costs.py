@@ -1,14 +1,14 @@
 """Where a run loses: a topic's AgP split into a fetch part (ranking) and a browse part (passages).
 
 Source of AgP: Kamps, Pehcevski, Kazai, Lalmas, Robertson, *INEX 2007 evaluation measures*,
-LNCS 4862, 2008 (SPEC section 6): ``AgP = sum_r isrel(d_r) gP[r] / Nrel`` with
+LNCS 4862, 2008 (docs/reference.md section 5.4): ``AgP = sum_r isrel(d_r) gP[r] / Nrel`` with
 ``gP[r] = sum_{j<=r} S(d_j) / r`` for a document measure S (computed here by
 :func:`readsim.core.listmeasures.agp`). The split is ours.
 
 For one topic and one document measure S (every score in the current reading mode):
 
 - **ideal passages** of an article: its retrieved passages replaced by the qrels'
-  highlighted passages (SPEC section 8's strategy S), read in the same mode
+  highlighted passages (docs/reference.md section 8's strategy S), read in the same mode
   (:func:`ideal_scores`: a topic's articles in one batch). Its score ``S_ideal(d)`` is
   computed by the engine, not assumed: aveChP and F are 1 there, but T2IP(t) reads ``t``
   non-relevant characters after the relevant text (``NRC / (NRC + t)`` in a long article), and
@@ -17,7 +17,7 @@ For one topic and one document measure S (every score in the current reading mod
   non-relevant article has no highlighted text: its ``S_ideal`` is S's null value (0; NR for
   LE/ES), as its ``S``.
 - **ideal ranking** of a run: its relevant ranked articles by decreasing relevant size
-  (qrels ``rel_size``; SPEC section 8's R), ties by article id (numerically when both are
+  (qrels ``rel_size``; section 8's R), ties by article id (numerically when both are
   numbers), the non-relevant ones dropped; nothing follows them. (The simulated R ranking of
   :mod:`readsim.core.simulated` breaks ties by qrels file order instead.)
 
@@ -30,7 +30,7 @@ Four AgP values over the square {run, ideal} passages x {run, ideal} ranking, pl
                        loss stays
 ``ideal``              ``S_ideal(d)`` in the ideal ranking: both fixed
 ``perfect``            every relevant article of the topic (ranked or not) with ideal
-                       passages, in the R order: SPEC section 8's run SR
+                       passages, in the R order: section 8's run SR
 =====================  ======================================================================
 
 The decomposition (symmetric; each term may be negative: the R order need not be the

@@ -1,4 +1,4 @@
-"""One article's evaluation: the reading order and every document score (SPEC sections 4-5).
+"""One article's evaluation: the reading order and every document score (docs/reference.md sections 3-4).
 
 :func:`evaluate_document` builds a :class:`DocumentEvaluation` once per (relevant, retrieved,
 mode); its methods compute each score from the pieces in O(pieces). The GUI keeps one per
@@ -142,8 +142,8 @@ def evaluate_document(
     """Evaluate one article: :func:`evaluate_documents` of a batch of one.
 
     ``relevant``/``retrieved``: passages as ``(k, 2)`` arrays (normalized here), ``retrieved``
-    ``None`` for the whole article; ``doc_length``: from the qrels (the authority, SPEC
-    section 2) or the article; ``text_length``: the article's full text length when the
+    ``None`` for the whole article; ``doc_length``: from the qrels (the authority, docs/reference.md
+    section 1.5) or the article; ``text_length``: the article's full text length when the
     article is at hand, to clip retrieved passages to the article. Passages past doc_length
     (but within the article) are read as non-relevant text, as the official tool does; the
     ``document`` and ``entry`` modes ignore T, so there the reader reads ``[0, doc_length)``.
@@ -381,7 +381,7 @@ def evaluate_documents(
     entry: np.ndarray | None = None,
 ) -> DocumentBatch:
     """Evaluate A articles at once: :func:`evaluate_document` (without ``text_length``) for
-    each, in any reading mode (SPEC section 4).
+    each, in any reading mode (docs/reference.md section 3).
 
     ``doc_length`` (A,); the relevant passages of article ``a`` are ``relevant[rel_ptr[a]:
     rel_ptr[a + 1]]`` and its retrieved ones ``retrieved[ret_ptr[a]:ret_ptr[a + 1]]`` (each

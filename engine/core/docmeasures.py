@@ -1,4 +1,4 @@
-"""Document measures over a reading order's pieces (SPEC section 5).
+"""Document measures over a reading order's pieces (docs/reference.md section 4).
 
 Every function takes the pieces of :func:`readsim.core.reading.reading_order` and the number of
 relevant positions ``nrc`` = |R| (in the unit: bytes or characters), and runs in
@@ -8,7 +8,7 @@ units read, 1-based; ``P(i)`` is the share of relevant units among the first ``i
 Sources: Arvola, Kekäläinen, Junkkari, *Expected reading effort in focused retrieval
 evaluation*, Information Retrieval 13(5), 2010: aveChP and ChP@k (section 4.1), T2I
 precision/recall/F (section 4.1), LE, ES (section 4.2 and equation of section 5.2); the
-set-based F of INEX 2008-2010 (Kamps et al. 2007; SPEC section 5).
+set-based F of INEX 2008-2010 (Kamps et al. 2007; docs/reference.md section 4.6).
 
 A non-relevant article (``nrc == 0``) scores 0 on every precision/recall/F measure; its LE and
 ES are NR = levels + 1.

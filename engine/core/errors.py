@@ -1,7 +1,7 @@
 """Errors and warnings about input files, always naming the file and, where known, the line.
 
 ``InputError`` stops the work (a bad qrels line, an unreadable article); a ``Diagnostic`` is
-a warning that the work carries on past (SPEC section 7), collected in the reader's result so
+a warning that the work carries on past (docs/reference.md section 10), collected in the reader's result so
 the CLI can print it, the GUI can show it and the Python API can issue it as an ``InputWarning``.
 """
 

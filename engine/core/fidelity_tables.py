@@ -1,8 +1,8 @@
 """Fidelity tables: does a measure order the simulated runs of the S-R space as expected?
 
 Kamps, Pehcevski, Kazai, Lalmas, Robertson, *INEX 2007 evaluation measures*, LNCS 4862 (2008)
-([Kamps 2007b]), section 4: the 20 simulated runs of SPEC section 8 (:mod:`readsim.core.simulated`: passage
-sets S, SL, SLD, SS, SST x rankings R, RS, RI, RSI) are built from the qrels and the articles'
+([Kamps 2007b]), section 4: the 20 simulated runs of docs/reference.md section 8
+(:mod:`readsim.core.simulated`: passage sets S, SL, SLD, SS, SST x rankings R, RS, RI, RSI) are built from the qrels and the articles'
 XML, scored by every measure, and shown as
 
 - **Table 1**: every run's mean score per measure (:attr:`Fidelity.means`);

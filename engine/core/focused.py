@@ -1,5 +1,5 @@
-"""The Focused task's ranks: each result line of a run, in file order (SPEC section 6;
-``readsim.core.listmeasures`` policy 9).
+"""The Focused task's ranks: each result line of a run, in file order (docs/reference.md section 5.9;
+section 7, policy 9, as in ``readsim.core.listmeasures``).
 
 Each result line of the run is a rank (the official tool's ``Topic.ComputeIP``): its
 retrieved size and the relevant part of it, text an earlier line of the same article retrieved

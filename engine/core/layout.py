@@ -1,6 +1,6 @@
 """A readable display of an article, and the map from text offsets to display positions.
 
-The article's text (SPEC section 2) keeps the XML file's line breaks and indentation, which
+The article's text (docs/reference.md section 1.1) keeps the XML file's line breaks and indentation, which
 read badly. A :class:`Layout` re-flows it the way the XML structures it: a title, meta lines
 (ids, revision, categories), section headings with their level, paragraphs, list items and
 table rows, each a :class:`Block` whose runs of whitespace are collapsed to one space. Block

@@ -1,4 +1,4 @@
-"""List measures of whole runs (SPEC section 6) and the official INEX tool's numbers.
+"""List measures of whole runs (docs/reference.md section 5) and the official INEX tool's numbers.
 
 A topic's ranking is a vector of document scores ``S(d_1) .. S(d_n)`` in rank order (any
 :class:`~readsim.core.measure.DocMeasure`), with ``isrel(d)`` and ``rsize(d)`` from the qrels. Every

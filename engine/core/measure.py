@@ -102,7 +102,7 @@ class DocMeasure:
 
 
 # -- parameters ------------------------------------------------------------------------------
-MAX_SIZE = 2**40  # characters (or bytes): ChP@k, T2I's t, LE/ES's s, BEP's d; SPEC section 3's offset bound
+MAX_SIZE = 2**40  # characters (or bytes): ChP@k, T2I's t, LE/ES's s, BEP's d; docs/reference.md 2.1's bound
 MAX_RANK = 1_000_000  # rank cutoffs r and i (CE/NCE/ANCE build arrays of that length per topic)
 MAX_WEIGHT = 1e6  # F's beta and T2IF's alpha: above 0 and at most this (beta^2 stays a finite float)
 MAX_LEVELS = 1000  # LE's levels L (NR = L + 1)

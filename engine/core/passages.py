@@ -3,27 +3,27 @@
 :func:`passage_table` lays out, for one (topic, article), every retrieved passage in chain order
 with the run lines it came from, and every relevant passage of the qrels with the retrieved
 passage that found it, each with how far the reader had read (in the reading order of
-:mod:`readsim.core.reading`, SPEC section 4) when it starts. Offsets, lengths and counts are in the
+:mod:`readsim.core.reading`, docs/reference.md section 3) when it starts. Offsets, lengths and counts are in the
 unit of the evaluation (UTF-8 bytes for the real INEX 2009/2010 qrels, or characters).
 
 Definitions (this page decides what the papers leave open):
 
-- A **retrieved passage** is one row of the evaluation's T after the run's policies (SPEC
-  section 7): the lines' spans united (overlapping or touching lines merged), clipped to the
+- A **retrieved passage** is one row of the evaluation's T after the run's policies
+  (sections 2.3 and 7): the lines' spans united (overlapping or touching lines merged), clipped to the
   article. Passage ``k`` (1-based) is the k-th in the matching chain, that is in document order
   (Arvola et al. 2010, section 3: the chain links the retrieved passages in document order).
 - A **run line** belongs to the passage its raw ``[offset, offset + length)`` shares a position
   with; two lines *overlap* when their raw spans share a position (touching lines are merged
   but do not overlap). A line that retrieves nothing is listed apart (:attr:`PassageTable.unused`):
-  a zero length (legal in Best in Context runs, SPEC section 3), a span wholly outside the
+  a zero length (legal in Best in Context runs, section 2.4), a span wholly outside the
   article's text, an XPath the article lacks.
 - **read before** (both kinds of rows): the number of units the reader has read, in the
   evaluation's reading order, before the first of the passage's units that is read. For a
   retrieved passage in the natural, worst and best modes that is the reading position of its
   first unit (the chain reads it in one go). For a relevant passage it is the effort to reach
   it: when a retrieved passage starts inside it, the reader reaches it there, before its own
-  first unit; the smallest such value over the relevant passages is ``f - 1`` of LE (SPEC
-  section 5, Arvola et al. 2010 section 4.2). :func:`screen_of` gives the screen it falls on.
+  first unit; the smallest such value over the relevant passages is ``f - 1`` of LE (section
+  4.4, Arvola et al. 2010 section 4.2). :func:`screen_of` gives the screen it falls on.
 - A relevant passage is **found by** the first retrieved passage (chain order) sharing a
   position with it, and **missed** when none does.
 
@@ -146,7 +146,7 @@ class PassageTable:
 def screen_of(read_before: int, screen: int) -> int:
     """The 1-based screen of ``screen`` units on which a passage starts being read, after
     ``read_before`` units: ``read_before // screen + 1`` (so the first relevant passage's screen
-    is LE when it is at most L, SPEC section 5). Raises ``ValueError`` if ``screen < 1``."""
+    is LE when it is at most L, docs/reference.md section 4.4). Raises ``ValueError`` if ``screen < 1``."""
     if screen < 1:
         raise ValueError(f"screen size must be >= 1, not {screen}")
     return read_before // screen + 1

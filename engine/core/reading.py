@@ -1,4 +1,4 @@
-"""Reading orders of one article as pieces (SPEC section 4; Arvola et al. 2010, section 2).
+"""Reading orders of one article as pieces (docs/reference.md section 3; Arvola et al. 2010, section 2).
 
 A reading order is the sequence in which the simulated user reads the article's positions.
 It is represented as a short tuple of homogeneous :class:`Piece` s ``(start, end, relevant)``

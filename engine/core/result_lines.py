@@ -8,7 +8,7 @@ element XPaths and XPointers (resolved with the collection, an error naming the 
 :func:`columns_of` turns those into the same columns. Offsets are in the unit of the qrels and
 the run (UTF-8 bytes for INEX 2009/2010); the collection, if any, is read in that unit.
 
-- doc_length comes from the qrels (the authority, SPEC section 2); for an article the qrels
+- doc_length comes from the qrels (the authority, docs/reference.md section 1.5); for an article the qrels
   do not judge, from the collection when it has the article (otherwise the article is
   non-relevant and its extent is its last retrieved offset: it scores 0, ES = NR).
 - With the collection, retrieved passages are clipped to the article's text, element XPaths
@@ -131,7 +131,7 @@ def inputs(qrels: Qrels, run: Run, topic: str, entry: RunArticle, collection: Co
     columns do not speak for (edited in memory, an XML run, element XPaths or XPointers: the
     rest are read column-wise, :func:`readsim.core.run_columns.inputs_of`, to the same inputs).
 
-    doc_length from the qrels (the authority, SPEC section 2); for an article the qrels do not
+    doc_length from the qrels (the authority, docs/reference.md section 1.5); for an article the qrels do not
     judge, from the collection when it has the article (otherwise the article is non-relevant
     and its extent is its last retrieved offset). With the collection, XPaths and XPointers are
     resolved, retrieved passages clipped to the article's text, and a doc_length that differs
@@ -210,7 +210,7 @@ class LengthCheck:
 
 def check_lengths(qrels: Qrels, collection: Collection, progress: Callable[[int, int], None] | None = None) -> list[LengthCheck]:
     """Compare every qrels line whose article is in ``collection`` with the article's computed
-    doc_length (SPEC section 2). Raises :class:`InputError` for an unreadable article."""
+    doc_length (docs/reference.md section 1.4). Raises :class:`InputError` for an unreadable article."""
     lines = [(t, a, j.doc_length) for t, by in qrels.topics.items() for a, j in by.items()]
     out = []
     for i, (topic, name, length) in enumerate(lines, 1):

@@ -1,4 +1,4 @@
-"""A run and its qrels as columns, joined for all topics at once (SPEC sections 6-7).
+"""A run and its qrels as columns, joined for all topics at once (docs/reference.md sections 5 and 7).
 
 :func:`joined` pairs every ranked article (group) of the topics of a run read from a FOL file
 with its judgement in the qrels (or none), comparing article keys as arrays; :func:`inputs_of`
@@ -186,8 +186,9 @@ def inputs_of(jt: Joined, at: np.ndarray, qrels: Qrels, collection: Collection |
               limit: np.ndarray | None = None) -> ArticleColumns:
     """The joined ranked articles ``jt.groups[at]`` as the evaluation's columns
     (:class:`~readsim.core.doc_evaluation.ArticleColumns`), as :func:`readsim.core.result_lines.inputs` gives each
-    (SPEC sections 2, 7): the judged ones with the qrels' doc_length and relevant passages,
-    the others with none, their doc_length the collection's article's, else the end of their
+    (docs/reference.md section 1.5; section 7, policy 7): the judged ones with the qrels'
+    doc_length and relevant passages, the others with none, their doc_length the collection's
+    article's, else the end of their
     last retrieved passage (0 for a whole article); with ``collection``, retrieved passages
     clipped to ``max(text length, doc_length)`` (``limit``, when the caller read the lengths
     already, see :func:`collection_limits`), only the articles whose clipping or doc_length

@@ -1,4 +1,4 @@
-"""Comparing runs and measures (SPEC section 11): a mean with a confidence interval per run,
+"""Comparing runs and measures (docs/reference.md section 12): a mean with a confidence interval per run,
 a significance test for every pair of runs, effect sizes, and the correlation of the runs'
 scores between measures. Every statistic is scipy's (:mod:`scipy.stats`); this module pairs
 the topics, orients the measures, corrects for many pairs and lays the results out as arrays.
@@ -18,7 +18,7 @@ Sources:
   measures* ([Kamps 2007b]), Table 2; Arvola, Kekäläinen, Junkkari, *Expected reading effort in
   focused retrieval evaluation*, Information Retrieval 13(5), 2010 ([Arvola 2010]), section 5.2.
 - **Paired randomization test** (Fisher's sign-flipping test; Smucker, Allan, Carterette,
-  CIKM 2007, recommend it for IR): SPEC section 11.
+  CIKM 2007, recommend it for IR): [Smucker 2007], docs/reference.md section 12.1.
 - **Kendall's tau** between measures over the runs' scores: [Kamps 2007a] (MAP vs MAgP, 0.674 over
   20 runs), [Arvola 2010] Table 2 (with each measure against its full-document baseline, the "doc"
   columns); **Pearson's r**: Gövert, Fuhr, Lalmas, Kazai, Information Retrieval 9, 2006

@@ -1,4 +1,4 @@
-"""Simulated runs from the assessments and the XML structure (SPEC section 8; fidelity tests).
+"""Simulated runs from the assessments and the XML structure (docs/reference.md section 8; fidelity tests).
 
 Kamps, Pehcevski, Kazai, Lalmas, Robertson, *INEX 2007 evaluation measures*, LNCS 4862
 (2008), section 4 ("Fidelity tests"): an **S-R space** of runs built from the qrels alone,
@@ -10,7 +10,7 @@ and :attr:`Article.elements` (offsets in the article's unit, bytes or characters
 
 ``S``    the highlighted passages themselves;
 ``SL``   for each passage, the smallest element containing it;
-``SLD``  the whole article: its counted text ``[0, doc_length)`` (SPEC section 2), exactly what a
+``SLD``  the whole article: its counted text ``[0, doc_length)`` (section 1.4), exactly what a
          whole-article line or ``--as-documents`` retrieves, so SLD scores as the same ranking
          of whole articles (docs/reference.md section 8), not the root element's span, which
          runs a few bytes past doc_length;
@@ -26,7 +26,7 @@ Rules, edge cases and ties (each has a test in ``tests/engine/test_simulated.py`
 2. Passages are first clipped to the article's text ``[0, article.length)``; a passage empty
    after clipping is dropped. Every element strategy's result (SL, SLD, SS, SST; S is the
    passages themselves) is then clipped to the counted text
-   ``[0, doc_length)`` (SPEC section 2; what SLD and a whole-article line retrieve), so no set
+   ``[0, doc_length)`` (section 1.4; what SLD and a whole-article line retrieve), so no set
    retrieves the few bytes of trailing punctuation and whitespace after doc_length that the
    root element's span (and a last paragraph's) runs into, and SL, SS, SST lie inside SLD.
 3. **SL**: the elements containing a passage are nested, so the smallest is unique up to
@@ -253,7 +253,7 @@ def simulated_run(name: str, qrels: Qrels, collection: Collection, topics: str |
     Each relevant article retrieves its :func:`strategy_passages`; the inserted non-relevant
     article (RI, RSI) is retrieved whole. Articles are read from ``collection`` in its unit
     (which must be the qrels' unit). SLD retrieves ``[0, doc_length)`` with the qrels'
-    doc_length (the authority, SPEC section 2), as a whole-article line does. Raises
+    doc_length (the authority, docs/reference.md section 1.5), as a whole-article line does. Raises
     ``ValueError`` for a bad name and :class:`InputError` when a relevant article the strategy
     needs is not in the collection (S and SLD need none).
     """

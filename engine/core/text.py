@@ -1,4 +1,4 @@
-"""The article text model (SPEC section 2) and safe, bounded article parsing (SPEC section 3).
+"""The article text model (docs/reference.md section 1) and safe, bounded article parsing (section 2.8).
 
 An article's **text** is the concatenation of all its text nodes in document order (the header
 too), whitespace-only nodes included, entities decoded, with the leading XML whitespace of the
@@ -341,9 +341,9 @@ def parse_xml(
 
 def _with_builtin_doctype(data: bytes, base: str | None) -> etree._ElementTree | None:
     """An undefined entity in a document without a DOCTYPE (``&nbsp;`` in a bare article):
-    parse it again with a DOCTYPE naming the built-in table (SPEC section 2: without the DTD,
-    the HTML entity table), inserted after the XML declaration on the same line, so lines
-    keep their numbers. None when that does not parse either (the first error stands)."""
+    parse it again with a DOCTYPE naming the built-in table (docs/reference.md section 2.8:
+    without the collection's DTD, the built-in entity table), inserted after the XML
+    declaration on the same line, so lines keep their numbers. None when that does not parse either (the first error stands)."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:4]:
         return None  # UTF-16/32: not ASCII-compatible, leave the first error
     at = 3 if data.startswith(b"\xef\xbb\xbf") else 0
@@ -360,12 +360,12 @@ def _with_builtin_doctype(data: bytes, base: str | None) -> etree._ElementTree |
 
 
 def is_word_char(ch: str) -> bool:
-    """A letter, a digit or an apostrophe: where SPEC's doc_length rule stops."""
+    """A letter, a digit or an apostrophe: where the doc_length rule of docs/reference.md section 1.4 stops."""
     return ch.isalnum() or ch == "'"
 
 
 def content_end(text: str) -> int:
-    """String index where the article's counted text ends (SPEC section 2, doc_length).
+    """String index where the article's counted text ends (docs/reference.md section 1.4, doc_length).
 
     Scan back from the end over characters that are not letters, digits or ``'``; stop just
     after the first such word character, or just before a no-break space (U+00A0) if one

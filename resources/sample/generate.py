@@ -7,7 +7,7 @@ Run from the project root after editing an article::
 The assessor's highlights and the runs' passages are chosen here by PHRASES of the articles'
 text, never by hand-typed offsets: each passage runs from the start of a first phrase to the
 end of a last phrase, is snapped like the real INEX highlights (starts on a word start, ends
-just after a letter, digit or apostrophe, SPEC section 2), and is written as UTF-8 byte
+just after a letter, digit or apostrophe, docs/reference.md section 1.4), and is written as UTF-8 byte
 offsets of :class:`readsim.core.text.Article` (unit "bytes"). Run passages are whole
 elements (paragraphs or sections) found by a phrase they contain.
 

@@ -115,7 +115,7 @@ def test_f1_opens_the_measures_explained(real_window, qtbot):
     text = w.measures_help.browser.toPlainText()
     for name in MEASURE_NAMES + MODES + ("matching chain", "Arvola", "Kamps"):
         assert name.lower() in text.lower(), name
-    # formulas as in SPEC sections 5 and 6
+    # formulas as in docs/reference.md sections 4 and 5
     for formula in ("aveChP = (1/NRC)", "T2IF", "(1+α²)·P·R / (α²·P + R)", "AgP = Σ", "ANCE[i] = Σ", "ES(d) = LE(d)"):
         assert formula in text, formula
 

@@ -1,4 +1,4 @@
-"""The ranked-list table model, without a window, on the papers' mini article (SPEC section 10)."""
+"""The ranked-list table model, without a window, on the papers' mini article (docs/reference.md section 11)."""
 
 from __future__ import annotations
 

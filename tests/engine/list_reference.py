@@ -2,7 +2,7 @@
 
 Two parts, neither uses the engine:
 
-1. The list measures of SPEC section 6 written straight from their definitions, one rank at a
+1. The list measures of docs/reference.md section 5 written straight from their definitions, one rank at a
    time with plain Python lists (no numpy, no cumulative sums): gP, gR, AgP, AgP', MAP, the
    11-point interpolated curve, CE, NCE, ANCE.
 2. :func:`official`, a rank-by-rank restatement of what the official INEX evaluation tool

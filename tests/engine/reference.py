@@ -1,25 +1,25 @@
 """A slow, per-character reference of the reading orders and document measures.
 
-Built straight from the definitions of SPEC sections 4 and 5, one character at a time, with
+Built straight from the definitions of docs/reference.md sections 3 and 4, one character at a time, with
 plain Python sets and lists. It does NOT use the engine (no pieces, no intervals, no
 ``harmonic_diff``): it is what the engine's closed forms are checked against (property tests
 in ``test_reading.py`` / ``test_docmeasures.py``) and timed against (``bench/bench_docmeasures.py``).
 
-Conventions (the engine's documented contract, restated here from the SPEC):
+Conventions (the engine's documented contract, restated here from docs/reference.md):
 
 - R = the union of the relevant passages, clipped to ``[0, doc_length)``.
 - T = the union of the retrieved passages, or ``None`` for a whole-article result.
 - n = ``doc_length``, or, in the modes that follow the chain (natural, worst, best), the end of
   the last retrieved passage if that is further: the chain reads retrieved text past
-  doc_length as non-relevant (the official tool's rule, SPEC section 7). The document and
+  doc_length as non-relevant (the official tool's rule, sections 1.5 and 7). The document and
   entry modes ignore T and read ``[0, doc_length)``.
-- Reading order (SPEC section 4), as a list of 0-based positions:
+- Reading order (section 3), as a list of 0-based positions:
   natural = sorted(T) + the rest in document order;
   worst = sorted(T) + the non-relevant rest + the relevant rest;
   best = sorted(T) + the relevant rest + the non-relevant rest;
   document (or T is None) = 0 .. n-1;
   entry e (clamped to [0, n]) = e .. n-1, then 0 .. e-1 (wrap-around; T ignored).
-- Measures (SPEC section 5) with positions i = 1..n, rel(i), NRC = |R|, P(i) = relevant among
+- Measures (section 4) with positions i = 1..n, rel(i), NRC = |R|, P(i) = relevant among
   the first i / i. A non-relevant article scores 0 everywhere; its LE and ES are NR = L + 1.
 """
 
@@ -42,7 +42,7 @@ def positions(passages: Iterable[tuple[int, int]], lo: int | None = None, hi: in
 
 
 def f_beta(p: float, r: float, beta: float) -> float:
-    """(1 + b^2) P R / (b^2 P + R), 0 when P + R = 0 (SPEC section 5)."""
+    """(1 + b^2) P R / (b^2 P + R), 0 when P + R = 0 (docs/reference.md sections 4.3, 4.6)."""
     if p + r == 0:
         return 0.0
     b2 = beta * beta
@@ -96,7 +96,7 @@ class ReferenceDoc:
         """T, or every position of [0, n) for a whole-article result."""
         return set(range(self.n)) if self.T is None else self.T
 
-    # -- SPEC section 5 ----------------------------------------------------------------
+    # -- docs/reference.md section 4 -----------------------------------------------------
     def ave_chp(self) -> float:
         if self.nrc == 0:
             return 0.0
@@ -176,7 +176,7 @@ class ReferenceDoc:
         """Document positions read at reading positions [first, last)."""
         return self.order[max(first, 0) : max(last, 0)]
 
-    # -- by measure name (SPEC section 6's notation) -----------------------------------
+    # -- by measure name (docs/reference.md section 6) ---------------------------------
     def value(self, kind: str, k: int = 0, weight: float = 1.0, levels: int = 4) -> float:
         """A measure by kind: aveChP, ChP, ChR, T2IP, T2IR, T2IF, LE, ES, P_set, R_set, F."""
         if kind == "aveChP":

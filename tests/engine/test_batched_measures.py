@@ -71,7 +71,7 @@ def test_batched_scores_are_the_per_character_reference_article_by_article(arts,
 
 
 def test_batched_scores_of_the_papers_mini_article():
-    # SPEC section 10: relevant 1..27 of 55; retrieved 24..45 -> aveChP 0.5306; 33..55 -> 0.3484
+    # docs/reference.md section 11: relevant 1..27 of 55; retrieved 24..45 -> aveChP 0.5306; 33..55 -> 0.3484
     arts = [(55, [(0, 27)], [(23, 45)]), (55, [(0, 27)], [(32, 55)]), (55, [(0, 27)], None)]
     batch = batch_of(arts, "natural")
     assert batch.ave_chp() == pytest.approx([0.5306, 0.3484, 1.0], abs=1e-4)

@@ -1,4 +1,4 @@
-"""Document measures (SPEC section 5): the paper's numbers (SPEC section 10), hand-worked
+"""Document measures (docs/reference.md section 4): the paper's numbers (section 11), hand-worked
 cases in every reading mode, and property tests against the per-character reference."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def spans(*pairs):
     return iv.normalize(pairs)
 
 
-# == SPEC section 10: the 55-character mini article (Arvola et al. 2010, section 4.1) ==========
+# == docs/reference.md section 11: the 55-character mini article (Arvola et al. 2010, section 4.1) ==========
 # "relevant content is in bold" (1..27), a line break (28), "and retrieved is underlined" (29..55).
 # Relevant 1..27 (1-based) = [0, 27) 0-based.
 MINI_R = spans((0, 27))

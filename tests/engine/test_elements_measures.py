@@ -1,4 +1,4 @@
-"""Element measure names parse back to themselves (SPEC section 9)."""
+"""Element measure names parse back to themselves (docs/reference.md section 13.7)."""
 
 from __future__ import annotations
 

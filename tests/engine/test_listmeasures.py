@@ -1,4 +1,4 @@
-"""Hand-worked tests of the list measures (SPEC section 6), their names, and one test per
+"""Hand-worked tests of the list measures (docs/reference.md section 5), their names, and one test per
 policy of readsim.core.listmeasures (numbered as in its docstring)."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def test_policy_1_gp_past_the_end_is_the_last_value_or_plain_sum_over_r():
 
 
 def test_policy_2_effort_past_the_end_of_the_run_is_nr():
-    es = np.array([1, 2, 5, 1, 5], dtype=float)  # SPEC section 10, NR = 5, Nrel = 3
+    es = np.array([1, 2, 5, 1, 5], dtype=float)  # docs/reference.md section 11, NR = 5, Nrel = 3
     # CE@7 = 9 + (5 - 1) + (5 - 1); NCE@7 = 4.2 + 0 + 0 (IE = 5 from rank 4 on)
     assert lm.cumulated_effort(es, 7, 5)[-1] == pytest.approx(17)
     assert lm.normalized_cumulated_effort(es, 3, 7, 5)[-1] == pytest.approx(4.2)
@@ -161,7 +161,7 @@ def _eval(tmp_path, qrels, run, names, **kw):
     return lm.evaluate(q, r, [parse_list_measure(n) for n in names], **kw)
 
 
-# SPEC section 10's mini article (55 characters, relevant 1..27), judged relevant as A and B.
+# docs/reference.md section 11's mini article (55 characters, relevant 1..27), judged relevant as A and B.
 MINI_QRELS = "1 Q0 A 27 55 0 0:27\n1 Q0 B 27 55 0 0:27\n"
 # A retrieves 24..45 (offset 23, 22 long), B retrieves 33..55 (offset 32, 23 long)
 MINI_RUN = "1 Q0 A 1 1 r 23 22\n1 Q0 B 2 0.5 r 32 23\n"
@@ -178,7 +178,7 @@ def test_agp_over_the_papers_mini_article(tmp_path):
 
 
 def test_whole_article_results_score_the_full_document_baseline(tmp_path):
-    # whole article: aveChP = 1, F1 = 54/82 (SPEC section 10)
+    # whole article: aveChP = 1, F1 = 54/82 (docs/reference.md section 11)
     e = _eval(tmp_path, MINI_QRELS, MINI_RUN, ["gP@1/aveChP", "gP@1/F(1)"], as_document=True)
     assert e.means["gP@1/aveChP"] == pytest.approx(1.0)
     assert e.means["gP@1/F(1)"] == pytest.approx(54 / 82)

@@ -1,4 +1,4 @@
-"""Measure names (SPEC section 6): canonical names parse back to themselves."""
+"""Measure names (docs/reference.md section 6): canonical names parse back to themselves."""
 
 from __future__ import annotations
 

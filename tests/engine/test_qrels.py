@@ -1,4 +1,4 @@
-"""FOL qrels (SPEC sections 3 and 7) from small files, and the real qrels."""
+"""FOL qrels (docs/reference.md sections 2.2 and 7) from small files, and the real qrels."""
 
 from __future__ import annotations
 

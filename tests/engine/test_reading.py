@@ -1,4 +1,4 @@
-"""Reading orders (SPEC section 4): hand-worked orders and a property test against the
+"""Reading orders (docs/reference.md section 3): hand-worked orders and a property test against the
 per-character reference of ``reference.py``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""FOL runs (SPEC sections 3 and 7) from small files, and the real run."""
+"""FOL runs (docs/reference.md sections 2.3 and 7) from small files, and the real run."""
 
 from __future__ import annotations
 

@@ -96,8 +96,8 @@ def test_many_articles_change_mode_in_one_batch_as_one_by_one(many, mode):
 
 
 def test_a_mode_change_in_one_batch_by_hand():
-    # SPEC section 10's mini article: relevant 1..27 of 55, retrieved 24..45; worst reads the chain,
-    # then the rest's non-relevant 46..55, then its relevant 1..23
+    # docs/reference.md section 11's mini article: relevant 1..27 of 55, retrieved 24..45;
+    # worst reads the chain, then the rest's non-relevant 46..55, then its relevant 1..23
     ev = evaluate_document([(0, 27)], [(23, 45)], 55)
     (worst,) = in_mode_many([ev], "worst")
     # (27..45 and 46..55 continue each other but the chain ends at 45: two pieces, reference 3)

@@ -1,4 +1,4 @@
-"""Simulated runs (SPEC section 8; Kamps et al., INEX 2007 evaluation measures, section 4):
+"""Simulated runs (docs/reference.md section 8; Kamps et al., INEX 2007 evaluation measures, section 4):
 passage sets worked by hand on small articles, rankings on hand-made qrels, whole runs scored
 by hand, and the expected orderings of the S-R space on the real data."""
 

@@ -1,4 +1,5 @@
-"""Task fidelity (reference section 7), worked by hand from the official tool's definitions (SPEC section 7):
+"""Task fidelity (reference section 7), worked by hand from the official tool's definitions
+(policies 9 and 10 there):
 Best in Context runs (entry point = the line's offset, length 0 legal) and whole-article runs
 (6 fields = the passage [0, doc_length) for every measure, the Focused task's included)."""
 
@@ -157,7 +158,7 @@ def test_real_whole_article_run_equals_its_fol_form(inex, tmp_path):
     assert a["MAiP"] > 0.1 and a["iP[0.01]"] > 0.3
 
 
-# -- entry-point reading (SPEC section 4) from a Best in Context run ------------------------------
+# -- entry-point reading (reference section 3) from a Best in Context run -------------------------
 def test_entry_point_reading_starts_at_the_bic_offset_and_wraps(tmp_path):
     # 1,000 bytes, relevant [600, 700); the BiC line enters at 500: the reader reads [500, 1000)
     # then [0, 500). The first relevant byte is the 101st read: LE(300) = 1, LE(50) = 3.

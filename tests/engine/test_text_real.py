@@ -1,4 +1,4 @@
-"""The article text model (SPEC section 2) on the real INEX 2009 articles, and on small
+"""The article text model (docs/reference.md section 1) on the real INEX 2009 articles, and on small
 hand-written XML."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_doc_length_agrees_with_every_qrels_line(inex, articles):
             checked += 1
             if articles(name).doc_length != j.doc_length:
                 wrong.append((topic, name, j.doc_length, articles(name).doc_length))
-    # the data README / SPEC section 2: 419 qrels lines have their article here, all agree
+    # the data README / docs/reference.md section 1.4: 419 qrels lines have their article here, all agree
     assert checked == 419
     assert wrong == []
 

@@ -1,4 +1,4 @@
-"""Topic files (SPEC section 3): inex-topic-file, inex_topic, Indri query files."""
+"""Topic files (docs/reference.md section 2.7): inex-topic-file, inex_topic, Indri query files."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Element assessments: exhaustiveness e and specificity s (0..3) of an article's elements.
 
-Two sources ([Gövert 2006] section 3; SPEC sections 3 and 9; ``docs/reference.md``):
+Two sources ([Gövert 2006] section 3; ``docs/reference.md`` sections 13.1 and 13.2):
 
 **Read** from an INEX 2006-2007 style assessments XML (:func:`read_assessments`)::
 

@@ -1,4 +1,4 @@
-"""Names of the element measures ([Gövert 2006]; SPEC section 9), parsed here, apart from
+"""Names of the element measures ([Gövert 2006]; docs/reference.md section 13.7), parsed here, apart from
 :mod:`readsim.core.measure` (whose list measures rank articles, not elements).
 
 =============================  ===============================================================

@@ -1,4 +1,4 @@
-"""Readers and writers of INEX files (SPEC section 3), with SPEC section 7's policies.
+"""Readers and writers of INEX files (docs/reference.md section 2), with the policies of its sections 7 and 10.
 
 - :mod:`.qrels`   FOL qrels (2008-2010)
 - :mod:`.run`     FOL runs ("TREC++", 8 fields; 7 fields with an element XPath; 6 fields = whole article)

@@ -1,6 +1,6 @@
 """Shared helpers for whitespace-separated INEX line formats (qrels, FOL runs).
 
-Every text input follows one policy (SPEC section 3, ``docs/reference.md``):
+Every text input follows one policy (``docs/reference.md`` section 2.1):
 
 - a UTF-8 byte-order mark at the start of the file is ignored;
 - lines end with LF or CRLF; a carriage return anywhere else, NUL or any other control

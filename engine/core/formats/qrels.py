@@ -2,7 +2,7 @@
 
 A line with ``rel_size 0`` and 5 fields judges the article non-relevant; relevant means
 ``rel_size > 0``. Offsets are 0-based, half-open, in the qrels' unit (UTF-8 bytes in the
-real 2009/2010 data). Policies (SPEC section 7): too few fields, a bad number, a negative
+real 2009/2010 data). Policies (docs/reference.md sections 2.2 and 7): too few fields, a bad number, a negative
 length or a duplicate (topic, file) line is an :class:`InputError` naming file and line (the
 official tool silently double-counts duplicates); overlapping passages are united and a
 ``rel_size`` that disagrees with the passages is kept as the passages say, each with a

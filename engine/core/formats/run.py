@@ -6,7 +6,7 @@ instead of ``offset length`` (resolved with the collection, see :mod:`readsim.co
 6-field line retrieves the whole article. Offsets are in the run's unit (UTF-8 bytes for
 the real INEX 2009/2010 runs).
 
-Policies (SPEC section 7), each a :class:`Diagnostic` (or, with ``strict=True``, an
+Policies (docs/reference.md sections 2.3 and 7), each a :class:`Diagnostic` (or, with ``strict=True``, an
 :class:`InputError`, as the official tool rejects such runs, but a split topic, which it accepts):
 
 - an article that reappears later in its topic (interleaved with other articles) is merged
@@ -515,7 +515,8 @@ def _first_appearance(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def _analyse(path: str, cols: RunLines, strict: bool) -> Run:
-    """Group the result lines into ranked articles and apply SPEC section 7's policies."""
+    """Group the result lines into ranked articles and apply the policies of docs/reference.md
+    sections 2.3 and 7."""
     diagnostics: list[Diagnostic] = []
 
     def problem(line: int, message: str, official: bool = True) -> None:
