@@ -33,7 +33,7 @@ from readsim.core.doc_evaluation import Settings
 from readsim.core.formats import Judgement, Qrels
 from readsim.core.listmeasures import Ranking
 from readsim.core.costs import LossSplit
-from readsim.core.measure import DocMeasure, ListMeasure
+from readsim.core.measure import DocMeasure, ListMeasure, at_settings
 from readsim.core.registry import effort_kinds
 
 DOC_KINDS = ("aveChP", "T2IF", "T2IP", "F", "LE", "ES")  # the topic view's document measures
@@ -43,17 +43,11 @@ EFFORT_CUTOFFS = (10, 50, 100)
 
 
 def doc_measure(kind: str, s: Settings) -> DocMeasure:
-    """The document measure ``kind`` (one of :data:`DOC_KINDS`) with the parameters of ``s``:
-    T2I tolerance and alpha, F's beta, LE/ES's screen size."""
-    if kind == "aveChP":
-        return DocMeasure("aveChP")
-    if kind in ("T2IF", "T2IP"):
-        return DocMeasure(kind, s.tolerance, s.alpha if kind == "T2IF" else 1.0)
-    if kind == "F":
-        return DocMeasure("F", 0, s.beta)
-    if kind in EFFORT_KINDS:
-        return DocMeasure(kind, s.screen, lower_is_better=True)
-    raise ValueError(f"no document measure {kind!r} in the topic view (one of {', '.join(DOC_KINDS)})")
+    """The document measure ``kind`` (one of :data:`DOC_KINDS`) with the parameters of ``s``
+    (:func:`readsim.core.measure.at_settings`: T2I tolerance and alpha, F's beta, LE/ES's screen)."""
+    if kind not in DOC_KINDS:
+        raise ValueError(f"no document measure {kind!r} in the topic view (one of {', '.join(DOC_KINDS)})")
+    return at_settings(kind, s)
 
 
 def effort_cutoffs(n: int) -> tuple[int, ...]:

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import doc_kinds as _doc_kinds  # noqa: F401 (declares the document measures)
 from . import list_kinds as _list_kinds  # noqa: F401 (declares the list measures)
-from readsim.core.doc_evaluation import DocumentBatch, DocumentEvaluation
+from readsim.core.doc_evaluation import DocumentBatch, DocumentEvaluation, Settings
 from .registry import (DOC, INCONTEXT_POINTS, LIST, SIZE, doc_grammar, doc_kind, effort_kinds,
                        list_grammar, list_kind)
 
@@ -201,6 +201,34 @@ PARAMETER_RANGES = (f"k, t, s and d are sizes in the offset unit (--unit, bytes 
                     f"numbers above 0 and at most {_num(MAX_WEIGHT)}; rank cutoffs r and i whole numbers from 1 "
                     f"to {MAX_RANK}; recall points x written with two decimals on their grid (ircl_prn.0.00, 0.10, .., 1.00; "
                     f"iP[0.00], [0.01], .., [1.00])")
+
+
+#: which of the reader's settings (:class:`~readsim.core.doc_evaluation.Settings`) gives each
+#: parameter of a document measure in the window: screen sizes for ChP@k, ChR@k, LE(s), ES(s), the
+#: T2I tolerance, T2IF's alpha and F's beta (``d`` of BEP(d) has none: BEP needs the qrels)
+READER_SETTING = {"k": "screen", "s": "screen", "t": "tolerance", "alpha": "alpha", "beta": "beta"}
+
+
+def at_settings(kind: str, s: Settings) -> DocMeasure:
+    """The document measure ``kind`` with its parameters from the reader's settings ``s``
+    (:data:`READER_SETTING`; an optional weight at its default when no setting gives it): what the
+    window's score panel, topic view and Sensitivity dock show. Raises ``KeyError`` for an
+    unknown kind and ``ValueError`` for one whose parameter no setting gives (``BEP``)."""
+    decl = doc_kind(kind)
+    values = {}
+    for p in decl.params:
+        if p.name not in READER_SETTING:
+            raise ValueError(f"{kind}: no reader setting gives its parameter {p.name}")
+        values[p.field] = getattr(s, READER_SETTING[p.name])
+    return DocMeasure(kind, lower_is_better=decl.lower_is_better, **values)
+
+
+def reader_measures(s: Settings) -> list[DocMeasure]:
+    """Every document measure the reader's settings give, in the order they are declared
+    (reference section 4: aveChP, ChP@screen, ChR@screen, T2IP, T2IR, T2IF at the tolerance, LE
+    and ES at the screen, P_set, R_set, F(beta), and any measure declared after them)."""
+    return [at_settings(kind, s) for kind, decl in DOC.items()
+            if all(p.name in READER_SETTING for p in decl.params)]
 
 
 def parse_measure(text: str) -> DocMeasure:

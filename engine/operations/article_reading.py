@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from readsim.core import docmeasures as dm
 from readsim.core.doc_evaluation import DocumentEvaluation, Settings
-from readsim.core.measure import DocMeasure
+from readsim.core.measure import DocMeasure, reader_measures
 from readsim.core.ranked_inputs import article_inputs, topic_inputs
 from readsim.core.reading import Mode
 from readsim.core.result_lines import Join, entry_of
@@ -80,22 +80,11 @@ def ranked_articles(qrels: Qrels, run: Run, topic: str, collection: Collection |
 
 
 def panel_measures(s: Settings) -> list[DocMeasure]:
-    """The score panel's measures for settings ``s``, in display order: aveChP, ChP@screen,
-    ChR@screen, T2IP/T2IR/T2IF at the tolerance (T2IF with ``s.alpha``), LE and ES at the
-    screen, P_set, R_set, F(beta) (reference section 4)."""
-    return [
-        DocMeasure("aveChP"),
-        DocMeasure("ChP", s.screen),
-        DocMeasure("ChR", s.screen),
-        DocMeasure("T2IP", s.tolerance),
-        DocMeasure("T2IR", s.tolerance),
-        DocMeasure("T2IF", s.tolerance, s.alpha),
-        DocMeasure("LE", s.screen, lower_is_better=True),
-        DocMeasure("ES", s.screen, lower_is_better=True),
-        DocMeasure("P_set"),
-        DocMeasure("R_set"),
-        DocMeasure("F", 0, s.beta),
-    ]
+    """The score panel's measures for settings ``s``, in display order: every document measure
+    the reader's settings give (:func:`readsim.core.measure.reader_measures`: aveChP, ChP@screen,
+    ChR@screen, T2IP/T2IR/T2IF at the tolerance, T2IF with ``s.alpha``, LE and ES at the screen,
+    P_set, R_set, F(beta); reference section 4)."""
+    return reader_measures(s)
 
 
 def panel_scores(doc: DocumentEvaluation, s: Settings) -> dict[str, float]:

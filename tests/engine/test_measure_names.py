@@ -123,3 +123,17 @@ def test_any_float_beta_is_accepted_or_a_bad_parameter(w):
         assert not (0 < w <= MAX_WEIGHT)
     else:
         assert 0 < m.weight <= MAX_WEIGHT and parse_measure(m.name) == m
+
+
+def test_the_reader_settings_give_every_measure_without_qrels_in_declaration_order():
+    from readsim.core.doc_evaluation import Settings
+    from readsim.core.measure import at_settings, reader_measures
+
+    s = Settings(screen=500, tolerance=200, alpha=2.0, beta=0.5)
+    assert [m.name for m in reader_measures(s)] == [
+        "aveChP", "ChP@500", "ChR@500", "T2IP(200)", "T2IR(200)", "T2IF(200,2)", "LE(500)", "ES(500)",
+        "P_set", "R_set", "F(0.5)"]
+    assert [m.name for m in reader_measures(s) if m.lower_is_better] == ["LE(500)", "ES(500)"]
+    assert at_settings("T2IF", Settings()).name == "T2IF(300)"  # alpha 1: its default, not written
+    with pytest.raises(ValueError, match="BEP"):
+        at_settings("BEP", s)  # d: no reader setting (BEP needs the qrels)
