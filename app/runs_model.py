@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from readsim.core.collection import Collection
-from readsim.core.run_stats import MIN_CORRELATED, format_number, format_signed, plural
-from readsim.core.run_stats import run_labels as engine_run_labels
+from readsim.core.paired_statistics import MIN_CORRELATED
+from readsim.core.report_numbers import format_number, format_signed, plural
+from readsim.core.run_comparison import run_labels as engine_run_labels
 from readsim.core.errors import InputError
 from readsim.core.formats import Qrels, Run, read_any_run
 import readsim.operations.evaluate as api_core
@@ -69,7 +70,7 @@ def parse_measures(text: str) -> list[ListMeasure]:
 @dataclass(frozen=True)
 class Options:
     """How to compare: measures (names), the test and its parameters (those of
-    :func:`readsim.core.run_stats.compare_runs`), the reading order and LE levels of the
+    :func:`readsim.core.run_comparison.compare_runs`), the reading order and LE levels of the
     evaluation, ``complete`` (pair over every judged topic, ``-c``) and ``baseline`` (evaluate
     every run once more as whole documents: the "against documents" correlations)."""
 
@@ -95,7 +96,7 @@ class Options:
 
 def run_labels(runs: Sequence[Run]) -> list[str]:
     """A unique label per run, by the engine's one naming rule
-    (:func:`readsim.core.run_stats.run_labels`: the run id, or the file name when runs share
+    (:func:`readsim.core.run_comparison.run_labels`: the run id, or the file name when runs share
     the id), as ``readsim-eval compare`` prints them."""
     return engine_run_labels(runs)[0]
 
@@ -147,11 +148,11 @@ class Cached:
 
 @dataclass
 class Compared:
-    """A finished comparison: the engine's :class:`~readsim.core.run_stats.Comparison` (run
+    """A finished comparison: the engine's :class:`~readsim.core.run_comparison.Comparison` (run
     names are :attr:`labels`), the runs compared (same order), the options, the evaluations
     (for the cache) and the readers' warnings."""
 
-    comparison: object  # readsim.core.run_stats.Comparison
+    comparison: object  # readsim.core.run_comparison.Comparison
     runs: list[Run]
     labels: list[str]
     options: Options
@@ -253,7 +254,7 @@ def fidelity_job(qrels: Qrels, collection: Collection, options: Options, progres
 
 
 def fmt(value: float, digits: int = 4) -> str:
-    """A statistic as shown: :func:`readsim.core.run_stats.format_number` with a typographic minus."""
+    """A statistic as shown: :func:`readsim.core.report_numbers.format_number` with a typographic minus."""
     return format_number(value, digits).replace("-", "−")
 
 
@@ -289,7 +290,7 @@ def edited_runs(result: Compared) -> dict[str, str]:
 
 
 def neighbour_marks(c, k: int) -> dict[int, object]:
-    """Run index -> the engine's :class:`~readsim.core.run_stats.Pair` of that run and the run
+    """Run index -> the engine's :class:`~readsim.core.run_comparison.Pair` of that run and the run
     ranked just below it under measure ``k`` (the last run has none)."""
     return {p.better: p for p in c.neighbours(k)}
 
@@ -398,7 +399,7 @@ def correlations_table(result: Compared) -> Table:
 
 def topics_table(result: Compared) -> Table:
     """Every paired topic of every measure, each run's value and its difference to its reference
-    run (:meth:`readsim.core.run_stats.Comparison.per_topic`, ``readsim-eval compare
+    run (:meth:`readsim.core.run_comparison.Comparison.per_topic`, ``readsim-eval compare
     --per-topic``'s rows): the topics where a run beats the best-ranked run most first."""
     c = result.comparison
     rows = []

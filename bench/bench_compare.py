@@ -15,7 +15,7 @@ What is measured:
 
 1. in this process: reading and evaluating the 50 runs with the four measures, and again as
    whole documents (the baseline correlations), against the read floor;
-2. the statistics alone (:func:`readsim.core.run_stats.compare_evaluations` on those evaluations) with
+2. the statistics alone (:func:`readsim.core.run_comparison.compare_evaluations` on those evaluations) with
    each test: bootstrap (the aim), t, randomization;
 3. the whole command, ``readsim-eval compare QRELS --runs DIR -m ... -m ...`` in a process of its
    own (bytecode cached, as installed), against the 10 s aim and both floors.
@@ -109,7 +109,7 @@ def main() -> None:
         print(f"\n1. read + evaluate (and as documents) in this process: {t_eval:.2f} s = "
               f"{t_eval / read_floor:.1f}x the read floor ({load()})")
 
-        from readsim.core.run_stats import compare_evaluations
+        from readsim.core.run_comparison import compare_evaluations
 
         print("2. the statistics alone (50 runs: 1,225 pairs x 4 measures; scipy already imported):")
         for test in ("bootstrap", "t", "randomization"):

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from readsim.core.run_stats import format_number, format_signed
+from readsim.core.report_numbers import format_number, format_signed
 
 from helpers.cli import records, run_cli  # the hand-worked runs: the files fixture (tests/conftest.py)
 

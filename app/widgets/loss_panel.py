@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFrame, QGridLayout, QHBoxLayo
                                QPushButton, QVBoxLayout, QWidget)
 
 from readsim.core.costs import article_costs
-from readsim.core.run_stats import format_number, format_signed
+from readsim.core.report_numbers import format_number, format_signed
 from readsim.core.costs import ArticleCosts, LossSplit
 from readsim.core.measure import ListMeasure
 

@@ -22,7 +22,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush
 
 from readsim.core.costs import ideal_positions
-from readsim.core.run_stats import format_signed
+from readsim.core.report_numbers import format_signed
 from readsim.core.costs import ArticleCosts, LossSplit
 
 from .. import appearance as look

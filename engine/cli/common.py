@@ -222,9 +222,9 @@ def open_collection(path: str, unit: str, err: TextIO):
 def read_inputs(args, err: TextIO):
     """``(qrels, collection, runs)`` from ``args.qrels``, ``args.collection`` (None without it)
     and ``args.runs``, each input's warnings printed as it is read; each run's ``run_id`` is
-    its label (:func:`readsim.core.run_stats.run_labels`: its run id, or its file name when runs share
+    its label (:func:`readsim.core.run_comparison.run_labels`: its run id, or its file name when runs share
     the id, as the three real BERT runs share ``TREC2INEX``; one warning per shared id)."""
-    from readsim.core.run_stats import run_labels
+    from readsim.core.run_comparison import run_labels
     from readsim.core.formats import read_any_run, read_qrels
 
     qrels = read_qrels(args.qrels)

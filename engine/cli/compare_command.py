@@ -9,11 +9,11 @@ mean with a confidence interval, the significance matrix over all run pairs with
 significant pairs (as [Kamps 2007a]'s "112 of the 190 pairwise comparisons"), the neighbouring pairs' effect sizes, and
 Kendall's tau and Pearson's r between every two measures and against the baseline (with two runs,
 "two runs cannot show a correlation"); with ``--per-topic``, every paired topic with each run's
-value and its difference to a reference run (:meth:`readsim.core.run_stats.Comparison.per_topic`). When
+value and its difference to a reference run (:meth:`readsim.core.run_comparison.Comparison.per_topic`). When
 topics are left out of the pairing, the report and the warning say which, and each run's own
 topic count (``readsim-eval``'s means are over those). The
 statistics and their policies (pairing by topic, orientation, ties, tests, correction, effect
-size) are :mod:`readsim.core.run_stats`'s, reached through the API's core as ``readsim.compare`` and the
+size) are :mod:`readsim.core.run_comparison`'s, reached through the API's core as ``readsim.compare`` and the
 Runs window reach them (``readsim.operations.comparison.comparison_of``).
 
 A readable report (``--format text``, the default), or rows for programs: ``--format tsv``
@@ -34,7 +34,8 @@ from typing import TextIO
 
 import numpy as np
 
-from readsim.core.run_stats import MIN_CORRELATED, format_number, format_signed, plural
+from readsim.core.paired_statistics import MIN_CORRELATED
+from readsim.core.report_numbers import format_number, format_signed, plural
 from readsim.core.coverage import run_paths
 from readsim.core.listmeasures import Evaluation
 from readsim.core.measure import PARAMETER_RANGES, BadParameter, ListMeasure, parse_count, parse_real
@@ -56,7 +57,7 @@ def _alpha(text: str) -> float:
 
 
 def _resamples(text: str) -> int:
-    from readsim.core.run_stats import MAX_RESAMPLES
+    from readsim.core.run_comparison import MAX_RESAMPLES
 
     return parse_count(text, "the number of resamples", 1, MAX_RESAMPLES)
 
@@ -66,7 +67,7 @@ def _seed(text: str) -> int:
 
 
 def build_parser() -> Parser:
-    from readsim.core.run_stats import MAX_RESAMPLES
+    from readsim.core.run_comparison import MAX_RESAMPLES
 
     p = Parser(
         "readsim-eval compare",
@@ -227,7 +228,7 @@ def _setting_line(c, setting: dict) -> str:
 
 
 def write_compare_text(c, setting: dict, out: TextIO) -> None:
-    """The readable report of a :class:`readsim.core.run_stats.Comparison`."""
+    """The readable report of a :class:`readsim.core.run_comparison.Comparison`."""
     lines = [f"readsim-eval compare: {_setting_line(c, setting)}"]
     if c.left_out:
         more = [f"{run} {n}" for run, n in setting["own_topics"].items() if n != len(c.topics)]
@@ -308,7 +309,7 @@ def _first(topics: list[str], first: int = 5) -> str:
 
 
 def _per_topic_text(c, k: int) -> list[str]:
-    """Measure ``k``'s per-topic table (:meth:`readsim.core.run_stats.Comparison.per_topic`): a row per
+    """Measure ``k``'s per-topic table (:meth:`readsim.core.run_comparison.Comparison.per_topic`): a row per
     paired topic, each run's value (runs in rank order) and, after each run but the best, its
     difference to the best-ranked run."""
     topics, ref, diff = c.per_topic(k)
@@ -340,7 +341,7 @@ def _per_topic_text(c, k: int) -> list[str]:
 
 
 def write_compare_rows(c, setting: dict, fmt: str, out: TextIO) -> None:
-    """tsv or jsonl rows of a :class:`readsim.core.run_stats.Comparison` (kinds: setting, mean, pair,
+    """tsv or jsonl rows of a :class:`readsim.core.run_comparison.Comparison` (kinds: setting, mean, pair,
     summary, correlation; with ``--per-topic`` topic: ``measure``, ``topic``, ``run``, ``value``,
     ``reference`` (the run it is set against), ``diff`` (value minus the reference's),
     ``position`` (1: the topic listed first))."""

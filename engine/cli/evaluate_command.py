@@ -295,7 +295,7 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
 
     from readsim.operations.evaluate import unsaid
 
-    from readsim.core.run_stats import run_labels
+    from readsim.core.run_comparison import run_labels
 
     qrels = read_qrels(args.qrels)
     warn(qrels.diagnostics, err)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from typing import TextIO
 
-from readsim.core.run_stats import format_number as _num
-from readsim.core.run_stats import format_signed as _signed
+from readsim.core.report_numbers import format_number as _num
+from readsim.core.report_numbers import format_signed as _signed
 from readsim.core.coverage import check_input_path
 from readsim.core.formats import read_qrels
 from readsim.core.measure import PARAMETER_RANGES, BadParameter, ListMeasure, option

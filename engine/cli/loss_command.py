@@ -22,7 +22,7 @@ from typing import TextIO
 
 import numpy as np
 
-from readsim.core.run_stats import format_signed
+from readsim.core.report_numbers import format_signed
 from readsim.core.measure import DEFAULT_LIST_MEASURE, PARAMETER_RANGES, ListMeasure, parse_count
 from readsim.core.registry import LIST, cost_kinds
 from .common import (EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,

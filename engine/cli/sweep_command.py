@@ -20,7 +20,7 @@ from readsim.core.measure import MAX_LEVELS, PARAMETER_RANGES, UnknownMeasure
 from readsim.core.registry import DOC, WEIGHT, parameter_kinds
 from readsim.core.reading import Mode
 from readsim.core.parameter_sweep import FORMS, VaryError, format_value, parse_vary, swept
-from readsim.core.text import UNITS
+from readsim.core.units import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_STATUS_HELP, EXIT_USAGE, Parser, check_paths,
                      chosen_measures, fmt, levels, option, progress, read_inputs, warn)
 

@@ -3,7 +3,8 @@
 
 Inputs
 - :mod:`.formats`         readers and writers of qrels, FOL and XML runs, topics (reference section 2)
-- :mod:`.text`            an article's text model and safe, bounded parsing (reference section 2.6)
+- :mod:`.text`            an article's text model: its text, offsets in a unit, elements (reference 2.8)
+- :mod:`.safe_xml`        safe, bounded parsing of articles: budgets, own DTD or built-in entities (2.8)
 - :mod:`.layout`          a readable display of an article and the offset map to display positions
 - :mod:`.collection`      a folder, an archive or a folder of archives of articles, read lazily
 - :mod:`.archives`        articles inside one archive (zip, tar, tar.gz, tar.bz2, tar.xz)
@@ -34,7 +35,9 @@ Evaluation (one path: articles as columns, scored in batches)
 - :mod:`.explain`         a document measure's formula with one article's numbers
 - :mod:`.costs`           where a run loses: the AgP split and each ranked article's cost (5.11)
 - :mod:`.parameter_sweep` measures at many values of one parameter (reference section 9.6)
-- :mod:`.run_stats`       comparing runs and measures: tests, corrections, effect sizes, correlations
+- :mod:`.run_comparison`  comparing runs and measures: the policies, pairing by topic, the arrays
+- :mod:`.paired_statistics` the statistics: tests, intervals, corrections, effect sizes, correlations
+- :mod:`.report_numbers`  numbers as reports print them: decimals, signed differences, counts
 - :mod:`.simulated`       simulated runs from the assessments (fidelity)
 - :mod:`.fidelity_tables` does a measure order the simulated runs as expected?
 - :mod:`.element_retrieval` element retrieval: assessments and the INEX 2002/2003 metrics

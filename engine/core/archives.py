@@ -32,7 +32,7 @@ from pathlib import Path
 
 from . import article_index as ai
 from .errors import InputError
-from .text import MAX_ARTICLE_BYTES
+from .safe_xml import MAX_ARTICLE_BYTES
 
 #: archive suffixes, longest first (``.tar.gz`` before ``.gz`` would matter)
 SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz", ".tar", ".zip")

@@ -18,7 +18,7 @@ An article's DOCTYPE loads only the collection's own ``article.dtd`` (reference 
 the article's folder, a folder above it up to the collection folder, or the collection folder's
 parent, where the INEX articles' ``../article.dtd`` points. Inside an archive the archive is a
 folder: its members ``article.dtd`` on the way up, then the archive's own folder and up as for a
-file. Any other system id gets the built-in entity table (:mod:`readsim.core.text`). Every
+file. Any other system id gets the built-in entity table (:mod:`readsim.core.safe_xml`). Every
 problem with an article (missing, a folder, a FIFO, a broken link, not XML, over a budget, a
 damaged archive) is an :class:`InputError` naming it (``ARCHIVE: MEMBER: reason`` in an archive).
 """
@@ -34,7 +34,8 @@ from pathlib import Path
 from . import article_index as ai
 from .archives import SUFFIXES, Archive, is_archive, open_archive
 from .errors import InputError
-from .text import DTD_NAME, MAX_ARTICLE_BYTES, MAX_DTD_BYTES, Article, dtd_paths, parse_xml
+from .safe_xml import DTD_NAME, MAX_ARTICLE_BYTES, MAX_DTD_BYTES, dtd_paths, parse_xml
+from .text import Article
 from .units import UNITS
 
 KINDS_TEXT = "a folder of <name>.xml files, or a " + ", ".join(SUFFIXES) + " archive"

@@ -17,7 +17,7 @@ every topic (the paper: "for each comparison among the run pairs ..., the first 
 better or as good as the second run"); **on average** when it does in the mean but not on every
 topic; the ordering is **reversed** when the second run's mean is better. Effort measures
 (ANCE ...) are oriented (lower is better) before any comparison, and per-topic values are
-rounded as :func:`readsim.core.run_stats.settle` says (a 1e-17 difference is a tie).
+rounded as :func:`readsim.core.paired_statistics.settle` says (a 1e-17 difference is a tie).
 
 The paper's own AgP and AgP' rows (114 INEX 2006 topics) are :data:`PAPER_TABLE2`;
 :data:`ALWAYS` are the 28 orderings whose AgP row has no "<" topic, which AgP/F(0.25) respects
@@ -36,7 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .collection import Collection
-from readsim.core.run_stats import RunScores, settle
+from readsim.core.paired_statistics import settle
+from readsim.core.run_comparison import RunScores
 from .errors import InputError
 from .formats import Qrels
 from .listmeasures import evaluate

@@ -1,7 +1,7 @@
 """``readsim.compare`` (runs and measures compared, :class:`Comparison`) and
 ``readsim.fidelity`` (the fidelity tables on the simulated runs).
 
-The statistics are :mod:`readsim.core.run_stats`'s (reference section 12.1: pairing by topic,
+The statistics are :mod:`readsim.core.run_comparison`'s (reference section 12.1: pairing by topic,
 orientation of effort measures, one-tailed tests in the ranking's direction, corrections,
 Cohen's d_z, Kendall's tau-b and Pearson's r) and :mod:`readsim.core.fidelity_tables`'s (section
 12.2), the numbers of ``readsim-eval compare --no-doc`` and ``readsim-eval fidelity``.
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from readsim.core.run_stats import Comparison as _EngineComparison
+from readsim.core.run_comparison import Comparison as _EngineComparison
 from readsim.core.errors import Diagnostic
 from readsim.core.measure import ListMeasure
 
@@ -34,7 +34,7 @@ class Comparison:
     ``runs`` (labels, input order), ``measures`` (canonical names), ``topics`` (the topics
     every run has, or every judged topic with ``all_topics``: the pairing of every statistic),
     ``left_out`` (topics some run lacks), ``test``, ``alpha``, ``resamples``, ``seed``,
-    ``correction``. ``engine`` is the internal result (``readsim.core.run_stats.Comparison``,
+    ``correction``. ``engine`` is the internal result (``readsim.core.run_comparison.Comparison``,
     arrays; not part of the API)."""
 
     def __init__(self, engine: _EngineComparison):
@@ -180,7 +180,8 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
     the topics every run has (a warning names those left out; ``all_topics`` pairs every
     judged topic). Raises :class:`readsim.InputError` on bad input, ``ValueError`` on an
     option out of range, fewer than 2 runs or fewer than 2 paired topics."""
-    from readsim.core.run_stats import CORRECTIONS, TESTS, check_options
+    from readsim.core.paired_statistics import CORRECTIONS, TESTS
+    from readsim.core.run_comparison import check_options
 
     _check("all", reading, unit)
     check_options(choice("test", test, TESTS), real("alpha", alpha), whole("resamples", resamples),
@@ -219,7 +220,7 @@ def comparison_of(evaluations: Sequence[Evaluation], measures: Sequence[ListMeas
     documents" correlations) or None. ``options``: ``test``, ``alpha``, ``resamples``, ``seed``,
     ``correction`` as :func:`compare`. Raises ``ValueError`` (an option out of range, fewer than 2
     runs or paired topics)."""
-    from readsim.core.run_stats import compare_evaluations
+    from readsim.core.run_comparison import compare_evaluations
 
     return compare_evaluations(list(evaluations), list(measures), documents, **options)
 

@@ -554,9 +554,9 @@ def _qrels_from_frame(frame) -> _EngineQrels:
 
 def run_label(runs: list[_EngineRun]) -> list[str]:
     """The label of each run in results: ``readsim-eval``'s one naming rule
-    (:func:`readsim.core.run_stats.run_labels`: its run id; runs sharing an id are labelled by
+    (:func:`readsim.core.run_comparison.run_labels`: its run id; runs sharing an id are labelled by
     their file names, a name still shared gets `` (2)``, ...); one warning per shared id."""
-    from readsim.core.run_stats import run_labels
+    from readsim.core.run_comparison import run_labels
 
     labels, said = run_labels(runs)
     warn([Diagnostic("readsim", None, message) for message in said])

@@ -249,7 +249,7 @@ def test_runs_window_compares_the_run_before_its_edits(qtbot, win, data, tmp_pat
     c = r.comparison
     after_ev, before_ev = fresh(data, out), fresh(data, data["path"])
     # per topic the fresh evaluations' values, to rounding (the Runs window scores through
-    # readsim.core.run_stats's own arrays); the means are compare's (numpy over the paired topics)
+    # readsim.core.run_comparison's own arrays); the means are compare's (numpy over the paired topics)
     assert c.scores[q, 1].tolist() == pytest.approx([before_ev.values[AGP_F.name][t] for t in c.topics], rel=1e-12)
     assert c.scores[q, 0].tolist() == pytest.approx([after_ev.values[AGP_F.name][t] for t in c.topics], rel=1e-12)
     now, before = after_ev.means[AGP_F.name], before_ev.means[AGP_F.name]

@@ -23,7 +23,7 @@ from readsim.app.widgets.runs.correlation import CorrelationModel
 from readsim.app.widgets.runs.fidelity_tab import Table1Model, Table2Model
 from readsim.app.widgets.runs.runs_tab import RunsTableModel
 from readsim.app.widgets.runs.significance import PairsModel
-from readsim.core.run_stats import Comparison
+from readsim.core.run_comparison import Comparison
 from readsim.core.fidelity_tables import ON_AVERAGE, RESPECTED, REVERSED, Fidelity
 
 NAN = float("nan")

@@ -20,7 +20,7 @@ from readsim.app.session import Loaded, Session
 from readsim.app.widgets.runs.topics_tab import SORT_ROLE, TopicsTab
 from readsim.core import intervals as iv
 from readsim.core.collection import Collection
-from readsim.core.run_stats import compare_runs
+from readsim.core.run_comparison import compare_runs
 from readsim.core.formats import read_run
 from readsim.core.listmeasures import evaluate
 from readsim.core.measure import parse_list_measure

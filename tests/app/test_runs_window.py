@@ -4,7 +4,7 @@ the test, compute the fidelity tables, add runs (a bad one too), export.
 
 Expected numbers are the engine's, computed here independently of the window: every real run
 evaluated with :func:`readsim.core.listmeasures.evaluate` (and as whole documents), compared
-with :func:`readsim.core.run_stats.compare_evaluations`; the fidelity tables with
+with :func:`readsim.core.run_comparison.compare_evaluations`; the fidelity tables with
 :func:`readsim.core.fidelity_tables.fidelity_tables`, where AgP/F(0.25) respects the 28 orderings the
 paper's AgP confirms on every topic.
 """
@@ -31,7 +31,7 @@ from readsim.app.widgets import runs_window as rw
 from readsim.app.widgets.on_demand import RUNS_SHORTCUT
 from readsim.app.widgets.runs import cells
 from readsim.core.collection import Collection
-from readsim.core.run_stats import compare_evaluations
+from readsim.core.run_comparison import compare_evaluations
 from readsim.core.fidelity_tables import ALWAYS, RESPECTED, fidelity_tables
 from readsim.core.formats import read_run
 from readsim.core.listmeasures import evaluate
@@ -41,7 +41,7 @@ TOPIC = "2009074"
 ARTICLE = "23724"
 RUNS = ("bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run", "indri-passages.run",
         "indri-documents.run")
-# the one naming rule (readsim.core.run_stats.run_labels): the run id, or the file name when runs share
+# the one naming rule (readsim.core.run_comparison.run_labels): the run id, or the file name when runs share
 # it (the three BERT runs all say TREC2INEX; Indri's say indri-passages and indri)
 LABELS = ["bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run", "indri-passages", "indri"]
 RESAMPLES = 200  # few resamples: the tests stay fast; the window must give the engine's numbers

@@ -56,7 +56,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from readsim.core.run_stats import compare_runs
+from readsim.core.run_comparison import compare_runs
 
 X = [1, 2, 2, 3, 4, 5]
 Y = [1, 3, 2, 2, 5, 5]

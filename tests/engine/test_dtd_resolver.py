@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from readsim.core.text import parse_xml, xml_parser
+from readsim.core.safe_xml import parse_xml, xml_parser
 
 THREADS = 4
 ARTICLES = 8
@@ -31,15 +31,15 @@ HANG_GUARD = 120  # seconds; one process takes about a second
 
 SCRIPT = r"""
 import json, os, sys, threading, time
-from readsim.core import text
+from readsim.core import safe_xml
 
 mode, tmp, articles = sys.argv[1], sys.argv[2], sys.argv[3:]
 counts = threading.local()
-resolve = text._DTDResolver.resolve
+resolve = safe_xml._DTDResolver.resolve
 def counting(self, url, pubid, context):
     counts.n += 1
     return resolve(self, url, pubid, context)
-text._DTDResolver.resolve = counting
+safe_xml._DTDResolver.resolve = counting
 
 fifo = os.path.join(tmp, "dtd.fifo")
 archive = os.path.join(tmp, "inex.tar.gz")  # a regular file: libxml2 cannot open a path inside it
@@ -54,7 +54,7 @@ for path in articles:
         f.write(data)
     jobs.append((name, data))
 mapping = {os.path.join(archive, "article.dtd"): open(os.path.join(tmp, "article.dtd"), "rb").read()}
-paths = text.dtd_paths(os.path.join(folder, "x.xml"), folder)
+paths = safe_xml.dtd_paths(os.path.join(folder, "x.xml"), folder)
 
 out = {"parses": 0, "skipped": [], "errors": [], "texts": {}}
 start = threading.Barrier(int(os.environ["THREADS"]))
@@ -64,10 +64,10 @@ def work():
         counts.n = 0
         try:
             if mode == "archive":
-                tree = text.parse_xml(data, name, dtds=mapping,
-                                      base_url=os.path.join(archive, "articles", name))
+                tree = safe_xml.parse_xml(data, name, dtds=mapping,
+                                          base_url=os.path.join(archive, "articles", name))
             else:
-                tree = text.parse_xml(os.path.join(folder, name), dtds=paths)
+                tree = safe_xml.parse_xml(os.path.join(folder, name), dtds=paths)
             out["texts"][name] = "".join(tree.getroot().itertext())
         except Exception as err:
             out["errors"].append(str(err)[:300])

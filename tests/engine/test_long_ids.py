@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import readsim.core.formats.lines as lines_module
-import readsim.core.formats.run as run_module
+from readsim.core.formats import folrun
 import readsim.core.listmeasures as lm
 from readsim.cli import main
 from readsim.core.run_columns import joined
@@ -97,7 +97,7 @@ def test_long_ids_take_the_column_wise_path(inex, tmp_path):
 
 def test_a_big_run_of_long_ids_is_read_in_chunks(tmp_path, monkeypatch):
     # a chunk of short ids (packed) and one with long ones (coded) join into one vocabulary
-    monkeypatch.setattr(run_module, "CHUNK", 64)
+    monkeypatch.setattr(folrun, "CHUNK", 64)
     names = ["a1", "b", "c", "d", "e", "doc_000000012", "msmarco_doc_00_123#4", "a1", "a1"]
     path = tmp_path / "r.run"
     path.write_text("".join(f"{1 + k // 4} Q0 {a} {k} 1 r {k} 5\n" for k, a in enumerate(names)))

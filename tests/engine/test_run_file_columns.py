@@ -6,7 +6,7 @@ entry per result line, policies applied article by article), kept here as the de
 column-wise readers are checked against them on generated files (hypothesis: interleaved
 articles, split topics, overlaps, zero lengths, 6/7/8-field lines, several run ids, comments,
 blank lines, CRLF, a byte-order mark, tabs, names longer than 8 bytes, bad lines) and, for the
-run, with the file cut into chunks of a few bytes (:data:`readsim.core.formats.run.CHUNK`).
+run, with the file cut into chunks of a few bytes (:data:`readsim.core.formats.folrun.CHUNK`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from readsim.core import intervals as iv
 from readsim.core.errors import Diagnostic, InputError
 from readsim.core.formats import read_qrels, read_run
-from readsim.core.formats import run as run_module
+from readsim.core.formats import folrun
 from readsim.core.formats.lines import numbered_lines, scan_fields, to_int
 from readsim.core.formats.run import XPATH_LINE, WHOLE_LINE, Run, TopicEntries
 
@@ -103,7 +103,7 @@ def reference_run(path: str, strict: bool = False):
         what = "1 whole-article line (6 fields)" if len(six) == 1 else f"{len(six):,} whole-article lines (6 fields)"
         diagnostics.append(Diagnostic(path, six[0], f"{what} among {eights:,} passage lines (8 fields), the first "
                                       "here: each retrieves its article whole; a passage line cut short reads the same"))
-    if len(end_like) >= run_module.END_LIKE_MIN and shorter == 0:
+    if len(end_like) >= folrun.END_LIKE_MIN and shorter == 0:
         diagnostics.append(Diagnostic(path, end_like[0], f"column 8 looks like an end offset rather than a length: it is "
                                       f"never smaller than column 7 on {len(end_like)} lines with a positive offset"))
     for topic, line in split.items():
@@ -250,11 +250,11 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 
 
 @SETTINGS
-@given(data=run_files(), chunk=st.sampled_from([1, 40, 300, run_module.CHUNK]), strict=st.booleans())
+@given(data=run_files(), chunk=st.sampled_from([1, 40, 300, folrun.CHUNK]), strict=st.booleans())
 def test_run_read_column_wise_is_the_reference(tmp_path, monkeypatch, data, chunk, strict):
     path = tmp_path / "r.run"
     path.write_bytes(data)
-    monkeypatch.setattr(run_module, "CHUNK", chunk)
+    monkeypatch.setattr(folrun, "CHUNK", chunk)
     expected = outcome(reference_run, str(path), strict)
     got = outcome(lambda: as_reference_run(read_run(path, strict)))
     assert got == expected
@@ -297,7 +297,7 @@ def test_a_bad_line_deep_in_a_big_file_is_named(tmp_path):
     lines[98_765] = lines[98_765].replace(" 10", " ten")
     path = tmp_path / "big.run"
     path.write_text("\n".join(lines) + "\n")
-    assert path.stat().st_size > run_module.CHUNK
+    assert path.stat().st_size > folrun.CHUNK
     with pytest.raises(InputError) as err:
         read_run(path)
     assert str(err.value).startswith(f"{path}:98766: length must be an integer")
@@ -305,7 +305,7 @@ def test_a_bad_line_deep_in_a_big_file_is_named(tmp_path):
 
 def test_a_byte_order_mark_is_dropped_only_at_the_start_of_the_file(tmp_path, monkeypatch):
     # a chunk starting with U+FEFF is text there (part of the topic), as line by line
-    monkeypatch.setattr(run_module, "CHUNK", 10)
+    monkeypatch.setattr(folrun, "CHUNK", 10)
     path = tmp_path / "r.run"
     path.write_bytes(b"\xef\xbb\xbf1 Q0 a 1 1 r 0 5\n\xef\xbb\xbf1 Q0 b 1 1 r 0 5\n")
     assert as_reference_run(read_run(path)) == reference_run(str(path))

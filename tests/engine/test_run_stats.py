@@ -1,4 +1,4 @@
-"""Comparing runs (readsim.core.run_stats): each statistic's plumbing on hand-worked cases (which pairs,
+"""Comparing runs (readsim.core.run_comparison): each statistic's plumbing on hand-worked cases (which pairs,
 which direction, which topics are paired, a run missing a topic), the corrections, effect
 sizes, correlations, reproducibility with a seed, and the shortcuts checked against scipy."""
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from readsim.core.run_stats import (CORRECTIONS, Comparison, _rng_argument, adjust, compare_evaluations,
-                                    compare_runs, measure_generator, score_matrix, settle)
+from readsim.core.paired_statistics import CORRECTIONS, _rng_argument, adjust, measure_generator, settle
+from readsim.core.run_comparison import Comparison, compare_evaluations, compare_runs, score_matrix
 from readsim.core.formats import Judgement, Qrels, Run, RunArticle
 from readsim.core.listmeasures import Evaluation, evaluate
 from readsim.core.measure import parse_list_measure

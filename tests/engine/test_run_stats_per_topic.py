@@ -1,4 +1,4 @@
-"""Policies 8 and 9 of engine/core/run_stats.py, worked by hand: per-topic differences against a
+"""Policies 8 and 9 of engine/core/run_comparison.py, worked by hand: per-topic differences against a
 reference run, their order, and no correlation over two runs."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from readsim.core.run_stats import compare_runs
+from readsim.core.run_comparison import compare_runs
 
 
 def test_two_runs_each_against_the_other():

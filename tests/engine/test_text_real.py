@@ -10,7 +10,8 @@ import pytest
 
 from readsim.core.errors import InputError
 from readsim.core.formats import read_qrels
-from readsim.core.text import Article, content_end, parse_xml
+from readsim.core.safe_xml import parse_xml
+from readsim.core.text import Article, content_end
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ import pytest
 
 from readsim.core.collection import Collection
 from readsim.core.errors import InputError
-from readsim.core.text import (BUILTIN_DTD, MAX_ARTICLE_BYTES, MAX_ELEMENTS, MAX_TEXT_CHARS, Article, Element,
-                                 dtd_paths, read_file, walk)
+from readsim.core.safe_xml import BUILTIN_DTD, MAX_ARTICLE_BYTES, dtd_paths, read_file
+from readsim.core.text import MAX_ELEMENTS, MAX_TEXT_CHARS, Article, Element, walk
 
 SMALL = (b'<?xml version="1.0"?>\n<article><header><title>T</title></header>\n'
          b"<bdy><sec><p>one <b>two</b> three<!-- c --> four</p><p>five</p></sec><sec><p>six</p></sec></bdy></article>")

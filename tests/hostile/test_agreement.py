@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from readsim.app.main import main as app_main
-from readsim.core import text as text_mod
+from readsim.core import safe_xml
 from readsim.cli import main as eval_main
 from readsim.core.collection import Collection
 from readsim.core.formats import read_any_run
@@ -121,7 +121,7 @@ def dtd_device_not_opened(case, tmp, inex, capsys, monkeypatch):
         opened.append(os.path.realpath(os.fspath(path)))
         return real_open(path, *args, **kw)
 
-    monkeypatch.setattr(text_mod.os, "open", spy)
+    monkeypatch.setattr(safe_xml.os, "open", spy)
     art = Article.from_file(tmp / "coll" / "a.xml", "chars", collection=tmp / "coll")
     assert art.text == "café au lait"  # the built-in entity table gave &eacute;
     assert "/dev/zero" not in opened and opened == [os.path.realpath(tmp / "coll" / "a.xml")]
@@ -281,7 +281,7 @@ def test_sld_scores_as_whole_article_lines_on_the_real_complete_topics(inex):
 
 
 def test_rank_order_is_mean_then_label():
-    from readsim.core.run_stats import rank_order
+    from readsim.core.run_comparison import rank_order
 
     # equal means (0.7, 0.7, up to rounding noise) by label: "a" before "b", whatever the input order
     assert rank_order(np.array([0.5, 0.7, 0.7 + 1e-15]), ["c", "b", "a"]).tolist() == [2, 1, 0]
@@ -292,7 +292,7 @@ def test_rank_order_is_mean_then_label():
 def test_run_labels_one_rule_one_warning_per_shared_id():
     from types import SimpleNamespace as R
 
-    from readsim.core.run_stats import run_labels
+    from readsim.core.run_comparison import run_labels
 
     runs = [R(run_id="TREC2INEX", path="/r/bert.run"), R(run_id="indri", path="/r/indri-documents.run"),
             R(run_id="TREC2INEX", path="/r/bert-map19.run"), R(run_id="TREC2INEX", path="/s/bert.run")]

@@ -22,7 +22,8 @@ import pytest
 
 from readsim.core.collection import Collection
 from readsim.core.errors import InputError
-from readsim.core.text import MAX_ARTICLE_BYTES, MAX_ELEMENTS, MAX_TEXT_CHARS
+from readsim.core.safe_xml import MAX_ARTICLE_BYTES
+from readsim.core.text import MAX_ELEMENTS, MAX_TEXT_CHARS
 
 from helpers.hostile_articles import CLEAN, TRUNCATED, clean, deep_wide
 

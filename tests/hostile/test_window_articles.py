@@ -31,7 +31,7 @@ from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
 from readsim.core.collection import Collection
 from readsim.core.formats import read_qrels, read_run
-from readsim.core.text import MAX_ARTICLE_BYTES
+from readsim.core.safe_xml import MAX_ARTICLE_BYTES
 
 from helpers.hostile_articles import TRUNCATED, clean, deep_wide
 

@@ -2,5 +2,5 @@
 options panel (:mod:`.options`), the four tabs (:mod:`.runs_tab`, :mod:`.significance`,
 :mod:`.correlation`, :mod:`.fidelity`), and the table model they share (:mod:`.cells`). Each tab
 is a widget with its own table model filled by one ``set_rows(...)`` from the engine's results
-(:class:`readsim.core.run_stats.Comparison`, :class:`readsim.core.fidelity_tables.Fidelity`); the
+(:class:`readsim.core.run_comparison.Comparison`, :class:`readsim.core.fidelity_tables.Fidelity`); the
 models build their cells without a window. See docs/architecture.md."""

@@ -5,7 +5,7 @@ font), filled at once by a subclass's ``set_rows(...)``, readable without a wind
 its :meth:`~CellsTable.item` reads a cell back as shown (tests, exports). The helpers shared by
 the tabs (colours, :func:`wrap_label`, :func:`pair_tip`) live here too.
 
-Statistics are the engine's (:mod:`readsim.core.run_stats`, docs/reference.md section 12); this
+Statistics are the engine's (:mod:`readsim.core.run_comparison`, docs/reference.md section 12); this
 module only lays them out. See docs/architecture.md."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QToolButton, QVBoxLayout, QWidget
 
-from readsim.core.run_stats import MIN_CORRELATED
+from readsim.core.paired_statistics import MIN_CORRELATED
 
 from ... import appearance as look
 from ... import runs_model as rm
@@ -32,7 +32,7 @@ class CorrelationModel(CellsModel):
     documents) when any measure has a document score."""
 
     def set_rows(self, c) -> None:
-        """Fill from comparison ``c`` (:class:`readsim.core.run_stats.Comparison`)."""
+        """Fill from comparison ``c`` (:class:`readsim.core.run_comparison.Comparison`)."""
         m = len(c.measures)
         has_doc = [not np.isnan(c.doc_means[k]).any() for k in range(m)]
         columns = [Cell(wrap_label(name, 9)) for name in c.measures]

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
                                QListWidgetItem, QMenu, QPlainTextEdit, QPushButton, QSpinBox, QToolButton,
                                QVBoxLayout, QWidget)
 
-from readsim.core.run_stats import CORRECTIONS, MAX_RESAMPLES, TESTS
+from readsim.core.paired_statistics import CORRECTIONS, TESTS
+from readsim.core.run_comparison import MAX_RESAMPLES
 
 from ... import runs_model as rm
 from ...plain import plain_label, plain_tip

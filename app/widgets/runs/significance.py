@@ -33,7 +33,7 @@ class PairsModel(CellsModel):
         self.p = np.zeros((0, 0))
 
     def set_rows(self, c, k: int) -> None:
-        """Fill from comparison ``c`` (:class:`readsim.core.run_stats.Comparison`), measure ``k``."""
+        """Fill from comparison ``c`` (:class:`readsim.core.run_comparison.Comparison`), measure ``k``."""
         n = len(c.runs)
         order = [int(i) for i in c.order[k]]
         shown = c.p_adjusted if c.correction != "none" else c.p

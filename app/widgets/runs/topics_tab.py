@@ -2,7 +2,7 @@
 run's value on each topic and its difference to its reference run (the other run with two runs;
 with more, the best-ranked run, and for that run the runner-up), differences coloured (green: the
 run does better than its reference on the topic, red: worse; deeper: larger). The topics start
-in the engine's order (:meth:`readsim.core.run_stats.Comparison.per_topic`: where a run beats the
+in the engine's order (:meth:`readsim.core.run_comparison.Comparison.per_topic`: where a run beats the
 best-ranked run most first, ``readsim-eval compare --per-topic``); a click on a column's header
 sorts by it. Double-clicking a topic emits :attr:`TopicsTab.topic_activated` (the main window
 then shows that topic). docs/reference.md section 12.1.
@@ -60,7 +60,7 @@ class TopicsModel(QAbstractTableModel):
         self.endResetModel()
 
     def set_rows(self, c, k: int) -> None:
-        """Fill from comparison ``c`` (:class:`readsim.core.run_stats.Comparison`), measure ``k``."""
+        """Fill from comparison ``c`` (:class:`readsim.core.run_comparison.Comparison`), measure ``k``."""
         topics, ref, diff = c.per_topic(k)
         order = [int(i) for i in c.order[k]]
         best = order[0]

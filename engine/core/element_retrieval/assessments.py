@@ -62,7 +62,8 @@ from ..collection import Collection
 from ..errors import Diagnostic, InputError
 from ..formats import Qrels
 from ..formats.lines import MAX_OFFSET
-from ..text import Article, parse_xml
+from ..safe_xml import parse_xml
+from ..text import Article
 from .tree import ElementTree, element_tree
 
 GRADES = (0, 1, 2, 3)

@@ -1,6 +1,6 @@
 """Element runs: ranked lists of elements, overlap kept ([Gövert 2006], sections 4.1-4.2).
 
-Unlike the passage tasks (:mod:`readsim.core.formats.run` merges an article's results into one
+Unlike the passage tasks (:mod:`readsim.core.formats.folrun` merges an article's results into one
 ranked article with united passages), an element run keeps **every result line as one ranked
 element**, in line order, nested and repeated text included: that overlap is what the INEX
 2003o metric looks at.
@@ -49,7 +49,7 @@ import numpy as np
 from ..collection import Collection
 from ..errors import Diagnostic, InputError
 from ..formats.lines import numbered_lines, read_bytes, to_int
-from ..text import parse_xml
+from ..safe_xml import parse_xml
 from .assessments import ElementAssessments, TopicAssessments
 from .tree import ElementTree, element_tree
 

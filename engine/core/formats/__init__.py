@@ -1,7 +1,8 @@
 """Readers and writers of INEX files (docs/reference.md section 2), with the policies of its sections 7 and 10.
 
 - :mod:`.qrels`   FOL qrels (2008-2010)
-- :mod:`.run`     FOL runs ("TREC++", 8 fields; 7 fields with an element XPath; 6 fields = whole article)
+- :mod:`.folrun`  FOL runs ("TREC++", 8 fields; 7 fields with an element XPath; 6 fields = whole article)
+- :mod:`.run`     a run and its parts (ranked articles; a FOL run's lines and ranked articles as columns)
 - :mod:`.xmlrun`  XML runs of INEX 2006-2008 (``<fol>``, ``<path>``, ``<passage>`` XPointers)
 - :mod:`.topics`  INEX topic files and Indri query files (titles)
 """
@@ -9,7 +10,8 @@
 from ..errors import Diagnostic, InputError
 from .lines import read_bytes
 from .qrels import Judgement, Qrels, article_length, read_qrels
-from .run import Run, RunArticle, read_run
+from .folrun import read_run
+from .run import Run, RunArticle
 from .run_writer import write_run
 from .topics import Topic, read_topics
 from .xmlrun import is_xml_run, read_xml_run

@@ -34,7 +34,7 @@ def read_topics(path: str | os.PathLike) -> dict[str, Topic]:
 
     Raises :class:`InputError` for malformed XML or a file with no topic in a known format.
     """
-    from ..text import parse_xml  # lxml, only when topics are read
+    from ..safe_xml import parse_xml  # lxml, only when topics are read
 
     root = parse_xml(path).getroot()
     topics: dict[str, Topic] = {}

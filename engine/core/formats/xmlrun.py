@@ -63,7 +63,7 @@ def read_xml_run(path: str | os.PathLike, strict: bool = False, data: bytes | No
     """Read an INEX 2006-2008 XML run (from ``data`` when the file was already read). Raises
     :class:`InputError` naming file and line."""
     path = str(path)
-    from ..text import parse_xml  # lxml, only when an XML run is read
+    from ..safe_xml import parse_xml  # lxml, only when an XML run is read
 
     root = (parse_xml(path) if data is None else parse_xml(data, path)).getroot()
     if root.tag != "inex-submission":

@@ -1,7 +1,8 @@
 """Comparing runs and measures (docs/reference.md section 12): a mean with a confidence interval per run,
 a significance test for every pair of runs, effect sizes, and the correlation of the runs'
-scores between measures. Every statistic is scipy's (:mod:`scipy.stats`); this module pairs
-the topics, orients the measures, corrects for many pairs and lays the results out as arrays.
+scores between measures. Every statistic is scipy's (:mod:`scipy.stats`), computed in
+:mod:`readsim.core.paired_statistics`; this module pairs the topics, orients the measures,
+corrects for many pairs and lays the results out as arrays (:func:`compare_runs`).
 
 Input: the per-topic values of ``n`` runs under ``m`` list measures over ``t`` topics, a float
 array ``scores`` of shape ``(m, n, t)`` (:func:`score_matrix` builds it from
@@ -39,13 +40,14 @@ Policies, all in one place (each has a test in ``tests/engine/test_run_stats.py`
    difference and a positive tau always mean the same thing ([Arvola 2010] reports the correlations
    of MANCE with MAgP "as their opposite values" for the same reason). Means and confidence
    intervals are printed in the measure's own direction.
-3. **Ties and floating-point noise.** Per-topic values are rounded to :data:`DECIMALS` (12)
-   decimal places first, so two runs that score the same in exact arithmetic tie (a 1e-17
-   difference is never a win, nor significant); resampled mean differences within
-   :data:`TOLERANCE` (relative to the largest value) count as zero. Runs with equal means are
-   ordered by their label (:func:`rank_order`: mean best first, then label), the one rule of
-   the command line's report and the Runs window; every run tied for the best mean is best
-   (:meth:`Comparison.best`), none leads. Labels come from :func:`run_labels`.
+3. **Ties and floating-point noise.** Per-topic values are rounded to
+   :data:`~readsim.core.paired_statistics.DECIMALS` (12) decimal places first, so two runs that
+   score the same in exact arithmetic tie (a 1e-17 difference is never a win, nor significant);
+   resampled mean differences within :data:`~readsim.core.paired_statistics.TOLERANCE` (relative
+   to the largest value) count as zero. Runs with equal means are ordered by their label
+   (:func:`rank_order`: mean best first, then label), the one rule of the command line's report
+   and the Runs window; every run tied for the best mean is best (:meth:`Comparison.best`), none
+   leads. Labels come from :func:`run_labels`.
 4. **Direction of the tests.** For a measure, runs are ranked by their mean (best first); each
    pair is tested one-tailed in the direction of the ranking, H1 "the higher-ranked run is
    better" (a difference of exactly 0 is never significant). ``p[k, i, j]`` is set for run i
@@ -80,9 +82,10 @@ Policies, all in one place (each has a test in ``tests/engine/test_run_stats.py`
    the topics where each run is better (``wins``) and those tied.
 8. **Correlations** between two measures: :func:`scipy.stats.kendalltau` (tau-b) and
    :func:`scipy.stats.pearsonr` of the runs' oriented means, with their two-sided p-values;
-   NaN when a measure scores every run the same, and with fewer than :data:`MIN_CORRELATED`
-   (3) runs: two runs always lie on a line, so their tau and r are +-1 whatever the measures
-   say (reports say "two runs cannot show a correlation"). Against the full-document baseline
+   NaN when a measure scores every run the same, and with fewer than
+   :data:`~readsim.core.paired_statistics.MIN_CORRELATED` (3) runs: two runs always lie on a
+   line, so their tau and r are +-1 whatever the measures say (reports say "two runs cannot show
+   a correlation"). Against the full-document baseline
    (the run evaluated ``--as-documents``): the same for each measure with its own baseline scores.
 9. **Per-topic differences** (:meth:`Comparison.per_topic`): on each paired topic, each run's
    value minus that of its reference run, the best-ranked run (policy 3's ranking) for every
@@ -97,10 +100,7 @@ seed. Pure numpy and scipy; no Qt.
 
 from __future__ import annotations
 
-import math
 import os
-import warnings
-import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -109,20 +109,10 @@ import numpy as np
 
 from .listmeasures import Evaluation
 from .measure import ListMeasure, UnknownMeasure, parse_list_measure
+from .paired_statistics import (CORRECTIONS, TESTS, adjust, bootstrap_test, correlate, effect_sizes, measure_generator,
+                                randomization_test, settle, t_interval, t_test)
 
-TESTS = ("bootstrap", "t", "randomization")
-CORRECTIONS = ("none", "holm", "bonferroni")
-DECIMALS = 12
-"""Per-topic values are rounded to this many decimal places before any comparison (policy 3)."""
-TOLERANCE = 1e-10
-"""A resampled mean difference within this (times the largest absolute value, at least 1) is 0."""
-MAX_CELLS = 4_000_000
-"""Resampled values held at once (runs x resamples x topics for scipy's ``batch``; pairs x
-resamples for the pairs' differences)."""
 MAX_RESAMPLES = 100_000
-MIN_CORRELATED = 3
-"""Fewest runs a correlation is computed over (policy 8): two points always lie on a line, so
-over two runs Kendall's tau and Pearson's r are +-1 whatever the measures say."""
 
 
 @dataclass(frozen=True)
@@ -321,179 +311,6 @@ def score_matrix(evaluations: Sequence[Evaluation],
     return _matrix_on(evaluations, measures, topics), topics, sorted(union - shared)
 
 
-def settle(values: np.ndarray) -> np.ndarray:
-    """``values`` rounded to :data:`DECIMALS` places (policy 3): float64, same shape."""
-    out = np.round(np.asarray(values, dtype=float), DECIMALS)
-    out[out == 0] = 0.0  # no -0.0
-    return out
-
-
-# -- the statistics --------------------------------------------------------------------------------
-
-
-_RNG_KEY: list[str] = []
-
-
-def _rng_argument(generator: np.random.Generator) -> dict:
-    """scipy >= 1.15 takes ``rng``; older versions (``scipy>=1.11`` is required) ``random_state``."""
-    if not _RNG_KEY:
-        import inspect
-
-        from scipy import stats
-
-        _RNG_KEY.append("rng" if "rng" in inspect.signature(stats.bootstrap).parameters else "random_state")
-    return {_RNG_KEY[0]: generator}
-
-
-def measure_generator(seed: int, name: str) -> np.random.Generator:
-    """The random generator of measure ``name``: from ``seed`` and the measure's name, so a
-    measure's results do not depend on the other measures asked for."""
-    return np.random.default_rng([int(seed), zlib.crc32(name.encode())])
-
-
-def _batch(n: int, t: int) -> int:
-    return max(1, MAX_CELLS // max(1, n * t))
-
-
-def _mean(x, axis=-1):
-    return np.mean(x, axis=axis)
-
-
-def _mean_difference(x, y, axis=-1):
-    return np.mean(x - y, axis=axis)
-
-
-def bootstrap_test(values: np.ndarray, better: np.ndarray, worse: np.ndarray, resamples: int, alpha: float,
-                   generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Paired bootstrap (policy 4) of oriented ``values`` ``(n, t)``.
-
-    Returns ``(p, ci)``: ``p`` ``(pairs,)`` one-tailed p of ``better[q]`` better than
-    ``worse[q]``; ``ci`` ``(n, 2)`` the percentile interval of each run's mean at level
-    ``1 - alpha``."""
-    from scipy import stats
-
-    n, t = values.shape
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = stats.bootstrap((values,), _mean, n_resamples=resamples, vectorized=True, axis=-1,
-                              method="percentile", confidence_level=1 - alpha, batch=_batch(n, t),
-                              **_rng_argument(generator))
-    dist = res.bootstrap_distribution  # (n, resamples)
-    tol = TOLERANCE * max(1.0, float(np.max(np.abs(values), initial=0.0)))
-    p = np.empty(len(better))
-    step = _batch(1, resamples)  # pairs at a time
-    for s in range(0, len(better), step):
-        d = dist[better[s:s + step]] - dist[worse[s:s + step]]
-        p[s:s + step] = np.mean(d <= tol, axis=-1)
-    ci = np.column_stack([res.confidence_interval.low, res.confidence_interval.high])
-    return p, ci
-
-
-def randomization_test(values: np.ndarray, better: np.ndarray, worse: np.ndarray, resamples: int,
-                       generator: np.random.Generator) -> np.ndarray:
-    """Paired randomization test (policy 4) of oriented ``values`` ``(n, t)``: ``(pairs,)``
-    one-tailed p of ``better[q]`` better than ``worse[q]``."""
-    from scipy import stats
-
-    n, t = values.shape
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = stats.permutation_test((values, np.zeros_like(values)), _mean_difference, permutation_type="samples",
-                                     vectorized=True, n_resamples=resamples, alternative="greater", axis=-1,
-                                     batch=_batch(n, t), **_rng_argument(generator))
-    null = res.null_distribution  # (resamples or 2**t, n): mean of the sign-flipped values
-    observed = np.mean(values, axis=-1)
-    obs = observed[better] - observed[worse]
-    exact = t < 63 and 2 ** t <= resamples
-    adjustment = 0 if exact else 1
-    tol = TOLERANCE * max(1.0, float(np.max(np.abs(values), initial=0.0)))
-    gamma = np.maximum(np.abs(np.finfo(float).eps * 100 * obs), tol)  # scipy's gamma, at least our tolerance
-    count = np.empty(len(better), dtype=np.int64)
-    step = _batch(1, null.shape[0])  # pairs at a time
-    for s in range(0, len(better), step):
-        null_pairs = null[:, better[s:s + step]] - null[:, worse[s:s + step]]
-        count[s:s + step] = np.count_nonzero(null_pairs >= obs[s:s + step] - gamma[s:s + step], axis=0)
-    return np.clip((count + adjustment) / (null.shape[0] + adjustment), 0.0, 1.0)
-
-
-def t_test(values: np.ndarray, better: np.ndarray, worse: np.ndarray) -> np.ndarray:
-    """Paired t-test (policy 4), ``scipy.stats.ttest_rel(alternative="greater")``, of
-    oriented ``values`` ``(n, t)``: ``(pairs,)`` one-tailed p; 1 where every difference is 0."""
-    from scipy import stats
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        result = stats.ttest_rel(values[better], values[worse], axis=-1, alternative="greater")
-    p = np.asarray(result.pvalue, dtype=float)
-    return np.where(np.isnan(p), 1.0, p)
-
-
-def t_interval(values: np.ndarray, alpha: float) -> np.ndarray:
-    """Student's t interval of each row's mean at level ``1 - alpha``: ``(n, 2)`` (policy 5)."""
-    from scipy import stats
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ci = stats.ttest_1samp(values, 0.0, axis=-1).confidence_interval(1 - alpha)
-    out = np.column_stack([ci.low, ci.high]).astype(float)
-    mean = np.mean(values, axis=-1)
-    flat = np.ptp(values, axis=-1) == 0
-    out[flat] = mean[flat, None]
-    return out
-
-
-def adjust(p: np.ndarray, correction: str) -> np.ndarray:
-    """p-values of one family (a measure's pairs) adjusted by ``correction`` (policy 6):
-    ``none``, ``bonferroni`` or ``holm``. Same shape; NaN stays NaN."""
-    p = np.asarray(p, dtype=float)
-    if correction == "none":
-        return p.copy()
-    if correction not in CORRECTIONS:
-        raise ValueError(f"unknown correction {correction!r}; corrections are {', '.join(CORRECTIONS)}")
-    out = np.full_like(p, np.nan)
-    ok = ~np.isnan(p)
-    q = p[ok]
-    m = len(q)
-    if correction == "bonferroni":
-        out[ok] = np.minimum(1.0, q * m)
-        return out
-    order = np.argsort(q, kind="stable")
-    steps = np.minimum(1.0, (m - np.arange(m)) * q[order])
-    held = np.empty(m)
-    held[order] = np.maximum.accumulate(steps)
-    out[ok] = held
-    return out
-
-
-def effect_sizes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For oriented ``values`` ``(n, t)``: ``(diff, d_z, wins)``, each ``(n, n)``: the mean
-    per-topic difference of run i minus run j, Cohen's d_z of those differences (policy 7) and
-    the topics where run i is better."""
-    d = values[:, None, :] - values[None, :, :]  # (n, n, t)
-    diff = settle(np.mean(d, axis=-1))
-    wins = np.count_nonzero(d > 0, axis=-1)
-    t = values.shape[1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sd = np.std(d, axis=-1, ddof=1) if t > 1 else np.zeros(diff.shape)
-        sd = settle(sd)
-        dz = np.where(sd > 0, diff / np.where(sd > 0, sd, 1.0), np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
-    return diff, dz, wins
-
-
-def _correlate(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, float]:
-    """``(tau, tau p, r, r p)`` of two score vectors over runs (policy 8); NaN when undefined."""
-    from scipy import stats
-
-    a, b = settle(a), settle(b)
-    if len(a) < MIN_CORRELATED or np.ptp(a) == 0 or np.ptp(b) == 0:
-        return (np.nan,) * 4
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        k = stats.kendalltau(a, b)
-        r = stats.pearsonr(a, b)
-    return float(k.statistic), float(k.pvalue), float(r.statistic), float(r.pvalue)
-
-
 def _orientation(measures: Sequence[ListMeasure | str], lower_is_better: Sequence[bool] | None) -> np.ndarray:
     if lower_is_better is not None:
         out = np.asarray(lower_is_better, dtype=bool)
@@ -596,7 +413,7 @@ def compare_runs(scores: np.ndarray, runs: Sequence[str], measures: Sequence[Lis
         tau[k, k] = r[k, k] = 1.0
         tau_p[k, k] = r_p[k, k] = 0.0
         for q in range(k + 1, m):
-            tau[k, q], tau_p[k, q], r[k, q], r_p[k, q] = _correlate(oriented_means[k], oriented_means[q])
+            tau[k, q], tau_p[k, q], r[k, q], r_p[k, q] = correlate(oriented_means[k], oriented_means[q])
             tau[q, k], tau_p[q, k], r[q, k], r_p[q, k] = tau[k, q], tau_p[k, q], r[k, q], r_p[k, q]
     doc_means = np.full((m, n), np.nan)
     doc = [np.full(m, np.nan) for _ in range(4)]
@@ -611,7 +428,7 @@ def compare_runs(scores: np.ndarray, runs: Sequence[str], measures: Sequence[Lis
             dk = settle(dx[k])
             doc_means[k] = np.mean(dk, axis=-1)
             baseline = settle(np.mean(dk * sign[k], axis=-1))
-            doc[0][k], doc[1][k], doc[2][k], doc[3][k] = _correlate(oriented_means[k], baseline)
+            doc[0][k], doc[1][k], doc[2][k], doc[3][k] = correlate(oriented_means[k], baseline)
             doc_gains[k] = int(np.count_nonzero(oriented_means[k] > baseline))
     return Comparison(list(map(str, runs)), names, lower, topics, x, means, ci, order, rank, diff, effect, wins, p,
                       p_adj, significant, tau, tau_p, r, r_p, doc_means, *doc, doc_gains, test, float(alpha),
@@ -654,28 +471,3 @@ def _matrix_on(evaluations: Sequence[Evaluation], measures: Sequence[ListMeasure
         for k, name in enumerate(names):
             out[k, i] = [e.values[name][t] for t in topics]
     return out
-
-
-def format_number(value: float | None, digits: int = 4) -> str:
-    """A statistic as reports show it: ``digits`` decimals; ``n/a`` for None or NaN, ``+inf``/``-inf``;
-    a value rounding to zero at ``digits`` decimals prints ``0.0000``, never ``-0.0000``."""
-    if value is None or not math.isfinite(value):
-        return "n/a" if value is None or math.isnan(value) else ("+inf" if value > 0 else "-inf")
-    text = f"{value:.{digits}f}"
-    return text.lstrip("-") if float(text) == 0 else text
-
-
-def plural(n: int, word: str) -> str:
-    """A count with its noun as reports print it: ``1 pair``, ``3 pairs``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def format_signed(value: float, digits: int = 4) -> str:
-    """:func:`format_number` with its sign always shown (a difference), except that a value
-    rounding to zero at ``digits`` decimals prints as zero without a sign (``0.0000``, never
-    ``-0.0000`` nor ``+0.0000``: a sign there would claim a direction the digits do not show)."""
-    if not math.isfinite(value):
-        return format_number(value)
-    text = f"{value:+.{digits}f}"
-    return text[1:] if float(text) == 0 else text
-

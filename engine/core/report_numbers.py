@@ -1,0 +1,32 @@
+"""Numbers as reports print them (the comparison's, the fidelity tables', the losses'; the command
+line's and the window's): a statistic with its decimals, a signed difference, a count with its
+noun."""
+
+from __future__ import annotations
+
+import math
+
+
+def format_number(value: float | None, digits: int = 4) -> str:
+    """A statistic as reports show it: ``digits`` decimals; ``n/a`` for None or NaN, ``+inf``/``-inf``;
+    a value rounding to zero at ``digits`` decimals prints ``0.0000``, never ``-0.0000``."""
+    if value is None or not math.isfinite(value):
+        return "n/a" if value is None or math.isnan(value) else ("+inf" if value > 0 else "-inf")
+    text = f"{value:.{digits}f}"
+    return text.lstrip("-") if float(text) == 0 else text
+
+
+def plural(n: int, word: str) -> str:
+    """A count with its noun as reports print it: ``1 pair``, ``3 pairs``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def format_signed(value: float, digits: int = 4) -> str:
+    """:func:`format_number` with its sign always shown (a difference), except that a value
+    rounding to zero at ``digits`` decimals prints as zero without a sign (``0.0000``, never
+    ``-0.0000`` nor ``+0.0000``: a sign there would claim a direction the digits do not show)."""
+    if not math.isfinite(value):
+        return format_number(value)
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
