@@ -164,3 +164,16 @@ def test_the_spec_rule_catches_the_spellings():
         assert INTERNAL_SPEC.search(cited), cited
     for fine in ("RESPECTED", "SPEC_STRICT = EXH_STRICT", "docs/reference.md section 2"):
         assert not INTERNAL_SPEC.search(fine), fine
+
+
+def test_each_package_docstring_names_every_module_it_holds():
+    """The module maps a new engineer reads first (engine/core, engine/operations, engine/cli)
+    name every module of their folder: a module added without its line fails here."""
+    import ast
+
+    for folder in ("engine/core", "engine/operations", "engine/cli"):
+        doc = ast.get_docstring(ast.parse((ROOT / folder / "__init__.py").read_text(encoding="utf-8"))) or ""
+        names = {p.stem for p in (ROOT / folder).glob("*.py") if not p.stem.startswith("__")}
+        names |= {p.name for p in (ROOT / folder).iterdir() if (p / "__init__.py").exists()}
+        missing = sorted(n for n in names if f":mod:`.{n}`" not in doc)
+        assert missing == [], f"{folder}/__init__.py's module map lacks {missing}"
