@@ -175,10 +175,11 @@ class _Relay(QObject):
     done = Signal(object)
     failed = Signal(object)
 
-    def __init__(self, parent_ref: QObject | None, success: Callable[[Any], None],
+    def __init__(self, parent_ref: QObject | None, op: Callable[[], Any], success: Callable[[Any], None],
                  failure: Callable[[BaseException], None] | None) -> None:
         super().__init__()
         self._parent_ref = parent_ref
+        self._op = op  # called by the job (worker thread); here so that it is dropped in this thread
         self._success = success
         self._failure = failure
         self.done.connect(self._on_done)
@@ -204,20 +205,23 @@ class _Relay(QObject):
             self._finish()
 
     def _finish(self) -> None:
+        # drop op and the callbacks here, in the GUI thread: PySide at times keeps a finished
+        # job's Python object (and so this relay) alive for good, and their closures would keep
+        # what they name (a window, its plots, a collection) alive with it
+        self._op = self._success = self._failure = self._parent_ref = None
         _live.discard(self)
         activity()._add(-1)
         self.deleteLater()
 
 
 class _Job(QRunnable):
-    def __init__(self, op: Callable[[], Any], relay: _Relay) -> None:
+    def __init__(self, relay: _Relay) -> None:
         super().__init__()
-        self._op = op
         self._relay = relay
 
     def run(self) -> None:  # worker thread: touch nothing but op and the relay's signals
         try:
-            result = self._op()
+            result = self._relay._op()
         except BaseException as exc:  # noqa: BLE001 - handed to the GUI thread, never lost
             self._relay.failed.emit(exc)
             return
@@ -251,10 +255,10 @@ def run_in_background(
     """
     if sys.getswitchinterval() > SWITCH_INTERVAL_S:
         sys.setswitchinterval(SWITCH_INTERVAL_S)
-    relay = _Relay(parent, success, failure)
+    relay = _Relay(parent, op, success, failure)
     _live.add(relay)
     activity()._add(1)
-    QThreadPool.globalInstance().start(_Job(op, relay))
+    QThreadPool.globalInstance().start(_Job(relay))
 
 
 class LatestJob:

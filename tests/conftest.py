@@ -37,14 +37,44 @@ def inex() -> Path:
 def gui_thread_gc():
     """No automatic garbage collection during a test: it could run in a worker thread and free
     an earlier test's Qt objects there (a deadlock; see readsim.app.background). Collect
-    before and after, in this (the GUI) thread."""
+    before and after, in this (the GUI) thread. What is alive when the test starts (modules, the
+    session's data, the module's fixtures) is then frozen out of the collector's sight
+    (``gc.freeze``, as the window does) until its module ends (:func:`pytest_runtest_teardown`):
+    a full collection walked it all, about 0.25 s twice a test, some 6 minutes of the gui tier."""
     import gc
 
     gc.collect()
+    gc.freeze()
     gc.disable()
     yield
     gc.enable()
+    _delete_later_now()
     gc.collect()
+    _delete_later_now()  # what the collection freed may have asked deleteLater
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a module's last test (its module-scoped fixtures finished): what ``gui_thread_gc``
+    froze is collectable again (the next test's collection walks it once, then freezes it anew)."""
+    try:
+        return (yield)
+    finally:
+        if nextitem is None or nextitem.module is not getattr(item, "module", None):
+            import gc
+
+            gc.unfreeze()
+
+
+def _delete_later_now() -> None:
+    """Delete now what asked to be deleted later (``deleteLater``: pytest-qt's closed widgets,
+    ``--screenshot``'s window). Qt does that only in an event loop started after the call, and
+    none is: ``processEvents`` and pytest-qt's waits leave them, so every test's windows stayed
+    alive to the end of the session (3 GB; each window's start walked all the earlier ones' widgets)."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    if QCoreApplication.instance() is not None:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 @pytest.fixture
