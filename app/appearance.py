@@ -35,7 +35,7 @@ ZOOMS = (0.8, 0.9, 1.0, 1.1, 1.25, 1.4, 1.6, 1.8, 2.0, 2.4)
 """The zoom factors Ctrl++ and Ctrl+- step through (1.0: the system's font size)."""
 PRESENT_ZOOM = 1.4
 """Presentation mode's zoom: 11-point body text reads at about 15 points on a projector."""
-THEMES = ("system", "light", "dark")
+THEMES = keys.THEMES
 ZOOM_KEY, THEME_KEY = keys.ZOOM.name, keys.THEME.name
 
 

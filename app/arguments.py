@@ -16,6 +16,7 @@ from readsim.core.measure import parse_count, parse_real
 from readsim.core.reading import READING_MODES, Mode
 
 from .render_args import add_render_arguments, check_render_usage
+from .settings_keys import THEMES
 from .view_args import BETA_RANGE, MAX_SCREEN, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
 
 
@@ -97,6 +98,9 @@ def parser() -> argparse.ArgumentParser:
                    help="F-score beta, {:g} to {:g} (default 0.25)".format(*BETA_RANGE))
     p.add_argument("--present", action="store_true", help="open in presentation mode (View > Presentation): large "
                    "text, the article and the scores only, for a room or a projector; with --screenshot, a slide")
+    p.add_argument("--theme", choices=THEMES, default=None,
+                   help="light or dark (or the system's) for this run only, pictures included; View > Theme "
+                        "keeps the window's own choice (default: that choice; for a picture, the system's)")
     p.add_argument("--screenshot", metavar="PNG", help="render the window offscreen to a .png or .svg file (its folder is created), written atomically, and exit")
     p.add_argument("--step", type=option(_step), default=None, metavar="K",
                    help="with --screenshot or --figure (only): screens read forward, 0 or more (default 0)")

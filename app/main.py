@@ -7,6 +7,7 @@
             [--topic T] [--article A] [--unit bytes|chars]
             [--reading MODE --screen S --tolerance T --beta B] [--entry OFFSET]
             [--present]                         # presentation mode (View ▸ Presentation)
+            [--theme light|dark|system]         # this run's theme (pictures too)
             [--screenshot out.png [--step K]]   # render offscreen, write a PNG, exit
             [--figure FILE [--range START:END]] [--record FILE.gif]   # app/render_args.py
 
@@ -299,6 +300,10 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     start(session, window, args)
     if getattr(args, "present", False):
         window.presentation.set_on(True)  # after start: a view's or lesson's docks are closed too
+    if getattr(args, "theme", None):
+        from .appearance import appearance
+
+        appearance().set_theme(args.theme)  # this run only: View ▸ Theme's remembered choice is left
     if headless(args):
         try:
             return screenshot(app, window, args, interrupt)
@@ -307,7 +312,7 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
             window.deleteLater()
             from .appearance import appearance
 
-            appearance().reset()  # a picture's zoom (--present) is not the process's
+            appearance().reset()  # a picture's zoom (--present) and theme (--theme) are not the process's
     previous = sys.excepthook
     sys.excepthook = _dialog_hook(window)
     try:

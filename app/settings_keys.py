@@ -31,6 +31,7 @@ WINDOW_SPLITTER = Key("window/splitter", None, None, "the three columns' splitte
 RECENT = Key("recent", None, [], "recent files as kind|path strings, newest first")
 # appearance.py: View ▸ Zoom and View ▸ Theme
 ZOOM = Key("view/zoom", None, 1.0, "the text zoom factor (a number; clamped when read)")
+THEMES = ("system", "light", "dark")  # the themes View ▸ Theme and --theme offer
 THEME = Key("view/theme", None, "system", "system, light or dark")
 # widgets: the user's choices
 TOPIC_VIEW_DOC = Key("topic_view/doc", None, None, "the topic view's document measure (F, T2IF, ...)")

@@ -38,7 +38,7 @@ from ..playback import jumps
 from ..session import Session
 from .article_view import ArticleView, DocumentBuilder
 from .legend import Legend
-from .fixed_labels import fit_text
+from .fixed_labels import ElidedLabel, fit_text
 
 MAX_CHAIN_BUTTONS = 60
 #: articles with up to this many display characters are built at once (about 7 ms per
@@ -169,7 +169,7 @@ class ArticlePanel(QWidget):
         self.first_btn.clicked.connect(lambda: session.set_step(0))
         self.prev_btn.clicked.connect(lambda: session.step_by(-1))
         self.next_btn.clicked.connect(lambda: session.step_by(1))
-        self.reading_label = plain_label()
+        self.reading_label = ElidedLabel()
         look.follow(self.reading_label, f"color:{look.css('muted')};")
         self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         nav.addWidget(self.first_btn)

@@ -8,7 +8,7 @@ pane's line under the text, and the topic view's cards, square and wrapped lines
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QApplication, QLabel
 
 
@@ -135,3 +135,31 @@ class WrappedLabel(QLabel):
         if needs != self._needs:
             self._needs = needs
             self.updateGeometry()
+
+
+class ElidedLabel(QLabel):
+    """A one-line plain-text label that gives its room up first (its size policy ignores its
+    text) and, when short of room, ends its text with an ellipsis instead of cutting a word
+    ("positions 0–3…", never "posit"); the whole text is then its tooltip."""
+
+    def __init__(self, text: str = "", parent=None) -> None:
+        super().__init__(text, parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self._tip = ""
+
+    def setToolTip(self, tip: str) -> None:
+        self._tip = tip
+        super().setToolTip(tip)
+
+    def shown_text(self) -> str:
+        """The text as drawn at the label's width."""
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.contentsRect().width())
+
+    def paintEvent(self, event) -> None:
+        shown = self.shown_text()
+        tip = self._tip if shown == self.text() else "\n".join(t for t in (self.text(), self._tip) if t)
+        if super().toolTip() != tip:
+            super().setToolTip(tip)
+        painter = QPainter(self)
+        self.style().drawItemText(painter, self.contentsRect(), int(self.alignment()), self.palette(), self.isEnabled(),
+                                  shown, self.foregroundRole())

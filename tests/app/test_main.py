@@ -40,6 +40,22 @@ def test_screenshot_of_the_sample(tmp_path, capsys):
     keep_shot(out)
 
 
+def test_theme_dark_draws_a_dark_picture_and_leaves_the_process_light(tmp_path, capsys):
+    from readsim.app.appearance import appearance
+
+    def lightness(path: Path) -> float:
+        img = QImage(str(path))
+        px = [img.pixelColor(x, y).lightnessF() for x in range(0, img.width(), 41) for y in range(0, img.height(), 29)]
+        return sorted(px)[len(px) // 2]  # the median: the window's background
+
+    dark, light = tmp_path / "dark.png", tmp_path / "light.png"
+    assert main(["--theme", "dark", "--size", "1280x720", "--screenshot", str(dark)]) == 0, capsys.readouterr().err
+    assert appearance().theme == "system"  # this run's theme only
+    assert main(["--theme", "light", "--size", "1280x720", "--screenshot", str(light)]) == 0, capsys.readouterr().err
+    assert lightness(dark) < 0.35 < 0.75 < lightness(light)
+    keep_shot(dark)
+
+
 def test_bad_path_is_a_clear_error(tmp_path, capsys):
     code = main(["--collection", str(tmp_path / "nope"), "--qrels", str(tmp_path / "missing.qrels"),
                  "--run", str(tmp_path / "missing.run"), "--screenshot", str(tmp_path / "x.png")])
