@@ -139,11 +139,18 @@ def mapped(pid: int, name: str) -> bool:
         return False
 
 
+def _as_from_a_terminal() -> None:
+    """In the child, before the command starts: Ctrl+C's default action, as a terminal gives it
+    (a suite started in the background, ``pytest &``, passes SIGINT on ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(cmd: list[str], tmp: Path, ready, delay: float = 0.0) -> tuple[int, str]:
     """Start ``cmd``, wait until ``ready(proc)`` (or the end), sleep ``delay``, send SIGINT to its
     process group; the exit status and standard error."""
     env = dict(ENV, XDG_CONFIG_HOME=str(tmp / "config"))
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+                            preexec_fn=_as_from_a_terminal)
     try:
         end = time.monotonic() + GUARD
         while proc.poll() is None and not ready(proc) and time.monotonic() < end:
