@@ -1,4 +1,5 @@
-"""Shared fixtures: the real INEX data (``READSIM_DATA``, default ``../shared/data/inex``)."""
+"""Shared fixtures: the real INEX data (``READSIM_DATA``, default ``../shared/data/inex``) and Chroma's
+chunking-evaluation spans (``READSIM_CHROMA_DATA``, default ``../shared/data/chroma-chunking``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))
+CHROMA = Path(os.environ.get("READSIM_CHROMA_DATA", ROOT.parent / "shared" / "data" / "chroma-chunking"))
 
 # Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (as in an environment
 # whose site-packages hold no .pyc either): without it, every run, and every readsim-eval the
@@ -38,6 +40,18 @@ def inex() -> Path:
             pytest.fail(f"{message}: CI runs the real-data tests, it does not skip them", pytrace=False)
         pytest.skip(message)
     return DATA
+
+
+@pytest.fixture(scope="session")
+def chroma() -> Path:
+    """Chroma's chunking-evaluation data (questions, JSON Lines qrels and runs); skipped when
+    absent, failed under CI, as :func:`inex`."""
+    if not (CHROMA / "qrels.jsonl").is_file():
+        message = f"chroma-chunking data not found at {CHROMA} (set READSIM_CHROMA_DATA)"
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(f"{message}: CI runs the real-data tests, it does not skip them", pytrace=False)
+        pytest.skip(message)
+    return CHROMA
 
 
 # -- what every test that opens a window uses: tests/app/ and tests/hostile/ use both automatically

@@ -50,6 +50,17 @@ EXIT_STATUS_HELP = ("Exit status: 0 ok (also when the reader of the output goes 
 # -- argument types --------------------------------------------------------------------------------
 
 
+def min_grade(text: str) -> int:
+    """``--min-grade``: the least grade of a graded span that is relevant text, 1 .. 2^40."""
+    from readsim.core.measure import MAX_SIZE
+
+    return parse_count(text, "G", 1, MAX_SIZE)
+
+
+MIN_GRADE_HELP = ("graded qrels (JSON Lines): spans of grade G or more are relevant text, as trec_eval's -l "
+                  "(default 1); a document with only lower grades is judged non-relevant")
+
+
 def levels(text: str) -> int:
     """``--levels``: LE's levels L, 1 .. :data:`readsim.core.measure.MAX_LEVELS`."""
     return parse_count(text, "L", 1, MAX_LEVELS)
@@ -157,6 +168,7 @@ def add_subcommand_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural)")
     p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
+    p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
     p.add_argument("--levels", type=option(levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
     p.add_argument("--plain-gp", action="store_true", help="gP@r past the end of a short run is sum/r")
@@ -227,7 +239,7 @@ def read_inputs(args, err: TextIO):
     from readsim.core.run_comparison import run_labels
     from readsim.core.formats import read_any_run, read_qrels
 
-    qrels = read_qrels(args.qrels)
+    qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
     runs = []

@@ -68,7 +68,7 @@ def run_fidelity(args, measures: list[ListMeasure], out: TextIO, err: TextIO) ->
 
     check_input_path(args.qrels, "qrels", pipes=True)
     check_input_path(args.collection, "collection")
-    qrels = read_qrels(args.qrels)
+    qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err)
     with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):

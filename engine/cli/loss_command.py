@@ -87,7 +87,7 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
         return EXIT_USAGE
     measure = measures[0]
     check_paths([("qrels", args.qrels), ("run", args.run), ("run", args.vs), ("collection", args.collection)])
-    qrels = read_qrels(args.qrels)
+    qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
     run = read_any_run(args.run)
     other = read_any_run(args.vs) if args.vs else None

@@ -291,15 +291,18 @@ def input_path(path, kind: str) -> str | os.PathLike:
     return path
 
 
-def read_qrels(path: str | os.PathLike) -> Qrels:
-    """Read a FOL qrels file (reference section 2.2). Its warnings are issued as
+def read_qrels(path: str | os.PathLike, *, min_grade: int = 1) -> Qrels:
+    """Read a qrels file: FOL (reference section 2.2), or recognised by content, JSON Lines spans
+    (2.11; spans of grade >= ``min_grade`` are relevant) or Chroma's questions CSV (2.12). Its warnings are issued as
     :class:`InputWarning`, and so is an empty file (no judgement: every mean is 0), as
     ``readsim-eval`` warns. Raises :class:`InputError` (``.path``, ``.line``) on a bad line or
     a file that is missing, unreadable or not a regular file (a folder, a device, a FIFO);
     ``TypeError`` when ``path`` is not a path."""
     from readsim.core.coverage import check_coverage
 
-    qrels = Qrels(_read_qrels(input_path(path, "qrels")))
+    if isinstance(min_grade, bool) or not isinstance(min_grade, int) or min_grade < 1:
+        raise ValueError(f"min_grade must be a whole number of at least 1, not {min_grade!r}")
+    qrels = Qrels(_read_qrels(input_path(path, "qrels"), min_grade=min_grade))
     empty = not any(qrels.engine.topics.values())
     warn(qrels.engine.diagnostics + (check_coverage(qrels.engine) if empty else []))  # the empty file's warning
     return qrels

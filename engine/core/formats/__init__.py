@@ -4,26 +4,50 @@
 - :mod:`.folrun`  FOL runs ("TREC++", 8 fields; 7 fields with an element XPath; 6 fields = whole article)
 - :mod:`.run`     a run and its parts (ranked articles; a FOL run's lines and ranked articles as columns)
 - :mod:`.xmlrun`  XML runs of INEX 2006-2008 (``<fol>``, ``<path>``, ``<passage>`` XPointers)
-- :mod:`.topics`  INEX topic files and Indri query files (titles)
+- :mod:`.topics`  INEX topic files and Indri query files (titles); JSON Lines and TSV titles
+- :mod:`.jsonl`   JSON Lines spans: qrels, runs and topics (``{"topic", "doc", "start", "end"}``)
+- :mod:`.csvqrels` Chroma's chunking-evaluation questions CSV as qrels
 """
 
 from ..errors import Diagnostic, InputError
 from .lines import read_bytes
-from .qrels import Judgement, Qrels, article_length, read_qrels
+from .qrels import Judgement, Qrels, article_length
+from .qrels import read_qrels as read_fol_qrels
 from .folrun import read_run
 from .run import Run, RunArticle
 from .run_writer import write_run
 from .topics import Topic, read_topics
 from .xmlrun import is_xml_run, read_xml_run
+from .jsonl import is_jsonl, read_jsonl_qrels, read_jsonl_run
+from .csvqrels import is_questions_csv, read_questions_csv
+
+
+def read_qrels(path, data: bytes | None = None, min_grade: int = 1) -> Qrels:
+    """Read qrels in any format, recognised by content (from ``data`` when the file was already
+    read): JSON Lines spans if the first non-blank line starts with ``{``, Chroma's questions CSV
+    if the first line is a header with ``references`` and ``corpus_id``, else FOL; spans of grade
+    >= ``min_grade`` are the relevant text (graded formats). Raises :class:`InputError` naming
+    file and line."""
+    if data is None:
+        data = read_bytes(path)
+    if is_jsonl(data):
+        return read_jsonl_qrels(path, data, min_grade)
+    if is_questions_csv(data):
+        return read_questions_csv(path, data, min_grade)
+    return read_fol_qrels(path, data)
 
 
 def read_any_run(path, strict: bool = False) -> Run:
-    """Read a run in either format: XML (2006-2008) if the file starts with ``<``, else FOL.
+    """Read a run in any format: XML (2006-2008) if the file starts with ``<``, JSON Lines spans
+    if its first non-blank line starts with ``{`` (:mod:`.jsonl`), else FOL.
     The file is read once (a pipe works too). Raises :class:`InputError` naming file and line."""
     data = read_bytes(path)
+    if is_jsonl(data):
+        return read_jsonl_run(path, strict, data)
     return read_xml_run(path, strict, data) if is_xml_run(path, data) else read_run(path, strict, data)
 
 __all__ = [
     "Diagnostic", "InputError", "Judgement", "Qrels", "article_length", "read_qrels", "Run", "RunArticle",
     "read_run", "write_run", "Topic", "read_topics", "read_xml_run", "is_xml_run", "read_any_run",
+    "is_jsonl", "read_jsonl_run", "read_jsonl_qrels", "read_fol_qrels", "is_questions_csv", "read_questions_csv",
 ]

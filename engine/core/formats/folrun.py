@@ -240,9 +240,10 @@ def _first_appearance(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return rank[inverse.reshape(-1)], unique[order], first[order]
 
 
-def _analyse(path: str, cols: RunLines, strict: bool) -> Run:
+def _analyse(path: str, cols: RunLines, strict: bool, lengths: bool = True) -> Run:
     """Group the result lines into ranked articles and apply the policies of docs/reference.md
-    sections 2.3 and 7."""
+    sections 2.3 and 7 (``lengths``: the file wrote lengths, which may be end offsets in
+    disguise; False for runs that name their ends, :mod:`readsim.core.formats.jsonl`)."""
     diagnostics: list[Diagnostic] = []
 
     def problem(line: int, message: str, official: bool = True) -> None:
@@ -260,7 +261,7 @@ def _analyse(path: str, cols: RunLines, strict: bool) -> Run:
     length = end[eight] - offset
     positive = offset > 0
     end_like = positive & (length >= offset)
-    if int(np.count_nonzero(end_like)) >= END_LIKE_MIN and not np.any(positive & (length < offset)):
+    if lengths and int(np.count_nonzero(end_like)) >= END_LIKE_MIN and not np.any(positive & (length < offset)):
         first = int(line[eight][np.argmax(end_like)])
         diagnostics.append(Diagnostic(path, first, f"column 8 looks like an end offset rather than a length: it is "
                                       f"never smaller than column 7 on {int(np.count_nonzero(end_like))} lines "

@@ -256,7 +256,8 @@ class Qrels:
 
 def read_qrels(path: str | os.PathLike, data: bytes | None = None) -> Qrels:
     """Read a FOL qrels file (from ``data`` when the file was already read, or made: ``path``
-    then only names it in messages). Raises :class:`InputError` (``file:line: reason``) on bad lines."""
+    then only names it in messages). Raises :class:`InputError` (``file:line: reason``) on bad
+    lines. (:func:`readsim.core.formats.read_qrels` reads any qrels, recognised by content.)"""
     if data is None:
         data = read_bytes(path)
     cols = _scan(data)
