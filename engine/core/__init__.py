@@ -8,6 +8,8 @@ Inputs
 - :mod:`.layout`          a readable display of an article and the offset map to display positions
 - :mod:`.collection`      a folder, an archive or a folder of archives of articles, read lazily
 - :mod:`.archives`        articles inside one archive (zip, tar, tar.gz, tar.bz2, tar.xz)
+- :mod:`.documents`       documents that are not XML: plain text, Markdown, HTML (reference 2.13)
+- :mod:`.jsonl_documents` a JSON Lines file of documents and its offset index (reference 2.13)
 - :mod:`.article_index`   the saved article index of a collection (reference 2.10)
 - :mod:`.index_child`     the child process that builds an archive's index
 - :mod:`.coverage`        do qrels, runs and collection fit together? (warnings)

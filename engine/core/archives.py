@@ -38,6 +38,23 @@ from .safe_xml import MAX_ARTICLE_BYTES
 SUFFIXES = (".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz", ".tar", ".zip")
 
 
+#: the suffixes of documents that are not XML (reference 2.13): plain text, then HTML; with
+#: ``.xml`` first, every document a folder or an archive holds, in the order a name is looked for
+TEXT_SUFFIXES = (".txt", ".md")
+HTML_SUFFIXES = (".html", ".htm")
+DOCUMENT_SUFFIXES = (".xml", *TEXT_SUFFIXES, *HTML_SUFFIXES)
+
+
+def document_name(file_name: str, any_case: bool = False) -> str | None:
+    """The article name of a file name (its stem) if it ends in one of :data:`DOCUMENT_SUFFIXES`
+    (in a folder: as written; in an archive, ``any_case``: in any case), else None."""
+    low = file_name.lower() if any_case else file_name
+    for suffix in DOCUMENT_SUFFIXES:
+        if low.endswith(suffix) and len(file_name) > len(suffix):
+            return file_name[: -len(suffix)]
+    return None
+
+
 def is_archive(path: str | os.PathLike) -> bool:
     """Whether ``path``'s name ends in an archive suffix (:data:`SUFFIXES`, any case)."""
     return os.fspath(path).lower().endswith(SUFFIXES)
@@ -64,9 +81,15 @@ def member_path(name: str) -> str:
 
 
 def _article_name(member: str) -> str | None:
-    """The article name of a member path (its file stem) if it is an ``.xml`` file, else None."""
-    base = member.rsplit("/", 1)[-1]
-    return base[:-4] if base.lower().endswith(".xml") and len(base) > 4 else None
+    """The article name of a member path (its file stem) if it is a document (``.xml``, or
+    :data:`readsim.core.documents.DOCUMENT_SUFFIXES`, any case), else None."""
+    return document_name(member.rsplit("/", 1)[-1], any_case=True)
+
+
+#: SQL: the article name of a tar member ``name`` that is a document (as :func:`_article_name`)
+_TAR_NAME = "CASE " + " ".join(f"WHEN name LIKE '_%{s}' THEN substr(name, 1, length(name) - {len(s)})"
+                               for s in DOCUMENT_SUFFIXES) + " END"
+_TAR_DOCUMENT = "(" + " OR ".join(f"name LIKE '_%{s}'" for s in DOCUMENT_SUFFIXES) + ")"
 
 
 class Archive:
@@ -260,9 +283,9 @@ class TarArchive(Archive):
             # the articles straight from ratarmountcore's table, in archive order: of two copies
             # of one member (or two members of one name), the first counts (reference 2.10)
             conn.execute(f"""INSERT OR IGNORE INTO readsim_articles ({ai.COLUMNS})
-                SELECT substr(name, 1, length(name) - 4), '', ltrim(path || '/' || name, '/'),
+                SELECT {_TAR_NAME}, '', ltrim(path || '/' || name, '/'),
                        NULL, NULL, NULL, NULL, NULL, NULL
-                FROM files WHERE (mode & 61440) = 32768 AND name LIKE '_%.xml' ORDER BY offsetheader""")
+                FROM files WHERE (mode & 61440) = 32768 AND {_TAR_DOCUMENT} ORDER BY offsetheader""")
             # ratarmountcore asks for the last member at every open: an index, not a full scan
             conn.execute("CREATE INDEX IF NOT EXISTS readsim_files_offset ON files (offset)")
         return []

@@ -32,16 +32,22 @@ from collections import OrderedDict
 from pathlib import Path
 
 from . import article_index as ai
-from .archives import SUFFIXES, Archive, is_archive, open_archive
+from . import documents
+from .archives import DOCUMENT_SUFFIXES, SUFFIXES, Archive, document_name, is_archive, open_archive
 from .errors import InputError
+from .jsonl_documents import JsonlDocuments, is_jsonl
 from .safe_xml import DTD_NAME, MAX_ARTICLE_BYTES, MAX_DTD_BYTES, dtd_paths, parse_xml
 from .text import Article
 from .units import UNITS
 
-KINDS_TEXT = "a folder of <name>.xml files, or a " + ", ".join(SUFFIXES) + " archive"
+KINDS_TEXT = ("a folder of <name>.xml, .txt, .md or .html files, a " + ", ".join(SUFFIXES)
+              + " archive, or a .jsonl or .jsonl.gz file of documents")
+#: the suffixes a folder's ``NAME`` is looked for with, in path order (``NAME.htm`` < ... < ``NAME.xml``)
+LOOKUP_ORDER = tuple(sorted(DOCUMENT_SUFFIXES))
 #: SQL true for a row a folder's index never holds: a loose file not ``NAME.xml``, an archive
 #: without an archive suffix, a member path beside an archive (paths: :data:`article_index.BAD_ROW`)
-FOLDER_BAD_ROWS = ("CASE archive WHEN '' THEN member NOT GLOB '*.xml' ELSE member != '' OR NOT ("
+FOLDER_BAD_ROWS = ("CASE archive WHEN '' THEN NOT (" + " OR ".join(f"member GLOB '*{s}'" for s in DOCUMENT_SUFFIXES)
+                   + ") ELSE member != '' OR NOT ("
                    + " OR ".join(f"lower(archive) GLOB '*{s}'" for s in SUFFIXES) + ") END")
 
 
@@ -71,10 +77,14 @@ class Collection:
         self._index_file: Path | None = None  # where it is (article_index.index_path)
         self._names: frozenset[str] | None = None  # listing()'s snapshot
         self._progress = progress  # for a folder's listing, deferred to the first miss (or listing())
+        self._jsonl: JsonlDocuments | None = None  # a JSON Lines file's documents (reference 2.13)
         self._listed = False
         self._list_lock = threading.Lock()
         if self.root.is_dir():
             self._listed = self._load_folder_index()
+        elif self.root.is_file() and is_jsonl(self.root):
+            self._jsonl = JsonlDocuments(self.root, progress, self.notes)
+            self._listed = True
         elif self.root.is_file() and is_archive(self.root):
             self._archives[""] = open_archive(self.root, progress, self.notes)
             self._listed = True
@@ -98,7 +108,7 @@ class Collection:
                 return False
             if not self._nested():
                 # every entry named *.xml: a FIFO or a folder of that name is reported when read
-                self._flat = frozenset(e.name[:-4] for e in os.scandir(self.root) if e.name.endswith(".xml"))
+                self._flat = frozenset(n for n in map(document_name, os.listdir(self.root)) if n is not None)
                 return True
             if why is not None:
                 self.notes.append(f"{self.root}: rebuilding the article index: {why}")
@@ -162,8 +172,9 @@ class Collection:
             folders.append(rel_top)
             for f in sorted(files):
                 rel = os.path.normpath(os.path.join(rel_top, f))
-                if f.endswith(".xml"):
-                    rows.append((f[:-4], "", rel, None, None, None, None, None, None))
+                name = document_name(f)
+                if name is not None:
+                    rows.append((name, "", rel, None, None, None, None, None, None))
                 elif is_archive(f) and os.path.isfile(self.root / rel):
                     archive = open_archive(self.root / rel, progress, self.notes)
                     self._archives[rel] = archive
@@ -179,11 +190,15 @@ class Collection:
 
     # -- look-ups -----------------------------------------------------------------------------
     def _where(self, name: str) -> tuple[Archive | None, object] | None:
-        """``(None, path)`` for a file, ``(archive, index row)`` for a member, None if absent."""
-        flat = self.root / f"{name}.xml"
+        """``(None, path)`` for a file, ``(archive, index row)`` for a member, None if absent
+        (a JSON Lines file: ``(None, its path)``)."""
+        if self._jsonl is not None:
+            return (None, self.root) if self._jsonl.lookup(name) is not None else None
         if "" not in self._archives:  # a folder
-            if os.path.lexists(flat):
-                return None, flat  # read_file reports a folder, a FIFO, a broken link by that name
+            for suffix in LOOKUP_ORDER:  # path order: of two files of one name, the first counts
+                flat = self.root / f"{name}{suffix}"
+                if os.path.lexists(flat):
+                    return None, flat  # read_file reports a folder, a FIFO, a broken link by that name
             self._ensure_listed()
         if self._index is not None:
             with self._lock:
@@ -201,7 +216,7 @@ class Collection:
 
     def path(self, name: str) -> Path | None:
         """The file of article ``name`` (for an archive member: ``ARCHIVE/MEMBER``, not a real
-        file), or None if the collection does not have it."""
+        file; for a JSON Lines document: the file), or None if the collection does not have it."""
         found = self._where(name)
         if found is None:
             return None
@@ -225,6 +240,8 @@ class Collection:
     def names(self) -> list[str]:
         """All article names of the collection, sorted."""
         self._ensure_listed()
+        if self._jsonl is not None:
+            return self._jsonl.names()
         if self._flat is not None:
             return sorted(self._flat)
         if self._index is not None:
@@ -240,11 +257,14 @@ class Collection:
             if hit is not None:
                 self._cache.move_to_end(name)
                 return hit
-        found = self._where(name)
-        if found is None:
-            raise KeyError(name)
-        archive, where = found
-        art = self._from_file(where) if archive is None else self._from_member(archive, where, name)
+        if self._jsonl is not None:
+            art = self._jsonl.article(name, self.unit)
+        else:
+            found = self._where(name)
+            if found is None:
+                raise KeyError(name)
+            archive, where = found
+            art = self._from_file(where) if archive is None else self._from_member(archive, where, name)
         with self._lock:
             self._cache[name] = art
             while len(self._cache) > self._cache_size:
@@ -252,6 +272,8 @@ class Collection:
         return art
 
     def _from_file(self, path: Path) -> Article:
+        if not path.name.endswith(".xml"):  # a document that is not XML (reference 2.13)
+            return documents.from_file(path, self.unit)
         with self._lock:
             dtds = self._dtds.get((None, path.parent))
         if dtds is None:
@@ -263,6 +285,9 @@ class Collection:
     def _from_member(self, archive: Archive, row: tuple, name: str) -> Article:
         member = row[2]
         data = archive.read(row, MAX_ARTICLE_BYTES)
+        label = f"{archive.label}: {member}"
+        if not member.lower().endswith(".xml"):  # a document that is not XML (reference 2.13)
+            return documents.from_bytes(data, name, self.unit, label, member)
         folder = member.rsplit("/", 1)[0] if "/" in member else ""
         with self._lock:
             dtds = self._dtds.get((archive.path, folder))
@@ -270,7 +295,6 @@ class Collection:
             dtds = self._member_dtds(archive, folder)
             with self._lock:
                 self._dtds[(archive.path, folder)] = dtds
-        label = f"{archive.label}: {member}"
         base = os.path.join(os.path.realpath(archive.path), member)
         tree = parse_xml(data, label, dtds=dtds, max_bytes=MAX_ARTICLE_BYTES, base_url=base)
         return Article(name, tree.getroot(), self.unit, label)
@@ -292,3 +316,4 @@ class Collection:
         for path in above:
             out.setdefault(path, None)
         return out
+

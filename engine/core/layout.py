@@ -204,7 +204,7 @@ def layout(article: Article) -> Layout:
     """Lay out ``article`` for reading; O(text length), once per article."""
     b = _Builder()
     level = 0
-    for event, node, pos in walk(article.root):
+    for event, node, pos in walk(article.display_root):
         if event == "text":
             b.text(node, pos - article.drop)  # type: ignore[arg-type]
             continue

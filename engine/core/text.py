@@ -361,6 +361,12 @@ class Article:
         """The parsed XML root (read-only use: layouts, outlines, simulated runs)."""
         return self._root
 
+    @property
+    def display_root(self) -> etree._Element:
+        """The tree the layout reads (:mod:`readsim.core.layout`): the XML root; a document
+        that is not XML has its own (:class:`readsim.core.documents.TextArticle`)."""
+        return self._root
+
     def span(self, xpath: str) -> tuple[int, int]:
         """Span ``(start, end)`` in the unit of the element at ``xpath``.
 

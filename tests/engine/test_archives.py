@@ -387,7 +387,7 @@ def test_folder_index_rows_outside_the_collection_make_it_rebuilt(tmp_path, cach
     index = ai.index_path(nested, beside=False)
     for row in [("secret", "", str(outside / "secret.xml")), ("secret", "", "../outside/secret.xml"),
                 ("secret", "", "sub/../../outside/secret.xml"), ("secret2", str(other), ""),
-                ("secret2", "../outside/other.zip", ""), ("secret", "", b"sub/x.xml"), ("secret", "", "sub/notes.txt")]:
+                ("secret2", "../outside/other.zip", ""), ("secret", "", b"sub/x.xml"), ("secret", "", "sub/notes.csv")]:
         assert Collection(nested).names() == ["one"]  # builds (or rebuilds) a clean index
         _plant_row(index, (*row, None, None, None, None, None, None))
         coll = Collection(nested)
