@@ -71,8 +71,10 @@ def parse_measures(text: str) -> list[ListMeasure]:
 class Options:
     """How to compare: measures (names), the test and its parameters (those of
     :func:`readsim.core.run_comparison.compare_runs`), the reading order and LE levels of the
-    evaluation, ``complete`` (pair over every judged topic, ``-c``) and ``baseline`` (evaluate
-    every run once more as whole documents: the "against documents" correlations)."""
+    evaluation, ``complete`` (pair over every judged topic, ``-c``), ``baseline`` (evaluate
+    every run once more as whole documents: the "against documents" correlations) and
+    ``condensed`` (each ranking's unjudged articles removed before the list measures,
+    ``--condensed``)."""
 
     measures: tuple[str, ...] = DEFAULT_MEASURES
     test: str = "bootstrap"
@@ -84,6 +86,7 @@ class Options:
     levels: int = 4
     complete: bool = False
     baseline: bool = True
+    condensed: bool = False
 
     def compare_options(self) -> dict:
         return {"test": self.test, "alpha": self.alpha, "resamples": self.resamples, "seed": self.seed,
@@ -91,7 +94,7 @@ class Options:
 
     def evaluation_key(self) -> tuple:
         """What an evaluation depends on besides the run, the qrels and the collection."""
-        return (self.measures, self.mode, self.levels, self.complete)
+        return (self.measures, self.mode, self.levels, self.complete, self.condensed)
 
 
 def run_labels(runs: Sequence[Run]) -> list[str]:
@@ -180,7 +183,7 @@ def _evaluate_one(qrels: Qrels, run: Run, measures: list[ListMeasure], options: 
     progress.step(start, what)
     ev, checks = api_core.evaluate_run(qrels, run, measures, reading=options.mode, collection=collection,
                                        all_topics=options.complete, as_documents=as_document,
-                                       levels=options.levels, progress=tick)
+                                       levels=options.levels, progress=tick, condensed=options.condensed)
     return ev, checks
 
 
@@ -279,6 +282,8 @@ def setting_text(c, with_collection: bool, options: Options) -> str:
              f"{test} (one-tailed{resampled})", f"α {c.alpha:g}, {correction}",
              f"{(1 - c.alpha) * 100:g}% {c.ci_method} intervals", f"{options.mode} reading"
              + ("" if with_collection else ", no collection (passages not clipped)")]
+    if options.condensed:
+        parts.append("condensed lists (unjudged articles removed)")
     return "; ".join(parts)
 
 

@@ -100,6 +100,9 @@ def build_parser() -> Parser:
                    "(default: the topics every run has)")
     p.add_argument("--as-documents", action="store_true",
                    help="evaluate every ranked article as retrieved whole (then there is no separate baseline)")
+    p.add_argument("--condensed", action="store_true",
+                   help="remove the articles the qrels do not judge from each ranking before every list measure "
+                   "(Sakai 2007's condensed lists)")
     p.add_argument("--no-doc", action="store_true",
                    help="do not evaluate the runs as whole documents (no baseline correlations)")
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder (flat or nested), a .zip or .tar[.gz|.bz2|.xz] "
@@ -137,13 +140,14 @@ def evaluate_runs(args, measures: list[ListMeasure], documents: bool,
     baselines: list[Evaluation] | None = [] if documents else None
     with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
         evaluated = evaluations(qrels, runs, measures, reading=args.reading, collection=collection,
-                                all_topics=args.complete, as_documents=args.as_documents, levels=args.levels)
+                                all_topics=args.complete, as_documents=args.as_documents, levels=args.levels,
+                                condensed=args.condensed)
         for done, (run, (_, result)) in enumerate(zip(runs, evaluated), 1):
             results.append(result)
             if baselines is not None:
                 baseline, _ = evaluate_run(qrels, run, measures, reading=args.reading, collection=collection,
                                            all_topics=args.complete, as_documents=True, levels=args.levels,
-                                           check=False)  # the run's doc_length warnings: said once, above
+                                           check=False, condensed=args.condensed)  # the run's doc_length warnings: said once, above
                 baseline.run_id = result.run_id
                 baselines.append(baseline)
             if report is not None:
@@ -185,6 +189,7 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
               f"be below {args.alpha / pairs:.2g}; the randomization test's smallest p here is {smallest:.2g}: no "
               f"pair can be significant (raise --resamples)", file=err)
     setting = {"complete": bool(args.complete), "as_documents": bool(args.as_documents),
+               "condensed": bool(args.condensed),
                "per_topic": bool(args.per_topic), "own_topics": {e.run_id: len(e.topics) for e in evaluations}}
     if args.format == "text":
         write_compare_text(comparison, setting, out)
@@ -224,7 +229,8 @@ def _setting_line(c, setting: dict) -> str:
     correction = "no correction" if c.correction == "none" else f"{c.correction} correction over each measure's pairs"
     return (f"{len(c.runs)} runs, {len(c.topics)} topics paired ({topics}); {test}; alpha {c.alpha:g}, {correction}; "
             f"{(1 - c.alpha) * 100:g}% {c.ci_method} intervals"
-            + ("; runs as documents" if setting["as_documents"] else ""))
+            + ("; runs as documents" if setting["as_documents"] else "")
+            + ("; condensed lists (unjudged articles removed)" if setting.get("condensed") else ""))
 
 
 def write_compare_text(c, setting: dict, out: TextIO) -> None:

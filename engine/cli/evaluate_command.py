@@ -79,6 +79,9 @@ def build_parser() -> Parser:
                    help="gP@r past the end of a short run is sum/r (default: the last rank's value, the official tool's quirk)")
     p.add_argument("--as-documents", action="store_true",
                    help="evaluate every ranked article as retrieved whole (the full-document baseline)")
+    p.add_argument("--condensed", action="store_true",
+                   help="remove the articles the qrels do not judge from each ranking before every list measure "
+                   "(Sakai 2007's condensed lists; document scores unchanged)")
     p.add_argument("--per-article", action="store_true", help="print the document score of every (topic, article) of the run")
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural); 'entry' starts at each "
@@ -212,7 +215,7 @@ def run_lists(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> in
     with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
         for _, result in evaluations(qrels, runs, measures, reading=args.reading, collection=collection,
                                      all_topics=args.complete, as_documents=args.as_documents, levels=args.levels,
-                                     progress=_evaluating(err)):
+                                     progress=_evaluating(err), condensed=args.condensed):
             write_evaluation(result, args.per_topic, args.format, out)
             done.append(result)
     note_topics(done, err)
@@ -280,7 +283,8 @@ def _evaluate_file(path: str) -> _RunResult:
     try:
         run = read_any_run(path, strict=st.strict)
         result, checks = evaluate_run(st.qrels, run, st.measures, reading=st.reading, collection=st.collection,
-                                      all_topics=st.complete, as_documents=st.as_documents, levels=st.levels)
+                                      all_topics=st.complete, as_documents=st.as_documents, levels=st.levels,
+                                      condensed=st.condensed)
     except InputError as exc:  # sent back as data: the parent raises it in command-line order
         return _RunResult(str(path), error=(exc.path, exc.line, exc.reason))
     topics = {t: ([e.article for e in es] if st.collection is not None else len(es)) for t, es in run.topics.items()}
@@ -303,7 +307,7 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
     state = SimpleNamespace(qrels=qrels, collection=collection, measures=measures, strict=args.strict,
                             reading=args.reading, as_documents=args.as_documents, complete=args.complete,
-                            levels=args.levels)
+                            levels=args.levels, condensed=args.condensed)
     context = multiprocessing.get_context("fork")
     report = progress(err, "evaluating runs")
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 def focused_ranks(qrels: Qrels, run: Run, ranked: dict, collection: Collection | None,
                   as_document: bool) -> list[Diagnostic]:
-    """Set ``line_rel`` and ``line_size`` (int64, one value per result line) on each of
+    """Set ``line_rel`` and ``line_size`` (int64, one value per result line) and ``line_judged``
+    (bool: the line's article is in the qrels) on each of
     ``ranked`` (topic -> :class:`~readsim.core.listmeasures.Ranking`); return the warning for
     whole-article results of unjudged articles whose length is unknown (counted as retrieving
     nothing), if any. Raises :class:`~readsim.core.errors.InputError` for an XPath or XPointer that
@@ -41,11 +42,13 @@ def focused_ranks(qrels: Qrels, run: Run, ranked: dict, collection: Collection |
     columns = dict(zip([t for t, _, _ in jt.picked], focused_rows(jt, collection, as_document))) if jt else {}
     for topic, ranking in ranked.items():
         if topic in columns:
-            ranking.line_rel, ranking.line_size, count, first = columns[topic]
+            ranking.line_rel, ranking.line_size, count, first, ranking.line_judged = columns[topic]
             unknown += [first] * count
         else:  # edited topics, element XPaths: line by line
             lines = result_lines(qrels, run, topic, collection, as_document, unknown)
             ranking.line_rel, ranking.line_size = focused_lines(qrels, topic, lines)
+            judged = qrels.topics.get(topic, {})
+            ranking.line_judged = np.array([name in judged for name, _, _ in lines], dtype=bool)
     if not unknown:
         return []
     return [Diagnostic(run.path, None, (
@@ -56,11 +59,11 @@ def focused_ranks(qrels: Qrels, run: Run, ranked: dict, collection: Collection |
 
 
 def focused_rows(jt: Joined, collection: Collection | None,
-                 as_document: bool) -> list[tuple[np.ndarray, np.ndarray, int, str | None]]:
+                 as_document: bool) -> list[tuple[np.ndarray, np.ndarray, int, str | None, np.ndarray]]:
     """The Focused task's ranks of every joined topic (``readsim.core.listmeasures`` policy 9), as
     :func:`result_lines` and :func:`focused_lines`
     give them topic by topic: per topic ``(relevant size, retrieved size, unknown, first
-    unknown)``, the two int64 arrays with one value per result line in file order (one per
+    unknown, judged)``, the two int64 arrays (and the bool ``judged``: the line's article is in the qrels) with one value per result line in file order (one per
     article at its first line for a whole-article result and with ``as_document``), in the
     unit of the offsets; ``unknown`` counts the whole-article lines (articles with
     ``as_document``) of articles whose length neither the qrels nor ``collection`` know (they
@@ -102,13 +105,14 @@ def focused_rows(jt: Joined, collection: Collection | None,
     row_g, row_start, row_end, unknown_row = row_g[order], row_start[order], row_end[order], unknown_row[order]
     rel, size = _first_cover(row_g, row_start, row_end, J, qc)
     row_topic = topic_of[row_g]
+    row_judged = J[row_g] >= 0
     cuts = np.searchsorted(row_topic, np.arange(len(jt.picked) + 1))
     out = []
     for k in range(len(jt.picked)):
         a, b = int(cuts[k]), int(cuts[k + 1])
         u = np.flatnonzero(unknown_row[a:b])
         name = rc.names(groups[[int(row_g[a:b][u].min())]])[0] if len(u) else None  # the first in rank order
-        out.append((rel[a:b], size[a:b], len(u), name))
+        out.append((rel[a:b], size[a:b], len(u), name, row_judged[a:b]))
     return out
 
 

@@ -26,6 +26,10 @@ def _gr_table(t, m, levels):
     return np.where(t.n > 0, np.count_nonzero(t.relevant[:, :r], axis=1) / nrel, 0.0)
 
 
+def _judged_table(t, m, levels):
+    return np.count_nonzero(t.judged[:, :m.cutoff], axis=1) / m.cutoff
+
+
 def _agp_table(t, m, levels):
     s = t.relevant.astype(float) if m.doc is None else t.scores(m.doc)
     gp = np.cumsum(s, axis=1) / np.arange(1, t.width + 1)
@@ -74,6 +78,12 @@ list_measure(
     "gR", "rank", None,
     topic=lambda r, m, levels: la.gr_at(r.relevant, r.nrel, m.cutoff), table=_gr_table,
     section="5.3", help="generalised recall at rank r: relevant articles among the first r / Nrel")
+
+list_measure(
+    "Judged", "rank", None, cutoff_name="k",
+    topic=lambda r, m, levels: np.count_nonzero(r.judged[:m.cutoff]) / m.cutoff, table=_judged_table,
+    section="5.12", help="share of the first k ranks whose article the qrels judge, relevant or not (ranks past "
+                         "the end of a short run: not judged)")
 
 list_measure(
     "AgP", "bare", "any", costs=True,

@@ -56,6 +56,12 @@ Policies, all in one place (each has a test in ``tests/engine/test_listmeasures.
     most d, else 0; the entry is column 7 of the article's result line in a BiC run (its length,
     usually 0, does not matter), the smallest such offset when the article has several lines,
     0 for a whole-article result (and with ``--as-documents``); 0 for every other article.
+11. **Condensed lists** (``--condensed``; Sakai, *Alternatives to bpref*, SIGIR 2007): every
+    ranking loses its unjudged articles (in the Focused task, their result lines) before any
+    list measure is computed, the judged articles moving up in rank order
+    (:meth:`Ranking.condensed`); document scores, Nrel and Trel_size are unchanged.
+    ``Judged@k`` counts the first k ranks whose article the qrels judge (relevant or not)
+    over k: ranks past the end of a short run count as not judged.
 
 Raises :class:`~readsim.core.errors.InputError` (from the readers and :mod:`readsim.core.result_lines`) on bad
 input; diagnostics (warnings) are collected in :attr:`Evaluation.diagnostics`.
@@ -123,7 +129,10 @@ class Ranking:
     qrels); ``rsize``: int64 ``(n,)`` relevant size (qrels unit, 0 if not relevant);
     ``scores[doc measure]``: float ``(n,)``; ``nrel``: Nrel; ``trel_size``: the topic's summed
     relevant size; ``line_rel``/``line_size``: per result line, for the Focused task (filled
-    by :func:`readsim.core.focused.focused_ranks` only when a focused measure is asked for).
+    by :func:`readsim.core.focused.focused_ranks` only when a focused measure is asked for);
+    ``judged``: bool ``(n,)``, the article is in the qrels (relevant or not; ``Judged@k``,
+    :meth:`condensed`): left out, only the relevant ones are known to be judged;
+    ``line_judged``: per result line, its article is judged (filled with ``line_rel``).
     """
 
     topic: str
@@ -135,6 +144,31 @@ class Ranking:
     trel_size: int
     line_rel: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     line_size: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    judged: np.ndarray | None = None
+    line_judged: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+
+    def __post_init__(self) -> None:
+        if self.judged is None:  # built without the judgements: the relevant articles are judged
+            self.judged = np.asarray(self.relevant, dtype=bool).copy()
+
+    def condensed(self) -> Ranking:
+        """The condensed list (Sakai 2007, *Alternatives to bpref*, SIGIR; reference section 5.12):
+        this ranking with its unjudged articles (and, for the Focused task, their result lines)
+        removed, the judged ones moving up in order. Document scores, Nrel and Trel_size are
+        unchanged (an unjudged article is never relevant). Itself when every article is judged."""
+        keep = np.flatnonzero(self.judged)
+        lines = np.flatnonzero(self.line_judged) if len(self.line_judged) == len(self.line_rel) else None
+        if len(keep) == len(self.judged) and (lines is None or len(lines) == len(self.line_rel)):
+            return self
+        names = self.articles
+        articles = [names[k] for k in keep.tolist()] if len(keep) else []
+        out = Ranking(self.topic, articles, self.relevant[keep], self.rsize[keep],
+                      {m: s[keep] for m, s in self.scores.items()}, self.nrel, self.trel_size,
+                      judged=self.judged[keep])
+        if lines is not None:
+            out.line_rel, out.line_size = self.line_rel[lines], self.line_size[lines]
+            out.line_judged = self.line_judged[lines]
+        return out
 
     @classmethod
     def empty(cls, topic: str, qrels: Qrels, doc_measures: Iterable[DocMeasure]) -> Ranking:
@@ -142,7 +176,7 @@ class Ranking:
         nrel, trel = qrels.totals(topic)
         z = np.zeros(0)
         return cls(topic, [], np.zeros(0, dtype=bool), np.zeros(0, dtype=np.int64),
-                   {m: z for m in doc_measures}, nrel, trel)
+                   {m: z for m in doc_measures}, nrel, trel, judged=np.zeros(0, dtype=bool))
 
     def value(self, measure: ListMeasure, levels: int = 4) -> float:
         """The measure's value for this topic (``nrel`` >= 1), by its declaration's ``topic``
@@ -165,6 +199,7 @@ class RankingTable:
         self.mask = np.arange(self.width) < self.n[:, None]
         self.nrel = np.array([r.nrel for r in self.rankings], dtype=np.int64)
         self.relevant = self._pad([r.relevant for r in self.rankings], False, bool)
+        self.judged: np.ndarray | None = self._pad([r.judged for r in self.rankings], False, bool)
         self._scores: dict[DocMeasure, np.ndarray] = {}
 
     @classmethod
@@ -178,6 +213,7 @@ class RankingTable:
         table.mask = np.ones((m, w), dtype=bool)
         table.nrel = np.full(m, nrel, dtype=np.int64)
         table.relevant, table._scores = relevant, dict(scores)
+        table.judged = None  # loss's variants: no measure with costs reads it
         return table
 
     def _pad(self, rows: list[np.ndarray], fill, dtype) -> np.ndarray:
@@ -308,7 +344,8 @@ def rank_topics(
         rsize[picked] = [judged[entries[k].article].rel_size for k in picked]
         nrel, trel = qrels.totals(topic)
         out[topic] = Ranking(topic, [e.article for e in entries], relevant, rsize,
-                             {m: table[i] for i, m in enumerate(doc_measures)}, nrel, trel)
+                             {m: table[i] for i, m in enumerate(doc_measures)}, nrel, trel,
+                             judged=np.array([e.article in judged for e in entries], dtype=bool))
         if progress is not None:
             progress(done, len(wanted))
     return out
@@ -427,7 +464,8 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     if jt is None:
         return {}
     rc, qc, picked, G, J, bounds = jt.run, jt.qrels, jt.picked, jt.groups, jt.judgement, jt.bounds
-    relevant = J >= 0
+    is_judged = J >= 0
+    relevant = is_judged.copy()
     relevant[relevant] = qc.rel_size[J[relevant]] > 0
     rsize = np.where(relevant, qc.rel_size[np.maximum(J, 0)], 0)
     at = np.flatnonzero(relevant)
@@ -452,7 +490,8 @@ def _rank_columns(qrels: Qrels, run: Run, topics: list[str], doc_measures: list[
     for k, (topic, rt, qt) in enumerate(picked):
         a, b = cuts[k], cuts[k + 1]
         out[topic] = Ranking(topic, ArticleNames(rc, ptr[rt], ptr[rt + 1]), relevant[a:b], rsize[a:b],
-                             {m: table[i, a:b] for i, m in enumerate(doc_measures)}, nrel[qt], trel[qt])
+                             {m: table[i, a:b] for i, m in enumerate(doc_measures)}, nrel[qt], trel[qt],
+                             judged=is_judged[a:b])
     return out
 
 
@@ -514,12 +553,15 @@ def evaluate(
     levels: int = 4,
     join: Join | None = None,
     progress: Callable[[int, int], None] | None = None,
+    condensed: bool = False,
 ) -> Evaluation:
     """Evaluate ``run`` against ``qrels`` with every list measure of ``measures``.
 
     ``mode``: the reading order after the matching chain; ``as_document``: whole-article
     results (the full-document baseline); ``complete``: average over every judged topic
-    (``-c``, policy 4); ``levels``: LE's L (NR = L + 1). Per-topic values and means follow the
+    (``-c``, policy 4); ``levels``: LE's L (NR = L + 1); ``condensed``: every ranking's
+    unjudged articles removed before any measure is computed (policy 11,
+    :meth:`Ranking.condensed`). Per-topic values and means follow the
     module's policies; warnings go to :attr:`Evaluation.diagnostics` (and the doc_length
     checks to ``join``). Raises :class:`~readsim.core.errors.InputError` on bad input.
     """
@@ -530,6 +572,8 @@ def evaluate(
                          [t for t in topics if t in run.topics])
     if any(m.focused for m in measures):
         diagnostics += focused_ranks(qrels, run, ranked, collection, as_document)
+    if condensed:
+        ranked = {topic: r.condensed() for topic, r in ranked.items()}
     rankings = [ranked.get(topic) or Ranking.empty(topic, qrels, doc_measures) for topic in topics]
     columns = ranking_values(rankings, measures, levels)
     values = {m.name: dict(zip(topics, columns[m.name])) for m in measures}

@@ -169,10 +169,10 @@ def _latex(text: str) -> str:
 
 def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.05, resamples: int = 1000,
             seed: int = 0, correction: str = "none", reading: str = "natural", all_topics: bool = False,
-            collection=None, unit: str = "bytes") -> Comparison:
+            collection=None, unit: str = "bytes", condensed: bool = False) -> Comparison:
     """Compare two or more runs under list measures (``readsim-eval compare --no-doc``).
 
-    ``qrels``, ``runs``, ``reading``, ``collection``, ``unit``, ``all_topics``: as
+    ``qrels``, ``runs``, ``reading``, ``collection``, ``unit``, ``all_topics``, ``condensed``: as
     :func:`readsim.evaluate` (each run is evaluated once with every measure); ``measures``:
     list measure names. ``test``: ``bootstrap``, ``t`` or ``randomization``; ``alpha`` in
     (0, 1); ``resamples`` 1 .. 100,000; ``seed`` (same seed, same p-values); ``correction``:
@@ -187,11 +187,12 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
     check_options(choice("test", test, TESTS), real("alpha", alpha), whole("resamples", resamples),
                   whole("seed", seed), choice("correction", correction, CORRECTIONS))
     all_topics = flag("all_topics", all_topics)
+    condensed = flag("condensed", condensed)
     parsed = _measures(measures, "all")
     qrels = as_qrels(qrels)
     judged_path = qrels.path
     results = [e for _, e in evaluations(qrels, runs, parsed, reading=reading, collection=collection, unit=unit,
-                                         all_topics=all_topics)]
+                                         all_topics=all_topics, condensed=condensed)]
     if len(results) < 2:
         raise ValueError(f"compare needs at least 2 runs, not {len(results)}")
     try:

@@ -2,7 +2,7 @@
 
 The numbers are ``readsim-eval``'s: the same readers, the same coverage warnings and the same
 engine calls (:func:`readsim.core.listmeasures.evaluate` and ``per_article``) as
-``readsim-eval QRELS RUN ... [-q] [-c] [--per-article] [--reading R] [--collection DIR]``;
+``readsim-eval QRELS RUN ... [-q] [-c] [--condensed] [--per-article] [--reading R] [--collection DIR]``;
 :func:`evaluations` is that evaluation without pandas (what a writer of rows needs);
 :func:`evaluate_again` a run's evaluation after edits, only its changed topics evaluated again.
 
@@ -119,10 +119,10 @@ def unsaid(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagno
 
 def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = "natural", collection=None,
                 unit: str = "bytes", all_topics: bool = False, as_documents: bool = False, levels: int = 4,
-                progress: Callable[[str], Callable[[int, int], None] | None] | None = None
-                ) -> Iterator[tuple[str, Evaluation]]:
+                progress: Callable[[str], Callable[[int, int], None] | None] | None = None,
+                condensed: bool = False) -> Iterator[tuple[str, Evaluation]]:
     """``(label, Evaluation)`` per run, in order, without pandas: :func:`evaluate`'s work and
-    ``readsim-eval``'s. The qrels are read (or converted) once; warnings are issued as
+    ``readsim-eval``'s (``condensed``: unjudged articles removed from each ranking, ``--condensed``). The qrels are read (or converted) once; warnings are issued as
     :class:`readsim.InputWarning`, the coverage check's first
     (``readsim.core.coverage.check_coverage``), then each run's as it is evaluated.
     ``progress(label)``, when given, is a run's progress callback ``(done, total)`` (or None)."""
@@ -134,7 +134,8 @@ def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = 
     for label, run in zip(labels, engine_runs):
         result, checks = evaluate_run(judged, run, measures, reading=reading, collection=found,
                                       all_topics=all_topics, as_documents=as_documents, levels=levels,
-                                      progress=progress(label) if progress is not None else None)
+                                      progress=progress(label) if progress is not None else None,
+                                      condensed=condensed)
         result.run_id = label
         warn(unsaid(result.diagnostics, said) + checks)
         yield label, result
@@ -143,22 +144,23 @@ def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = 
 def evaluate_run(judged, run, measures: Sequence[ListMeasure], *, reading: str, collection: Collection | None,
                  all_topics: bool, as_documents: bool, levels: int,
                  progress: Callable[[int, int], None] | None = None,
-                 check: bool = True) -> tuple[Evaluation, list[Diagnostic]]:
+                 check: bool = True, condensed: bool = False) -> tuple[Evaluation, list[Diagnostic]]:
     """One engine run against the engine's qrels (:func:`evaluations`' step; ``readsim-eval``'s
     worker processes take it too): its :class:`~readsim.core.listmeasures.Evaluation` and the
     doc_length checks' warnings. Issues no warning itself. With a ``collection`` and ``check``,
     every judged ranked article is read to check the qrels' doc_length against it (reference
     section 1.4); ``check=False`` (a caller that drops the warnings: the window's scores) reads
     only the articles whose length can clip a retrieved passage, with the same numbers, and
-    returns no warning."""
+    returns no warning. ``condensed``: each ranking's unjudged articles removed before the list
+    measures (``readsim.core.listmeasures`` policy 11)."""
     join = Join() if check else None
     result = _evaluate_run(judged, run, measures, reading, collection, as_documents, all_topics, levels, join,
-                           progress)
+                           progress, flag("condensed", condensed))
     return result, join.diagnostics if join is not None else []
 
 
 def evaluate_again(judged, before: Evaluation, part, *, reading: str, collection: Collection | None,
-                   levels: int) -> Evaluation:
+                   levels: int, condensed: bool = False) -> Evaluation:
     """``before`` (a run's :func:`evaluate_run`, without ``all_topics`` or ``as_documents``) with
     the topics of ``part`` evaluated again: ``part`` is the run cut to the topics changed since
     (an edited run's), every other topic keeps its value. The means are then taken over
@@ -169,7 +171,8 @@ def evaluate_again(judged, before: Evaluation, part, *, reading: str, collection
     values = {name: dict(column) for name, column in before.values.items()}
     if part.topics:
         done, _ = evaluate_run(judged, part, before.measures, reading=reading, collection=collection,
-                               all_topics=False, as_documents=False, levels=levels, check=False)
+                               all_topics=False, as_documents=False, levels=levels, check=False,
+                               condensed=condensed)
         for name, column in values.items():
             column.update({t: v for t, v in done.values[name].items() if t in column})
     return Evaluation(before.run_id, before.measures, before.topics, values,
@@ -186,6 +189,7 @@ def topic_ranking(topic: str, judged: Mapping[str, Judgement], articles: Sequenc
     (policy 7 of :mod:`readsim.core.listmeasures`); NR = ``levels + 1``. Shapes ``(n,)``."""
     n = len(articles)
     relevant = np.zeros(n, dtype=bool)
+    is_judged = np.array([name in judged for name in articles], dtype=bool)
     rsize = np.zeros(n, dtype=np.int64)
     wanted = list(dict.fromkeys(doc_measures))
     table = {m: np.full(n, m.null_value(levels)) for m in wanted}
@@ -198,7 +202,8 @@ def topic_ranking(topic: str, judged: Mapping[str, Judgement], articles: Sequenc
         for m in wanted:
             table[m][k] = m.value(docs[k], levels)
     rel_sizes = [j.rel_size for j in judged.values() if j.relevant]
-    return Ranking(topic, list(articles), relevant, rsize, table, len(rel_sizes), int(sum(rel_sizes)))
+    return Ranking(topic, list(articles), relevant, rsize, table, len(rel_sizes), int(sum(rel_sizes)),
+                   judged=is_judged)
 
 
 def topic_values(ranking: Ranking, measures: Sequence[ListMeasure], levels: int = 4) -> dict[str, float]:
@@ -223,7 +228,7 @@ def topic_curves(ranking: Ranking, doc: DocMeasure, effort: DocMeasure, levels: 
 
 
 def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "natural", collection=None,
-             unit: str = "bytes", all_topics: bool = False):
+             unit: str = "bytes", all_topics: bool = False, condensed: bool = False):
     """Evaluate runs; a long ``pandas.DataFrame``, one row per value.
 
     - ``qrels``: a path, a :class:`readsim.Qrels` (read once: evaluating another run against
@@ -242,7 +247,9 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
       ``collection``: a folder of articles (or a :class:`readsim.Collection`) to resolve XPaths,
       clip passages and read lengths, offsets in ``unit`` (``bytes`` or ``chars``, the qrels'
       unit); ``all_topics``: average over every judged topic, a topic missing from the run
-      scoring an empty ranking (``-c``).
+      scoring an empty ranking (``-c``); ``condensed``: every ranking's unjudged articles removed
+      before the list measures are computed (``--condensed``, Sakai 2007's condensed lists;
+      reference section 5.13; document scores per article are unchanged).
 
     Columns ``run`` (label), ``measure`` (canonical name), ``topic`` (str), [``article``],
     ``value`` (float; sizes in the qrels' unit, efforts in ranks). Raises
@@ -253,6 +260,7 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
 
     _check(per, reading, unit)
     all_topics = flag("all_topics", all_topics)
+    condensed = flag("condensed", condensed)
     parsed = _measures(measures, per)
     cols: dict[str, list] = {"run": [], "measure": [], "topic": [], "value": []}
     if per == "article":
@@ -260,7 +268,7 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
         _per_article(qrels, runs, parsed, reading, _collection(collection, unit), cols)
     else:
         for label, result in evaluations(qrels, runs, parsed, reading=reading, collection=collection, unit=unit,
-                                         all_topics=all_topics):
+                                         all_topics=all_topics, condensed=condensed):
             names = [m.name for m in result.measures]
             if per == "topic":
                 for t in result.topics:

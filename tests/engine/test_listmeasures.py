@@ -331,13 +331,16 @@ def rankings(draw) -> list[lm.Ranking]:
         scores = np.where(relevant, draw(st.lists(st.floats(0, 1), min_size=n, max_size=n)) if n else [], 0.0)
         levels = np.where(relevant, draw(st.lists(st.integers(1, 4), min_size=n, max_size=n)) if n else [], 5.0)
         nrel = int(relevant.sum()) + draw(st.integers(0, 3)) or 1
+        judged = relevant | np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
         out.append(lm.Ranking(str(t), [f"a{k}" for k in range(n)], relevant, np.where(relevant, 10, 0),
-                              {doc: np.asarray(scores, float), effort: np.asarray(levels, float)}, nrel, 10 * nrel))
+                              {doc: np.asarray(scores, float), effort: np.asarray(levels, float)}, nrel, 10 * nrel,
+                              judged=judged))
     return out
 
 
 TABLE_MEASURES = ["AgP/F(0.25)", "MAP", "gP@1/F(0.25)", "gP@5/F(0.25)", "gP(plain)@20/F(0.25)", "gR@3", "num_q",
-                  "num_ret", "num_rel", "num_rel_ret", "CE@4/LE(300)", "NCE@15/LE(300)", "ANCE@7/LE(300)"]
+                  "num_ret", "num_rel", "num_rel_ret", "CE@4/LE(300)", "NCE@15/LE(300)", "ANCE@7/LE(300)",
+                  "Judged@1", "Judged@5", "Judged@20"]
 
 
 @settings(max_examples=200, deadline=None)

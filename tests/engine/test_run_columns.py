@@ -61,7 +61,7 @@ def test_focused_result_lines_count_text_once_and_whole_articles_by_doc_length(t
                        "1 Q0 c 4 1 r\n"           # c whole: [0, 50), 50 new, none relevant
                        "1 Q0 a 5 1 r 90 0\n")     # zero length: nothing
     jt = joined(qrels, run, ["1"])
-    (rel, size, unknown, first), = focused_rows(jt, None, False)
+    (rel, size, unknown, first, _), = focused_rows(jt, None, False)
     assert size.tolist() == [20, 0, 5, 50, 0] and rel.tolist() == [10, 0, 5, 0, 0]
     assert (unknown, first) == (1, "b")
     # iP at recall 0.00: precision 10/20 then 15/25 (recall 0.75) then 15/75
@@ -69,7 +69,7 @@ def test_focused_result_lines_count_text_once_and_whole_articles_by_doc_length(t
     assert e.means["iP[0.00]"] == pytest.approx(15 / 25) and e.means["iP[0.75]"] == pytest.approx(15 / 25)
     assert any("1 whole-article results of unjudged articles (first: b)" in str(d) for d in e.diagnostics)
     # as documents: one rank per article at its first line: a [0, 100), b nothing, c [0, 50)
-    (rel, size, unknown, _), = focused_rows(jt, None, True)
+    (rel, size, unknown, _, _), = focused_rows(jt, None, True)
     assert size.tolist() == [100, 0, 50] and rel.tolist() == [20, 0, 0] and unknown == 1
 
 

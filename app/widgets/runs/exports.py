@@ -115,7 +115,8 @@ class RunsExports:
         o = r.options
         prov["settings"] = {"measures": list(o.measures), "test": o.test, "alpha": o.alpha, "resamples": o.resamples,
                             "seed": o.seed, "correction": o.correction, "mode": o.mode, "levels": o.levels,
-                            "every_judged_topic": o.complete, "baseline_as_documents": o.baseline}
+                            "every_judged_topic": o.complete, "condensed": o.condensed,
+                            "baseline_as_documents": o.baseline}
         c = r.comparison
         prov["topics"] = {"paired": len(c.topics), "left_out": list(c.left_out) or "none"}
         return prov

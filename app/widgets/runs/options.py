@@ -1,6 +1,7 @@
 """The options panel of the Runs window: what to compare. The runs (the session's and those
 added here; untick a run to leave it out), the measures (one per line), the test, α, resamples,
-seed, correction, the reading order, ``-c`` and the baseline of the runs as whole documents
+seed, correction, the reading order, ``-c``, condensed lists (``--condensed``) and the baseline of the
+runs as whole documents
 (docs/reference.md sections 9.4 and 12.1), the Compare and Cancel buttons and the message line.
 The panel holds no state of the comparison: :class:`~readsim.app.widgets.runs_window.RunsWindow`
 reads :meth:`OptionsPanel.options` and listens to :attr:`OptionsPanel.changed`. See
@@ -23,7 +24,7 @@ from .cells import note
 #: the options :meth:`OptionsPanel.set_options` takes, by kind of widget
 COMBOS = ("test", "correction", "mode")
 SPINS = ("alpha", "resamples", "seed")
-CHECKS = ("complete", "baseline")
+CHECKS = ("complete", "condensed", "baseline")
 
 
 class OptionsPanel(QWidget):
@@ -128,6 +129,9 @@ class OptionsPanel(QWidget):
         self.complete = QCheckBox("every judged topic (-c)")
         self.complete.setToolTip("Pair over every judged topic, a topic a run lacks scoring as an empty ranking "
                                  "(else: the topics every run has)")
+        self.condensed = QCheckBox("condensed lists (--condensed)")
+        self.condensed.setToolTip("Remove the articles the qrels do not judge from each ranking before every list "
+                                  "measure (Sakai 2007's condensed lists); the articles' scores are unchanged")
         self.baseline = QCheckBox("runs as whole documents too")
         self.baseline.setChecked(True)
         self.baseline.setToolTip("Evaluate every run once more with its articles retrieved whole: the "
@@ -136,6 +140,7 @@ class OptionsPanel(QWidget):
                         ("Correction", self.correction), ("Reading", self.mode)):
             form.addRow(plain_label(text), w)
         form.addRow(self.complete)
+        form.addRow(self.condensed)
         form.addRow(self.baseline)
         for name in COMBOS:
             getattr(self, name).currentIndexChanged.connect(self.changed)
@@ -181,11 +186,12 @@ class OptionsPanel(QWidget):
                           alpha=round(self.alpha.value(), 6), resamples=self.resamples.value(),
                           seed=self.seed.value(), correction=self.correction.currentData(),
                           mode=self.mode.currentData(), levels=int(levels),
-                          complete=self.complete.isChecked(), baseline=self.baseline.isChecked())
+                          complete=self.complete.isChecked(), baseline=self.baseline.isChecked(),
+                          condensed=self.condensed.isChecked())
 
     def set_options(self, **values) -> None:
         """Set options by name (``measures`` a list of names, ``test``, ``alpha``, ``resamples``,
-        ``seed``, ``correction``, ``mode``, ``complete``, ``baseline``) as a user would. Raises
+        ``seed``, ``correction``, ``mode``, ``complete``, ``condensed``, ``baseline``) as a user would. Raises
         ``KeyError`` for another name."""
         for name, value in values.items():
             if name == "measures":
