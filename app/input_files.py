@@ -14,6 +14,7 @@ here starts a thread; :func:`check_input` and :func:`sniff_kind` may run in a wo
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import shutil
 import tempfile
@@ -116,12 +117,34 @@ def sniff_kind(path: str | os.PathLike) -> tuple[str | None, int | None]:
         fields = line.split()
         if not fields or fields[0].startswith("#"):
             continue
+        if line.lstrip().startswith("{"):  # JSON Lines: qrels, runs or topics (reference 2.7, 2.11)
+            kind = _sniff_json_line(line)
+            return kind, (number if kind else None)
         if any(":" in f for f in fields[6:]) or len(fields) == 5:
             return "qrels", number
         if 6 <= len(fields) <= 8 and not fields[5].lstrip("-").isdigit():  # a run id, not a qrels bep
             return "run", number
         return None, None
     return None, None
+
+
+def _sniff_json_line(line: str) -> str | None:
+    """The kind of a JSON Lines file by the keys of its first object: a title without offsets is
+    a topic; rank, score or run a run's span; grade or doc_length a qrels span; else unsure (a
+    span with neither could be either)."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    if "title" in obj and "start" not in obj:
+        return "topics"
+    if {"rank", "score", "run"} & obj.keys():
+        return "run"
+    if {"grade", "doc_length"} & obj.keys():
+        return "qrels"
+    return None
 
 
 #: the file dialog's filter for a collection archive

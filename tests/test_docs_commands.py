@@ -16,13 +16,18 @@ How a block is run: each command in its own ``bash -c``, in order, in a fresh te
 (so a command may write a file the next one reads), with ``D`` set to the real INEX data folder
 (the ``inex`` fixture of tests/conftest.py: ``READSIM_DATA``, default ``../shared/data/inex``) and
 this interpreter's folder first on ``PATH`` (so ``readsim-eval`` and ``python3`` are this
-checkout's). Each command must exit 0.
+checkout's). Each command must exit 0. Two more, for docs/your-own-data.md: ``C`` is Chroma's
+chunking data (the ``chroma`` fixture: ``READSIM_CHROMA_DATA``, default
+``../shared/data/chroma-chunking``), and a block naming ``resources/rag`` finds a copy of the shipped
+RAG example there (the page's commands run from the project's root; the copy keeps the checkout
+clean of what they write).
 
 How output is compared: exactly, line by line, as standard error followed by standard output
 (the examples that show warnings print them before any result; most examples discard standard
 error with ``2>/dev/null``). Two rules, both visible in the pages:
 
-- the data folder's absolute path in the output is written ``$D`` (warnings name files as given);
+- the data folder's absolute path in the output is written ``$D`` (``$C`` for Chroma's; warnings
+  name files as given);
 - a line ``[...]`` in the shown output stands for one or more lines left out (the shown lines
   before it must begin the output, those after it end it, in order). Use it sparingly.
 
@@ -36,6 +41,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -155,17 +161,21 @@ def test_elision_rule():
     assert not matches(["a", "[...]", "d"], real)  # the last shown lines end the output
 
 
-def run(command: str, cwd: Path, data: Path | None) -> list[str]:
+def run(command: str, cwd: Path, data: Path | None, chroma: Path | None = None) -> list[str]:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     if data is not None:
         env["D"] = str(data)
+    if chroma is not None:
+        env["C"] = str(chroma)
     done = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True,
                           encoding="utf-8", timeout=600)
     assert done.returncode == 0, f"exit status {done.returncode} of\n{command}\n{done.stderr}"
     text = done.stderr + done.stdout
     if data is not None:
         text = text.replace(str(data), "$D")
+    if chroma is not None:
+        text = text.replace(str(chroma), "$C")
     return text.splitlines()
 
 
@@ -178,15 +188,21 @@ def test_the_pages_have_command_examples():
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.name for b in BLOCKS])
 def test_command_output_is_real(block: Block, request, tmp_path):
     uses_data = any("$D" in command for command, _ in block.commands)
+    uses_chroma = any("$C" in command for command, _ in block.commands)
+    chroma = None
     if block.page == REFERENCE:
-        assert not uses_data, f"{block.name}: the reference's examples run on the sample"
+        assert not uses_data and not uses_chroma, f"{block.name}: the reference's examples run on the sample"
         cwd, data = SAMPLE, None
     else:
         data = request.getfixturevalue("inex").resolve() if uses_data else None
+        chroma = request.getfixturevalue("chroma").resolve() if uses_chroma else None
         cwd = tmp_path
+        if any("resources/rag" in command for command, _ in block.commands):
+            shutil.copytree(ROOT / "resources" / "rag", tmp_path / "resources" / "rag",
+                            ignore=shutil.ignore_patterns("__pycache__", "*.sqlite"))
     for command, expected in block.commands:
-        assert not re.match(r"\s*D=", command), f"{block.name}: set D once, in a sh block at the top of the page"
-        actual = run(command, cwd, data)
+        assert not re.match(r"\s*[DC]=", command), f"{block.name}: set D and C once, in a sh block at the top of the page"
+        actual = run(command, cwd, data, chroma)
         if not matches(expected, actual):
             diff = "\n".join(difflib.unified_diff(expected, actual, "shown", "real", lineterm=""))
             pytest.fail(f"{block.name}: the shown output of\n$ {command}\nis not its real output:\n{diff}",
