@@ -154,7 +154,7 @@ def argv(writer: str, out: str, inputs: dict) -> list[str]:
             "--topic", "2009074", "--article", "23724", "--screenshot", out]
 
 
-ATOMIC_SCRIPT = ("import sys\nfrom readsim.core.atomic import write_bytes\nfrom readsim.cli import "
+ATOMIC_SCRIPT = ("import sys\nfrom readsim.core.atomic import write_bytes\nfrom readsim.core.streams import "
                  "describe_os_error\ntry:\n    write_bytes(sys.argv[1], b'new')\nexcept OSError as e:\n"
                  "    print(describe_os_error(e), file=sys.stderr)\n    sys.exit(1)\n")
 
