@@ -378,7 +378,8 @@ def test_files_are_checked_before_any_output(files, tmp_path):
     assert (code, out, err) == (1, "", f"readsim-eval: {tmp_path}: is a folder, not a run file\n")
     code, _, err = run_cli(files["q"], files["one"], "--collection", files["q"])
     assert code == 1 and err == (f"readsim-eval: {files['q']}: not a folder nor an archive (a collection is a folder of "
-                           "article XML files, or a .zip, .tar, .tar.gz, .tgz, .tar.bz2 or .tar.xz archive of them)\n")
+                           "article XML files, or a .zip, .tar, .tar.gz, .tgz, .tar.bz2 or .tar.xz archive of them, "
+                           "or a .jsonl or .jsonl.gz file of documents)\n")
 
 
 @pytest.mark.parametrize("measure, parameter", [

@@ -10,6 +10,7 @@ One module per subcommand over one shared module, none importing this one:
 - :mod:`.fidelity_command`  ``readsim-eval fidelity``: the simulated runs' orderings;
 - :mod:`.sweep_command`     ``readsim-eval sweep``: measures at every value of one parameter;
 - :mod:`.loss_command`      ``readsim-eval loss``: where a run loses and what each article costs;
+- :mod:`.convert_command`   ``readsim-eval convert``: qrels, runs and collections to other formats;
 - :mod:`.common`            exit statuses, argument types, the parser, output formats, the error guard.
 
 The numbers come from the Python API's pandas-free core (``readsim.operations.evaluate``), its warnings
@@ -43,7 +44,7 @@ from . import evaluate_command  # noqa: E402
 
 __all__ = ["main", "EXIT_INTERRUPTED"]
 
-SUBCOMMANDS = ("compare", "fidelity", "sweep", "loss")
+SUBCOMMANDS = ("compare", "fidelity", "sweep", "loss", "convert")
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -65,6 +66,8 @@ def _dispatch(argv: list[str], out: TextIO, err: TextIO) -> int:
             from readsim.cli.sweep_command import main as subcommand
         elif argv[0] == "loss":
             from readsim.cli.loss_command import main as subcommand
+        elif argv[0] == "convert":
+            from readsim.cli.convert_command import main as subcommand
         else:
             from readsim.cli.fidelity_command import main as subcommand
         return subcommand(argv[1:], out, err)

@@ -36,6 +36,7 @@ Evaluation (one path: articles as columns, scored in batches)
 - :mod:`.passages`        one article's passages one by one: what each won or lost
 - :mod:`.explain`         a document measure's formula with one article's numbers
 - :mod:`.costs`           where a run loses: the AgP split and each ranked article's cost (5.11)
+- :mod:`.conversions`     qrels, runs and collections converted between formats (readsim-eval convert, 9.8)
 - :mod:`.parameter_sweep` measures at many values of one parameter (reference section 9.6)
 - :mod:`.run_comparison`  comparing runs and measures: the policies, pairing by topic, the arrays
 - :mod:`.paired_statistics` the statistics: tests, intervals, corrections, effect sizes, correlations

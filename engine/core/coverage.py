@@ -172,12 +172,14 @@ def check_input_path(path: str | os.PathLike, kind: str, pipes: bool = False) ->
         raise InputError(path, None, f"cannot read: {err.strerror or err}") from None
     if kind == "collection":
         from .archives import is_archive
+        from .jsonl_documents import is_jsonl
 
-        if stat.S_ISREG(mode) and is_archive(p):  # reference 2.10: a .zip or .tar[.gz|.bz2|.xz] archive
+        if stat.S_ISREG(mode) and (is_archive(p) or is_jsonl(p)):  # reference 2.10: an archive, 2.13: JSON Lines
             wanted = os.R_OK
         elif not stat.S_ISDIR(mode):
             raise InputError(path, None, "not a folder nor an archive (a collection is a folder of article XML "
-                             "files, or a .zip, .tar, .tar.gz, .tgz, .tar.bz2 or .tar.xz archive of them)")
+                             "files, or a .zip, .tar, .tar.gz, .tgz, .tar.bz2 or .tar.xz archive of them, or a "
+                             ".jsonl or .jsonl.gz file of documents)")
         else:
             wanted = os.R_OK | os.X_OK
     else:

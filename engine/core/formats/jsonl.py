@@ -34,7 +34,7 @@ from ..errors import InputError
 from .folrun import _analyse
 from .lines import MAX_OFFSET, Names, read_bytes, read_text
 from .qrels import _Lines, _qrels
-from .run import RunLines
+from .run import WHOLE_LINE, RunLines
 
 _BLANK = b" \t\r\n"
 
@@ -118,6 +118,7 @@ def read_jsonl_qrels(path: str | os.PathLike, data: bytes | None = None, min_gra
     if data is None:
         data = read_bytes(path)
     spans = []
+    beps: dict[tuple[str, str], tuple[int, int]] = {}
     for number, obj in json_lines(path, data):
         topic, doc = name(obj, "topic", path, number), name(obj, "doc", path, number)
         grade = integer(obj, "grade", path, number) if "grade" in obj else 1
@@ -126,15 +127,22 @@ def read_jsonl_qrels(path: str | os.PathLike, data: bytes | None = None, min_gra
         else:
             start, end = span(obj, path, number)
         doc_length = integer(obj, "doc_length", path, number) if "doc_length" in obj else None
+        if "bep" in obj:
+            bep = integer(obj, "bep", path, number)
+            before = beps.setdefault((topic, doc), (bep, number))
+            if before[0] != bep:
+                raise InputError(path, number, f"bep {bep} of topic {topic}, document {doc} differs from "
+                                               f"{before[0]} at line {before[1]}")
         spans.append((number, topic, doc, start, end, grade, doc_length))
-    return span_qrels(str(path), spans, min_grade)
+    return span_qrels(str(path), spans, min_grade, {key: bep for key, (bep, _) in beps.items()})
 
 
-def span_qrels(path: str, spans: list[tuple], min_grade: int = 1):
+def span_qrels(path: str, spans: list[tuple], min_grade: int = 1, beps: dict[tuple[str, str], int] | None = None):
     """Qrels from spans ``(line, topic, doc, start, end, grade, doc_length or None)`` (``start``
     -1: no span), one judgement per (topic, doc) at its first line: its relevant passages the
     spans of grade >= ``min_grade``; doc_length as given (every line giving it must agree), else
-    the largest end of the document's spans in the file (reference 2.11)."""
+    the largest end of the document's spans in the file (reference 2.11); ``beps``: the best
+    entry point of a (topic, doc) that has one."""
     rows: dict[tuple[str, str], int] = {}
     given: dict[str, tuple[int, int]] = {}
     largest: dict[str, int] = {}
@@ -168,8 +176,10 @@ def span_qrels(path: str, spans: list[tuple], min_grade: int = 1):
     doc_length = np.asarray([given[d][0] if d in given else largest.get(d, 0) for d in docs], dtype=i64)
     topic, topic_names = Names.encode(topics)
     article, article_names = Names.encode(docs)
+    beps = beps or {}
+    bep = np.asarray([beps.get((t, d), -1) for t, d in zip(topics, docs)], dtype=i64)
     lines = _Lines(np.asarray(first_line, dtype=i64), topic, topic_names, article, article_names, rel_size, doc_length,
-                   np.full(n, -1, dtype=i64), np.zeros(n, dtype=bool), row_a, start_a, end_a)
+                   bep, bep >= 0, row_a, start_a, end_a)
     return _qrels(path, lines)
 
 
@@ -183,11 +193,16 @@ def read_jsonl_run(path: str | os.PathLike, strict: bool = False, data: bytes | 
     if data is None:
         data = read_bytes(path)
     numbers, topics, docs, starts, ends, ranks, scores, run_ids = [], [], [], [], [], [], [], []
+    whole: list[int] = []
     for number, obj in json_lines(path, data):
         numbers.append(number)
         topics.append(name(obj, "topic", path, number))
         docs.append(name(obj, "doc", path, number))
-        start, end = span(obj, path, number)
+        if obj.get("whole") is True and not any(k in obj for k in ("start", "end", "length")):
+            whole.append(len(starts))  # the whole document, as a FOL run's 6-field line
+            start, end = WHOLE_LINE
+        else:
+            start, end = span(obj, path, number)
         starts.append(start)
         ends.append(end)
         ranks.append(integer(obj, "rank", path, number, low=-(MAX_OFFSET - 1)) if "rank" in obj else None)
@@ -202,7 +217,7 @@ def read_jsonl_run(path: str | os.PathLike, strict: bool = False, data: bytes | 
         if not isinstance(run, str) or not run or any(c.isspace() for c in run):
             raise InputError(path, number, f"run must be a non-empty string without white space, not {json.dumps(run)[:40]}")
         run_ids.append(run)
-    return span_run(path, numbers, topics, docs, starts, ends, ranks, scores, run_ids, strict)
+    return span_run(path, numbers, topics, docs, starts, ends, ranks, scores, run_ids, strict, whole=whole)
 
 
 def _key(values: list, what: str, path: str, numbers: list[int]) -> list | None:
@@ -219,9 +234,10 @@ def _key(values: list, what: str, path: str, numbers: list[int]) -> list | None:
 
 
 def span_run(path: str, numbers, topics, docs, starts, ends, ranks, scores, run_ids, strict: bool = False,
-             order_by_rank: bool = True):
+             order_by_rank: bool = True, whole=()):
     """The run of span lines: put in rank order (``ranks`` ascending, else ``scores``
-    descending, else line order; topics in first appearance), then analysed as a FOL run's lines."""
+    descending, else line order; topics in first appearance), then analysed as a FOL run's lines
+    (``whole``: the indexes of the lines that retrieve the whole document, a 6-field line)."""
     i64 = np.int64
     n = len(numbers)
     rank = _key(ranks, "rank", path, numbers) if order_by_rank else None
@@ -235,7 +251,9 @@ def span_run(path: str, numbers, topics, docs, starts, ends, ranks, scores, run_
         order = np.lexsort((np.arange(n), key, topic_order))
     article, article_names = Names.encode([docs[k] for k in order.tolist()])
     run_id, run_id_names = Names.encode([run_ids[k] for k in order.tolist()])
-    lines = RunLines(np.asarray(numbers, dtype=i64)[order], topic[order], article, np.full(n, 8, dtype=np.int8),
+    kind = np.full(n, 8, dtype=np.int8)
+    kind[np.asarray(whole, dtype=np.int64)] = 6
+    lines = RunLines(np.asarray(numbers, dtype=i64)[order], topic[order], article, kind[order],
                      np.asarray(starts, dtype=i64)[order], np.asarray(ends, dtype=i64)[order], run_id,
                      topic_names, article_names, run_id_names, {})
     return _analyse(path, lines, strict, lengths=False)
