@@ -85,7 +85,7 @@ def check_coverage(qrels: Qrels | None, runs: Run | Iterable[Run] = (), collecti
     if collection is not None:
         have = names if names is not None else set(collection.names())
         if not have:
-            out.append(Diagnostic(str(collection.root), None, "no article (no *.xml file) in the collection folder"))
+            out.append(Diagnostic(str(collection.root), None, "no article (no .xml, .txt, .md or .html file) in the collection folder"))
     for run in run_list:
         out += _run_coverage(run, None if empty_qrels else qrels, collection, have or None, first)
     if qrels is not None and not empty_qrels and collection is not None and have:

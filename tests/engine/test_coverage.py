@@ -110,10 +110,10 @@ def test_collection_checks_per_run_and_relevant_articles_once(tmp_path):
 
 def test_empty_collection_is_one_warning(tmp_path):
     (tmp_path / "c").mkdir()
-    (tmp_path / "c" / "notes.txt").write_text("no articles here")
+    (tmp_path / "c" / "notes.csv").write_text("no articles here")
     run = read_run(write(tmp_path, "r", run_lines([("2009001", "a1")])))
     diags = check_coverage(None, run, Collection(tmp_path / "c"))
-    assert [str(d) for d in diags] == [f"{tmp_path / 'c'}: warning: no article (no *.xml file) in the collection folder"]
+    assert [str(d) for d in diags] == [f"{tmp_path / 'c'}: warning: no article (no .xml, .txt, .md or .html file) in the collection folder"]
 
 
 def test_real_run_against_the_real_subset(inex):

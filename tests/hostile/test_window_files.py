@@ -62,7 +62,7 @@ def _file(name: str, data: bytes):
 
 def _empty_collection(tmp: Path) -> Path:
     (tmp / "coll").mkdir()
-    (tmp / "coll" / "README.txt").write_text("the articles were not copied")
+    (tmp / "coll" / "README.csv").write_text("the articles were not copied")
     return tmp / "coll"
 
 
@@ -114,7 +114,7 @@ CASES = [
          {"via": "drop", "make": _file("lacking.run", (GOOD_RUN + "2026001 Q0 777 3 0.8 hostile 0 10\n"
                                                         "2026001 Q0 778 4 0.7 hostile 0 10\n").encode())}),
     Case("empty-collection", "a collection folder without any article XML", WARNING,
-         "no article (no *.xml file) in the collection folder",
+         "no article (no .xml, .txt, .md or .html file) in the collection folder",
          {"via": "menu", "kind": "collection", "make": _empty_collection}),
     Case("missing-collection", "a collection folder that does not exist", ERROR, "collection folder not found",
          {"via": "load", "kind": "collection", "make": _missing}),

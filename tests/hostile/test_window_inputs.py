@@ -155,7 +155,7 @@ CASES = [
     Case("collection-file", "collection: a file in place of the folder", ERROR, "not a folder",
          {"kind": "collection", "how": "file", "line": None}),
     Case("collection-empty", "collection: a folder without any article", WARNING,
-         "no article (no *.xml file) in the collection folder", {"kind": "collection", "how": "empty", "line": None}),
+         "no article (no .xml, .txt, .md or .html file) in the collection folder", {"kind": "collection", "how": "empty", "line": None}),
 ]
 SPOIL = {"bom": bom, "crlf": crlf, "control": control_in_line2, "cut": cut, "empty": empty}
 
@@ -170,7 +170,7 @@ def make(kind: str, how: str, folder: Path) -> Path:
             path.write_text("not a folder\n")
         elif how == "empty":
             path.mkdir()
-            (path / "README.txt").write_text("the articles were not copied\n")
+            (path / "README.csv").write_text("the articles were not copied\n")
         return path
     name, clean = CLEAN[kind]
     target = folder / name

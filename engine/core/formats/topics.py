@@ -42,9 +42,10 @@ def read_topics(path: str | os.PathLike) -> dict[str, Topic]:
     from .jsonl import is_jsonl
     from .xmlrun import is_xml_run
 
-    if is_jsonl(data):
+    blank = not data.strip(b" \t\r\n\xef\xbb\xbf")  # an empty file: the XML reader's "empty file, not XML"
+    if not blank and is_jsonl(data):
         return _read_jsonl(path, data)
-    if not is_xml_run(path, data):  # XML starts with < (after any byte-order mark)
+    if not blank and not is_xml_run(path, data):  # XML starts with < (after any byte-order mark)
         return _read_tsv(path, data)
     root = parse_xml(data, os.fspath(path), base_url=os.path.abspath(path)).getroot()
     topics: dict[str, Topic] = {}
