@@ -89,7 +89,7 @@ def test_a_read_qrels_is_not_read_or_prepared_again(monkeypatch):
 
     calls = []
     real = inputs._read_qrels
-    monkeypatch.setattr(inputs, "_read_qrels", lambda *a: calls.append(a) or real(*a))
+    monkeypatch.setattr(inputs, "_read_qrels", lambda *a, **kw: calls.append(a) or real(*a, **kw))
     qrels = readsim.read_qrels(S.qrels)
     assert len(calls) == 1
     for path in S.runs:
