@@ -92,11 +92,13 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.parametrize("width, height", [(1366, 768), (1280, 720)])
-def test_main_window_opens_within_a_small_screen(tmp_path, width, height):
+# a laptop, a projector, and a 3,840 x 2,160 screen at device pixel ratio 2 (1,920 x 1,080 in Qt's
+# device-independent pixels, which the offscreen screen's configuration gives)
+@pytest.mark.parametrize("width, height, dpr", [(1366, 768, 1), (1280, 720, 1), (1920, 1080, 2)])
+def test_main_window_opens_within_a_small_screen(tmp_path, width, height, dpr):
     config = tmp_path / "screen.json"
     config.write_text(json.dumps({"screens": [{"name": "small", "x": 0, "y": 0, "width": width, "height": height,
-                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": dpr}]}))
     env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", XDG_CONFIG_HOME=str(tmp_path / "config"),
                HOME=str(tmp_path))
     kept = QRect(20, 40, width - 70, height - 100)  # inside the screen less the margins, above the least size
