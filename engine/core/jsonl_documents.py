@@ -43,9 +43,9 @@ TEXT_KEYS = ("text", "contents", "body")
 SPACING = 1 << 20
 KIND = "jsonl"
 #: SQL true for a row a JSON Lines index never holds (offset: the line's byte offset in the
-#: decompressed file, size: its length, packed: its line number)
+#: decompressed file, size: its length, within the line budget the build keeps, packed: its line number)
 BAD_ROWS = ("archive != '' OR member != '' OR typeof(offset) != 'integer' OR typeof(size) != 'integer' "
-            "OR typeof(packed) != 'integer' OR offset < 0 OR size < 0 OR packed < 1")
+            f"OR typeof(packed) != 'integer' OR offset < 0 OR size < 0 OR size > {MAX_ARTICLE_BYTES} OR packed < 1")
 GZIP_TABLE = "CREATE TABLE readsim_gzip (data BLOB NOT NULL)"
 
 

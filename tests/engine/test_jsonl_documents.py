@@ -100,3 +100,18 @@ def test_index_never_written_through_a_link(tmp_path, monkeypatch):
     assert victim.read_text() == "mine" and coll.article("a").length == 9
     assert any("symbolic link" in n for n in coll.notes)
     assert ai.index_path(path).parent == ai.cache_folder()
+
+
+@pytest.mark.parametrize("planted", ["size = 1099511627776", "offset = -1", "size = 'x'"])
+def test_a_planted_index_row_is_rebuilt_not_trusted(tmp_path, planted):
+    import sqlite3
+
+    path = _write(tmp_path / "d.jsonl")
+    Collection(path)
+    index = tmp_path / "d.jsonl.readsim-index.sqlite"
+    with sqlite3.connect(index) as conn:
+        conn.execute(f"UPDATE readsim_articles SET {planted} WHERE name = 'a'")
+    conn.close()
+    coll = Collection(path, "chars")
+    assert any("rebuilding" in n for n in coll.notes), coll.notes
+    assert coll.article("a").text == "é 日本\n\nx😀y"
