@@ -25,8 +25,8 @@ Sources:
   columns); **Pearson's r**: Gövert, Fuhr, Lalmas, Kazai, Information Retrieval 9, 2006
   ([Gövert 2006]), Tables 2-5.
 
-Policies, all in one place (each has a test in ``tests/engine/test_run_stats.py``; 8 and 9 also in
-``tests/engine/test_run_stats_per_topic.py``):
+Policies, all in one place (each has a test in ``tests/engine/test_run_comparison.py``; 8 and 9 also in
+``tests/engine/test_run_comparison_per_topic.py``):
 
 1. **Pairing by topic.** Every statistic pairs the runs topic by topic over one set of topics,
    the same for every run and measure: the topics *every* run has (:func:`score_matrix`; the
