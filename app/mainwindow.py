@@ -40,6 +40,7 @@ from .widgets.render_dialogs import build_render
 from .editing import EditingUI, build_editing
 from .rank_edits import RankEditsUI, build_rank_edits
 from .widgets.edit_worth import EditWorth, build_edit_worth
+from .widgets.command_dialog import build_command
 from .help import HelpDialog, build_help, new_measures_help, new_shortcuts_help, raise_dialog, shortcuts_html
 from .widgets.strategies import StrategiesPanel, build_strategies
 from .widgets.passages_table import PassagesPanel, build_passages
@@ -155,6 +156,7 @@ class MainWindow(QMainWindow):
     act_export_figure: QAction
     act_record: QAction
     # Help (help.py): its dialogs built on first use
+    act_command: QAction  # View ▸ Equivalent command… (widgets/command_dialog.py; its dialog built on first use)
     act_help_measures: QAction
     act_help_shortcuts: QAction
     measures_help: HelpDialog | None
@@ -266,14 +268,13 @@ class MainWindow(QMainWindow):
          self.act_line_back, self.act_to_start) = build_playback(self)
         self.act_entry_here, self.act_entry_from_run = build_entry_point(self)
         self.compare, self.compare_dock, self.act_compare, self.act_next_run = build_compare(self)
-        self.act_runs = build_runs_action(self)
-        self.runs_window = None
-        self.act_elements = build_elements_action(self)
-        self.elements = self.elements_dock = None
+        self.act_runs, self.runs_window = build_runs_action(self), None
+        self.act_elements, self.elements, self.elements_dock = build_elements_action(self), None, None
         (self.export_menu, self.act_export_article, self.act_export_scores, self.act_export_ranked,
          self.act_export_compare) = build_export(self)
         self.act_export_figure, self.act_record = build_render(self)  # after File ▸ Export
         self.act_help_measures, self.act_help_shortcuts = build_help(self)
+        self.act_command = build_command(self)  # View ▸ Equivalent command…
         self.measures_help = self.shortcuts_help = None
         self.editing = build_editing(self)
         self.rank_edits = build_rank_edits(self)  # on the editor's history

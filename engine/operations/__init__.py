@@ -13,4 +13,6 @@ defined here too (those returning ``pandas`` objects import pandas on first use)
 - :mod:`.comparison`      ``readsim.compare`` and ``readsim.fidelity``
 - :mod:`.loss`            ``readsim.loss`` and its pandas-free core
 - :mod:`.sweep`           ``readsim.sweep`` and its pandas-free core
+- :mod:`.equivalent`      the window's equivalent command: the ``readsim-eval`` line and the
+  Python lines that print what it shows (View ▸ Equivalent command)
 """

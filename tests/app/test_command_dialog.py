@@ -1,0 +1,119 @@
+"""View ▸ Equivalent command (app/widgets/command_dialog.py) on the real INEX data: the dialog's
+``readsim-eval`` line and its Python lines, run in a subprocess, print the numbers the score
+panel and the topic view show."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+
+from helpers.gui import keep_shot
+from readsim.app.background import activity
+from readsim.app.widgets.command_dialog import SHORTCUT, CommandDialog
+
+CLI_DECIMALS = 1e-6  # readsim-eval prints six decimals (reference 9.1): each value within half a unit of the 6th
+
+
+def _shell(line: str) -> list[list[str]]:
+    """The rows (tab-separated fields) the shell line prints, with this environment's readsim-eval first on PATH."""
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
+    done = subprocess.run(line, shell=True, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return [row.split("\t") for row in done.stdout.splitlines()]
+
+
+def _python(code: str) -> dict[str, float]:
+    """``measure -> value`` from the rows the Python lines print, exec'd in a new interpreter."""
+    done = subprocess.run([sys.executable, "-c", "import sys; exec(sys.stdin.read())"], input=code,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return {m: float(v) for m, v in (row.split("\t") for row in done.stdout.splitlines())}
+
+
+def _dialog(window, qtbot) -> CommandDialog:
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    window.act_command.trigger()
+    dlg = window.findChild(CommandDialog)
+    assert dlg is not None and dlg.isVisible()
+    return dlg
+
+
+def test_view_menu_entry_and_a_free_shortcut(real_window):
+    w = real_window()
+    assert w.act_command in w.view_menu.actions() and w.act_command.text() == "Equivalent &command…"
+    assert w.act_command.shortcut() == QKeySequence(SHORTCUT)
+    others = [a for a in w.findChildren(QAction) if a is not w.act_command]
+    assert all(QKeySequence(SHORTCUT) not in a.shortcuts() for a in others)
+
+
+def test_the_article_command_prints_the_score_panels_numbers(real_window, qtbot, tmp_path):
+    w = real_window()
+    s = w.session
+    s.set_settings(mode="document", screen=2000, tolerance=500)  # as the Reader controls set them
+    qtbot.waitUntil(lambda: w.scores.value_text("LE(2000)") != "–", timeout=20_000)
+    panel = w.scores.exact()
+    assert "T2IF(500)" in panel and "ChP@2000" in panel
+    dlg = _dialog(w, qtbot)
+    line = dlg.text("article", "shell")
+    assert line.startswith("readsim-eval ") and "--per-article" in line and "--reading document" in line
+    assert dlg.notes["article"].isHidden()
+    rows = _shell(line)
+    assert {(r[1], r[2]) for r in rows} == {(s.topic, s.current.name)}  # the topic's article only
+    cli = {r[0]: float(r[3]) for r in rows}
+    assert set(cli) == set(panel)
+    for name, value in panel.items():
+        assert cli[name] == pytest.approx(value, abs=CLI_DECIMALS), name
+    assert w.scores.value_text("LE(2000)") == str(int(cli["LE(2000)"]))  # a whole number of screens, shown as such
+    # the Python lines: readsim.article's scores, to the bit
+    assert _python(dlg.text("article", "python")) == panel
+    # what a person looks at: the dialog at a projector's size
+    w.resize(1280, 720)
+    dlg.resize(960, 560)
+    qtbot.waitUntil(lambda: dlg.isVisible(), timeout=5000)
+    shot = tmp_path / "equivalent-command-article.png"
+    assert dlg.grab().save(str(shot))
+    keep_shot(shot)
+    dlg.copy("article", "shell")
+    assert QGuiApplication.clipboard().text() == line
+
+
+def test_the_topic_command_prints_the_topic_views_numbers(real_window, qtbot, tmp_path):
+    w = real_window()
+    s = w.session
+    w.topic_view.set_doc_kind("T2IF")
+    s.set_settings(mode="best", tolerance=1000)
+    qtbot.waitUntil(lambda: activity().count == 0 and w.topic_view.scores is not None
+                    and w.topic_view.scores.doc.name == "T2IF(1000)", timeout=20_000)
+    shown = w.topic_view.values()
+    assert "AgP/T2IF(1000)" in shown and "gR@50" in shown
+    dlg = _dialog(w, qtbot)
+    dlg.tabs.setCurrentIndex(1)
+    line = dlg.text("topic", "shell")
+    assert " -q " in line and "--reading best" in line
+    rows = _shell(line)
+    assert {r[1] for r in rows} == {s.topic}
+    cli = {r[0]: float(r[2]) for r in rows}
+    assert set(cli) == set(shown)
+    for name, value in shown.items():
+        assert cli[name] == pytest.approx(value, abs=CLI_DECIMALS), name
+    assert _python(dlg.text("topic", "python")) == pytest.approx(shown, abs=1e-12)
+    shot = tmp_path / "equivalent-command-topic.png"
+    assert dlg.grab().save(str(shot))
+    keep_shot(shot)
+
+
+def test_an_entry_point_set_in_the_window_is_told(real_window, qtbot):
+    w = real_window()
+    s = w.session
+    s.set_entry(100)  # Alt+click at byte 100: the entry reading, from there
+    dlg = _dialog(w, qtbot)
+    note = dlg.notes["article"].text()
+    assert not dlg.notes["article"].isHidden() and "entry point at 100 (bytes)" in note
+    assert "entry=100" in dlg.text("article", "python") and "--reading entry" in dlg.text("article", "shell")
+    s.set_entry(None)  # back to the run's: the dialog follows, no note
+    assert dlg.notes["article"].isHidden() and "entry=" not in dlg.text("article", "python")
