@@ -15,7 +15,7 @@ raises it.
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QFont, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QKeySequence, QTextOption
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget)
 
@@ -124,9 +124,10 @@ class CommandDialog(QDialog):
             box.setReadOnly(True)
             box.setFont(mono)
             box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+            box.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)  # a long path: no scroll bar
             lay.addWidget(box, 1 if kind == "python" else 0)
             if kind == "shell":
-                box.setFixedHeight(box.fontMetrics().lineSpacing() * 5 + 12)
+                box.setFixedHeight(box.fontMetrics().lineSpacing() * 6 + 12)
         notes = self.notes[part] = plain_label()
         notes.setWordWrap(True)
         look.follow(notes, f"color: {look.css('warning')};")

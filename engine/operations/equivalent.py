@@ -135,8 +135,8 @@ def _missing(state: ShownState) -> list[str]:
         if path is None:
             out.append(f"no {kind} file is open")
         elif path.startswith("<"):
-            out.append(f"the {kind} are {path}, not a file: no command can read them (write them to a file, "
-                       "as Qrels.to_frame() and Run.to_frame() give them, and open that)")
+            out.append(f"the {kind} {'are' if kind == 'qrels' else 'is'} {path}, not a file: no command can read "
+                       "it (write it to a file, as Qrels.to_frame() and Run.to_frame() give its rows, and open that)")
     if state.collection is not None and state.collection.startswith("<"):
         out.append(f"the collection is {state.collection}, not a folder or an archive")
     return out
@@ -179,7 +179,7 @@ def _article_python(state: ShownState, measures: list[str]) -> str:
     if state.alpha == 1.0:
         lines += ["for measure, value in a.scores.items():", "    print(measure, value, sep='\\t')"]
     else:  # the panel's T2IF has the window's alpha; readsim.article scores alpha 1, explain any
-        lines += [f"for measure in {measures!r}:",
+        lines += [_wrapped("for measure in [", [repr(m) for m in measures], "]:"),
                   "    print(measure, a.scores[measure] if measure in a.scores else a.explain(measure).total, sep='\\t')"]
     return "\n".join(lines) + "\n"
 

@@ -117,3 +117,18 @@ def test_an_entry_point_set_in_the_window_is_told(real_window, qtbot):
     assert "entry=100" in dlg.text("article", "python") and "--reading entry" in dlg.text("article", "shell")
     s.set_entry(None)  # back to the run's: the dialog follows, no note
     assert dlg.notes["article"].isHidden() and "entry=" not in dlg.text("article", "python")
+
+
+def test_unsaved_edits_are_told_and_the_lines_give_the_values_before_them(real_window, qtbot):
+    w = real_window()
+    s = w.session
+    ev = s.current.evaluation
+    assert w.editing.editor.add(0, int(ev.n))  # retrieve the whole article: an unsaved edit
+    qtbot.waitUntil(lambda: w.scores.before_text("F(0.25)") != "", timeout=20_000)
+    dlg = _dialog(w, qtbot)
+    assert not dlg.notes["article"].isHidden()
+    assert dlg.notes["article"].text().startswith(f"Note: run {s.run.run_id} has unsaved edits: ")
+    cli = {r[0]: float(r[3]) for r in _shell(dlg.text("article", "shell"))}
+    assert w.scores.value_text("P_set") != f"{cli['P_set']:.4f}"  # the edited number is not the file's
+    for name in ("aveChP", "P_set", "F(0.25)"):  # the file's numbers: the "was" line under each value
+        assert w.scores.before_text(name).startswith(f"was {cli[name]:.4f}, "), name
