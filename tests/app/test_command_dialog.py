@@ -52,12 +52,18 @@ def test_view_menu_entry_and_a_free_shortcut(real_window):
 
 
 def test_the_article_command_prints_the_score_panels_numbers(real_window, qtbot, tmp_path):
-    w = real_window()
+    w = real_window("2193171")
     s = w.session
     s.set_settings(mode="document", screen=2000, tolerance=500)  # as the Reader controls set them
     qtbot.waitUntil(lambda: w.scores.value_text("LE(2000)") != "–", timeout=20_000)
     panel = w.scores.exact()
-    assert "T2IF(500)" in panel and "ChP@2000" in panel
+    # by hand, from the qrels line "2009074 Q0 2193171 366 2032 100 327:366" (relevant [100, 466) of
+    # 2,032 bytes) and the run line "... 2193171 10 ... 0 1880" (retrieved [0, 1880)), read from byte 0:
+    # ChP@2000 = 366/2000, P_set = 366/1880, R_set = 1, LE = 1 (byte 100 is on screen 1), and the T2I
+    # reader stops at 500 non-relevant bytes (100 before, 400 after): T2IP(500) = 366/866
+    hand = {"ChP@2000": 366 / 2000, "ChR@2000": 1.0, "P_set": 366 / 1880, "R_set": 1.0, "LE(2000)": 1.0,
+            "T2IP(500)": 366 / 866, "T2IR(500)": 1.0}
+    assert {m: panel[m] for m in hand} == pytest.approx(hand, abs=1e-12)
     dlg = _dialog(w, qtbot)
     line = dlg.text("article", "shell")
     assert line.startswith("readsim-eval ") and "--per-article" in line and "--reading document" in line
