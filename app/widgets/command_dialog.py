@@ -15,6 +15,7 @@ raises it.
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QFont, QGuiApplication, QKeySequence, QTextOption
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget)
@@ -125,6 +126,7 @@ class CommandDialog(QDialog):
             box.setFont(mono)
             box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
             box.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)  # a long path: no scroll bar
+            box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
             lay.addWidget(box, 1 if kind == "python" else 0)
             if kind == "shell":
                 box.setFixedHeight(box.fontMetrics().lineSpacing() * 6 + 12)
