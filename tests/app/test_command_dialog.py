@@ -113,7 +113,7 @@ def test_the_topic_command_prints_the_topic_views_numbers(real_window, qtbot, tm
     keep_shot(shot)
 
 
-def test_an_entry_point_set_in_the_window_is_told(real_window, qtbot):
+def test_an_entry_point_set_in_the_window_is_told(real_window, qtbot, tmp_path):
     w = real_window()
     s = w.session
     s.set_entry(100)  # Alt+click at byte 100: the entry reading, from there
@@ -121,6 +121,11 @@ def test_an_entry_point_set_in_the_window_is_told(real_window, qtbot):
     note = dlg.notes["article"].text()
     assert not dlg.notes["article"].isHidden() and "entry point at 100 (bytes)" in note
     assert "entry=100" in dlg.text("article", "python") and "--reading entry" in dlg.text("article", "shell")
+    qtbot.waitUntil(lambda: w.scores.value_text("aveChP") != "–", timeout=20_000)
+    assert _python(dlg.text("article", "python")) == w.scores.exact()  # readsim.article(entry=100): the window's
+    shot = tmp_path / "equivalent-command-note.png"
+    assert dlg.grab().save(str(shot))
+    keep_shot(shot)
     s.set_entry(None)  # back to the run's: the dialog follows, no note
     assert dlg.notes["article"].isHidden() and "entry=" not in dlg.text("article", "python")
 
