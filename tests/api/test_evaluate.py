@@ -197,3 +197,16 @@ def test_warnings_obey_the_filters_ignore_and_always():
         readsim.evaluate(S.qrels, frame.assign(topic=["2026001", "9998"]))
     assert [str(w.message) for w in caught if "999" in str(w.message)] == [
         next(str(w.message) for w in caught if "9998" in str(w.message))]
+
+
+def test_read_run_recognises_a_json_lines_run_as_readsim_eval_does(tmp_path):
+    """Reference 2.11: a run whose first non-blank line starts with ``{`` is JSON Lines spans, for the
+    API as for readsim-eval and the window (before, the API read it as FOL and refused its line 1)."""
+    path = tmp_path / "spans.jsonl"
+    path.write_text('\n{"topic": "1", "doc": "d1", "start": 10, "end": 30, "rank": 1, "run": "r"}\n'
+                    '{"topic": "1", "doc": "d2", "start": 0, "end": 5, "rank": 2, "run": "r"}\n', encoding="utf-8")
+    run = readsim.read_run(path)
+    frame = run.to_frame()
+    assert run.run_id == "r"
+    assert list(frame["article"]) == ["d1", "d2"]
+    assert list(frame["offset"]) == [10, 0] and list(frame["length"]) == [20, 5]  # [10, 30) and [0, 5)

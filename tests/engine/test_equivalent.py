@@ -6,9 +6,12 @@ tests/app/test_command_dialog.py's (the real INEX data)."""
 from __future__ import annotations
 
 import ast
+import os
 import shlex
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -120,3 +123,26 @@ def test_what_has_no_command():
     assert article_command(state(article=None)).notes == ("no article is open",)
     assert topic_command(state(topic=None)).notes == ("no topic is open",)
     assert article_command(state(qrels=None)).notes == ("no qrels file is open",)
+
+
+def _rows(command: list[str] | str, **kw) -> list[list[str]]:
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300, **kw)
+    assert done.returncode == 0, done.stderr
+    return [row.split("\t") for row in done.stdout.splitlines()]
+
+
+def test_both_lines_on_chromas_json_lines_spans_in_characters(chroma):
+    """Chroma's topic 1: relevant [27346, 27425) and [27866, 28023) of state_of_the_union (236
+    characters), bm25-chunks250 retrieves [27250, 27500) (79 of them). Read naturally from the
+    passage on: ChP@500 = 79/500, ChR@500 = R_set = 79/236, P_set = 79/250; the T2I reader
+    stops at 300 non-relevant characters, 171 in the passage and 129 after it: T2IP(300) = 79/379."""
+    st = state(qrels=str(chroma / "qrels.jsonl"), run=str(chroma / "runs" / "bm25-chunks250.jsonl"),
+               collection=str(chroma / "corpora"), unit="chars", topic="1", article="state_of_the_union",
+               screen=500, article_measures=("ChP@500", "ChR@500", "T2IP(300)", "P_set", "R_set"))
+    eq = article_command(st)
+    shell = {r[0]: float(r[3]) for r in _rows(eq.shell, shell=True)}
+    python = {r[0]: float(r[1]) for r in _rows([sys.executable, "-c", eq.python])}
+    hand = {"ChP@500": 79 / 500, "ChR@500": 79 / 236, "T2IP(300)": 79 / 379, "P_set": 79 / 250, "R_set": 79 / 236}
+    assert shell == pytest.approx(hand, abs=1e-6)  # six decimals
+    assert {m: python[m] for m in hand} == pytest.approx(hand, abs=1e-12)
