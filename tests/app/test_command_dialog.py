@@ -88,19 +88,23 @@ def test_the_article_command_prints_the_score_panels_numbers(real_window, qtbot,
     assert QGuiApplication.clipboard().text() == line
 
 
-def test_the_topic_command_prints_the_topic_views_numbers(real_window, qtbot, tmp_path):
+@pytest.mark.parametrize("kind, settings, doc, headline", [
+    ("T2IF", {"mode": "best", "tolerance": 1000}, "T2IF(1000)", "AgP/T2IF(1000)"),
+    ("ES", {"mode": "entry", "screen": 2000}, "ES(2000)", "ANCE@100/ES(2000)"),  # the effort measures, at n too
+])
+def test_the_topic_command_prints_the_topic_views_numbers(real_window, qtbot, tmp_path, kind, settings, doc, headline):
     w = real_window()
     s = w.session
-    w.topic_view.set_doc_kind("T2IF")
-    s.set_settings(mode="best", tolerance=1000)
+    w.topic_view.set_doc_kind(kind)
+    s.set_settings(**settings)
     qtbot.waitUntil(lambda: activity().count == 0 and w.topic_view.scores is not None
-                    and w.topic_view.scores.doc.name == "T2IF(1000)", timeout=20_000)
+                    and w.topic_view.scores.doc.name == doc, timeout=20_000)
     shown = w.topic_view.values()
-    assert "AgP/T2IF(1000)" in shown and "gR@50" in shown
+    assert headline in shown and "gR@10" in shown
     dlg = _dialog(w, qtbot)
     dlg.tabs.setCurrentIndex(1)
     line = dlg.text("topic", "shell")
-    assert " -q " in line and "--reading best" in line
+    assert " -q " in line and f"--reading {settings['mode']}" in line
     rows = _shell(line)
     assert {r[1] for r in rows} == {s.topic}
     cli = {r[0]: float(r[2]) for r in rows}
@@ -108,7 +112,7 @@ def test_the_topic_command_prints_the_topic_views_numbers(real_window, qtbot, tm
     for name, value in shown.items():
         assert cli[name] == pytest.approx(value, abs=CLI_DECIMALS), name
     assert _python(dlg.text("topic", "python")) == pytest.approx(shown, abs=1e-12)
-    shot = tmp_path / "equivalent-command-topic.png"
+    shot = tmp_path / f"equivalent-command-topic-{kind}.png"
     assert dlg.grab().save(str(shot))
     keep_shot(shot)
 
