@@ -147,3 +147,18 @@ def test_unsaved_edits_are_told_and_the_lines_give_the_values_before_them(real_w
     assert w.scores.value_text("P_set") != f"{cli['P_set']:.4f}"  # the edited number is not the file's
     for name in ("aveChP", "P_set", "F(0.25)"):  # the file's numbers: the "was" line under each value
         assert w.scores.before_text(name).startswith(f"was {cli[name]:.4f}, "), name
+
+
+def test_a_run_saved_under_another_name_is_the_file_the_lines_read(real_window, qtbot, tmp_path):
+    w = real_window()
+    s = w.session
+    assert w.editing.editor.add(0, int(s.current.evaluation.n))
+    saved = tmp_path / "edited it's.run"
+    assert w.editing.save_as(str(saved))
+    qtbot.waitUntil(lambda: w.scores.before_text("F(0.25)") == "", timeout=20_000)  # nothing unsaved
+    panel = w.scores.exact()
+    dlg = _dialog(w, qtbot)
+    assert dlg.notes["article"].isHidden()
+    assert f"\nrun = {str(saved)!r}\n" in dlg.text("article", "python")
+    cli = {r[0]: float(r[3]) for r in _shell(dlg.text("article", "shell"))}
+    assert cli == pytest.approx(panel, abs=CLI_DECIMALS)
