@@ -49,6 +49,7 @@ def comparison() -> Comparison:
     return Comparison(
         runs=["A", "B", "C"], measures=["M1", "M2"], lower_is_better=np.array([False, True]), topics=["1", "2"],
         scores=np.zeros((m, n, 2)), means=means, ci=np.zeros((m, n, 2)), order=order, rank=rank, diff=diff,
+        diff_ci=np.zeros((m, n, n, 2)),
         effect=np.zeros((m, n, n)), wins=wins, p=p, p_adjusted=p, significant=significant, tau=corr,
         tau_p=np.full((m, m), 0.6), r=np.array([[1.0, 0.5], [0.5, 1.0]]), r_p=np.full((m, m), 0.7),
         doc_means=np.full((m, n), np.nan), doc_tau=np.full(m, np.nan), doc_tau_p=np.full(m, np.nan),
