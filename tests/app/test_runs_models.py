@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 from PySide6.QtCore import Qt
 
+from readsim.app import runs_model as rm
 from readsim.app.runs_model import Compared
 from readsim.app import appearance as look
 from readsim.app.widgets.runs.cells import (CHOSEN, GREEN_TEXT, MEASURE_ROLE, NOT_SIGNIFICANT_MARK, RED_TEXT,
@@ -22,7 +23,7 @@ from readsim.app.widgets.runs.cells import (CHOSEN, GREEN_TEXT, MEASURE_ROLE, NO
 from readsim.app.widgets.runs.correlation import CorrelationModel
 from readsim.app.widgets.runs.fidelity_tab import Table1Model, Table2Model
 from readsim.app.widgets.runs.runs_tab import RunsTableModel
-from readsim.app.widgets.runs.significance import PairsModel
+from readsim.app.widgets.runs.significance import PairsModel, SignificanceTab
 from readsim.core.run_comparison import Comparison
 from readsim.core.fidelity_tables import ON_AVERAGE, RESPECTED, REVERSED, Fidelity
 
@@ -169,3 +170,16 @@ def test_table1_model_best_and_worst_runs(qapp):
     assert colour(0, 2).color() == colour(2, 2).color() == look.color(GREEN_TEXT) and colour(1, 2).color() == look.color(RED_TEXT)
     assert model.data(model.index(0, 1), Qt.ItemDataRole.BackgroundRole).color() == look.color(CHOSEN)
     assert model.data(model.index(0, 2), Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_the_randomised_tukey_hsd_reads_two_sided(qapp):
+    c = comparison()
+    c.test, c.correction = "tukey", "bh"
+    assert rm.test_words("tukey") == "randomised Tukey HSD over all runs, two-sided"
+    assert rm.test_words("bootstrap") == "paired bootstrap test, one-tailed"
+    assert rm.test_words("t") == "paired t-test, one-tailed"
+    tab = SignificanceTab()
+    tab.show_result(c, 0)
+    assert "randomised Tukey HSD over all runs, two-sided, α 0.05" in tab.title.text()
+    assert "the two-sided randomised Tukey HSD bh-adjusted p of “the two runs differ”" in tab.legend.text()
+    assert "over the 95% Student" in tab.legend.text() and "interval of the mean difference row minus column" in tab.legend.text()
