@@ -384,16 +384,18 @@ def runs_table(result: Compared, sources: Sequence[str] | None = None) -> Table:
 
 
 def pairs_table(result: Compared) -> Table:
-    """Every tested pair of every measure (the significance matrices), in rank order."""
+    """Every tested pair of every measure (the significance matrices), in rank order, with the
+    two-sided 1 - alpha interval of each mean difference (``ci_low``, ``ci_high``; reference 12.1)."""
     c = result.comparison
     rows = []
     for k, m in enumerate(c.measures):
         for p in c.pairs(k):
             rows.append((m, c.runs[p.better], c.runs[p.worse], int(c.rank[k, p.better]), int(c.rank[k, p.worse]),
-                         _num(p.diff), _num(p.effect), p.wins, p.ties, p.losses, _num(p.p), _num(p.p_adjusted),
-                         str(bool(p.significant)).lower(), c.test, c.alpha, c.correction))
-    return _table(("measure", "better", "worse", "rank_better", "rank_worse", "diff", "effect_dz", "wins", "ties",
-                   "losses", "p", "p_adjusted", "significant", "test", "alpha", "correction"), rows)
+                         _num(p.diff), _num(p.ci_low), _num(p.ci_high), _num(p.effect), p.wins, p.ties, p.losses,
+                         _num(p.p), _num(p.p_adjusted), str(bool(p.significant)).lower(), c.test, c.alpha,
+                         c.correction))
+    return _table(("measure", "better", "worse", "rank_better", "rank_worse", "diff", "ci_low", "ci_high", "effect_dz",
+                   "wins", "ties", "losses", "p", "p_adjusted", "significant", "test", "alpha", "correction"), rows)
 
 
 def correlations_table(result: Compared) -> Table:

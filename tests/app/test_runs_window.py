@@ -257,6 +257,8 @@ def test_compare_the_five_real_runs(qtbot, real, runs, evaluations, closing, tmp
     pairs = table_rows(w.export_csv("pairs", tmp_path / "pairs.csv"))
     assert len(pairs) == 4 * 10
     assert sum(r["significant"] == "true" for r in pairs) == int(e.significant.sum())
+    for r in pairs:  # each pair's interval holds its mean difference
+        assert float(r["ci_low"]) <= float(r["diff"]) <= float(r["ci_high"])
     corr = table_rows(w.export_csv("correlations", tmp_path / "c.csv"))
     assert {(r["measure"], r["other"], r["other_as_documents"]) for r in corr} >= {
         ("AgP/F(0.25)", "AgP/aveChP", "false"), ("AgP/F(0.25)", "AgP/F(0.25)", "true")}
