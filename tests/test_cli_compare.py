@@ -167,6 +167,10 @@ def test_a_correction_resampling_cannot_reach_is_warned(files):
     code, _, err = run_cli("compare", files["q"], files["good"], files["mid"], files["bad"], "--correction", "holm",
                            "--test", "randomization")
     assert code == 0 and "smallest p here is 0.12: no pair can be significant" in err
+    # the randomised Tukey HSD's smallest p is 1 / (trials + 1) = 1/11 > 0.05 / 3, whatever the topics
+    code, _, err = run_cli("compare", files["q"], files["good"], files["mid"], files["bad"], "--correction", "bh",
+                           "--test", "tukey", "--resamples", "10")
+    assert code == 0 and "the randomised Tukey HSD's smallest p here is 0.091: no pair can be significant" in err
     code, _, err = run_cli("compare", files["q"], files["good"], files["mid"], files["bad"], "--correction", "holm")
     assert code == 0 and "smallest p" not in err  # the bootstrap's p can be 0
 
