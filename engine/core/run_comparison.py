@@ -379,7 +379,9 @@ def compare_runs(scores: np.ndarray, runs: Sequence[str], measures: Sequence[Lis
     ``resamples``, ``seed`` (random generator per measure: :func:`measure_generator`) and
     ``correction`` as in the module docstring. Cost, measured (``bench/bench_compare.py``): 50
     runs x 120 topics x 4 measures take about 0.1 s with 1,000 bootstrap resamples, 0.3 s with
-    the randomization test, 0.03 s with the t-test, once scipy.stats is imported (0.7 s).
+    the randomization test, 0.03 s with the t-test, once scipy.stats is imported (0.7 s); the
+    randomised Tukey HSD (1,000 trials) about 3 times the bootstrap's time (measured side by side
+    on a loaded machine: 2.6 s against 0.9 s).
 
     Raises ``ValueError`` (see the module docstring)."""
     check_options(test, alpha, resamples, seed, correction)
