@@ -48,7 +48,9 @@ DEFAULT_MEASURES = ("AgP/F(0.25)", "AgP/aveChP", "AgP/T2IF(300)", "ANCE@600/LE(3
 """The measures compared by default: INEX's official Relevant in Context measure, the two
 reading-order alternatives of Arvola et al. 2010, and cumulated effort (lower is better)."""
 
-TEST_NAMES = {"bootstrap": "paired bootstrap", "t": "paired t-test", "randomization": "paired randomization"}
+TEST_NAMES = {"bootstrap": "paired bootstrap", "t": "paired t-test", "randomization": "paired randomization",
+              "tukey": "randomised Tukey HSD"}
+CORRECTION_NAMES = {"none": "none", "holm": "holm", "bonferroni": "bonferroni", "bh": "bh (Benjamini-Hochberg)"}
 READING_MODES = tuple(m for m in ENGINE_READING_MODES if m is not Mode.ENTRY)  # the entry mode is per result
 TWO_RUNS = ("two runs cannot show a correlation: Kendall's τ and Pearson's r of two runs are ±1 whatever the "
             "measures say (compare 3 runs or more)")
@@ -272,14 +274,23 @@ def fmt_p(value: float) -> str:
     return "<0.001" if value < 0.001 else f"{value:.3f}"
 
 
+def test_words(test: str) -> str:
+    """How a comparison's test reads in a sentence (reference 12.1): ``paired bootstrap test,
+    one-tailed``; the randomised Tukey HSD is two-sided, over all runs at once."""
+    if test == "tukey":
+        return f"{TEST_NAMES[test]} over all runs, two-sided"
+    return TEST_NAMES[test] + (" test" if test != "t" else "") + ", one-tailed"
+
+
 def setting_text(c, with_collection: bool, options: Options) -> str:
     """One line on how the runs were compared (as ``readsim-eval compare`` says it)."""
-    test = TEST_NAMES[c.test] + (" test" if c.test != "t" else "")
-    resampled = f", {c.resamples:,} resamples, seed {c.seed}" if c.test != "t" else ""
+    test, sides = test_words(c.test).rsplit(", ", 1)
+    drawn = "trials" if c.test == "tukey" else "resamples"
+    resampled = f", {c.resamples:,} {drawn}, seed {c.seed}" if c.test != "t" else ""
     correction = "no correction" if c.correction == "none" else f"{c.correction} correction over each measure's pairs"
     topics = "every judged topic (-c)" if options.complete else "the topics every run has"
     parts = [f"{len(c.runs)} runs, {len(c.topics)} topics paired ({topics})",
-             f"{test} (one-tailed{resampled})", f"α {c.alpha:g}, {correction}",
+             f"{test} ({sides}{resampled})", f"α {c.alpha:g}, {correction}",
              f"{(1 - c.alpha) * 100:g}% {c.ci_method} intervals", f"{options.mode} reading"
              + ("" if with_collection else ", no collection (passages not clipped)")]
     if options.condensed:
@@ -373,16 +384,18 @@ def runs_table(result: Compared, sources: Sequence[str] | None = None) -> Table:
 
 
 def pairs_table(result: Compared) -> Table:
-    """Every tested pair of every measure (the significance matrices), in rank order."""
+    """Every tested pair of every measure (the significance matrices), in rank order, with the
+    two-sided 1 - alpha interval of each mean difference (``ci_low``, ``ci_high``; reference 12.1)."""
     c = result.comparison
     rows = []
     for k, m in enumerate(c.measures):
         for p in c.pairs(k):
             rows.append((m, c.runs[p.better], c.runs[p.worse], int(c.rank[k, p.better]), int(c.rank[k, p.worse]),
-                         _num(p.diff), _num(p.effect), p.wins, p.ties, p.losses, _num(p.p), _num(p.p_adjusted),
-                         str(bool(p.significant)).lower(), c.test, c.alpha, c.correction))
-    return _table(("measure", "better", "worse", "rank_better", "rank_worse", "diff", "effect_dz", "wins", "ties",
-                   "losses", "p", "p_adjusted", "significant", "test", "alpha", "correction"), rows)
+                         _num(p.diff), _num(p.ci_low), _num(p.ci_high), _num(p.effect), p.wins, p.ties, p.losses,
+                         _num(p.p), _num(p.p_adjusted), str(bool(p.significant)).lower(), c.test, c.alpha,
+                         c.correction))
+    return _table(("measure", "better", "worse", "rank_better", "rank_worse", "diff", "ci_low", "ci_high", "effect_dz",
+                   "wins", "ties", "losses", "p", "p_adjusted", "significant", "test", "alpha", "correction"), rows)
 
 
 def correlations_table(result: Compared) -> Table:

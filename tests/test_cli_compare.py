@@ -88,8 +88,8 @@ def test_tsv_rows_have_a_header_per_kind(files):
     rows = [r.split("\t") for r in out.splitlines()]
     headers = {r[0][1:]: r[1:] for r in rows if r[0].startswith("#")}
     assert list(headers) == ["setting", "mean", "pair", "summary", "correlation"]
-    assert headers["pair"] == ["measure", "better", "worse", "rank_better", "rank_worse", "diff", "effect", "wins",
-                               "ties", "losses", "p", "p_adjusted", "significant"]
+    assert headers["pair"] == ["measure", "better", "worse", "rank_better", "rank_worse", "diff", "ci_low", "ci_high",
+                               "effect", "wins", "ties", "losses", "p", "p_adjusted", "significant"]
     for r in rows:
         if not r[0].startswith("#"):
             assert len(r) == len(headers[r[0]]) + 1
@@ -167,6 +167,10 @@ def test_a_correction_resampling_cannot_reach_is_warned(files):
     code, _, err = run_cli("compare", files["q"], files["good"], files["mid"], files["bad"], "--correction", "holm",
                            "--test", "randomization")
     assert code == 0 and "smallest p here is 0.12: no pair can be significant" in err
+    # the randomised Tukey HSD's smallest p is 1 / (trials + 1) = 1/11 > 0.05 / 3, whatever the topics
+    code, _, err = run_cli("compare", files["q"], files["good"], files["mid"], files["bad"], "--correction", "bh",
+                           "--test", "tukey", "--resamples", "10")
+    assert code == 0 and "the randomised Tukey HSD's smallest p here is 0.091: no pair can be significant" in err
     code, _, err = run_cli("compare", files["q"], files["good"], files["mid"], files["bad"], "--correction", "holm")
     assert code == 0 and "smallest p" not in err  # the bootstrap's p can be 0
 
@@ -259,3 +263,42 @@ def test_perturbed_copies_of_a_real_run(real, tmp_path):
     assert worse["worse"] == "reversed" and worse["significant"] and worse["p"] < 0.01
     # as documents the run is itself: its baseline is equal, so no run gains
     assert records(out, "summary")[0]["doc_gains"] == 0
+
+
+def test_tukey_hsd_with_bh_on_the_five_real_runs(real):
+    """``--test tukey --correction bh`` on the five real runs: the HSD's p-values are those of
+    ``compare_runs`` on the same per-topic values (the API's), BH adjusts them as statsmodels'
+    ``multipletests(method="fdr_bh")``, and every pair row carries the t interval of its difference,
+    which holds the difference and is ``scipy.stats.ttest_rel``'s."""
+    from scipy import stats
+    from statsmodels.stats.multitest import multipletests
+
+    qrels, _, runs = real
+    code, out, err = run_cli("compare", qrels, "--runs", runs, "--test", "tukey", "--correction", "bh", "--no-doc",
+                             "--format", "jsonl", "--per-topic")
+    assert code == 0, err
+    (setting,) = records(out, "setting")
+    assert (setting["test"], setting["correction"], setting["interval"]) == ("tukey", "bh", "Student's t")
+    pairs = records(out, "pair")
+    assert len(pairs) == 10
+    want = multipletests([r["p"] for r in pairs], method="fdr_bh")[1]
+    assert [r["p_adjusted"] for r in pairs] == pytest.approx(want, abs=1e-12)
+    assert all(r["significant"] == (r["p_adjusted"] < 0.05) for r in pairs)
+    assert all(0 < r["p"] <= 1 and r["p"] * 1001 == pytest.approx(round(r["p"] * 1001)) for r in pairs)  # (b + 1) / 1001
+    values: dict[str, dict[str, float]] = {}
+    for r in records(out, "topic"):
+        values.setdefault(r["run"], {})[r["topic"]] = r["value"]
+    for r in pairs:
+        topics = sorted(values[r["better"]])
+        d = [values[r["better"]][t] - values[r["worse"]][t] for t in topics]
+        ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx((ci.low, ci.high), abs=1e-9)
+        assert r["ci_low"] <= r["diff"] <= r["ci_high"]
+    # the bootstrap's intervals are percentile intervals of the same resamples as its p-values
+    code, out, err = run_cli("compare", qrels, "--runs", runs, "--no-doc", "--format", "jsonl", "--seed", "2")
+    assert code == 0, err
+    for r in records(out, "pair"):
+        assert r["ci_low"] <= r["ci_high"] and (r["ci_low"] > 0) <= (r["p"] <= 0.025)
+    code, out, _ = run_cli("compare", qrels, "--runs", runs, "--no-doc", "--test", "tukey", "--correction", "bh")
+    assert "randomised Tukey HSD over all runs (two-sided, 1000 trials, seed 0)" in out
+    assert "neighbours in the ranking: mean difference with its 95% interval" in out

@@ -6,7 +6,9 @@ once, evaluates it with every measure in one pass (the Python API's
 ``readsim.operations.evaluate.evaluations``; and once more as whole documents, the baseline of [Arvola
 2010]'s "doc" columns, Table 2, unless ``--no-doc``), then prints per measure the runs ranked by their
 mean with a confidence interval, the significance matrix over all run pairs with the count of
-significant pairs (as [Kamps 2007a]'s "112 of the 190 pairwise comparisons"), the neighbouring pairs' effect sizes, and
+significant pairs (as [Kamps 2007a]'s "112 of the 190 pairwise comparisons"; ``--test tukey``: the
+randomised Tukey HSD over all runs of [Carterette 2012]), the neighbouring pairs' effect sizes and
+the intervals of their mean differences, and
 Kendall's tau and Pearson's r between every two measures and against the baseline (with two runs,
 "two runs cannot show a correlation"); with ``--per-topic``, every paired topic with each run's
 value and its difference to a reference run (:meth:`readsim.core.run_comparison.Comparison.per_topic`). When
@@ -34,7 +36,7 @@ from typing import TextIO
 
 import numpy as np
 
-from readsim.core.paired_statistics import MIN_CORRELATED
+from readsim.core.paired_statistics import CORRECTIONS, MIN_CORRELATED, TESTS
 from readsim.core.report_numbers import format_number, format_signed, plural
 from readsim.core.coverage import run_paths
 from readsim.core.listmeasures import Evaluation
@@ -77,7 +79,10 @@ def build_parser() -> Parser:
         "and against each run evaluated as whole documents. Topics are paired: those every run has (with -c: "
         "every judged topic, a missing one scoring as an empty ranking).",
         "Tests: bootstrap (scipy.stats.bootstrap, percentile, the papers' setting: one-tailed, alpha 0.05, "
-        "1,000 resamples), t (scipy.stats.ttest_rel), randomization (scipy.stats.permutation_test, paired). "
+        "1,000 resamples), t (scipy.stats.ttest_rel), randomization (scipy.stats.permutation_test, paired), tukey "
+        "(Carterette 2012's randomised Tukey HSD over all runs: two-sided, already adjusted for every pair; "
+        "--resamples trials). Every pair's mean difference has a two-sided 1 - alpha interval (bootstrap "
+        "percentile with the bootstrap, Student's t otherwise). "
         "Effect size: the mean difference and Cohen's d_z of the per-topic differences. Effort measures (CE, NCE, "
         "ANCE) count lower as better. Parameters: " + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP)
     add_subcommand_options(p)
@@ -85,16 +90,18 @@ def build_parser() -> Parser:
                    help="run files (FOL or XML); at least 2 runs in all, with those of --runs")
     p.add_argument("--runs", dest="folder", metavar="DIR",
                    help="a folder of run files: every file in it not starting with '.', by name")
-    p.add_argument("--test", default="bootstrap", choices=("bootstrap", "t", "randomization"),
-                   help="significance test (default bootstrap)")
+    p.add_argument("--test", default="bootstrap", choices=TESTS,
+                   help="significance test (default bootstrap); tukey: the randomised Tukey HSD over all runs")
     p.add_argument("--alpha", type=option(_alpha), default=0.05, metavar="A",
                    help="significance level, above 0 and below 1 (default 0.05); intervals are at 1 - A")
     p.add_argument("--resamples", type=option(_resamples), default=1000, metavar="B",
-                   help=f"resamples of the bootstrap and randomization tests, 1 to {MAX_RESAMPLES} (default 1000)")
+                   help=f"resamples of the bootstrap and randomization tests and trials of the randomised Tukey HSD, "
+                   f"1 to {MAX_RESAMPLES} (default 1000)")
     p.add_argument("--seed", type=option(_seed), default=0, metavar="N",
                    help="random seed, a whole number from 0 (default 0): the same seed, the same numbers")
-    p.add_argument("--correction", default="none", choices=("none", "holm", "bonferroni"),
-                   help="multiple-comparison correction over each measure's pairs (default none)")
+    p.add_argument("--correction", default="none", choices=CORRECTIONS,
+                   help="multiple-comparison correction over each measure's pairs (default none; bh: "
+                   "Benjamini-Hochberg, the false discovery rate)")
     p.add_argument("-c", dest="complete", action="store_true",
                    help="pair over every judged topic, a topic missing from a run scoring as an empty ranking "
                    "(default: the topics every run has)")
@@ -183,10 +190,12 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
               file=err)
     pairs = len(comparison.runs) * (len(comparison.runs) - 1) // 2
     t = len(comparison.topics)
-    smallest = 1 / 2**t if t < 63 and 2**t <= args.resamples else 1 / (args.resamples + 1)
-    if args.correction != "none" and args.test == "randomization" and args.alpha / pairs <= smallest:
+    exact = args.test == "randomization" and t < 63 and 2**t <= args.resamples
+    smallest = 1 / 2**t if exact else 1 / (args.resamples + 1)
+    if args.correction != "none" and args.test in ("randomization", "tukey") and args.alpha / pairs <= smallest:
+        name = "randomization test" if args.test == "randomization" else "randomised Tukey HSD"
         print(f"readsim-eval compare: warning: with --correction {args.correction} over {pairs} pairs a p-value must "
-              f"be below {args.alpha / pairs:.2g}; the randomization test's smallest p here is {smallest:.2g}: no "
+              f"be below {args.alpha / pairs:.2g}; the {name}'s smallest p here is {smallest:.2g}: no "
               f"pair can be significant (raise --resamples)", file=err)
     setting = {"complete": bool(args.complete), "as_documents": bool(args.as_documents),
                "condensed": bool(args.condensed),
@@ -224,7 +233,8 @@ def own_topics(evaluations: list[Evaluation], c) -> str:
 def _setting_line(c, setting: dict) -> str:
     test = {"bootstrap": f"paired bootstrap test (one-tailed, {c.resamples} resamples, seed {c.seed})",
             "t": "paired t-test (one-tailed)",
-            "randomization": f"paired randomization test (one-tailed, {c.resamples} resamples, seed {c.seed})"}[c.test]
+            "randomization": f"paired randomization test (one-tailed, {c.resamples} resamples, seed {c.seed})",
+            "tukey": f"randomised Tukey HSD over all runs (two-sided, {c.resamples} trials, seed {c.seed})"}[c.test]
     topics = "every judged topic (-c)" if setting["complete"] else "the topics every run has"
     correction = "no correction" if c.correction == "none" else f"{c.correction} correction over each measure's pairs"
     return (f"{len(c.runs)} runs, {len(c.topics)} topics paired ({topics}); {test}; alpha {c.alpha:g}, {correction}; "
@@ -272,13 +282,14 @@ def write_compare_text(c, setting: dict, out: TextIO) -> None:
             marks = "".join(f"{'*' if c.significant[k, i, c.order[k][b - 1]] else '.':>{cell}}"
                             for b in range(a + 1, n + 1))
             lines.append(f"{a:>4} " + " " * cell * (a - 1) + marks)
-        lines += ["", "neighbours in the ranking: mean difference, Cohen's d_z, topics better/equal/worse, "
-                  + ("p (adjusted)" if c.correction != "none" else "p")]
+        lines += ["", f"neighbours in the ranking: mean difference with its {level} interval, Cohen's d_z, topics "
+                  "better/equal/worse, " + ("p (adjusted)" if c.correction != "none" else "p")]
         for pair in c.neighbours(k):
             shown = pair.p_adjusted if c.correction != "none" else pair.p
-            lines.append(f"{c.rank[k, pair.better]:>4} > {c.rank[k, pair.worse]:<4} {_signed(pair.diff):>9}  "
-                         f"d {_signed(pair.effect, 2):>6}  {f'{pair.wins}/{pair.ties}/{pair.losses}':>13}  "
-                         f"p {_p(shown):>6}{' *' if pair.significant else ''}")
+            interval = f"[{_signed(pair.ci_low)}, {_signed(pair.ci_high)}]"
+            lines.append(f"{c.rank[k, pair.better]:>4} > {c.rank[k, pair.worse]:<4} {_signed(pair.diff):>9} "
+                         f"{interval:<20}  d {_signed(pair.effect, 2):>6}  "
+                         f"{f'{pair.wins}/{pair.ties}/{pair.losses}':>13}  p {_p(shown):>6}{' *' if pair.significant else ''}")
         if setting.get("per_topic"):
             lines += ["", *_per_topic_text(c, k)]
     if len(c.measures) > 1 and len(c.runs) < MIN_CORRELATED:
@@ -363,7 +374,7 @@ def write_compare_rows(c, setting: dict, fmt: str, out: TextIO) -> None:
         for pair in c.pairs(k):
             rows.add("pair", measure=m, better=c.runs[pair.better], worse=c.runs[pair.worse],
                      rank_better=int(c.rank[k, pair.better]), rank_worse=int(c.rank[k, pair.worse]), diff=pair.diff,
-                     effect=pair.effect, wins=pair.wins, ties=pair.ties, losses=pair.losses, p=pair.p,
+                     ci_low=pair.ci_low, ci_high=pair.ci_high, effect=pair.effect, wins=pair.wins, ties=pair.ties, losses=pair.losses, p=pair.p,
                      p_adjusted=pair.p_adjusted, significant=pair.significant)
         rows.flush()
     for k, m in enumerate(c.measures):

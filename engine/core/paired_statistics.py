@@ -1,8 +1,9 @@
 """The statistics of comparing runs (docs/reference.md section 12.1), scipy's (:mod:`scipy.stats`), on
 oriented per-topic values ``(n, t)`` of ``n`` runs over ``t`` paired topics: the values rounded
-(:func:`settle`), the bootstrap, randomization and t tests of pairs of runs, the intervals of
-the runs' means, the corrections for many pairs (:func:`adjust`), effect sizes and the
-correlation of two measures over the runs (:func:`correlate`). The policies they follow
+(:func:`settle`), the bootstrap, randomization and t tests of pairs of runs, the randomised Tukey
+HSD over all runs (:func:`tukey_hsd_test`), the intervals of the runs' means and of the pairs' mean
+differences, the corrections for many pairs (:func:`adjust`), effect sizes and the correlation of
+two measures over the runs (:func:`correlate`). The policies they follow
 (pairing, orientation, ties, direction, intervals, corrections, effect sizes, correlations) are
 stated once, with :func:`readsim.core.run_comparison.compare_runs` that calls them, in
 :mod:`readsim.core.run_comparison`; "policy n" below is its policy n. Pure numpy; scipy is
@@ -16,15 +17,16 @@ import zlib
 
 import numpy as np
 
-TESTS = ("bootstrap", "t", "randomization")
-CORRECTIONS = ("none", "holm", "bonferroni")
+TESTS = ("bootstrap", "t", "randomization", "tukey")
+CORRECTIONS = ("none", "holm", "bonferroni", "bh")
 DECIMALS = 12
 """Per-topic values are rounded to this many decimal places before any comparison (policy 3)."""
 TOLERANCE = 1e-10
 """A resampled mean difference within this (times the largest absolute value, at least 1) is 0."""
 MAX_CELLS = 4_000_000
 """Resampled values held at once (runs x resamples x topics for scipy's ``batch``; pairs x
-resamples for the pairs' differences)."""
+resamples for the pairs' differences; a quarter of it, trials x topics x runs, for the randomised
+Tukey HSD, which holds three arrays of that size at once)."""
 MIN_CORRELATED = 3
 """Fewest runs a correlation is computed over (policy 8): two points always lie on a line, so
 over two runs Kendall's tau and Pearson's r are +-1 whatever the measures say."""
@@ -76,9 +78,11 @@ def bootstrap_test(values: np.ndarray, better: np.ndarray, worse: np.ndarray, re
                    generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Paired bootstrap (policy 4) of oriented ``values`` ``(n, t)``.
 
-    Returns ``(p, ci)``: ``p`` ``(pairs,)`` one-tailed p of ``better[q]`` better than
+    Returns ``(p, ci, pair_ci)``: ``p`` ``(pairs,)`` one-tailed p of ``better[q]`` better than
     ``worse[q]``; ``ci`` ``(n, 2)`` the percentile interval of each run's mean at level
-    ``1 - alpha``."""
+    ``1 - alpha``; ``pair_ci`` ``(pairs, 2)`` the percentile interval of the pair's mean difference
+    (``better`` minus ``worse``) from the same resamples, two-sided at ``1 - alpha`` (policy 5):
+    what ``scipy.stats.bootstrap`` gives on the pair's per-topic differences with the same seed."""
     from scipy import stats
 
     n, t = values.shape
@@ -90,12 +94,14 @@ def bootstrap_test(values: np.ndarray, better: np.ndarray, worse: np.ndarray, re
     dist = res.bootstrap_distribution  # (n, resamples)
     tol = TOLERANCE * max(1.0, float(np.max(np.abs(values), initial=0.0)))
     p = np.empty(len(better))
+    pair_ci = np.empty((len(better), 2))
     step = _batch(1, resamples)  # pairs at a time
     for s in range(0, len(better), step):
         d = dist[better[s:s + step]] - dist[worse[s:s + step]]
         p[s:s + step] = np.mean(d <= tol, axis=-1)
+        pair_ci[s:s + step] = np.percentile(d, [alpha / 2 * 100, (1 - alpha / 2) * 100], axis=-1).T  # scipy's percentile
     ci = np.column_stack([res.confidence_interval.low, res.confidence_interval.high])
-    return p, ci
+    return p, ci, settle(pair_ci)
 
 
 def randomization_test(values: np.ndarray, better: np.ndarray, worse: np.ndarray, resamples: int,
@@ -123,6 +129,43 @@ def randomization_test(values: np.ndarray, better: np.ndarray, worse: np.ndarray
         null_pairs = null[:, better[s:s + step]] - null[:, worse[s:s + step]]
         count[s:s + step] = np.count_nonzero(null_pairs >= obs[s:s + step] - gamma[s:s + step], axis=0)
     return np.clip((count + adjustment) / (null.shape[0] + adjustment), 0.0, 1.0)
+
+
+def tukey_hsd_test(values: np.ndarray, better: np.ndarray, worse: np.ndarray, trials: int,
+                   generator: np.random.Generator) -> np.ndarray:
+    """Randomised Tukey HSD (policy 4; [Carterette 2012], its randomized Tukey HSD test) of oriented
+    ``values`` ``(n, t)``: ``(pairs,)`` p of ``better[q]`` and ``worse[q]`` differing, adjusted
+    for all ``n (n - 1) / 2`` pairs by the test itself.
+
+    On each of ``trials`` trials, every topic's ``n`` values are shuffled across the runs
+    (independently per topic: one permutation per topic, ``argsort`` of ``n`` uniform numbers
+    drawn from ``generator`` in the order trial, topic, run), and the range (largest minus
+    smallest) of the runs' means is kept. ``p`` = (trials whose range reaches the pair's observed
+    ``|mean difference|`` + 1) / (``trials`` + 1), the randomization test's count (the observed
+    assignment is one of the permutations, so p is never 0). A pair whose every difference is 0
+    gets 1. Vectorised in chunks of trials x topics x runs."""
+    n, t = values.shape
+    observed = np.mean(values, axis=-1)
+    obs = np.abs(observed[better] - observed[worse])
+    tol = TOLERANCE * max(1.0, float(np.max(np.abs(values), initial=0.0)))
+    reach = obs - np.maximum(np.abs(np.finfo(float).eps * 100 * obs), tol)  # as the randomization test's gamma
+    by_topic = np.ascontiguousarray(values.T)  # (t, n)
+    count = np.zeros(len(better), dtype=np.int64)
+    step = max(1, MAX_CELLS // 4 // max(1, n * t))  # trials at a time
+    for s in range(0, trials, step):
+        size = min(step, trials - s)
+        shuffle = np.argsort(generator.random((size, t, n)), axis=-1)
+        shuffled = np.take_along_axis(np.broadcast_to(by_topic, (size, t, n)), shuffle, axis=-1)
+        spread = np.ptp(np.mean(shuffled, axis=1), axis=-1)  # (size,)
+        count += np.count_nonzero(spread[:, None] >= reach[None, :], axis=0)
+    return np.clip((count + 1) / (trials + 1), 0.0, 1.0)
+
+
+def pair_t_intervals(values: np.ndarray, better: np.ndarray, worse: np.ndarray, alpha: float) -> np.ndarray:
+    """Student's t interval of each pair's mean difference (``better`` minus ``worse``, oriented
+    ``values`` ``(n, t)``), two-sided at ``1 - alpha`` (policy 5): ``(pairs, 2)``; [d, d] when
+    every difference is d."""
+    return settle(t_interval(values[better] - values[worse], alpha))
 
 
 def t_test(values: np.ndarray, better: np.ndarray, worse: np.ndarray) -> np.ndarray:
@@ -153,7 +196,7 @@ def t_interval(values: np.ndarray, alpha: float) -> np.ndarray:
 
 def adjust(p: np.ndarray, correction: str) -> np.ndarray:
     """p-values of one family (a measure's pairs) adjusted by ``correction`` (policy 6):
-    ``none``, ``bonferroni`` or ``holm``. Same shape; NaN stays NaN."""
+    ``none``, ``bonferroni``, ``holm`` or ``bh`` (Benjamini-Hochberg). Same shape; NaN stays NaN."""
     p = np.asarray(p, dtype=float)
     if correction == "none":
         return p.copy()
@@ -167,6 +210,12 @@ def adjust(p: np.ndarray, correction: str) -> np.ndarray:
         out[ok] = np.minimum(1.0, q * m)
         return out
     order = np.argsort(q, kind="stable")
+    if correction == "bh":  # the k-th smallest times m / k, then the smallest of it and every later one
+        steps = q[order] * m / np.arange(1, m + 1)
+        held = np.empty(m)
+        held[order] = np.minimum(1.0, np.minimum.accumulate(steps[::-1])[::-1])
+        out[ok] = held
+        return out
     steps = np.minimum(1.0, (m - np.arange(m)) * q[order])
     held = np.empty(m)
     held[order] = np.maximum.accumulate(steps)

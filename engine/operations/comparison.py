@@ -2,8 +2,9 @@
 ``readsim.fidelity`` (the fidelity tables on the simulated runs).
 
 The statistics are :mod:`readsim.core.run_comparison`'s (reference section 12.1: pairing by topic,
-orientation of effort measures, one-tailed tests in the ranking's direction, corrections,
-Cohen's d_z, Kendall's tau-b and Pearson's r) and :mod:`readsim.core.fidelity_tables`'s (section
+orientation of effort measures, one-tailed tests in the ranking's direction or the randomised Tukey
+HSD over all runs, corrections, intervals of the pairs' differences, Cohen's d_z, Kendall's tau-b
+and Pearson's r) and :mod:`readsim.core.fidelity_tables`'s (section
 12.2), the numbers of ``readsim-eval compare --no-doc`` and ``readsim-eval fidelity``.
 """
 
@@ -68,16 +69,18 @@ class Comparison:
     def pairs(self):
         """Every pair of runs per measure, the better-ranked run first: columns ``measure``,
         ``better``, ``worse``, ``diff`` (mean per-topic difference, the measure's unit, > 0
-        when ``better`` is better), ``effect`` (Cohen's d_z), ``wins``, ``ties``, ``losses``
-        (topics), ``p`` (one-tailed), ``p_adjusted`` (after ``correction``), ``significant``
-        (``p_adjusted < alpha``)."""
+        when ``better`` is better), ``ci_low``, ``ci_high`` (the two-sided ``1 - alpha``
+        interval of ``diff``: bootstrap percentile with the bootstrap, Student's t otherwise;
+        reference 12.1), ``effect`` (Cohen's d_z), ``wins``, ``ties``, ``losses`` (topics), ``p``
+        (one-tailed; with ``tukey`` the two-sided HSD p, already adjusted for every pair),
+        ``p_adjusted`` (after ``correction``), ``significant`` (``p_adjusted < alpha``)."""
         import pandas as pd
 
         c = self.engine
-        rows = [(m, c.runs[p.better], c.runs[p.worse], p.diff, p.effect, p.wins, p.ties, p.losses, p.p, p.p_adjusted,
-                 p.significant) for k, m in enumerate(c.measures) for p in c.pairs(k)]
-        return pd.DataFrame(rows, columns=["measure", "better", "worse", "diff", "effect", "wins", "ties", "losses",
-                                           "p", "p_adjusted", "significant"])
+        rows = [(m, c.runs[p.better], c.runs[p.worse], p.diff, p.ci_low, p.ci_high, p.effect, p.wins, p.ties, p.losses,
+                 p.p, p.p_adjusted, p.significant) for k, m in enumerate(c.measures) for p in c.pairs(k)]
+        return pd.DataFrame(rows, columns=["measure", "better", "worse", "diff", "ci_low", "ci_high", "effect", "wins",
+                                           "ties", "losses", "p", "p_adjusted", "significant"])
 
     def per_topic(self):
         """Every paired topic of every measure with each run's value and its difference to a
@@ -121,9 +124,11 @@ class Comparison:
     def _setting(self) -> str:
         test = {"bootstrap": f"paired bootstrap test, {self.resamples} resamples, seed {self.seed}",
                 "t": "paired t-test",
-                "randomization": f"paired randomization test, {self.resamples} resamples, seed {self.seed}"}[self.test]
+                "randomization": f"paired randomization test, {self.resamples} resamples, seed {self.seed}",
+                "tukey": f"randomised Tukey HSD, {self.resamples} trials, seed {self.seed}"}[self.test]
         correction = "" if self.correction == "none" else f", {self.correction} correction"
-        return (f"{len(self.runs)} runs on {len(self.topics)} paired topics; one-tailed {test}, "
+        sides = "two-sided" if self.test == "tukey" else "one-tailed"
+        return (f"{len(self.runs)} runs on {len(self.topics)} paired topics; {sides} {test}, "
                 f"alpha {self.alpha:g}{correction}")
 
     def to_latex(self, digits: int = 4) -> str:
@@ -174,9 +179,12 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
 
     ``qrels``, ``runs``, ``reading``, ``collection``, ``unit``, ``all_topics``, ``condensed``: as
     :func:`readsim.evaluate` (each run is evaluated once with every measure); ``measures``:
-    list measure names. ``test``: ``bootstrap``, ``t`` or ``randomization``; ``alpha`` in
-    (0, 1); ``resamples`` 1 .. 100,000; ``seed`` (same seed, same p-values); ``correction``:
-    ``none``, ``bonferroni`` or ``holm`` over each measure's pairs. Statistics pair the runs on
+    list measure names. ``test``: ``bootstrap``, ``t``, ``randomization`` or ``tukey`` (the
+    randomised Tukey HSD over all runs, Carterette 2012; ``resamples`` is its number of trials);
+    ``alpha`` in (0, 1); ``resamples`` 1 .. 100,000; ``seed`` (same seed, same p-values);
+    ``correction``: ``none``, ``bonferroni``, ``holm`` or ``bh`` (Benjamini-Hochberg) over each
+    measure's pairs. Intervals (runs' means in :meth:`Comparison.to_frame`, pairs' differences in
+    :meth:`Comparison.pairs`) are two-sided at ``1 - alpha``. Statistics pair the runs on
     the topics every run has (a warning names those left out; ``all_topics`` pairs every
     judged topic). Raises :class:`readsim.InputError` on bad input, ``ValueError`` on an
     option out of range, fewer than 2 runs or fewer than 2 paired topics."""

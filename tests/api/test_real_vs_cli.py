@@ -71,7 +71,7 @@ def test_with_the_collection(real, qrels, inex):
     assert sorted(got, key=key) == sorted(expected, key=key)
 
 
-@pytest.mark.parametrize("test,correction", [("bootstrap", "none"), ("t", "holm")])
+@pytest.mark.parametrize("test,correction", [("bootstrap", "none"), ("t", "holm"), ("tukey", "bh")])
 def test_compare_means_intervals_and_p_values(real, qrels, test, correction):
     path, runs = real
     measures = ["AgP/F(0.25)", "MAiP", "ANCE@600/LE(300)"]
@@ -92,7 +92,7 @@ def test_compare_means_intervals_and_p_values(real, qrels, test, correction):
     assert len(cli_pairs) == len(pairs) == 30
     for r in cli_pairs:
         got = pairs.loc[(r["measure"], r["better"], r["worse"])]
-        for field in ("diff", "effect", "wins", "ties", "losses", "p", "p_adjusted", "significant"):
+        for field in ("diff", "ci_low", "ci_high", "effect", "wins", "ties", "losses", "p", "p_adjusted", "significant"):
             assert got[field] == r[field], field
     corr = c.correlations().set_index(["measure", "other"])
     for r in (r for r in rows if r["kind"] == "correlation"):

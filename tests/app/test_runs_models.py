@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 from PySide6.QtCore import Qt
 
+from readsim.app import runs_model as rm
 from readsim.app.runs_model import Compared
 from readsim.app import appearance as look
 from readsim.app.widgets.runs.cells import (CHOSEN, GREEN_TEXT, MEASURE_ROLE, NOT_SIGNIFICANT_MARK, RED_TEXT,
@@ -22,7 +23,7 @@ from readsim.app.widgets.runs.cells import (CHOSEN, GREEN_TEXT, MEASURE_ROLE, NO
 from readsim.app.widgets.runs.correlation import CorrelationModel
 from readsim.app.widgets.runs.fidelity_tab import Table1Model, Table2Model
 from readsim.app.widgets.runs.runs_tab import RunsTableModel
-from readsim.app.widgets.runs.significance import PairsModel
+from readsim.app.widgets.runs.significance import PairsModel, SignificanceTab
 from readsim.core.run_comparison import Comparison
 from readsim.core.fidelity_tables import ON_AVERAGE, RESPECTED, REVERSED, Fidelity
 
@@ -49,6 +50,7 @@ def comparison() -> Comparison:
     return Comparison(
         runs=["A", "B", "C"], measures=["M1", "M2"], lower_is_better=np.array([False, True]), topics=["1", "2"],
         scores=np.zeros((m, n, 2)), means=means, ci=np.zeros((m, n, 2)), order=order, rank=rank, diff=diff,
+        diff_ci=np.stack([diff - 0.05, diff + 0.05], axis=-1),  # each pair's interval: its difference +- 0.05
         effect=np.zeros((m, n, n)), wins=wins, p=p, p_adjusted=p, significant=significant, tau=corr,
         tau_p=np.full((m, m), 0.6), r=np.array([[1.0, 0.5], [0.5, 1.0]]), r_p=np.full((m, m), 0.7),
         doc_means=np.full((m, n), np.nan), doc_tau=np.full(m, np.nan), doc_tau_p=np.full(m, np.nan),
@@ -98,7 +100,9 @@ def test_pairs_model_upper_triangle_by_rank(qapp):
     assert [model.headerData(a, Qt.Orientation.Vertical) for a in range(3)] == [
         "1  A   0.5000", "2  C   0.4000", "3  B   0.3000"]
     assert model.headerData(1, Qt.Orientation.Horizontal) == "2\nC"
-    assert model.texts() == [["—", "0.010 *", "0.002 *"], ["", "—", "0.200"], ["", "", "—"]]
+    # A - C = 0.1, A - B = 0.2, C - B = 0.1 (M1's means 0.5, 0.3, 0.4), each with its interval below its p
+    assert model.texts() == [["—", "0.010 *\n[+0.050, +0.150]", "0.002 *\n[+0.150, +0.250]"],
+                             ["", "—", "0.200\n[+0.050, +0.150]"], ["", "", "—"]]
     np.testing.assert_array_equal(model.p, [[NAN, 0.01, 0.002], [NAN, NAN, 0.2], [NAN, NAN, NAN]])
     significant = model.data(model.index(0, 2), Qt.ItemDataRole.BackgroundRole).color()
     weaker = model.data(model.index(0, 1), Qt.ItemDataRole.BackgroundRole).color()
@@ -118,7 +122,10 @@ def test_cells_table_reads_back_what_it_shows(qapp):
     table = CellsTable(model)
     model.set_rows(comparison(), 1)
     assert (table.rowCount(), table.columnCount()) == (3, 3)
-    assert table.item(0, 2).text() == "0.040 *" and "A (rank 1) vs C (rank 3)" in table.item(0, 2).toolTip()
+    # M2 is lower-is-better: A (10) - C (30) oriented is +20
+    assert table.item(0, 2).text() == "0.040 *\n[+19.950, +20.050]"
+    tip = table.item(0, 2).toolTip()
+    assert "A (rank 1) vs C (rank 3)" in tip and "mean difference +20.0000, 95% bootstrap percentile interval [+19.9500, +20.0500]" in tip
     assert table.verticalHeaderItem(1).text() == "2  B   20.0000"
     model.clear()
     assert (table.rowCount(), table.columnCount()) == (0, 0)
@@ -163,3 +170,16 @@ def test_table1_model_best_and_worst_runs(qapp):
     assert colour(0, 2).color() == colour(2, 2).color() == look.color(GREEN_TEXT) and colour(1, 2).color() == look.color(RED_TEXT)
     assert model.data(model.index(0, 1), Qt.ItemDataRole.BackgroundRole).color() == look.color(CHOSEN)
     assert model.data(model.index(0, 2), Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_the_randomised_tukey_hsd_reads_two_sided(qapp):
+    c = comparison()
+    c.test, c.correction = "tukey", "bh"
+    assert rm.test_words("tukey") == "randomised Tukey HSD over all runs, two-sided"
+    assert rm.test_words("bootstrap") == "paired bootstrap test, one-tailed"
+    assert rm.test_words("t") == "paired t-test, one-tailed"
+    tab = SignificanceTab()
+    tab.show_result(c, 0)
+    assert "randomised Tukey HSD over all runs, two-sided, α 0.05" in tab.title.text()
+    assert "the two-sided randomised Tukey HSD bh-adjusted p of “the two runs differ”" in tab.legend.text()
+    assert "over the 95% Student" in tab.legend.text() and "interval of the mean difference row minus column" in tab.legend.text()

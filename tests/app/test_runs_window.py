@@ -203,7 +203,9 @@ def test_compare_the_five_real_runs(qtbot, real, runs, evaluations, closing, tmp
             cell = w.heat.item(a, b).text()
             if a < b:
                 assert w.heat_p[a, b] == e.p[0, i, j]
-                assert cell == rm.fmt_p(e.p[0, i, j]) + (" *" if e.significant[0, i, j] else "")
+                low, high = (rm.fmt_signed(x, 3) for x in e.diff_ci[0, i, j])
+                assert cell == rm.fmt_p(e.p[0, i, j]) + (" *" if e.significant[0, i, j] else "") + f"\n[{low}, {high}]"
+                assert e.diff_ci[0, i, j, 0] <= e.diff[0, i, j] <= e.diff_ci[0, i, j, 1]
             else:
                 assert np.isnan(w.heat_p[a, b]) and cell in ("—", "")
     sig, total = e.significant_count(0)
@@ -255,6 +257,8 @@ def test_compare_the_five_real_runs(qtbot, real, runs, evaluations, closing, tmp
     pairs = table_rows(w.export_csv("pairs", tmp_path / "pairs.csv"))
     assert len(pairs) == 4 * 10
     assert sum(r["significant"] == "true" for r in pairs) == int(e.significant.sum())
+    for r in pairs:  # each pair's interval holds its mean difference
+        assert float(r["ci_low"]) <= float(r["diff"]) <= float(r["ci_high"])
     corr = table_rows(w.export_csv("correlations", tmp_path / "c.csv"))
     assert {(r["measure"], r["other"], r["other_as_documents"]) for r in corr} >= {
         ("AgP/F(0.25)", "AgP/aveChP", "false"), ("AgP/F(0.25)", "AgP/F(0.25)", "true")}

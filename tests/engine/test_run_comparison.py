@@ -213,9 +213,9 @@ def test_holm_and_bonferroni_by_hand():
     assert adjust(p, "holm").tolist() == pytest.approx([0.03, 0.06, 0.06])
     assert adjust(np.array([0.5, 0.9]), "bonferroni").tolist() == [1.0, 1.0]
     assert np.isnan(adjust(np.array([np.nan, 0.01]), "holm")[0])
-    with pytest.raises(ValueError, match="corrections are none, holm, bonferroni"):
+    with pytest.raises(ValueError, match="corrections are none, holm, bonferroni, bh"):
         adjust(p, "sidak")
-    assert CORRECTIONS == ("none", "holm", "bonferroni")
+    assert CORRECTIONS == ("none", "holm", "bonferroni", "bh")
 
 
 def three_runs() -> np.ndarray:
@@ -305,8 +305,8 @@ def test_a_measures_numbers_do_not_depend_on_the_other_measures():
     ({"alpha": 1.0}, "alpha must be above 0 and below 1"),
     ({"resamples": 0}, "resamples must be from 1"),
     ({"seed": -1}, "seed must be a whole number"),
-    ({"test": "wilcoxon"}, "tests are bootstrap, t, randomization"),
-    ({"correction": "fdr"}, "corrections are none, holm, bonferroni"),
+    ({"test": "wilcoxon"}, "tests are bootstrap, t, randomization, tukey"),
+    ({"correction": "fdr"}, "corrections are none, holm, bonferroni, bh"),
 ])
 def test_bad_options(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -287,13 +287,14 @@ def shown_p(c, pair) -> float:
 
 def pair_tip(c, k: int, pair, relation: str = "") -> str:
     """The tooltip of a pair of runs under measure ``k`` of comparison ``c``: both ranks, the
-    mean difference, Cohen's d_z, the topics won, p (and adjusted p), the verdict."""
+    mean difference with its interval, Cohen's d_z, the topics won, p (and adjusted p), the verdict."""
     a, b = c.runs[pair.better], c.runs[pair.worse]
     p = f"p {rm.fmt_p(pair.p)}" + (f", adjusted ({c.correction}) {rm.fmt_p(pair.p_adjusted)}"
                                    if c.correction != "none" else "")
     verdict = "significant" if pair.significant else "not significant"
     return (f"{a} (rank {c.rank[k, pair.better]}) vs {b} (rank {c.rank[k, pair.worse]}"
             f"{', ' + relation if relation else ''}) under {c.measures[k]}\n"
-            f"mean difference {rm.fmt_signed(pair.diff)}, Cohen's d_z {rm.fmt_signed(pair.effect, 2)}\n"
+            f"mean difference {rm.fmt_signed(pair.diff)}, {(1 - c.alpha) * 100:g}% {c.ci_method} interval "
+            f"[{rm.fmt_signed(pair.ci_low)}, {rm.fmt_signed(pair.ci_high)}], Cohen's d_z {rm.fmt_signed(pair.effect, 2)}\n"
             f"topics where {a} is better / equal / worse: {pair.wins} / {pair.ties} / {pair.losses}\n"
             f"{p}: {verdict} at α {c.alpha:g}")

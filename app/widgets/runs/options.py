@@ -102,7 +102,8 @@ class OptionsPanel(QWidget):
         for t in TESTS:
             self.test.addItem(rm.TEST_NAMES[t], t)
         self.test.setToolTip("One-tailed test of every pair of runs, in the direction of their ranking "
-                             "(bootstrap: Kamps et al. 2007's setting)")
+                             "(bootstrap: Kamps et al. 2007's setting); randomised Tukey HSD: every pair at once "
+                             "over all runs, two-sided (Carterette 2012)")
         self.alpha = QDoubleSpinBox()
         self.alpha.setRange(0.001, 0.5)
         self.alpha.setDecimals(3)
@@ -114,14 +115,16 @@ class OptionsPanel(QWidget):
         self.resamples.setSingleStep(100)
         self.resamples.setValue(1000)
         self.resamples.setGroupSeparatorShown(True)
-        self.resamples.setToolTip("Resamples of the bootstrap and randomization tests")
+        self.resamples.setToolTip("Resamples of the bootstrap and randomization tests, trials of the randomised "
+                                  "Tukey HSD")
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setToolTip("Random seed: the same seed, the same numbers")
         self.correction = QComboBox()
         for c in CORRECTIONS:
-            self.correction.addItem(c, c)
-        self.correction.setToolTip("Multiple-comparison correction over each measure's pairs")
+            self.correction.addItem(rm.CORRECTION_NAMES[c], c)
+        self.correction.setToolTip("Multiple-comparison correction over each measure's pairs (bh: the false "
+                                   "discovery rate)")
         self.mode = QComboBox()
         for m in rm.READING_MODES:
             self.mode.addItem(m.value, m.value)

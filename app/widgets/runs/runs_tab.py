@@ -116,7 +116,7 @@ class RunsTableModel(CellsModel):
         """The last row: significant pairs per measure."""
         if kind == RUN:
             return Cell("significant pairs", "pairs of runs whose difference is significant "
-                        f"({rm.TEST_NAMES[c.test]}, one-tailed, α {c.alpha:g}"
+                        f"({rm.test_words(c.test)}, α {c.alpha:g}"
                         + (f", {c.correction} correction" if c.correction != "none" else "") + ")",
                         LEFT, bg=SECTION, font=font_of(italic=True))
         if kind == MEASURE:
@@ -177,8 +177,8 @@ class RunsTab(QWidget):
         level = f"{(1 - c.alpha) * 100:g}%"
         self.legend.setText(
             f"<b style='color:{look.css('good')}'>{SIGNIFICANT_MARK}</b> in “vs next”: the run is significantly better than "
-            f"the run on the next row under {esc(c.measures[k])} ({esc(rm.TEST_NAMES[c.test])}, "
-            f"one-tailed, α {c.alpha:g}{', ' + c.correction + ' correction' if c.correction != 'none' else ''}); "
+            f"the run on the next row under {esc(c.measures[k])} ({esc(rm.test_words(c.test))}, "
+            f"α {c.alpha:g}{', ' + c.correction + ' correction' if c.correction != 'none' else ''}); "
             f"{NOT_SIGNIFICANT_MARK}: not significant. Means over the {len(c.topics)} paired topics; "
             f"<b>bold</b>: the best mean of a measure (every run tied for it); equal means are ordered by run "
             f"label; (n): the run's rank under that measure. Hover a mean for "

@@ -1,6 +1,7 @@
 """The Significance tab of the Runs window: the pair matrix of the chosen measure as a coloured
-table (runs by score on both axes; each cell the one-tailed p of "row better than column",
-green when significant; docs/reference.md section 12.1). :class:`PairsModel` builds the cells
+table (runs by score on both axes; each cell the one-tailed p of "row better than column" (the
+randomised Tukey HSD: its two-sided p), green when significant, over the interval of the pair's
+mean difference; docs/reference.md section 12.1). :class:`PairsModel` builds the cells
 without a window; :class:`SignificanceTab` shows them. See docs/architecture.md."""
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from ...plain import esc
 from .cells import (BLANK, CENTER, MUTED, NOT_SIGNIFICANT, Cell, CellsModel, CellsTable, font_of, on_colour,
                     p_colour, pair_tip, titled, wrap_label)
 
-HEAT_STYLE = ("QTableView { font-size: 11pt; gridline-color: palette(base); } "
+HEAT_STYLE = ("QTableView { font-size: 10pt; gridline-color: palette(base); } "
               "QHeaderView::section { font-weight: bold; padding: 4px; }")
 
 
 class PairsModel(CellsModel):
     """The runs x runs matrix of measure ``k``, runs by score on both axes: above the diagonal
-    the shown p of "row better than column" (``*`` when significant), ``—`` on it, blank below.
+    the shown p of "row better than column" (``*`` when significant) over the interval of the
+    mean difference row minus column, ``—`` on the diagonal, blank below.
     :attr:`order` is the runs' indexes by row, :attr:`p` the p of each cell (NaN off the upper
     triangle)."""
 
@@ -53,7 +55,9 @@ class PairsModel(CellsModel):
                     pair = pairs[(i, j)]
                     p = float(shown[k, i, j])
                     p_cells[a, b] = p
-                    text, tip = rm.fmt_p(p) + (" *" if pair.significant else ""), pair_tip(c, k, pair)
+                    text = (f"{rm.fmt_p(p)}{' *' if pair.significant else ''}\n"
+                            f"[{rm.fmt_signed(pair.ci_low, 3)}, {rm.fmt_signed(pair.ci_high, 3)}]")  # 4 in the tip
+                    tip = pair_tip(c, k, pair)
                     if pair.significant:
                         colour = functools.partial(p_colour, p, c.alpha)  # the theme's when drawn
                         fg = functools.partial(lambda f: on_colour(f()), colour)
@@ -92,14 +96,16 @@ class SignificanceTab(QWidget):
         h.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         h.setMinimumSectionSize(80)
         t.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        t.verticalHeader().setDefaultSectionSize(max(34, t.fontMetrics().height() * 2))
+        t.verticalHeader().setDefaultSectionSize(max(40, t.fontMetrics().height() * 2 + 10))
         sig, total = c.significant_count(k)
         pname = f"{c.correction}-adjusted p" if c.correction != "none" else "p"
         self.title.setText(f"<b>{esc(c.measures[k])}</b>: <b>{sig} of {total}</b> pairs significant "
-                           f"({esc(rm.TEST_NAMES[c.test])} test, one-tailed, α {c.alpha:g}); runs "
+                           f"({esc(rm.test_words(c.test))}, α {c.alpha:g}); runs "
                            f"ordered by their mean, best first")
+        claim = ("the two-sided randomised Tukey HSD " + pname + " of “the two runs differ”" if c.test == "tukey"
+                 else f"the one-tailed {pname} of “the row's run is better than the column's”")
         self.legend.setText(
-            f"Row run ranked above column run; a cell is the one-tailed {pname} of “the row's run is better than the "
-            f"column's”. <span style='background:{look.css('heat')}; color:{look.css('on_accent')}'>&nbsp;green&nbsp;</span> significant at "
+            f"Row run ranked above column run; a cell is {claim}, over the {(1 - c.alpha) * 100:g}% "
+            f"{esc(c.ci_method)} interval of the mean difference row minus column. <span style='background:{look.css('heat')}; color:{look.css('on_accent')}'>&nbsp;green&nbsp;</span> significant at "
             f"α {c.alpha:g} (*; darker: smaller p), <span style='background:{look.css(NOT_SIGNIFICANT)}'>&nbsp;grey&nbsp;</span> not "
             f"significant. Hover a cell for the mean difference, the effect size and the topics won.")
