@@ -133,11 +133,17 @@ def _warning(path: str, cols: RunLines, limit: Limit, first: int, before: np.nda
         what = f"this is its topic's result {int(before[first]) + 1:,}"
     over_keys = (cols.topic[over],) if limit.per == "topic" else (cols.topic[over], cols.article[over])
     count = int(len(np.unique(np.column_stack(over_keys), axis=0)))
-    rest = (f"{count:,} {limit.per}s" + (f" in {len(np.unique(cols.topic[over])):,} topics" if limit.per == "article"
-                                        else "") + " over it in all")
+    rest = _count(count, limit.per)
+    if limit.per == "article":
+        rest += " in " + _count(len(np.unique(cols.topic[over])), "topic")
+    rest += " over it in all"
     cut = {"article": f"each article's text past its first {limit.most:,} characters (file order) retrieves nothing",
            "topic": (f"each topic's text past its first {limit.most:,} characters (file order) is dropped"
                      if limit.what == "characters" else f"each topic's lines past its first {limit.most:,} are dropped")}
     return Diagnostic(path, int(cols.line[first]), (
         f"{limit.title} allows at most {limit.most:,} {unit} per {limit.per}; {where} goes over it ({what}; "
         f"{rest}): {cut[limit.per]}, as the official evaluation counted only the first {limit.most:,}"))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
