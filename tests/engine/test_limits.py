@@ -116,29 +116,36 @@ def test_restricted_focused_default_measure_and_an_empty_topic(tmp_path):
     assert values(out) == {("charP", "all"): 0.0}
 
 
-# Efficiency: 15 lines of unjudged articles, then line 16 retrieves A's relevant [0,100)
-EFF_RUN = "".join(f"1 Q0 D{k} {k} 1 e 0 10\n" for k in range(1, 16)) + "1 Q0 A 16 1 e 0 100\n"
+# Efficiency: line 1 retrieves B's relevant [0,100), lines 2-15 unjudged articles (10 characters
+# each), line 16 A's relevant [0,100)
+EFF_RUN = ("1 Q0 B 1 1 e 0 100\n" + "".join(f"1 Q0 D{k} {k} 1 e 0 10\n" for k in range(2, 16))
+           + "1 Q0 A 16 1 e 0 100\n")
 
 
 def test_efficiency_by_hand(tmp_path):
-    """efficiency-15 drops line 16: nothing relevant is retrieved, iP = 0 everywhere. Uncut (or
-    efficiency-150, which it keeps to), line 16 gives precision 100 / 250 = 0.4 at recall
-    100 / 600 = 1/6: iP[0.00] = iP[0.16] = 0.4, iP[0.17] = 0; MAiP = 17 * 0.4 / 101."""
+    """The topic's relevant size is 600. efficiency-15 drops line 16: line 1 has precision
+    100/100 = 1 at recall 1/6 (point 16), the later lines lower it: iP[0.00..0.16] = 1, above 0;
+    MAiP = 17/101. Uncut (efficiency-150, which it keeps to), line 16 adds precision
+    200/340 at recall 2/6 (point 33): iP[0.17..0.33] = 10/17; MAiP = (17 + 17 * 10/17) / 101."""
     q, r = files(tmp_path, EFF_RUN)
-    code, out, err = run_cli(q, r, "--task", "efficiency-15", "-q")
+    names = ("iP[0.00]", "iP[0.16]", "iP[0.17]", "iP[0.33]", "iP[0.34]", "MAiP", "num_ret")
+    code, out, err = run_cli(q, r, "--task", "efficiency-15", "-q", *(a for n in names for a in ("-m", n)))
     assert code == 0
     got = values(out)
-    assert [m for m, t in got if t == "all"] == ["iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "MAiP"]
-    assert got[("iP[0.00]", "1")] == 0.0 and got[("MAiP", "1")] == 0.0
+    assert got[("iP[0.00]", "1")] == 1.0 and got[("iP[0.16]", "1")] == 1.0 and got[("iP[0.17]", "1")] == 0.0
+    assert got[("MAiP", "1")] == pytest.approx(17 / 101, abs=1e-6)
+    assert got[("num_ret", "1")] == 15
     assert f"{r}:16: warning: Efficiency (15 results per topic) allows at most 15 result lines per topic; topic 1, " \
            "article A goes over it (this is its topic's result 16; 1 topic over it in all)" in err
-    code, out, err = run_cli(q, r, "--task", "efficiency-150", "-q", "-m", "iP[0.00]", "-m", "iP[0.16]",
-                             "-m", "iP[0.17]", "-m", "MAiP")
+    code, out, err = run_cli(q, r, "--task", "efficiency-150", "-q", *(a for n in names for a in ("-m", n)))
     got = values(out)
     assert err == ""
-    assert got[("iP[0.00]", "1")] == pytest.approx(0.4) and got[("iP[0.16]", "1")] == pytest.approx(0.4)
-    assert got[("iP[0.17]", "1")] == 0.0
-    assert got[("MAiP", "1")] == pytest.approx(17 * 0.4 / 101, abs=1e-6)
+    assert got[("iP[0.16]", "1")] == 1.0
+    assert got[("iP[0.17]", "1")] == pytest.approx(10 / 17, abs=1e-6) == got[("iP[0.33]", "1")]
+    assert got[("iP[0.34]", "1")] == 0.0
+    assert got[("MAiP", "1")] == pytest.approx((17 + 10) / 101, abs=1e-6)
+    code, out, _ = run_cli(q, r, "--task", "efficiency-15", "-q")
+    assert [m for m, t in values(out) if t == "all"] == ["iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "MAiP"]
 
 
 def test_character_limits_need_offsets(tmp_path):

@@ -90,8 +90,9 @@ def restrict(path: str, cols: RunLines, task: str) -> tuple[RunLines, list[Diagn
     if limit.per == "article":  # Restricted RiC: every article keeps its rank
         return replace(cols, end=cols.start + allowed), [said]
     keep = np.flatnonzero(allowed > 0)
+    end = cols.start + allowed if limit.what == "characters" else cols.end
     kept = replace(cols, line=cols.line[keep], topic=cols.topic[keep], article=cols.article[keep],
-                   kind=cols.kind[keep], start=cols.start[keep], end=(cols.start + allowed)[keep],
+                   kind=cols.kind[keep], start=cols.start[keep], end=end[keep],
                    run_id=cols.run_id[keep],
                    xpaths={k: cols.xpaths[int(r)] for k, r in enumerate(keep.tolist()) if int(r) in cols.xpaths})
     return kept, [said]
