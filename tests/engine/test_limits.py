@@ -183,3 +183,32 @@ def test_the_cut_run_is_the_run_cut_by_hand(tmp_path):
     a = lm.evaluate(qrels, read_any_run(r, task="restricted-ric"), names)
     b = lm.evaluate(qrels, read_any_run(cut), names)
     assert a.values == b.values and a.means == b.means
+
+
+def test_the_api_reads_runs_with_a_task(tmp_path):
+    """``readsim.evaluate(..., task=)`` and ``readsim.read_run(path, task=)``: the command line's
+    numbers (the hand-worked 0.475 and 0.6 above), the warning as an InputWarning, a DataFrame
+    cut alike, and a run already read refused."""
+    import readsim
+
+    q, r = files(tmp_path, RRIC_RUN)
+    with pytest.warns(readsim.InputWarning, match=r":2: warning: Restricted Relevant in Context allows at most 500"):
+        frame = readsim.evaluate(q, r, task="restricted-ric")
+    assert list(frame["measure"]) == list(TASKS["restricted-ric"].measures)
+    assert frame.set_index("measure")["value"]["AgP/T2IP(300)"] == pytest.approx(0.475)
+    with pytest.warns(readsim.InputWarning, match="Restricted Relevant in Context"):
+        run = readsim.read_run(r, task="restricted-ric")
+    assert readsim.evaluate(q, run, "AgP/T2IP(300)")["value"][0] == pytest.approx(0.475)
+    with pytest.raises(ValueError, match="cuts a run as it is read"):
+        readsim.evaluate(q, run, task="restricted-ric")
+    with pytest.raises(ValueError, match="unknown task"):
+        readsim.evaluate(q, r, task="restricted")
+    with pytest.raises(ValueError, match="task is for list measures"):
+        readsim.evaluate(q, r, per="article", task="restricted-ric")
+    q, r = files(tmp_path, RF_RUN)
+    with pytest.warns(readsim.InputWarning, match="interleaved"):  # A's line 3 comes back to it
+        table = readsim.read_run(r).to_frame()
+    with pytest.warns(readsim.InputWarning) as said:  # and the interleaved article again
+        frame = readsim.evaluate(q, table, task="restricted-focused")
+    assert any("<run DataFrame>:3: warning: Restricted Focused allows at most 1,000" in str(w.message) for w in said)
+    assert frame["value"][0] == pytest.approx(0.6)

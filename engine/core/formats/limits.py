@@ -58,7 +58,7 @@ TASKS: dict[str, Limit] = {
 def task_limit(task: str) -> Limit:
     """The :class:`Limit` of ``task`` (a key of :data:`TASKS`); ``ValueError`` naming the known
     tasks for any other."""
-    if task not in TASKS:
+    if not isinstance(task, str) or task not in TASKS:
         raise ValueError(f"unknown task {task!r}: give one of {', '.join(TASKS)}")
     return TASKS[task]
 
