@@ -181,13 +181,14 @@ def add_subcommand_options(p: argparse.ArgumentParser) -> None:
 
 def run_subcommand(parser: Parser, run, argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     """Parse ``compare``'s or ``fidelity``'s ``argv`` and ``run(args, measures, out, err)`` with
-    the ``-m`` list measures, each once; or the exit status: 0 after the help, 2 after a usage
+    the ``-m`` list measures (``compare --task``: the task's by default), each once; or the exit status: 0 after the help, 2 after a usage
     error or an unknown measure."""
     args = parser.parse(argv, out, err)
     if isinstance(args, int):
         return args
+    task = getattr(args, "task", None)
     try:
-        measures = list_measures(args.measures, args.plain_gp)
+        measures = list_measures(args.measures or (TASKS[task].measures if task else None), args.plain_gp)
     except UnknownMeasure as exc:
         print(f"readsim-eval: {exc}", file=err)
         return EXIT_USAGE

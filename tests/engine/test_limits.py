@@ -212,3 +212,29 @@ def test_the_api_reads_runs_with_a_task(tmp_path):
         frame = readsim.evaluate(q, table, task="restricted-focused")
     assert any("<run DataFrame>:3: warning: Restricted Focused allows at most 1,000" in str(w.message) for w in said)
     assert frame["value"][0] == pytest.approx(0.6)
+
+
+def test_several_runs_in_worker_processes_and_compare(tmp_path):
+    """``-j 2`` (each run read with the task in its worker) prints what ``-j 1`` prints; ``compare
+    --task`` pairs the cut runs under the task's measure. The second run: B [100,400) has 100
+    relevant of 300; A [1700,2500) reaches 1,100 and is cut to [1700,2400), 100 relevant of 700:
+    charP = 200 / 1,000 = 0.2, against the first run's 0.6."""
+    q, r = files(tmp_path, RF_RUN)
+    other = tmp_path / "other.run"
+    other.write_text("1 Q0 B 1 1 o 100 300\n1 Q0 A 2 1 o 1700 800\n")
+    one = run_cli(q, r, other, "--task", "restricted-focused", "-q", "-j", "1")
+    two = run_cli(q, r, other, "--task", "restricted-focused", "-q", "-j", "2")
+    assert one == two
+    rows = [line.split("\t") for line in one[1].splitlines()]
+    assert [float(v) for m, t, v in rows if m == "charP" and t == "1"] == [0.6, 0.2]
+    assert f"{other}:2: warning: Restricted Focused allows at most 1,000 characters per topic; topic 1, article A " \
+           "goes over it (its topic reaches 1,100 characters with this line" in one[2]
+    for path in (q, r, other):  # compare pairs two topics at least: topic 2 the same as topic 1
+        text = path.read_text()
+        path.write_text(text + text.replace("1 Q0", "2 Q0"))
+    code, out, err = run_cli("compare", q, r, other, "--task", "restricted-focused", "--no-doc", "--format", "tsv")
+    assert code == 0
+    means = {row.split("\t")[2]: float(row.split("\t")[4]) for row in out.splitlines() if row.startswith("mean\t")}
+    assert means == {"r": 0.6, "o": 0.2}
+    code, out, _ = run_cli("compare", q, r, other, "--task", "restricted-focused", "--no-doc")
+    assert "runs cut to INEX 2010's restricted-focused limit" in out and "== charP" in out
