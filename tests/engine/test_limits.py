@@ -238,3 +238,16 @@ def test_several_runs_in_worker_processes_and_compare(tmp_path):
     assert means == {"r": 0.6, "o": 0.2}
     code, out, _ = run_cli("compare", q, r, other, "--task", "restricted-focused", "--no-doc")
     assert "runs cut to INEX 2010's restricted-focused limit" in out and "== charP" in out
+
+
+def test_efficiency_keeps_the_xpaths_of_the_lines_it_keeps(tmp_path):
+    """Thorough runs name elements by XPath (7 fields): the cut keeps each kept line's own XPath.
+    Lines 1-16 alternate between articles E and F (sections 1..16); efficiency-15 keeps sections
+    1-15: E's odd ones, F's even ones."""
+    r = tmp_path / "x.run"
+    r.write_text("".join(f"1 Q0 {'EF'[(k - 1) % 2]} {k} 1 x /article[1]/bdy[1]/sec[{k}]\n" for k in range(1, 17)))
+    run = read_any_run(r, task="efficiency-15")
+    got = {e.article: e.xpaths for e in run.topics["1"]}
+    assert got == {"E": [f"/article[1]/bdy[1]/sec[{k}]" for k in range(1, 16, 2)],
+                   "F": [f"/article[1]/bdy[1]/sec[{k}]" for k in range(2, 15, 2)]}
+    assert any(d.line == 16 and "result 16" in d.message for d in run.diagnostics)
