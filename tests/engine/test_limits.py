@@ -251,3 +251,19 @@ def test_efficiency_keeps_the_xpaths_of_the_lines_it_keeps(tmp_path):
     assert got == {"E": [f"/article[1]/bdy[1]/sec[{k}]" for k in range(1, 16, 2)],
                    "F": [f"/article[1]/bdy[1]/sec[{k}]" for k in range(2, 15, 2)]}
     assert any(d.line == 16 and "result 16" in d.message for d in run.diagnostics)
+
+
+def test_long_names(tmp_path):
+    """Names longer than 8 bytes (held as ids, not packed): the same cut, count and numbers."""
+    long_a, long_t = "msmarco_doc_00_123#4", "topic-number-one"
+    rename = {"1 Q0 A ": f"{long_t} Q0 {long_a} "}
+    qrels, run = QRELS, RRIC_RUN
+    for a, b in rename.items():
+        qrels, run = qrels.replace(a, b), run.replace(a, b)
+    qrels, run = qrels.replace("1 Q0 B", f"{long_t} Q0 B"), run.replace("1 Q0 B", f"{long_t} Q0 B")
+    q, r = files(tmp_path, run, qrels)
+    code, out, err = run_cli(q, r, "--task", "restricted-ric", "-q")
+    assert code == 0
+    assert values(out)[("AgP/T2IP(300)", long_t)] == pytest.approx(0.475, abs=1e-6)
+    assert f"topic {long_t}, article {long_a} goes over it (its article reaches 600 characters with this line; " \
+           "1 article in 1 topic over it in all)" in err

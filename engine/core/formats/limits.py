@@ -80,13 +80,15 @@ def restrict(path: str, cols: RunLines, task: str) -> tuple[RunLines, list[Diagn
     else:
         size = np.ones(n, dtype=np.int64)
     keys = (cols.topic,) if limit.per == "topic" else (cols.topic, cols.article)
-    before = _counted_before(_groups(keys, n), size)
+    group = _groups(keys, n)
+    before = _counted_before(group, size)
     allowed = np.clip(limit.most - before, 0, size)
     over = np.flatnonzero(allowed < size)
     if not len(over):
         return cols, []
     first = int(over[0])
-    said = _warning(path, cols, limit, first, before, size, over)
+    said = _warning(path, cols, limit, first, before, size, len(np.unique(group[over])),
+                    len(np.unique(_groups((cols.topic,), n)[over])))
     if limit.per == "article":  # Restricted RiC: every article keeps its rank
         return replace(cols, end=cols.start + allowed), [said]
     keep = np.flatnonzero(allowed > 0)
@@ -122,7 +124,9 @@ def _counted_before(group: np.ndarray, size: np.ndarray) -> np.ndarray:
 
 
 def _warning(path: str, cols: RunLines, limit: Limit, first: int, before: np.ndarray, size: np.ndarray,
-             over: np.ndarray) -> Diagnostic:
+             count: int, topics: int) -> Diagnostic:
+    """The warning naming line ``first``, the first over the limit; ``count`` articles (topics)
+    in ``topics`` topics are over it."""
     topic = cols.topic_names(cols.topic[first:first + 1])[0]
     article = cols.article_names(cols.article[first:first + 1])[0]
     unit = "characters" if limit.what == "characters" else "result lines"
@@ -132,11 +136,9 @@ def _warning(path: str, cols: RunLines, limit: Limit, first: int, before: np.nda
         what = f"its {limit.per} reaches {reached:,} {unit} with this line"
     else:
         what = f"this is its topic's result {int(before[first]) + 1:,}"
-    over_keys = (cols.topic[over],) if limit.per == "topic" else (cols.topic[over], cols.article[over])
-    count = int(len(np.unique(np.column_stack(over_keys), axis=0)))
     rest = _count(count, limit.per)
     if limit.per == "article":
-        rest += " in " + _count(len(np.unique(cols.topic[over])), "topic")
+        rest += " in " + _count(topics, "topic")
     rest += " over it in all"
     cut = {"article": f"each article's text past its first {limit.most:,} characters (file order) retrieves nothing",
            "topic": (f"each topic's text past its first {limit.most:,} characters (file order) is dropped"
