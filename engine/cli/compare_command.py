@@ -104,8 +104,9 @@ def build_parser() -> Parser:
     p.add_argument("--condensed", action="store_true",
                    help="remove the articles the qrels do not judge from each ranking before every list measure "
                    "(Sakai 2007's condensed lists)")
-    p.add_argument("--task", choices=list(TASKS), default=None,
-                   help="INEX 2010's restricted tasks and Efficiency task (reference 5.14): each run cut to the task's "
+    p.add_argument("--task", choices=list(TASKS), default=None, metavar="TASK",
+                   help="INEX 2010's restricted-ric, restricted-focused, efficiency-15, efficiency-150 or efficiency-1500 "
+                   "(reference 5.14): each run cut to the task's "
                    "limit as it is read (a warning names the first line over it); the task's measures unless -m")
     p.add_argument("--no-doc", action="store_true",
                    help="do not evaluate the runs as whole documents (no baseline correlations)")

@@ -83,10 +83,10 @@ def build_parser() -> Parser:
                    help="remove the articles the qrels do not judge from each ranking before every list measure "
                    "(Sakai 2007's condensed lists; document scores unchanged)")
     p.add_argument("--per-article", action="store_true", help="print the document score of every (topic, article) of the run")
-    p.add_argument("--task", choices=list(TASKS), default=None,
+    p.add_argument("--task", choices=list(TASKS), default=None, metavar="TASK",
                    help="INEX 2010's restricted tasks and Efficiency task (reference 5.14): check each FOL run's limit "
                    "(restricted-ric: 500 characters per article; restricted-focused: 1,000 characters per topic; "
-                   "efficiency-N: N result lines per topic), warn naming the first line over it, evaluate only what "
+                   "efficiency-15, efficiency-150, efficiency-1500: as many result lines per topic), warn naming the first line over it, evaluate only what "
                    "comes first, and default to the task's measures (restricted-ric: gP@5,10,25,50 and AgP over "
                    "T2IP(300); restricted-focused: charP; efficiency: iP[0.00], iP[0.01], iP[0.05], iP[0.10], MAiP)")
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
