@@ -64,8 +64,8 @@ def test_restricted_ric_by_hand(tmp_path):
     assert got[("gP@5/T2IP(300)", "1")] == pytest.approx(0.45, abs=1e-6)
     assert [m for m, t in got if t == "all"] == list(TASKS["restricted-ric"].measures)
     assert f"{r}:2: warning: Restricted Relevant in Context allows at most 500 characters per article; " \
-           "topic 1, article A goes over it (its article reaches 600 characters with this line; " \
-           "1 article in 1 topic over it in all)" in err
+           "topic 1, article A goes over it (its article retrieves 600 characters, this line some past the first " \
+           "500 in document order; 1 article in 1 topic over it in all)" in err
     _, out, _ = run_cli(q, r, "--task", "restricted-ric", "-q", "-m", "AgP/F(0.25)", "-m", "AgP/T2IP(300)")
     # F(0.25) of B: P = 1, R = 100 / 200: 1.0625 * 0.5 / 0.5625 = 17/18
     f_a, f_b = 0.478125 / 0.7875, 17 / 18
@@ -74,6 +74,29 @@ def test_restricted_ric_by_hand(tmp_path):
     _, out, err = run_cli(q, r, "-q", "-m", "AgP/T2IP(300)")
     assert values(out)[("AgP/T2IP(300)", "1")] == pytest.approx((4 / 7 + (4 / 7 + 0.4) / 2) / 2, abs=1e-6)
     assert "Restricted" not in err
+
+
+def test_restricted_ric_cuts_in_document_order(tmp_path):
+    """An article's lines are an unranked set, read in document order: with A's two lines the
+    other way round (file order), the article is cut the same, after [0,300) and [1500,1700)
+    (the warning names line 1, the line past the 500th character); so are lines that overlap
+    (their union counts) and a line that ends exactly at the 500th character (what follows it
+    is cut)."""
+    q, r = files(tmp_path, "1 Q0 A 1 1 r 1500 300\n1 Q0 A 1 1 r 0 300\n1 Q0 B 2 1 r 0 100\n")
+    code, out, err = run_cli(q, r, "--task", "restricted-ric", "-q")
+    assert values(out)[("AgP/T2IP(300)", "1")] == pytest.approx(0.475, abs=1e-6)
+    assert f"{r}:1: warning: Restricted Relevant in Context" in err
+    # [0,300) and [100,300) overlap: their union is 300 characters; then [1500,1700) reaches 500
+    q, r = files(tmp_path, "1 Q0 A 1 1 r 0 300\n1 Q0 A 1 1 r 1500 300\n1 Q0 A 1 1 r 100 200\n1 Q0 B 2 1 r 0 100\n")
+    _, out, err = run_cli(q, r, "--task", "restricted-ric", "-q")
+    assert values(out)[("AgP/T2IP(300)", "1")] == pytest.approx(0.475, abs=1e-6)
+    assert f"{r}:2: warning: Restricted Relevant in Context" in err
+    # [0,300) + [1500,1700) is exactly 500: [1800,1900) is past it, [1700,1800) never asked for
+    q, r = files(tmp_path, "1 Q0 A 1 1 r 0 300\n1 Q0 A 1 1 r 1500 200\n1 Q0 A 1 1 r 1800 100\n1 Q0 B 2 1 r 0 100\n")
+    _, out, err = run_cli(q, r, "--task", "restricted-ric", "-q", "-m", "AgP/F(0.25)")
+    assert f"{r}:3: warning: Restricted Relevant in Context" in err and "retrieves 600 characters" in err
+    f_a, f_b = 0.478125 / 0.7875, 17 / 18  # A's T as in test_restricted_ric_by_hand
+    assert values(out)[("AgP/F(0.25)", "1")] == pytest.approx((f_a + (f_a + f_b) / 2) / 2, abs=1e-6)
 
 
 def test_a_run_within_the_limits_gets_no_warning(tmp_path):
@@ -265,5 +288,5 @@ def test_long_names(tmp_path):
     code, out, err = run_cli(q, r, "--task", "restricted-ric", "-q")
     assert code == 0
     assert values(out)[("AgP/T2IP(300)", long_t)] == pytest.approx(0.475, abs=1e-6)
-    assert f"topic {long_t}, article {long_a} goes over it (its article reaches 600 characters with this line; " \
-           "1 article in 1 topic over it in all)" in err
+    assert f"topic {long_t}, article {long_a} goes over it (its article retrieves 600 characters, this line some " \
+           "past the first 500 in document order; 1 article in 1 topic over it in all)" in err

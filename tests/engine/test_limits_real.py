@@ -1,7 +1,8 @@
 """INEX 2010's restricted tasks and the Efficiency task on the real INEX runs (docs/reference.md
 section 5.14): every real run goes over the limits, the warning names the first line over, and
-the numbers of ``readsim-eval --task`` equal a recomputation from first principles here (the run
-cut line by line in file order, T2I(300) read character by character, character precision
+the numbers of ``readsim-eval --task`` equal a recomputation from first principles here (each
+article's retrieved positions cut after the first 500 in document order, a topic's lines cut
+after 1,000 characters in file order, T2I(300) read character by character, character precision
 counted position by position) on a few topics."""
 
 from __future__ import annotations
@@ -21,6 +22,17 @@ def run_cli(*argv) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main([str(a) for a in argv], out, err)
     return code, out.getvalue(), err.getvalue()
+
+
+def _spans(positions: set) -> list[tuple[int, int]]:
+    """Sorted positions as half-open runs ``[start, end)``."""
+    out: list[list[int]] = []
+    for p in sorted(positions):
+        if out and out[-1][1] == p:
+            out[-1][1] += 1
+        else:
+            out.append([p, p + 1])
+    return [(a, b) for a, b in out]
 
 
 def per_topic(text: str, measure: str) -> dict[str, float]:
@@ -48,19 +60,32 @@ def run_lines(path, topics) -> list[tuple[int, str, str, int, int]]:
     return out
 
 
-def cut(lines, per_article: bool, most: int):
-    """The lines cut to ``most`` characters per (topic, article) or per topic, in file order;
-    the first line over the limit."""
+def cut_topics(lines, most: int):
+    """The lines cut to ``most`` characters per topic, their lengths counted in file order; the
+    first line over the limit and how far its topic reaches with it."""
     used: dict = defaultdict(int)
     kept, first = [], None
     for number, topic, article, start, end in lines:
-        key = (topic, article) if per_article else topic
-        allowed = max(0, min(end - start, most - used[key]))
-        used[key] += end - start
+        allowed = max(0, min(end - start, most - used[topic]))
+        used[topic] += end - start
         if allowed < end - start and first is None:
-            first = (number, topic, article, used[key])
-        if allowed or per_article:
+            first = (number, topic, article, used[topic])
+        if allowed:
             kept.append((number, topic, article, start, start + allowed))
+    return kept, first
+
+
+def cut_articles(lines, most: int):
+    """Each (topic, article)'s retrieved text (the union of its lines) cut after its first
+    ``most`` characters in document order: ``(topic, article) -> kept positions`` (a set), in
+    the order the articles first appear; and the first line (file order) retrieving a position
+    past the cut, with its article's whole retrieved size."""
+    union: dict = {}
+    for _, t, a, s, e in lines:
+        union.setdefault((t, a), set()).update(range(s, e))
+    kept = {k: set(sorted(v)[:most]) for k, v in union.items()}
+    first = next((n, t, a, len(union[(t, a)])) for n, t, a, s, e in lines
+                 if any(p not in kept[(t, a)] for p in range(s, e)))
     return kept, first
 
 
@@ -87,17 +112,15 @@ def test_restricted_ric_on_real_runs(inex):
     code, out, err = run_cli(qrels, run, "--task", "restricted-ric", "-q", "-m", "AgP/T2IP(300)", "-j", "1")
     assert code == 0
     judged = qrels_of(qrels)
-    kept, first = cut(run_lines(run, set(judged)), True, 500)
-    number, topic, article, reached = first
-    assert (number, topic, article, reached) == (1, "2009001", "1528075", 1848)  # the run's first line is 1,848 long
+    kept, first = cut_articles(run_lines(run, set(TOPICS)), 500)
+    number, topic, article, size = first
+    assert (number, topic, article) == (1, "2009001", "1528075")  # the run's first line is 1,848 long
     assert f"{run}:1: warning: Restricted Relevant in Context allows at most 500 characters per article; topic " \
-           "2009001, article 1528075 goes over it (its article reaches 1,848 characters with this line; " in err
+           f"2009001, article 1528075 goes over it (its article retrieves {size:,} characters, this line some past " \
+           "the first 500 in document order; " in err
     got = per_topic(out, "AgP/T2IP(300)")
     for topic in TOPICS:
-        ranked: dict[str, list] = {}
-        for _, t, a, s, e in kept:
-            if t == topic:
-                ranked.setdefault(a, []).append((s, e))
+        ranked = {a: _spans(p) for (t, a), p in kept.items() if t == topic}
         scores = [t2ip(*judged[topic][a], spans) if a in judged[topic] else 0.0 for a, spans in ranked.items()]
         relevant = [a in judged[topic] for a in ranked]
         gp = np.cumsum(scores) / np.arange(1, len(scores) + 1)
@@ -110,7 +133,7 @@ def test_restricted_focused_on_real_runs(inex):
     code, out, err = run_cli(qrels, run, "--task", "restricted-focused", "-q", "-j", "1")
     assert code == 0
     judged = qrels_of(qrels)
-    kept, first = cut(run_lines(run, set(judged)), False, 1000)
+    kept, first = cut_topics(run_lines(run, set(judged)), 1000)
     number, topic, article, reached = first
     assert f"{run}:{number}: warning: Restricted Focused allows at most 1,000 characters per topic; topic {topic}, " \
            f"article {article} goes over it (its topic reaches {reached:,} characters with this line; 120 topics " \

@@ -1,21 +1,22 @@
 """INEX 2010's restricted tasks and the Efficiency task: a FOL run's limits checked and its
 result lines cut to them before the run is evaluated (docs/reference.md section 5.14).
 
-Each task (:data:`TASKS`) limits one thing, counted over the result lines in file order:
+Each task (:data:`TASKS`) limits one thing:
 
-- ``restricted-ric`` (Restricted Relevant in Context): at most 500 characters per article,
-  counted over the (topic, article)'s lines;
-- ``restricted-focused`` (Restricted Focused): at most 1,000 characters per topic;
+- ``restricted-ric`` (Restricted Relevant in Context): at most 500 characters per article: the
+  article's retrieved text (the union of its lines' passages) in document order, the order the
+  reader reads it in;
+- ``restricted-focused`` (Restricted Focused): at most 1,000 characters per topic, its lines'
+  lengths counted in file order (the ranking);
 - ``efficiency-15``, ``efficiency-150``, ``efficiency-1500`` (the Efficiency task's Thorough
-  runs): at most 15, 150 or 1,500 result lines per topic.
+  runs): at most 15, 150 or 1,500 result lines per topic, in file order.
 
 Characters are units of the run's offsets (UTF-8 bytes for the real INEX 2009/2010 runs, code
-points with ``--unit chars``): a line retrieves its length, text two lines share counted each
-time. A run over its limit is evaluated as the official procedure did: only what comes first
-counts. The line that crosses a character limit is cut at the limit, later lines of the same
-article (topic) keep their rank but retrieve nothing (Restricted Relevant in Context), or are
-dropped (Restricted Focused); lines past the Efficiency task's count are dropped. One warning
-per run names the first line over the limit, its topic and article, and how many are over.
+points with ``--unit chars``). A run over its limit is evaluated on what comes first: an
+article's text past its 500th character retrieves nothing (every line and article keeps its
+place); the topic's line that crosses 1,000 characters is cut there and its later lines are
+dropped; lines past the Efficiency task's count are dropped. One warning per run names the
+first line over the limit, its topic and article, and how many are over.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .. import intervals as iv
 from ..errors import Diagnostic, InputError
 from .run import RunLines
 
@@ -79,18 +81,18 @@ def restrict(path: str, cols: RunLines, task: str) -> tuple[RunLines, list[Diagn
         size = cols.end - cols.start
     else:
         size = np.ones(n, dtype=np.int64)
-    keys = (cols.topic,) if limit.per == "topic" else (cols.topic, cols.article)
-    group = _groups(keys, n)
+    if limit.per == "article":
+        return _cut_articles(path, cols, limit)
+    group = _groups((cols.topic,), n)
     before = _counted_before(group, size)
     allowed = np.clip(limit.most - before, 0, size)
     over = np.flatnonzero(allowed < size)
     if not len(over):
         return cols, []
     first = int(over[0])
-    said = _warning(path, cols, limit, first, before, size, len(np.unique(group[over])),
-                    len(np.unique(_groups((cols.topic,), n)[over])))
-    if limit.per == "article":  # Restricted RiC: every article keeps its rank
-        return replace(cols, end=cols.start + allowed), [said]
+    reached = (f"its topic reaches {int(before[first] + size[first]):,} characters with this line"
+               if limit.what == "characters" else f"this is its topic's result {int(before[first]) + 1:,}")
+    said = _warning(path, cols, limit, first, reached, _count(len(np.unique(group[over])), "topic"))
     keep = np.flatnonzero(allowed > 0)
     end = cols.start + allowed if limit.what == "characters" else cols.end
     kept = replace(cols, line=cols.line[keep], topic=cols.topic[keep], article=cols.article[keep],
@@ -98,6 +100,38 @@ def restrict(path: str, cols: RunLines, task: str) -> tuple[RunLines, list[Diagn
                    run_id=cols.run_id[keep],
                    xpaths={k: cols.xpaths[int(r)] for k, r in enumerate(keep.tolist()) if int(r) in cols.xpaths})
     return kept, [said]
+
+
+def _cut_articles(path: str, cols: RunLines, limit: Limit) -> tuple[RunLines, list[Diagnostic]]:
+    """Restricted Relevant in Context: each (topic, article)'s retrieved text, the union of its
+    lines' passages, cut after its first ``limit.most`` characters in document order (the order
+    the reader reads an article's passages in, reference section 3); every line keeps its place
+    (a line wholly past the cut retrieves nothing, its article keeps its rank)."""
+    n = len(cols.line)
+    group = _groups((cols.topic, cols.article), n)
+    G = int(group.max()) + 1 if n else 0
+    spans = np.flatnonzero(cols.end > cols.start)
+    o = spans[np.lexsort((cols.start[spans], group[spans]))]
+    u_start, u_end, u_gid, _ = iv.normalize_groups(group[o], cols.start[o], cols.end[o], G)
+    length = u_end - u_start
+    total = np.bincount(u_gid, weights=length, minlength=G).astype(np.int64)
+    before = np.cumsum(length) - length  # over all groups, then made per group
+    firsts = np.flatnonzero(np.r_[True, u_gid[1:] != u_gid[:-1]]) if len(u_gid) else np.zeros(0, dtype=np.int64)
+    before -= np.repeat(before[firsts], np.diff(np.append(firsts, len(u_gid))))
+    crossing = (before < limit.most) & (before + length >= limit.most)
+    cut = np.full(G, np.iinfo(np.int64).max, dtype=np.int64)  # the article's first position past the limit
+    cut[u_gid[crossing]] = u_start[crossing] + (limit.most - before[crossing])
+    over = np.flatnonzero(cols.end > cut[group])
+    if not len(over):
+        return cols, []
+    first = int(over[0])
+    articles = len(np.unique(group[over]))
+    said = _warning(path, cols, limit, first,
+                    f"its article retrieves {int(total[group[first]]):,} characters, this line some past the first "
+                    f"{limit.most:,} in document order",
+                    f"{_count(articles, 'article')} in {_count(len(np.unique(cols.topic[over])), 'topic')}")
+    c = cut[group]
+    return replace(cols, start=np.minimum(cols.start, c), end=np.minimum(cols.end, c)), [said]
 
 
 def _groups(keys: tuple[np.ndarray, ...], n: int) -> np.ndarray:
@@ -123,29 +157,19 @@ def _counted_before(group: np.ndarray, size: np.ndarray) -> np.ndarray:
     return out
 
 
-def _warning(path: str, cols: RunLines, limit: Limit, first: int, before: np.ndarray, size: np.ndarray,
-             count: int, topics: int) -> Diagnostic:
-    """The warning naming line ``first``, the first over the limit; ``count`` articles (topics)
-    in ``topics`` topics are over it."""
+def _warning(path: str, cols: RunLines, limit: Limit, first: int, reached: str, over: str) -> Diagnostic:
+    """The warning naming line ``first``, the first over the limit (``reached`` says how);
+    ``over``: how many articles or topics are over it."""
     topic = cols.topic_names(cols.topic[first:first + 1])[0]
     article = cols.article_names(cols.article[first:first + 1])[0]
     unit = "characters" if limit.what == "characters" else "result lines"
-    where = f"topic {topic}, article {article}"
-    if limit.what == "characters":
-        reached = int(before[first] + size[first])
-        what = f"its {limit.per} reaches {reached:,} {unit} with this line"
-    else:
-        what = f"this is its topic's result {int(before[first]) + 1:,}"
-    rest = _count(count, limit.per)
-    if limit.per == "article":
-        rest += " in " + _count(topics, "topic")
-    rest += " over it in all"
-    cut = {"article": f"each article's text past its first {limit.most:,} characters (file order) retrieves nothing",
+    cut = {"article": f"each article's text past its first {limit.most:,} characters (document order) retrieves nothing",
            "topic": (f"each topic's text past its first {limit.most:,} characters (file order) is dropped"
                      if limit.what == "characters" else f"each topic's lines past its first {limit.most:,} are dropped")}
     return Diagnostic(path, int(cols.line[first]), (
-        f"{limit.title} allows at most {limit.most:,} {unit} per {limit.per}; {where} goes over it ({what}; "
-        f"{rest}): {cut[limit.per]}, as the official evaluation counted only the first {limit.most:,}"))
+        f"{limit.title} allows at most {limit.most:,} {unit} per {limit.per}; topic {topic}, article {article} goes "
+        f"over it ({reached}; {over} over it in all): {cut[limit.per]}, as the official evaluation counted only "
+        f"the first {limit.most:,}"))
 
 
 def _count(n: int, noun: str) -> str:
