@@ -178,3 +178,15 @@ def test_efficiency_on_real_runs_equals_the_file_cut_by_hand(inex, tmp_path):
                                                                           for a in ("-m", m)))
     assert out.replace("indri-passages\n", "") == plain.replace("indri-passages\n", "")
     assert 0 < per_topic(out, "MAiP")["2009001"] < per_topic(out, "iP[0.00]")["2009001"]
+
+
+def test_the_cut_shows_in_f_not_in_t2ip_on_the_real_runs(inex):
+    """Reference 5.14's finding: on the real runs the cut changes no topic's AgP/T2IP(300), while
+    AgP/F(0.25), whose precision counts every retrieved character, changes."""
+    qrels, run = inex / "qrels" / "inex2009-2010.qrels", inex / "runs" / "bert-passages.run"
+    names = ("-m", "AgP/T2IP(300)", "-m", "AgP/F(0.25)", "-q", "-j", "1")
+    _, cut, _ = run_cli(qrels, run, "--task", "restricted-ric", *names)
+    _, whole, _ = run_cli(qrels, run, *names)
+    assert per_topic(cut, "AgP/T2IP(300)") == per_topic(whole, "AgP/T2IP(300)")
+    f_cut, f_whole = per_topic(cut, "AgP/F(0.25)"), per_topic(whole, "AgP/F(0.25)")
+    assert sum(f_cut[t] != f_whole[t] for t in f_whole) > 100
