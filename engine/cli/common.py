@@ -32,6 +32,7 @@ from readsim.core.streams import describe_os_error, silence
 from readsim.core.errors import Diagnostic, InputError
 from readsim.core.measure import (option, DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
                        parse_count, parse_list_measure, parse_measure)
+from readsim.core.formats.limits import TASKS
 from readsim.core.reading import Mode
 from readsim.core.units import UNITS
 
@@ -106,10 +107,14 @@ def list_measures(names: Sequence[str] | None, plain_gp: bool) -> list[ListMeasu
 
 def chosen_measures(args) -> list:
     """The ``-m`` measures of ``args``: document measures with ``--per-article`` (default
-    ``F(0.25)``), else list measures (:func:`list_measures`, ``--plain-gp`` applied). Raises
+    ``F(0.25)``), else list measures (:func:`list_measures`, ``--plain-gp`` applied; with
+    ``--task`` and no ``-m``, the task's measures, reference 5.14). Raises
     :class:`~readsim.core.measure.UnknownMeasure` (exit 2)."""
     if args.per_article:
         return [doc_measure(m) for m in (args.measures or DEFAULT_MEASURES)]
+    task = getattr(args, "task", None)
+    if task is not None and not args.measures:
+        return list_measures(TASKS[task].measures, args.plain_gp)
     return list_measures(args.measures, args.plain_gp)
 
 
@@ -176,13 +181,14 @@ def add_subcommand_options(p: argparse.ArgumentParser) -> None:
 
 def run_subcommand(parser: Parser, run, argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     """Parse ``compare``'s or ``fidelity``'s ``argv`` and ``run(args, measures, out, err)`` with
-    the ``-m`` list measures, each once; or the exit status: 0 after the help, 2 after a usage
+    the ``-m`` list measures (``compare --task``: the task's by default), each once; or the exit status: 0 after the help, 2 after a usage
     error or an unknown measure."""
     args = parser.parse(argv, out, err)
     if isinstance(args, int):
         return args
+    task = getattr(args, "task", None)
     try:
-        measures = list_measures(args.measures, args.plain_gp)
+        measures = list_measures(args.measures or (TASKS[task].measures if task else None), args.plain_gp)
     except UnknownMeasure as exc:
         print(f"readsim-eval: {exc}", file=err)
         return EXIT_USAGE
@@ -244,7 +250,7 @@ def read_inputs(args, err: TextIO):
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
     runs = []
     for path in args.runs:
-        run = read_any_run(path, strict=args.strict)
+        run = read_any_run(path, strict=args.strict, task=getattr(args, "task", None))
         warn(run.diagnostics, err)
         runs.append(run)
     labels, warnings = run_labels(runs)

@@ -39,6 +39,7 @@ import numpy as np
 from readsim.core.paired_statistics import CORRECTIONS, MIN_CORRELATED, TESTS
 from readsim.core.report_numbers import format_number, format_signed, plural
 from readsim.core.coverage import run_paths
+from readsim.core.formats.limits import TASKS
 from readsim.core.listmeasures import Evaluation
 from readsim.core.measure import PARAMETER_RANGES, BadParameter, ListMeasure, parse_count, parse_real
 from .common import (EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,
@@ -110,6 +111,10 @@ def build_parser() -> Parser:
     p.add_argument("--condensed", action="store_true",
                    help="remove the articles the qrels do not judge from each ranking before every list measure "
                    "(Sakai 2007's condensed lists)")
+    p.add_argument("--task", choices=list(TASKS), default=None, metavar="TASK",
+                   help="INEX 2010's restricted-ric, restricted-focused, efficiency-15, efficiency-150 or efficiency-1500 "
+                   "(reference 5.14): each run cut to the task's "
+                   "limit as it is read (a warning names the first line over it); the task's measures unless -m")
     p.add_argument("--no-doc", action="store_true",
                    help="do not evaluate the runs as whole documents (no baseline correlations)")
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder (flat or nested), a .zip or .tar[.gz|.bz2|.xz] "
@@ -198,7 +203,7 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
               f"be below {args.alpha / pairs:.2g}; the {name}'s smallest p here is {smallest:.2g}: no "
               f"pair can be significant (raise --resamples)", file=err)
     setting = {"complete": bool(args.complete), "as_documents": bool(args.as_documents),
-               "condensed": bool(args.condensed),
+               "condensed": bool(args.condensed), "task": args.task,
                "per_topic": bool(args.per_topic), "own_topics": {e.run_id: len(e.topics) for e in evaluations}}
     if args.format == "text":
         write_compare_text(comparison, setting, out)
@@ -240,7 +245,8 @@ def _setting_line(c, setting: dict) -> str:
     return (f"{len(c.runs)} runs, {len(c.topics)} topics paired ({topics}); {test}; alpha {c.alpha:g}, {correction}; "
             f"{(1 - c.alpha) * 100:g}% {c.ci_method} intervals"
             + ("; runs as documents" if setting["as_documents"] else "")
-            + ("; condensed lists (unjudged articles removed)" if setting.get("condensed") else ""))
+            + ("; condensed lists (unjudged articles removed)" if setting.get("condensed") else "")
+            + (f"; runs cut to INEX 2010's {setting['task']} limit" if setting.get("task") else ""))
 
 
 def write_compare_text(c, setting: dict, out: TextIO) -> None:

@@ -31,7 +31,7 @@ from typing import TextIO
 
 from readsim.core.coverage import check_coverage
 from readsim.core.errors import Diagnostic, InputError
-from readsim.core.formats import Run, read_any_run, read_qrels
+from readsim.core.formats import TASKS, Run, read_any_run, read_qrels
 from readsim.core.listmeasures import Evaluation
 from readsim.core.measure import (DEFAULT_LIST_MEASURE, MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, UnknownMeasure,
                        parse_count)
@@ -83,6 +83,12 @@ def build_parser() -> Parser:
                    help="remove the articles the qrels do not judge from each ranking before every list measure "
                    "(Sakai 2007's condensed lists; document scores unchanged)")
     p.add_argument("--per-article", action="store_true", help="print the document score of every (topic, article) of the run")
+    p.add_argument("--task", choices=list(TASKS), default=None, metavar="TASK",
+                   help="INEX 2010's restricted tasks and Efficiency task (reference 5.14): check each FOL run's limit "
+                   "(restricted-ric: 500 characters per article; restricted-focused: 1,000 characters per topic; "
+                   "efficiency-15, efficiency-150, efficiency-1500: as many result lines per topic), warn naming the first line over it, evaluate only what "
+                   "comes first, and default to the task's measures (restricted-ric: gP@5,10,25,50 and AgP over "
+                   "T2IP(300); restricted-focused: charP; efficiency: iP[0.00], iP[0.01], iP[0.05], iP[0.10], MAiP)")
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural); 'entry' starts at each "
                    "result's entry point (a Best in Context line's offset, else its first passage) and wraps around")
@@ -281,7 +287,7 @@ def _evaluate_file(path: str) -> _RunResult:
 
     st = _WORKER
     try:
-        run = read_any_run(path, strict=st.strict)
+        run = read_any_run(path, strict=st.strict, task=st.task)
         result, checks = evaluate_run(st.qrels, run, st.measures, reading=st.reading, collection=st.collection,
                                       all_topics=st.complete, as_documents=st.as_documents, levels=st.levels,
                                       condensed=st.condensed)
@@ -307,7 +313,7 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
     state = SimpleNamespace(qrels=qrels, collection=collection, measures=measures, strict=args.strict,
                             reading=args.reading, as_documents=args.as_documents, complete=args.complete,
-                            levels=args.levels, condensed=args.condensed)
+                            levels=args.levels, condensed=args.condensed, task=args.task)
     context = multiprocessing.get_context("fork")
     report = progress(err, "evaluating runs")
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(state,))

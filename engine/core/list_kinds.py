@@ -129,6 +129,12 @@ list_measure(
     section="5.9", help="Focused task: the mean of iP over the 101 points (AiP per topic)")
 
 list_measure(
+    "charP", "bare", None, focused=True,
+    topic=lambda r, m, levels: la.character_precision(r.line_rel, r.line_size),
+    section="5.14", help="Restricted Focused: set-based character precision, relevant text retrieved / text "
+                         "retrieved (the first 1,000 characters with --task restricted-focused)")
+
+list_measure(
     "num_q", "bare", None, count=True,
     topic=lambda r, m, levels: 1.0, table=lambda t, m, levels: np.ones(len(t.n)),
     section="5.10", help="topics (summed over topics, not averaged, for all)")

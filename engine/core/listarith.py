@@ -126,6 +126,15 @@ def focused_curve(rel_sizes: np.ndarray, sizes: np.ndarray, total_rsize: int, po
     return interpolated_curve(precision, recall, points)
 
 
+def character_precision(rel_sizes: np.ndarray, sizes: np.ndarray) -> float:
+    """Set-based character precision of a topic's result lines: relevant text retrieved /
+    text retrieved (0 when nothing is retrieved), each line's sizes as :func:`focused_curve`
+    takes them (text an earlier line retrieved counting once). With a Restricted Focused run
+    cut to its first 1,000 characters, the task's measure (reference 5.14)."""
+    retrieved = int(np.sum(sizes, dtype=np.int64))
+    return int(np.sum(rel_sizes, dtype=np.int64)) / retrieved if retrieved else 0.0
+
+
 def bep_score(bep: int | None, entry: int, d_max: int = 500) -> float:
     """Best in Context: ``(d_max - |bep - entry|) / d_max`` if the distance is at most
     ``d_max``, else 0; 0 without a best entry point (``Topic.ComputeBEPScore``)."""

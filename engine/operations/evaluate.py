@@ -24,6 +24,7 @@ import numpy as np
 
 from readsim.core.coverage import check_coverage
 from readsim.core.errors import Diagnostic
+from readsim.core.formats.limits import task_limit
 from readsim.core.listmeasures import (Evaluation, Ranking, generalised_precision, generalised_recall,
                                          normalized_cumulated_effort, per_article, ranking_values, topic_means)
 from readsim.core.listmeasures import evaluate as _evaluate_run
@@ -120,14 +121,16 @@ def unsaid(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagno
 def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = "natural", collection=None,
                 unit: str = "bytes", all_topics: bool = False, as_documents: bool = False, levels: int = 4,
                 progress: Callable[[str], Callable[[int, int], None] | None] | None = None,
-                condensed: bool = False) -> Iterator[tuple[str, Evaluation]]:
+                condensed: bool = False, task: str | None = None) -> Iterator[tuple[str, Evaluation]]:
     """``(label, Evaluation)`` per run, in order, without pandas: :func:`evaluate`'s work and
-    ``readsim-eval``'s (``condensed``: unjudged articles removed from each ranking, ``--condensed``). The qrels are read (or converted) once; warnings are issued as
+    ``readsim-eval``'s (``condensed``: unjudged articles removed from each ranking, ``--condensed``;
+    ``task``: runs given as paths or DataFrames cut to an INEX 2010 task's limit as they are read,
+    reference 5.14). The qrels are read (or converted) once; warnings are issued as
     :class:`readsim.InputWarning`, the coverage check's first
     (``readsim.core.coverage.check_coverage``), then each run's as it is evaluated.
     ``progress(label)``, when given, is a run's progress callback ``(done, total)`` (or None)."""
     judged = as_qrels(qrels)
-    engine_runs, labels = labelled_runs(runs)
+    engine_runs, labels = labelled_runs(runs, task=task)
     found = _collection(collection, unit)
     said = check_coverage(judged, engine_runs, found)
     warn(said)
@@ -228,7 +231,7 @@ def topic_curves(ranking: Ranking, doc: DocMeasure, effort: DocMeasure, levels: 
 
 
 def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "natural", collection=None,
-             unit: str = "bytes", all_topics: bool = False, condensed: bool = False):
+             unit: str = "bytes", all_topics: bool = False, condensed: bool = False, task: str | None = None):
     """Evaluate runs; a long ``pandas.DataFrame``, one row per value.
 
     - ``qrels``: a path, a :class:`readsim.Qrels` (read once: evaluating another run against
@@ -249,7 +252,13 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
       unit); ``all_topics``: average over every judged topic, a topic missing from the run
       scoring an empty ranking (``-c``); ``condensed``: every ranking's unjudged articles removed
       before the list measures are computed (``--condensed``, Sakai 2007's condensed lists;
-      reference section 5.13; document scores per article are unchanged).
+      reference section 5.13; document scores per article are unchanged); ``task``: INEX 2010's
+      ``"restricted-ric"``, ``"restricted-focused"``, ``"efficiency-15"``, ``"efficiency-150"`` or
+      ``"efficiency-1500"`` (reference section 5.14): each run given as a path or DataFrame is cut
+      to the task's limit as it is read (a warning names the first line over it), and
+      ``measures`` defaults to the task's (``readsim-eval --task``); a run already read is a
+      ``ValueError`` (read it with ``readsim.read_run(path, task=...)``). Not with
+      ``per="article"``.
 
     Columns ``run`` (label), ``measure`` (canonical name), ``topic`` (str), [``article``],
     ``value`` (float; sizes in the qrels' unit, efforts in ranks). Raises
@@ -261,6 +270,11 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
     _check(per, reading, unit)
     all_topics = flag("all_topics", all_topics)
     condensed = flag("condensed", condensed)
+    if task is not None:
+        if per == "article":
+            raise ValueError("task is for list measures: per='all' or per='topic'")
+        if measures is None:
+            measures = list(task_limit(task).measures)
     parsed = _measures(measures, per)
     cols: dict[str, list] = {"run": [], "measure": [], "topic": [], "value": []}
     if per == "article":
@@ -268,7 +282,7 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
         _per_article(qrels, runs, parsed, reading, _collection(collection, unit), cols)
     else:
         for label, result in evaluations(qrels, runs, parsed, reading=reading, collection=collection, unit=unit,
-                                         all_topics=all_topics, condensed=condensed):
+                                         all_topics=all_topics, condensed=condensed, task=task):
             names = [m.name for m in result.measures]
             if per == "topic":
                 for t in result.topics:

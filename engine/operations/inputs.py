@@ -23,6 +23,7 @@ from readsim.core.formats import Run as _EngineRun
 from readsim.core.formats import is_jsonl, is_xml_run, read_bytes, read_jsonl_run, read_xml_run
 from readsim.core.formats import read_qrels as _read_qrels
 from readsim.core.formats import read_run as _read_run
+from readsim.core.formats.limits import task_limit
 from readsim.core.formats.run import WHOLE_LINE, XPATH_LINE
 
 from readsim.operations.checks import flag
@@ -308,25 +309,33 @@ def read_qrels(path: str | os.PathLike, *, min_grade: int = 1) -> Qrels:
     return qrels
 
 
-def read_run(path: str | os.PathLike, *, strict: bool = False) -> Run:
+def read_run(path: str | os.PathLike, *, strict: bool = False, task: str | None = None) -> Run:
     """Read a run: INEX 2006-2008 XML if the file starts with ``<``, JSON Lines spans if its
     first non-blank line starts with ``{`` (reference section 2.11), else FOL (sections 2.3-2.6),
-    as ``readsim-eval`` and the window recognise it; ``strict`` (True or False): interleaved articles and split topics are
-    errors, as the official tool has them. Warnings are issued as :class:`InputWarning`;
+    as ``readsim-eval`` and the window recognise it; ``strict`` (True or False): interleaved
+    articles and split topics are errors, as the official tool has them; ``task``
+    (``"restricted-ric"``, ``"restricted-focused"``, ``"efficiency-15"``, ``"efficiency-150"``,
+    ``"efficiency-1500"``; reference 5.14): a FOL run's limit checked, the run cut to it as INEX
+    2010 evaluated it, with a warning naming the first line over it. Warnings are issued as :class:`InputWarning`;
     raises :class:`InputError` (``.path``, ``.line``) on a bad line or a file that is missing,
-    unreadable or not a regular file; ``TypeError`` when ``path`` is not a path,
-    ``ValueError`` for a ``strict`` that is not a bool. An empty run is a warning, as in
-    ``readsim-eval``."""
+    unreadable or not a regular file (and for a ``task`` with an XML run, or a whole-article or
+    XPath line under a character limit); ``TypeError`` when ``path`` is not a path,
+    ``ValueError`` for a ``strict`` that is not a bool or an unknown ``task``. An empty run is a
+    warning, as in ``readsim-eval``."""
     from readsim.core.coverage import check_coverage
 
     strict = flag("strict", strict)
+    if task is not None:
+        task_limit(task)
     data = read_bytes(input_path(path, "run"))
+    if task is not None and (is_jsonl(data) or is_xml_run(path, data)):
+        raise InputError(str(path), None, f"--task {task} checks FOL runs (INEX 2010's format) only")
     if is_jsonl(data):
         run = Run(read_jsonl_run(path, strict, data))
     elif is_xml_run(path, data):
         run = Run(read_xml_run(path, strict, data))
     else:
-        run = Run(_read_run(path, strict, data), data)
+        run = Run(_read_run(path, strict, data, task), data)
     empty = not any(run.engine.topics.values())
     warn(run.engine.diagnostics + (check_coverage(None, run.engine) if empty else []))  # the empty run's warning
     return run
@@ -354,29 +363,33 @@ def as_qrels(obj) -> _EngineQrels:
     raise TypeError(f"qrels: expected a path, a readsim.Qrels or a DataFrame, not {type(obj).__name__}")
 
 
-def as_run(obj, strict: bool = False) -> _EngineRun:
+def as_run(obj, strict: bool = False, task: str | None = None) -> _EngineRun:
     """The engine's run for a path, a :class:`Run` or a DataFrame with :data:`RUN_COLUMNS`
-    (``topic`` and ``article`` required)."""
+    (``topic`` and ``article`` required); ``task``: a path or a DataFrame read as
+    :func:`read_run` reads it with the task, a run already read is a ``ValueError``."""
+    if task is not None and isinstance(obj, (Run, _EngineRun)):
+        raise ValueError(f"task={task!r} cuts a run as it is read: give the run's path or DataFrame, or read it "
+                         f"with readsim.read_run(path, task={task!r})")
     if isinstance(obj, Run):
         return obj.engine
     if isinstance(obj, _EngineRun):
         return obj
     if _is_frame(obj):
-        return _run_from_frame(obj, strict)
+        return _run_from_frame(obj, strict, task)
     if isinstance(obj, (str, os.PathLike)):
-        return read_run(obj, strict=strict).engine
+        return read_run(obj, strict=strict, task=task).engine
     raise TypeError(f"run: expected a path, a readsim.Run or a DataFrame, not {type(obj).__name__}"
                     + (" (one run here)" if isinstance(obj, (list, tuple, Mapping)) else ""))
 
 
-def as_runs(runs, strict: bool = False) -> list[_EngineRun]:
+def as_runs(runs, strict: bool = False, task: str | None = None) -> list[_EngineRun]:
     """One run or a list of them (paths, :class:`Run` objects, DataFrames)."""
     many = isinstance(runs, (list, tuple)) or (not _is_frame(runs) and hasattr(runs, "__iter__")
                                                and not isinstance(runs, (str, bytes, os.PathLike, Mapping)))
-    return [as_run(r, strict) for r in (runs if many else [runs])]
+    return [as_run(r, strict, task) for r in (runs if many else [runs])]
 
 
-def labelled_runs(runs, strict: bool = False) -> tuple[list[_EngineRun], list[str]]:
+def labelled_runs(runs, strict: bool = False, task: str | None = None) -> tuple[list[_EngineRun], list[str]]:
     """The engine's runs and their labels in results (``docs/api.md``, "Run labels"): for a
     dict ``{label: run}``, its keys (non-empty strings), in its order; else ``readsim-eval``'s
     one naming rule (:func:`run_label`)."""
@@ -384,8 +397,8 @@ def labelled_runs(runs, strict: bool = False) -> tuple[list[_EngineRun], list[st
         for label in runs:
             if not isinstance(label, str) or not label.strip():
                 raise ValueError(f"runs: a dict's keys are the runs' labels, non-empty strings, not {label!r}")
-        return [as_run(r, strict) for r in runs.values()], list(runs)
-    engine_runs = as_runs(runs, strict)
+        return [as_run(r, strict, task) for r in runs.values()], list(runs)
+    engine_runs = as_runs(runs, strict, task)
     return engine_runs, run_label(engine_runs)
 
 
@@ -500,7 +513,7 @@ def _lines(*columns) -> bytes:
     return ("\n".join(line.tolist()) + "\n").encode() if len(line) else b""
 
 
-def _run_from_frame(frame, strict: bool) -> _EngineRun:
+def _run_from_frame(frame, strict: bool, task: str | None = None) -> _EngineRun:
     """The FOL run a frame stands for, one line per row in the frame's order: as in a file, the
     order of the rows is the ranking (reference section 2.3) and ``rank`` and ``rsv`` are not
     read (sort the frame first, e.g. ``frame.sort_values(["topic", "rsv"], ascending=[True,
@@ -519,7 +532,7 @@ def _run_from_frame(frame, strict: bool) -> _EngineRun:
     q0 = pd.Series(["Q0"] * n, dtype="string")
     data = _lines(topic, q0, article, rank, _optional(frame, "rsv", "0"), run_id, offset, length,
                   xpath.where(offset == "", ""))
-    return _read_rows(lambda path, raw: _read_run(path, strict, raw), where, data, np.arange(n))
+    return _read_rows(lambda path, raw: _read_run(path, strict, raw, task), where, data, np.arange(n))
 
 
 def _qrels_from_frame(frame) -> _EngineQrels:

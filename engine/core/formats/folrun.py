@@ -30,15 +30,19 @@ import numpy as np
 
 from .. import intervals as iv
 from ..errors import Diagnostic, InputError
+from .limits import restrict
 from .lines import Names, all_equal, merge_keys, numbered_lines, packed_keys, parse_digits, scan_fields, to_int
 from .run import WHOLE_LINE, XPATH_LINE, Run, RunColumns, RunLines, TopicEntries
 
 END_LIKE_MIN = 10
 
 
-def read_run(path: str | os.PathLike, strict: bool = False, data: bytes | None = None) -> Run:
-    """Read a FOL run (from ``data`` when the file was already read). Raises
-    :class:`InputError` (``file:line: reason``) on bad lines."""
+def read_run(path: str | os.PathLike, strict: bool = False, data: bytes | None = None,
+             task: str | None = None) -> Run:
+    """Read a FOL run (from ``data`` when the file was already read); with ``task`` (a key of
+    :data:`readsim.core.formats.limits.TASKS`) its lines cut to the task's limit, with a warning
+    when it goes over (reference 5.14). Raises :class:`InputError` (``file:line: reason``) on bad
+    lines, ``ValueError`` for an unknown ``task``."""
     path = str(path)
     if data is None:
         from .lines import read_bytes
@@ -48,6 +52,9 @@ def read_run(path: str | os.PathLike, strict: bool = False, data: bytes | None =
     if lines is None:
         lines = _read_lines(path, data)
     short = _short_lines(path, lines, data)
+    if task is not None:
+        lines, over = restrict(path, lines, task)
+        short += over
     run = _analyse(path, lines, strict)
     run.diagnostics[:0] = short
     return run
