@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is r
 FIRST = 3
 """How many ids a message lists after ``first:``."""
 
-KINDS = ("collection", "qrels", "run", "topics")
+KINDS = ("collection", "qrels", "run", "topics", "segments")
 
 
 def first_ids(ids: Sequence[str], first: int = FIRST) -> str:
@@ -153,7 +153,7 @@ def _relevant_coverage(qrels: Qrels, topics: Iterable[str], scope: str, collecti
 
 def check_input_path(path: str | os.PathLike, kind: str, pipes: bool = False) -> Path:
     """Check, without opening it, that ``path`` can be read as a ``kind`` input
-    (``collection``: a folder; ``qrels``, ``run``, ``topics``: a regular file, or with
+    (``collection``: a folder; ``qrels``, ``run``, ``topics``, ``segments``: a regular file, or with
     ``pipes=True`` also a FIFO, for a command line's ``<(grep ...)``).
 
     Returns the path. Raises :class:`InputError` (``path: reason``, no line) when it does not

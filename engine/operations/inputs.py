@@ -20,7 +20,7 @@ import numpy as np
 from readsim.core.errors import Diagnostic, InputError, InputWarning
 from readsim.core.formats import Qrels as _EngineQrels
 from readsim.core.formats import Run as _EngineRun
-from readsim.core.formats import is_xml_run, read_bytes, read_xml_run
+from readsim.core.formats import is_xml_run, read_bytes, read_segment_run, read_segments, read_xml_run
 from readsim.core.formats import read_qrels as _read_qrels
 from readsim.core.formats import read_run as _read_run
 from readsim.core.formats.run import WHOLE_LINE, XPATH_LINE
@@ -308,9 +308,12 @@ def read_qrels(path: str | os.PathLike, *, min_grade: int = 1) -> Qrels:
     return qrels
 
 
-def read_run(path: str | os.PathLike, *, strict: bool = False) -> Run:
+def read_run(path: str | os.PathLike, *, strict: bool = False, segments: str | os.PathLike | None = None) -> Run:
     """Read a run: INEX 2006-2008 XML if the file starts with ``<``, else FOL (reference
-    sections 2.3-2.6); ``strict`` (True or False): interleaved articles and split topics are
+    sections 2.3-2.6), or with ``segments`` (the path of a segment table) a segment run, ``topic
+    Q0 segment rank score run``, whose segments the table turns into spans (section 2.14; a
+    segment the table lacks is an :class:`InputError` naming the run's file and line, a bad table
+    line one naming the table's); ``strict`` (True or False): interleaved articles and split topics are
     errors, as the official tool has them. Warnings are issued as :class:`InputWarning`;
     raises :class:`InputError` (``.path``, ``.line``) on a bad line or a file that is missing,
     unreadable or not a regular file; ``TypeError`` when ``path`` is not a path,
@@ -322,6 +325,9 @@ def read_run(path: str | os.PathLike, *, strict: bool = False) -> Run:
     data = read_bytes(input_path(path, "run"))
     if is_xml_run(path, data):
         run = Run(read_xml_run(path, strict, data))
+    elif segments is not None:
+        table = read_segments(input_path(segments, "segments"))
+        run = Run(read_segment_run(path, table, strict, data), data)
     else:
         run = Run(_read_run(path, strict, data), data)
     empty = not any(run.engine.topics.values())

@@ -7,6 +7,7 @@
 - :mod:`.topics`  INEX topic files and Indri query files (titles); JSON Lines and TSV titles
 - :mod:`.jsonl`   JSON Lines spans: qrels, runs and topics (``{"topic", "doc", "start", "end"}``)
 - :mod:`.csvqrels` Chroma's chunking-evaluation questions CSV as qrels
+- :mod:`.segments` segment runs (``topic Q0 segment rank score run``) with their segment table
 """
 
 from ..errors import Diagnostic, InputError
@@ -20,6 +21,7 @@ from .topics import Topic, read_topics
 from .xmlrun import is_xml_run, read_xml_run
 from .jsonl import is_jsonl, read_jsonl_qrels, read_jsonl_run
 from .csvqrels import is_questions_csv, read_questions_csv
+from .segments import SegmentTable, read_segment_run, read_segments
 
 
 def read_qrels(path, data: bytes | None = None, min_grade: int = 1) -> Qrels:
@@ -37,17 +39,22 @@ def read_qrels(path, data: bytes | None = None, min_grade: int = 1) -> Qrels:
     return read_fol_qrels(path, data)
 
 
-def read_any_run(path, strict: bool = False) -> Run:
+def read_any_run(path, strict: bool = False, segments: SegmentTable | None = None) -> Run:
     """Read a run in any format: XML (2006-2008) if the file starts with ``<``, JSON Lines spans
-    if its first non-blank line starts with ``{`` (:mod:`.jsonl`), else FOL.
-    The file is read once (a pipe works too). Raises :class:`InputError` naming file and line."""
+    if its first non-blank line starts with ``{`` (:mod:`.jsonl`), else FOL; with ``segments``
+    (a :class:`SegmentTable`), a text run that is not JSON Lines is a segment run
+    (:mod:`.segments`, reference 2.14). The file is read once (a pipe works too). Raises
+    :class:`InputError` naming file and line."""
     data = read_bytes(path)
     if is_jsonl(data):
         return read_jsonl_run(path, strict, data)
+    if segments is not None and not is_xml_run(path, data):
+        return read_segment_run(path, segments, strict, data)
     return read_xml_run(path, strict, data) if is_xml_run(path, data) else read_run(path, strict, data)
 
 __all__ = [
     "Diagnostic", "InputError", "Judgement", "Qrels", "article_length", "read_qrels", "Run", "RunArticle",
     "read_run", "write_run", "Topic", "read_topics", "read_xml_run", "is_xml_run", "read_any_run",
     "is_jsonl", "read_jsonl_run", "read_jsonl_qrels", "read_fol_qrels", "is_questions_csv", "read_questions_csv",
+    "SegmentTable", "read_segments", "read_segment_run",
 ]
