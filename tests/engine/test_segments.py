@@ -3,9 +3,7 @@ a hand-worked run, its FOL twin, and the messages for bad tables and runs."""
 
 from __future__ import annotations
 
-import json
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -13,36 +11,7 @@ import readsim
 from readsim.core.errors import InputError
 from readsim.core.formats import read_any_run, read_segments
 
-QRELS = "1 Q0 A 100 1000 100 100:100\n1 Q0 B 50 200 0 0:50\n"
-TABLE = [{"id": "A#1", "doc": "A", "start": 100, "end": 150},
-         {"id": "A#2", "doc": "A", "start": 150, "length": 100},
-         {"id": "B#1", "doc": "B", "start": 0, "end": 50},
-         {"id": "B#2", "doc": "B", "start": 40, "end": 80},
-         {"id": 7, "doc": "C", "start": 0, "end": 10}]
-RUN = ("1 Q0 A#1 1 9.0 segrun\n"
-       "1 Q0 B#1 2 8.0 segrun\n"
-       "1 Q0 A#2 3 7.0 segrun\n"
-       "# a comment line\n"
-       "1 Q0 B#2 4 6.0 segrun\n"
-       "1 Q0 7 5 5.0 segrun\n")
-# the same run as FOL lines: each segment id replaced by its document, offset and length
-TWIN = ("1 Q0 A 1 9.0 segrun 100 50\n"
-        "1 Q0 B 2 8.0 segrun 0 50\n"
-        "1 Q0 A 3 7.0 segrun 150 100\n"
-        "# a comment line\n"
-        "1 Q0 B 4 6.0 segrun 40 40\n"
-        "1 Q0 C 5 5.0 segrun 0 10\n")
-
-
-def write(folder: Path, name: str, text: str) -> str:
-    path = folder / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
-def table(folder: Path, rows=TABLE) -> str:
-    return write(folder, "segments.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
-
+from helpers.segment_cases import QRELS, RUN, TABLE, TWIN, table, write
 
 def ranked(run) -> dict:
     return {t: [(e.article, e.rank, e.passages.tolist(), e.line_spans.tolist(), e.lines) for e in es]
