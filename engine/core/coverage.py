@@ -164,6 +164,8 @@ def check_input_path(path: str | os.PathLike, kind: str, pipes: bool = False) ->
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
     p = Path(path)
+    if kind in ("collection", "qrels") and isinstance(path, str) and path.startswith("irds:"):
+        return p  # an ir_datasets dataset (reference 2.15): named, not a path
     try:
         mode = p.stat().st_mode
     except FileNotFoundError:

@@ -26,11 +26,16 @@ from .segments import SegmentTable, read_segment_run, read_segments
 
 def read_qrels(path, data: bytes | None = None, min_grade: int = 1) -> Qrels:
     """Read qrels in any format, recognised by content (from ``data`` when the file was already
-    read): JSON Lines spans if the first non-blank line starts with ``{``, Chroma's questions CSV
+    read; ``irds:DATASET``: an ir_datasets dataset's span qrels, reference 2.15): JSON Lines
+    spans if the first non-blank line starts with ``{``, Chroma's questions CSV
     if the first line is a header with ``references`` and ``corpus_id``, else FOL; spans of grade
     >= ``min_grade`` are the relevant text (graded formats). Raises :class:`InputError` naming
     file and line."""
     if data is None:
+        from ..irds import is_irds, read_irds_qrels
+
+        if is_irds(path):  # an ir_datasets dataset's span qrels (reference 2.15)
+            return read_irds_qrels(path, min_grade)
         data = read_bytes(path)
     if is_jsonl(data):
         return read_jsonl_qrels(path, data, min_grade)
