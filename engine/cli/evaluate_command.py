@@ -88,7 +88,7 @@ def build_parser() -> Parser:
                    "result's entry point (a Best in Context line's offset, else its first passage) and wraps around")
     p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
-    p.add_argument("--collection", metavar="DIR", help="the articles (<name>.xml): a folder (flat or nested), a .zip, "
+    p.add_argument("--collection", metavar="DIR", help="the articles (<name>.xml): a folder (flat or nested), irds:DATASET (ir_datasets), a .zip, "
                    ".tar, .tar.gz, .tar.bz2 or .tar.xz archive, or a folder of archives; clips passages, "
                    "resolves XPaths, checks doc_length")
     p.add_argument("--check", action="store_true", help="compare the qrels' doc_length with every judged article in --collection")
