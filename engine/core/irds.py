@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import threading
 
-from .documents import TextArticle
 from .errors import InputError
 from .formats.lines import MAX_OFFSET
 
@@ -106,8 +105,11 @@ class IrdsDocuments:
                 self._names = sorted({str(d.doc_id) for d in self._dataset.docs_iter()})
             return self._names
 
-    def article(self, name: str, unit: str) -> TextArticle:
-        """The document ``name`` as an article. Raises ``KeyError`` if absent."""
+    def article(self, name: str, unit: str):
+        """The document ``name`` as a :class:`~readsim.core.documents.TextArticle`. Raises
+        ``KeyError`` if absent."""
+        from .documents import TextArticle  # the XML model: only where a document is read
+
         doc = self._get(name)
         if doc is None:
             raise KeyError(name)
