@@ -107,3 +107,14 @@ def test_real_bert_run_as_segments_gives_the_same_output(inex, tmp_path):
     assert out == out_fol  # byte-identical: the same run id (column 6), topics and values
     assert err == err_fol.replace(str(fol), str(run))  # the same warnings at the same lines
     assert len(out.splitlines()) == 596  # runid, then 5 measures x (118 topics + all)
+
+
+def test_segment_runs_in_worker_processes(small, tmp_path):
+    qrels, run, _, segments = small
+    other = write(tmp_path, "o.run", RUN.replace("segrun", "other"))
+    one = run_cli(qrels, run, other, "--segments", segments, "-q", "-j", "1")
+    two = run_cli(qrels, run, other, "--segments", segments, "-q", "-j", "2")
+    assert one[0] == two[0] == 0 and one[1] == two[1] and "runid\tall\tsegrun" in one[1] and "other" in one[1]
+    bad = write(tmp_path, "bad.run", RUN.replace("B#2", "B#3"))
+    code, _, err = run_cli(qrels, run, bad, "--segments", segments, "-j", "2")
+    assert code == 1 and f"{bad}:5: segment 'B#3' is not in the segment table" in err
