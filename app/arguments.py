@@ -80,6 +80,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--qrels", metavar="FILE", help="FOL qrels")
     p.add_argument("--run", metavar="FILE", action="append", default=[], help="FOL run (repeat for several)")
     p.add_argument("--topics", metavar="FILE", help="INEX topic file (titles)")
+    p.add_argument("--segments", metavar="FILE", help="a segment table (JSON Lines {id, doc, start, end}): every text "
+                   "run is then a segment run, 'topic Q0 segment rank score run' (reference 2.14)")
     p.add_argument("--topic", metavar="T", help="topic to show (default: the run's first topic ranking a relevant article the collection has)")
     p.add_argument("--article", metavar="A", help="article to open (default: the best-ranked relevant one)")
     p.add_argument("--unit", choices=("bytes", "chars"), default=None, help="offset unit (default: bytes)")
@@ -119,7 +121,7 @@ def check_paths(args: argparse.Namespace) -> list[str]:
     ``readsim-eval`` (:func:`readsim.core.coverage.check_input_path`, which opens nothing)."""
     out = []
     for kind, path in (("collection", args.collection), ("qrels", args.qrels), ("topics", args.topics),
-                       *(("run", r) for r in args.run)):
+                       ("segments", args.segments), *(("run", r) for r in args.run)):
         if path:
             try:
                 check_input_path(path, kind)
@@ -154,7 +156,8 @@ def check_usage(args: argparse.Namespace) -> list[str]:
 
 
 _NAMED = (("VIEW.readsim", "view", "a view file"), ("--collection", "collection", "a folder or an archive"),
-          ("--qrels", "qrels", "a file"), ("--topics", "topics", "a file"), ("--topic", "topic", "a topic"),
+          ("--qrels", "qrels", "a file"), ("--topics", "topics", "a file"), ("--segments", "segments", "a file"),
+          ("--topic", "topic", "a topic"),
           ("--article", "article", "an article"), ("--screenshot", "screenshot", "an image file"),
           ("--figure", "figure", "a file"), ("--record", "record", "a file"), ("--range", "range", "START:END"))
 

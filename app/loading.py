@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from readsim.core.collection import Collection
-from readsim.core.coverage import check_coverage
+from readsim.core.coverage import check_coverage, check_input_path
 from readsim.core.errors import Diagnostic, InputError
-from readsim.core.formats import Qrels, Run, Topic, read_any_run, read_qrels, read_topics
+from readsim.core.formats import Qrels, Run, Topic, read_any_run, read_qrels, read_segments, read_topics
 
 from .background import input_error_text
 from readsim.app.input_files import add_recent_files, check_input
@@ -57,10 +57,12 @@ class Loaded:
 
 
 def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "bytes",
-                indexing: Progress | None = None) -> Loaded:
+                indexing: Progress | None = None, segments=None) -> Loaded:
     """Read the given files (each may be None; worker thread) in ``unit`` (``bytes`` or
-    ``chars``), the collection's index built with ``indexing`` (:func:`index_collection`).
-    Never raises for bad input: see the module docstring."""
+    ``chars``), the collection's index built with ``indexing`` (:func:`index_collection`); with
+    ``segments`` (a segment table's path, docs/reference.md section 2.14) the text runs are
+    segment runs, and none is read when the table cannot be. Never raises for bad input: see
+    the module docstring."""
     out = Loaded()
 
     def attempt(kind: str, path, read: Callable):
@@ -77,8 +79,16 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "
         out.qrels = attempt("qrels", qrels, read_qrels)
         if out.qrels is not None:
             out.diagnostics += [str(d) for d in out.qrels.diagnostics]
+    table = None
+    if segments is not None and runs:
+        try:
+            check_input_path(segments, "segments")
+            table = read_segments(segments)
+        except (InputError, OSError) as err:
+            out.errors.append(input_error_text(err) or str(err))
+            runs = ()  # read without their table, they would be whole-article lines
     for path in runs:
-        run = attempt("run", path, read_any_run)
+        run = attempt("run", path, lambda p: read_any_run(p, segments=table))
         if run is not None:
             out.runs.append(run)
             out.diagnostics += [str(d) for d in run.diagnostics]

@@ -179,7 +179,7 @@ def screenshot_output(args: argparse.Namespace, path: str | None = None) -> str 
     if problem:
         return problem
     inputs = [("collection", args.collection), ("qrels", args.qrels), ("topics", args.topics),
-              *(("run", r) for r in args.run)]
+              ("segments", args.segments), *(("run", r) for r in args.run)]
     view = getattr(args, "view_data", None)
     if view is not None:  # a view's (or lesson's) files, and the view file itself
         inputs += [("collection", view.collection), ("qrels", view.qrels), ("topics", view.topics),
@@ -292,7 +292,7 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
 
     from .view_args import reader_settings, unit
 
-    session = Session(unit=unit(args))
+    session = Session(unit=unit(args), segments=args.segments)
     session.set_settings(**reader_settings(args))  # with a view: the view's, and the options given over them
     window = MainWindow(session, show_dialogs=not headless(args), restore=not headless(args), defer_plots=True,
                         size=render_size(args) if headless(args) else None)

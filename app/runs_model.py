@@ -33,7 +33,7 @@ from readsim.core.paired_statistics import MIN_CORRELATED
 from readsim.core.report_numbers import format_number, format_signed, plural
 from readsim.core.run_comparison import run_labels as engine_run_labels
 from readsim.core.errors import InputError
-from readsim.core.formats import Qrels, Run, read_any_run
+from readsim.core.formats import Qrels, Run, read_any_run, read_segments
 import readsim.operations.evaluate as api_core
 from readsim.core.measure import ListMeasure, UnknownMeasure, parse_list_measure
 from readsim.core.reading import READING_MODES as ENGINE_READING_MODES
@@ -109,8 +109,9 @@ def run_labels(runs: Sequence[Run]) -> list[str]:
 # -- reading extra runs (worker) ------------------------------------------------------------------
 
 
-def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
-    """Read run files (worker thread). A folder stands for every file in it not starting with
+def read_runs(paths: Sequence[str], segments: str | None = None) -> tuple[list[Run], list[str]]:
+    """Read run files (worker thread), segment runs with the segment table at ``segments``
+    (docs/reference.md section 2.14). A folder stands for every file in it not starting with
     ``.``, by name (as ``readsim-eval compare --runs``). Returns the runs read and one
     ``path: reason`` per file (or folder) that could not be read; never raises for bad input."""
     from readsim.core.coverage import run_paths
@@ -120,6 +121,10 @@ def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
 
     runs: list[Run] = []
     errors: list[str] = []
+    try:
+        table = read_segments(segments) if segments is not None else None
+    except (InputError, OSError) as err:
+        return [], [input_error_text(err) or str(err)]
     for path in paths:
         try:
             files = run_paths([], path) if Path(path).is_dir() else [str(path)]
@@ -129,7 +134,7 @@ def read_runs(paths: Sequence[str]) -> tuple[list[Run], list[str]]:
         for f in files:
             try:
                 check_input(f, "run")
-                runs.append(read_any_run(f))
+                runs.append(read_any_run(f, segments=table))
             except (InputError, OSError, UnicodeDecodeError, ValueError) as err:
                 text = input_error_text(err)
                 errors.append(text if text is not None else f"{f}: {err}")

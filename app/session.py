@@ -88,9 +88,12 @@ class Session(ReaderPosition, QObject):
     #: ``progress(percent)`` and then ``done()``; ``cancel()`` stops it. None: shown at once.
     article_preparer = None
 
-    def __init__(self, unit: str = "bytes", parent: QObject | None = None) -> None:
+    def __init__(self, unit: str = "bytes", parent: QObject | None = None, segments: str | None = None) -> None:
         super().__init__(parent)
         self.unit = unit
+        #: the segment table (a path, docs/reference.md section 2.14) with which text runs are read
+        #: as segment runs (``readsim --segments FILE``), or None
+        self.segments = segments
         self.collection: Collection | None = None
         self.qrels: Qrels | None = None
         self.runs: list[Run] = []
@@ -135,7 +138,7 @@ class Session(ReaderPosition, QObject):
         else the run's first topic that ranks a relevant article the collection has) and
         ``article`` (default: the best-ranked relevant article the collection has). A file that
         cannot be read is reported on ``error`` as ``path: reason``; the others are taken over."""
-        unit, runs = self.unit, [str(r) for r in runs]
+        unit, runs, segments = self.unit, [str(r) for r in runs], self.segments
         indexing = self.indexing = Progress() if collection is not None else None
 
         def success(out: Loaded) -> None:
@@ -149,7 +152,7 @@ class Session(ReaderPosition, QObject):
                 self.message.emit(f"Indexing {collection} cancelled: the collection was not opened")
 
         def op() -> Loaded:
-            return read_inputs(collection, qrels, runs, topics, unit, indexing)
+            return read_inputs(collection, qrels, runs, topics, unit, indexing, segments)
 
         self.message.emit("Loading…")
         run_in_background(self, op, success, self.worker_failed)

@@ -62,6 +62,24 @@ MIN_GRADE_HELP = ("graded qrels (JSON Lines): spans of grade G or more are relev
                   "(default 1); a document with only lower grades is judged non-relevant")
 
 
+SEGMENTS_HELP = ("a segment table (JSON Lines {\"id\", \"doc\", \"start\", \"end\"}, in the qrels' unit): every "
+                 "text run is then a segment run, 'topic Q0 segment rank score run' (reference 2.14)")
+
+
+def add_segments_option(p: argparse.ArgumentParser) -> None:
+    """``--segments FILE``: the segment table that turns segment runs into span runs (reference 2.14)."""
+    p.add_argument("--segments", metavar="FILE", help=SEGMENTS_HELP)
+
+
+def read_segment_table(args):
+    """The segment table of ``--segments`` (a :class:`readsim.core.formats.SegmentTable`), or
+    None without it. Raises :class:`InputError` naming the table's file and line."""
+    from readsim.core.formats import read_segments
+
+    path = getattr(args, "segments", None)
+    return read_segments(path) if path else None
+
+
 def levels(text: str) -> int:
     """``--levels``: LE's levels L, 1 .. :data:`readsim.core.measure.MAX_LEVELS`."""
     return parse_count(text, "L", 1, MAX_LEVELS)
@@ -239,7 +257,7 @@ def open_collection(path: str, unit: str, err: TextIO):
 
 def read_inputs(args, err: TextIO):
     """``(qrels, collection, runs)`` from ``args.qrels``, ``args.collection`` (None without it)
-    and ``args.runs``, each input's warnings printed as it is read; each run's ``run_id`` is
+    and ``args.runs`` (segment runs with ``args.segments``, reference 2.14), each input's warnings printed as it is read; each run's ``run_id`` is
     its label (:func:`readsim.core.run_comparison.run_labels`: its run id, or its file name when runs share
     the id, as the three real BERT runs share ``TREC2INEX``; one warning per shared id)."""
     from readsim.core.run_comparison import run_labels
@@ -248,9 +266,10 @@ def read_inputs(args, err: TextIO):
     qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
+    segments = read_segment_table(args)
     runs = []
     for path in args.runs:
-        run = read_any_run(path, strict=args.strict, task=getattr(args, "task", None))
+        run = read_any_run(path, strict=args.strict, task=getattr(args, "task", None), segments=segments)
         warn(run.diagnostics, err)
         runs.append(run)
     labels, warnings = run_labels(runs)

@@ -42,7 +42,7 @@ from readsim.core.coverage import run_paths
 from readsim.core.formats.limits import TASKS
 from readsim.core.listmeasures import Evaluation
 from readsim.core.measure import PARAMETER_RANGES, BadParameter, ListMeasure, parse_count, parse_real
-from .common import (EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,
+from .common import (EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_segments_option, add_subcommand_options, check_paths,
                      option, progress, read_inputs, run_subcommand, warn)
 
 
@@ -120,6 +120,7 @@ def build_parser() -> Parser:
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder (flat or nested), a .zip or .tar[.gz|.bz2|.xz] "
                    "archive, or a folder of archives; clips passages, resolves XPaths")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects")
+    add_segments_option(p)
     p.add_argument("--per-topic", action="store_true",
                    help="add per measure every paired topic with each run's value and its difference to the "
                    "other run (two runs) or to the best-ranked run (the best run: to the runner-up), the topics "
@@ -174,7 +175,8 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
     if len(paths) < 2:
         print(f"readsim-eval compare: give at least 2 runs (RUN RUN ... or --runs DIR), not {len(paths)}", file=err)
         return EXIT_USAGE
-    check_paths([("qrels", args.qrels), *(("run", r) for r in paths), ("collection", args.collection)])
+    check_paths([("qrels", args.qrels), *(("run", r) for r in paths), ("collection", args.collection),
+                 ("segments", getattr(args, "segments", None))])
     args.runs = paths
     evaluations, baselines = evaluate_runs(args, measures, not (args.no_doc or args.as_documents), err)
     try:

@@ -40,8 +40,8 @@ from readsim.core.reading import Mode
 from readsim.core.result_lines import check_lengths
 from readsim.core.units import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser,
-                     check_paths, chosen_measures, fmt, levels, min_grade, MIN_GRADE_HELP, open_collection, option, progress,
-                     read_inputs, warn, write_evaluation)
+                     add_segments_option, check_paths, chosen_measures, fmt, levels, min_grade, MIN_GRADE_HELP, open_collection,
+                     option, progress, read_inputs, read_segment_table, warn, write_evaluation)
 from readsim.cli.elements_command import cuts_type, wants_elements
 
 MAX_JOBS = 256
@@ -94,11 +94,12 @@ def build_parser() -> Parser:
                    "result's entry point (a Best in Context line's offset, else its first passage) and wraps around")
     p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
-    p.add_argument("--collection", metavar="DIR", help="the articles (<name>.xml): a folder (flat or nested), a .zip, "
+    p.add_argument("--collection", metavar="DIR", help="the articles (<name>.xml): a folder (flat or nested), irds:DATASET (ir_datasets), a .zip, "
                    ".tar, .tar.gz, .tar.bz2 or .tar.xz archive, or a folder of archives; clips passages, "
                    "resolves XPaths, checks doc_length")
     p.add_argument("--check", action="store_true", help="compare the qrels' doc_length with every judged article in --collection")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects (interleaved articles, split topics)")
+    add_segments_option(p)
     p.add_argument("--format", default="tsv", choices=("tsv", "jsonl"), help="output format (default tsv)")
     p.add_argument("--levels", type=option(levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
@@ -145,7 +146,7 @@ def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
         print("readsim-eval: give at least one RUN (or --check with --collection)", file=err)
         return EXIT_USAGE
     check_paths([("qrels", args.qrels), *(("run", r) for r in ([] if args.check else args.runs)),
-                 ("collection", args.collection)])
+                 ("collection", args.collection), ("segments", args.segments)])
     if args.check:
         return run_check(args, out, err)
     if args.per_article:
@@ -287,7 +288,7 @@ def _evaluate_file(path: str) -> _RunResult:
 
     st = _WORKER
     try:
-        run = read_any_run(path, strict=st.strict, task=st.task)
+        run = read_any_run(path, strict=st.strict, task=st.task, segments=st.segments)
         result, checks = evaluate_run(st.qrels, run, st.measures, reading=st.reading, collection=st.collection,
                                       all_topics=st.complete, as_documents=st.as_documents, levels=st.levels,
                                       condensed=st.condensed)
@@ -311,7 +312,8 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
     qrels = read_qrels(args.qrels, min_grade=args.min_grade)
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
-    state = SimpleNamespace(qrels=qrels, collection=collection, measures=measures, strict=args.strict,
+    state = SimpleNamespace(qrels=qrels, collection=collection, segments=read_segment_table(args),
+                            measures=measures, strict=args.strict,
                             reading=args.reading, as_documents=args.as_documents, complete=args.complete,
                             levels=args.levels, condensed=args.condensed, task=args.task)
     context = multiprocessing.get_context("fork")

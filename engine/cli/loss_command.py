@@ -25,8 +25,8 @@ import numpy as np
 from readsim.core.report_numbers import format_signed
 from readsim.core.measure import DEFAULT_LIST_MEASURE, PARAMETER_RANGES, ListMeasure, parse_count
 from readsim.core.registry import LIST, cost_kinds
-from .common import (EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_subcommand_options, check_paths,
-                     open_collection, option, run_subcommand, warn)
+from .common import (EXIT_STATUS_HELP, EXIT_USAGE, Parser, Rows, add_segments_option, add_subcommand_options, check_paths,
+                     open_collection, option, read_segment_table, run_subcommand, warn)
 
 
 def _top(text: str) -> int:
@@ -61,6 +61,7 @@ def build_parser() -> Parser:
                    help="a topic (repeatable; default every topic of the run the qrels judge with a relevant article)")
     p.add_argument("--collection", metavar="DIR",
                    help="the articles: a folder or an archive, as for plain evaluation (needed for XPath results)")
+    add_segments_option(p)
     p.add_argument("--top", type=option(_top), default=10, metavar="N",
                    help="text format: the N costliest articles of each topic (default 10; 0: every ranked article)")
     return p
@@ -86,11 +87,13 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
               f"({DEFAULT_LIST_MEASURE}, gP@10/F(0.25), ANCE@600/LE(300), ...)", file=err)
         return EXIT_USAGE
     measure = measures[0]
-    check_paths([("qrels", args.qrels), ("run", args.run), ("run", args.vs), ("collection", args.collection)])
+    check_paths([("qrels", args.qrels), ("run", args.run), ("run", args.vs), ("collection", args.collection),
+                 ("segments", args.segments)])
     qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
-    run = read_any_run(args.run)
-    other = read_any_run(args.vs) if args.vs else None
+    segments = read_segment_table(args)
+    run = read_any_run(args.run, segments=segments)
+    other = read_any_run(args.vs, segments=segments) if args.vs else None
     said = loss_warnings(qrels, run, other, collection)  # readsim.loss's warnings
     topics, diagnostics = loss_topics(qrels, run, args.topics or None)
     warn(said + unsaid(diagnostics, said), err)

@@ -21,7 +21,7 @@ from readsim.core.registry import DOC, WEIGHT, parameter_kinds
 from readsim.core.reading import Mode
 from readsim.core.parameter_sweep import FORMS, VaryError, format_value, parse_vary, swept
 from readsim.core.units import UNITS
-from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_STATUS_HELP, EXIT_USAGE, Parser, check_paths,
+from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_STATUS_HELP, EXIT_USAGE, Parser, add_segments_option, check_paths,
                      chosen_measures, fmt, levels, min_grade, MIN_GRADE_HELP, option, progress, read_inputs, warn)
 
 
@@ -63,6 +63,7 @@ def build_parser() -> Parser:
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder or an archive (as plain evaluation)")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects")
+    add_segments_option(p)
     p.add_argument("--format", default="tsv", choices=("tsv", "jsonl"), help="output format (default tsv)")
     p.add_argument("--levels", type=option(levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
@@ -92,7 +93,7 @@ def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     for m in left_out:
         print(f"readsim-eval: warning: --vary {vary.name}: {m.name} has no parameter {vary.name}; left out", file=err)
-    check_paths([("qrels", args.qrels), ("run", args.run), ("collection", args.collection)])
+    check_paths([("qrels", args.qrels), ("run", args.run), ("collection", args.collection), ("segments", args.segments)])
     args.runs = [args.run]
     qrels, collection, runs = read_inputs(args, err)
     jsonl = args.format == "jsonl"

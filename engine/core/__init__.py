@@ -10,6 +10,7 @@ Inputs
 - :mod:`.archives`        articles inside one archive (zip, tar, tar.gz, tar.bz2, tar.xz)
 - :mod:`.documents`       documents that are not XML: plain text, Markdown, HTML (reference 2.13)
 - :mod:`.jsonl_documents` a JSON Lines file of documents and its offset index (reference 2.13)
+- :mod:`.irds`            ir_datasets datasets (``irds:DATASET``): documents and span qrels (reference 2.15)
 - :mod:`.article_index`   the saved article index of a collection (reference 2.10)
 - :mod:`.index_child`     the child process that builds an archive's index
 - :mod:`.coverage`        do qrels, runs and collection fit together? (warnings)

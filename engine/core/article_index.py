@@ -166,7 +166,7 @@ def _schema_problem(conn: sqlite3.Connection, tables: Iterable[str]) -> str | No
 
 
 def load(path: Path, kind: str, expected: Callable[[str], bool], tables: Iterable[str] = (),
-         bad_rows: str = "0") -> tuple[sqlite3.Connection | None, str | None]:
+         bad_rows: str = "0", check_rows: bool = True) -> tuple[sqlite3.Connection | None, str | None]:
     """Open the saved index ``path`` read-only if it is readsim's, of ``kind``, and
     ``expected(its fingerprint)`` holds: ``(connection, None)``. Otherwise ``(None, why)`` with
     ``why`` the reason to rebuild (None when there is no index yet, or ``path`` is not a regular
@@ -177,7 +177,9 @@ def load(path: Path, kind: str, expected: Callable[[str], bool], tables: Iterabl
     (:func:`_schema_problem`; ``tables``: other tables its kind keeps, ratarmountcore's for a
     tar), then every row: a path that is absolute or climbs with ``..`` (:data:`BAD_ROW`), or a
     row the SQL condition ``bad_rows`` is true for, is a reason to rebuild. These checks stop
-    after :data:`CHECK_STEPS` SQLite steps (plus :data:`STEPS_PER_BYTE` per byte): a reason too."""
+    after :data:`CHECK_STEPS` SQLite steps (plus :data:`STEPS_PER_BYTE` per byte): a reason too.
+    ``check_rows=False`` leaves the rows to the caller, who checks each row before it uses it
+    (:func:`checked_lookup`): opening an index of a million rows then reads none of them."""
     try:
         if not_regular(path) is not None or not path.exists():
             return None, None
@@ -205,7 +207,7 @@ def load(path: Path, kind: str, expected: Callable[[str], bool], tables: Iterabl
             elif not expected(meta.get("fingerprint", "")):
                 conn.close()
                 return None, "it changed (size or modification time) since its index was built"
-            else:
+            elif check_rows:
                 bad = conn.execute(f"SELECT name, archive, member FROM readsim_articles "
                                    f"WHERE {BAD_ROW} OR {bad_rows} LIMIT 1").fetchone()
                 if bad is not None:
@@ -274,6 +276,15 @@ def discard(tmp: str) -> None:
 def lookup(conn: sqlite3.Connection, name: str) -> tuple | None:
     """The row of article ``name`` (:data:`COLUMNS`), or None."""
     return conn.execute(f"SELECT {COLUMNS} FROM readsim_articles WHERE name = ?", (name,)).fetchone()
+
+
+def checked_lookup(conn: sqlite3.Connection, name: str, bad_rows: str = "0") -> tuple[tuple | None, bool]:
+    """``(row, bad)``: the row of article ``name`` (:data:`COLUMNS`, or None), and whether it is a
+    row no build writes (:data:`BAD_ROW` or the SQL condition ``bad_rows``): the check
+    :func:`load` makes of every row, made of the one row used (``check_rows=False``)."""
+    found = conn.execute(f"SELECT {COLUMNS}, ({BAD_ROW} OR {bad_rows}) FROM readsim_articles WHERE name = ?",
+                         (name,)).fetchone()
+    return (None, False) if found is None else (found[:-1], bool(found[-1]))
 
 
 def names(conn: sqlite3.Connection) -> list[str]:

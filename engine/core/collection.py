@@ -35,6 +35,7 @@ from . import article_index as ai
 from . import documents
 from .archives import DOCUMENT_SUFFIXES, SUFFIXES, Archive, document_name, is_archive, open_archive
 from .errors import InputError
+from .irds import IrdsDocuments, is_irds
 from .jsonl_documents import JsonlDocuments, is_jsonl
 from .safe_xml import DTD_NAME, MAX_ARTICLE_BYTES, MAX_DTD_BYTES, dtd_paths, parse_xml
 from .text import Article
@@ -77,10 +78,14 @@ class Collection:
         self._index_file: Path | None = None  # where it is (article_index.index_path)
         self._names: frozenset[str] | None = None  # listing()'s snapshot
         self._progress = progress  # for a folder's listing, deferred to the first miss (or listing())
-        self._jsonl: JsonlDocuments | None = None  # a JSON Lines file's documents (reference 2.13)
+        # a JSON Lines file's documents (reference 2.13) or an ir_datasets dataset's (2.15)
+        self._jsonl: JsonlDocuments | IrdsDocuments | None = None
         self._listed = False
         self._list_lock = threading.Lock()
-        if self.root.is_dir():
+        if is_irds(root):
+            self._jsonl = IrdsDocuments(root)
+            self._listed = True
+        elif self.root.is_dir():
             self._listed = self._load_folder_index()
         elif self.root.is_file() and is_jsonl(self.root):
             self._jsonl = JsonlDocuments(self.root, progress, self.notes)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the XML model (lxml) is imported only where an article is r
 FIRST = 3
 """How many ids a message lists after ``first:``."""
 
-KINDS = ("collection", "qrels", "run", "topics")
+KINDS = ("collection", "qrels", "run", "topics", "segments")
 
 
 def first_ids(ids: Sequence[str], first: int = FIRST) -> str:
@@ -153,7 +153,7 @@ def _relevant_coverage(qrels: Qrels, topics: Iterable[str], scope: str, collecti
 
 def check_input_path(path: str | os.PathLike, kind: str, pipes: bool = False) -> Path:
     """Check, without opening it, that ``path`` can be read as a ``kind`` input
-    (``collection``: a folder; ``qrels``, ``run``, ``topics``: a regular file, or with
+    (``collection``: a folder; ``qrels``, ``run``, ``topics``, ``segments``: a regular file, or with
     ``pipes=True`` also a FIFO, for a command line's ``<(grep ...)``).
 
     Returns the path. Raises :class:`InputError` (``path: reason``, no line) when it does not
@@ -164,6 +164,8 @@ def check_input_path(path: str | os.PathLike, kind: str, pipes: bool = False) ->
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
     p = Path(path)
+    if kind in ("collection", "qrels") and isinstance(path, str) and path.startswith("irds:"):
+        return p  # an ir_datasets dataset (reference 2.15): named, not a path
     try:
         mode = p.stat().st_mode
     except FileNotFoundError:

@@ -87,26 +87,49 @@ class JsonlDocuments:
         self.gz = self.label.lower().endswith(".gz")
         self._lock = threading.Lock()
         self._reader = None
-        notes = notes if notes is not None else []
+        self.notes = notes = notes if notes is not None else []
         try:
-            print_ = ai.fingerprint(path)
+            self._print = ai.fingerprint(path)
         except OSError as err:
             raise InputError(path, None, f"cannot read: {err.strerror or err}") from None
-        where = ai.index_path(path, notes=notes)
-        tables = ("readsim_gzip",) if self.gz else ()
-        conn, why = ai.load(where, KIND, lambda saved: saved == print_, tables, BAD_ROWS)
+        self.index_file = ai.index_path(path, notes=notes)
+        conn, why = self._load()
         if conn is None:
-            if why is not None:
-                notes.append(f"{self.label}: rebuilding the article index: {why}")
-            ai.build(where, KIND, lambda tmp: (self._scan(tmp, progress), print_))
-            conn, why = ai.load(where, KIND, lambda saved: saved == print_, tables, BAD_ROWS)
-            if conn is None:
-                raise InputError(path, None, f"the article index just built cannot be read: {why}")
-        self.index_file = where
+            conn = self._rebuild(why, progress)
         self._conn, self._pid = conn, os.getpid()
         row = conn.execute("SELECT value FROM readsim_meta WHERE key = 'warnings'").fetchone()
         for warning in json.loads(row[0]) if row else []:
             notes.append(warning)
+
+    def _load(self) -> tuple[sqlite3.Connection | None, str | None]:
+        """The saved index if it is valid, its rows left to be checked one by one as they are
+        used (:meth:`_row`: opening reads none of a million rows), else ``(None, why)``."""
+        tables = ("readsim_gzip",) if self.gz else ()
+        return ai.load(self.index_file, KIND, lambda saved: saved == self._print, tables, BAD_ROWS, check_rows=False)
+
+    def _rebuild(self, why: str | None, progress: ai.Progress | None = None) -> sqlite3.Connection:
+        """Build the index anew (``why``: the reason, noted) and open it."""
+        if why is not None:
+            self.notes.append(f"{self.label}: rebuilding the article index: {why}")
+        ai.build(self.index_file, KIND, lambda tmp: (self._scan(tmp, progress), self._print))
+        conn, why = self._load()
+        if conn is None:
+            raise InputError(self.label, None, f"the article index just built cannot be read: {why}")
+        return conn
+
+    def _row(self, name: str) -> tuple | None:
+        """The index row of ``name`` or None (under the lock), checked before it is used: a row no
+        build writes (a file planted or damaged) has the index rebuilt (reference 2.10)."""
+        row, bad = ai.checked_lookup(self._db, name, BAD_ROWS)
+        if bad:
+            self._conn.close()
+            self._conn = self._rebuild(f"it is not a readsim index or is damaged (its row {row[:3]!r} is not "
+                                       "one readsim writes)")
+            self._reader, self._pid = None, os.getpid()
+            row, bad = ai.checked_lookup(self._db, name, BAD_ROWS)
+            if bad:
+                raise InputError(self.label, None, "the article index just built holds a bad row")
+        return row
 
     # -- the build ------------------------------------------------------------------------------
     def _open(self):
@@ -170,7 +193,7 @@ class JsonlDocuments:
     def lookup(self, name: str) -> tuple | None:
         """The index row of document ``name`` (:data:`article_index.COLUMNS`), or None."""
         with self._lock:
-            return ai.lookup(self._db, name)
+            return self._row(name)
 
     def names(self) -> list[str]:
         """Every document id, sorted."""
@@ -197,7 +220,7 @@ class JsonlDocuments:
         """The document ``name``. Raises ``KeyError`` if absent, :class:`InputError` naming the
         file and line if its line cannot be read as it was when indexed."""
         with self._lock:
-            row = ai.lookup(self._db, name)
+            row = self._row(name)
             if row is None:
                 raise KeyError(name)
             offset, number, size = row[3], row[5], row[6]

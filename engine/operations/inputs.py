@@ -20,7 +20,7 @@ import numpy as np
 from readsim.core.errors import Diagnostic, InputError, InputWarning
 from readsim.core.formats import Qrels as _EngineQrels
 from readsim.core.formats import Run as _EngineRun
-from readsim.core.formats import is_jsonl, is_xml_run, read_bytes, read_jsonl_run, read_xml_run
+from readsim.core.formats import is_jsonl, is_xml_run, read_bytes, read_jsonl_run, read_segment_run, read_segments, read_xml_run
 from readsim.core.formats import read_qrels as _read_qrels
 from readsim.core.formats import read_run as _read_run
 from readsim.core.formats.limits import task_limit
@@ -309,11 +309,15 @@ def read_qrels(path: str | os.PathLike, *, min_grade: int = 1) -> Qrels:
     return qrels
 
 
-def read_run(path: str | os.PathLike, *, strict: bool = False, task: str | None = None) -> Run:
+def read_run(path: str | os.PathLike, *, strict: bool = False, task: str | None = None,
+             segments: str | os.PathLike | None = None) -> Run:
     """Read a run: INEX 2006-2008 XML if the file starts with ``<``, JSON Lines spans if its
     first non-blank line starts with ``{`` (reference section 2.11), else FOL (sections 2.3-2.6),
-    as ``readsim-eval`` and the window recognise it; ``strict`` (True or False): interleaved
-    articles and split topics are errors, as the official tool has them; ``task``
+    as ``readsim-eval`` and the window recognise it, or with ``segments`` (the path of a segment
+    table) a segment run, ``topic Q0 segment rank score run``, whose segments the table turns
+    into spans (section 2.14; a segment the table lacks is an :class:`InputError` naming the
+    run's file and line, a bad table line one naming the table's); ``strict`` (True or False):
+    interleaved articles and split topics are errors, as the official tool has them; ``task``
     (``"restricted-ric"``, ``"restricted-focused"``, ``"efficiency-15"``, ``"efficiency-150"``,
     ``"efficiency-1500"``; reference 5.14): a FOL run's limit checked, the run cut to it as INEX
     2010 evaluated it, with a warning naming the first line over it. Warnings are issued as :class:`InputWarning`;
@@ -328,12 +332,15 @@ def read_run(path: str | os.PathLike, *, strict: bool = False, task: str | None 
     if task is not None:
         task_limit(task)
     data = read_bytes(input_path(path, "run"))
-    if task is not None and (is_jsonl(data) or is_xml_run(path, data)):
+    if task is not None and (is_jsonl(data) or is_xml_run(path, data) or segments is not None):
         raise InputError(str(path), None, f"--task {task} checks FOL runs (INEX 2010's format) only")
     if is_jsonl(data):
         run = Run(read_jsonl_run(path, strict, data))
     elif is_xml_run(path, data):
         run = Run(read_xml_run(path, strict, data))
+    elif segments is not None:
+        table = read_segments(input_path(segments, "segments"))
+        run = Run(read_segment_run(path, table, strict, data), data)
     else:
         run = Run(_read_run(path, strict, data, task), data)
     empty = not any(run.engine.topics.values())

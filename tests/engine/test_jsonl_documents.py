@@ -113,5 +113,7 @@ def test_a_planted_index_row_is_rebuilt_not_trusted(tmp_path, planted):
         conn.execute(f"UPDATE readsim_articles SET {planted} WHERE name = 'a'")
     conn.close()
     coll = Collection(path, "chars")
-    assert any("rebuilding" in n for n in coll.notes), coll.notes
-    assert coll.article("a").text == "é 日本\n\nx😀y"
+    assert not any("rebuilding" in n for n in coll.notes)  # opening reads no row: each is checked when used
+    assert coll.article("a").text == "é 日本\n\nx😀y"  # the planted row is refused, the index rebuilt
+    assert any("rebuilding" in n and "('a', '', '')" in n for n in coll.notes), coll.notes
+    assert "a" in Collection(path, "chars") and not any("rebuilding" in n for n in Collection(path).notes)

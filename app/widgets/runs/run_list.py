@@ -88,7 +88,7 @@ class RunList:
             self._reading -= 1
             self._failed(exc)
 
-        run_in_background(self, lambda: rm.read_runs(paths), success, failed)
+        run_in_background(self, lambda: rm.read_runs(paths, self.session.segments), success, failed)
 
     def remove_selected(self) -> None:
         """Remove the selected runs added here (the session's runs are only unticked)."""
