@@ -18,16 +18,17 @@ from dataclasses import dataclass, field
 #: the formats :func:`write_table` writes
 TABLE_FORMATS = ("latex", "markdown")
 
-_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+#: each character :func:`escape_latex` replaces, and its LaTeX (no package needed beyond the defaults)
+LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
           "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
-          ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}", "]": "{]}", '"': r"\textquotedbl{}",
+          ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}", "]": "{]}", '"': r'\texttt{"}',
           # symbols the window's tables show, which pdflatex's default fonts do not have as text
           "\u2212": "$-$", "\u2013": "--", "\u2014": "---", "\u2026": r"\ldots{}", "\u00b7": r"$\cdot$",
           "\u03b1": r"$\alpha$", "\u03b2": r"$\beta$", "\u03c4": r"$\tau$", "\u0394": r"$\Delta$",
           "\u03a3": r"$\Sigma$", "\u2264": r"$\leq$", "\u2265": r"$\geq$", "\u00d7": r"$\times$",
           "\u00b1": r"$\pm$", "\u226b": r"$\gg$", "\u2192": r"$\rightarrow$", "\u2193": r"$\downarrow$",
-          "\u00b2": r"$^2$", "\u2229": r"$\cap$", "\u222a": r"$\cup$", "\u2713": r"\checkmark{}",
-          "\u00a7": r"\S{}", "\u201c": "``", "\u201d": "''", "\n": " "}
+          "\u00b2": r"$^2$", "\u2229": r"$\cap$", "\u222a": r"$\cup$", "\u2713": r"$\surd$",
+          "\u00a7": r"$\S$", "\u201c": "``", "\u201d": "''", "\n": " "}
 _MARKDOWN = re.compile(r"([\\|*_`<>\[\]])")
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?|n/a|nan|[-+]?inf")
 
@@ -74,7 +75,7 @@ def escape_latex(text: str) -> str:
     """``text`` as LaTeX text: the special characters (``\\ & % $ # _ { } ~ ^ < > | [ ] "``)
     and the window's symbols (``− – — … · α β τ Δ Σ ≤ ≥ × ± ≫ → ↓ ² ∩ ∪ ✓ § “ ”``) as commands;
     a line break as a space."""
-    return "".join(_LATEX.get(ch, ch) for ch in text)
+    return "".join(LATEX_ESCAPES.get(ch, ch) for ch in text)
 
 
 def escape_markdown(text: str) -> str:
