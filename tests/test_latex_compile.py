@@ -5,37 +5,16 @@ under CI (``CI=true``; .ci/run installs one), where its absence fails."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-
 import pytest
 
 from helpers.cli import run_cli
+from helpers.latex import compile_tables, latex_engine
 from readsim.core.paper_tables import LATEX_ESCAPES, PaperTable, latex
 
 
 @pytest.fixture(scope="module")
 def engine() -> str:
-    found = shutil.which("pdflatex") or shutil.which("lualatex")
-    if found is None:
-        message = "no LaTeX engine (pdflatex or lualatex) on PATH"
-        if os.environ.get("CI", "").lower() in ("true", "1"):
-            pytest.fail(f"{message}: CI installs one (.ci/run) and compiles the tables", pytrace=False)
-        pytest.skip(message)
-    return found
-
-
-def compile_tables(engine: str, folder, tables: list[str]) -> str:
-    """The log of a document of ``tables``; fails the test when the engine reports an error."""
-    preamble = "\\documentclass{article}\n\\usepackage{booktabs}\n\\tracinglostchars=1\n\\begin{document}\n"
-    (folder / "t.tex").write_text(preamble + "\n".join(tables) + "\\end{document}\n", encoding="utf-8")
-    done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=folder,
-                          capture_output=True, text=True, timeout=300)
-    log = (folder / "t.log").read_text(encoding="utf-8", errors="replace")
-    assert done.returncode == 0, log[-3000:]
-    assert (folder / "t.pdf").stat().st_size > 0
-    return log
+    return latex_engine()
 
 
 def test_the_command_lines_tables_compile(engine, files, tmp_path):
