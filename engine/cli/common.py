@@ -34,7 +34,7 @@ from readsim.core.measure import (option, DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEAS
                        parse_count, parse_list_measure, parse_measure)
 from readsim.core.paper_tables import TABLE_FORMATS, PaperTable, write_tables
 from readsim.core.reading import Mode
-from readsim.core.report_numbers import format_tsv
+from readsim.core.report_numbers import format_tsv, plural
 from readsim.core.units import UNITS
 
 DEFAULT_MEASURES = (DEFAULT_DOC_MEASURE,)  # --per-article
@@ -329,11 +329,11 @@ def evaluation_tables(results, per_topic: bool) -> list[PaperTable]:
                     for t in r.topics]
             rows.append(["all", *(fmt(m, r.means[m.name]) for m in r.measures)])
             caption = (f"Run {r.run_id}: each topic's value and ('all') the mean over the run's "
-                       f"{len(r.topics)} judged topics (readsim-eval -q)")
+                       f"{plural(len(r.topics), 'judged topic')} (readsim-eval -q)")
             tables.append(PaperTable(["Topic", *names], rows, caption, rules=(len(rows) - 1,)))
         return tables
     counts = sorted({len(r.topics) for r in results})
-    topics = (f"{counts[0]} topics" if len(counts) == 1 else
+    topics = (plural(counts[0], "topic") if len(counts) == 1 else
               "topics per run: " + ", ".join(f"{r.run_id} {len(r.topics)}" for r in results))
     rows = [[r.run_id, *(fmt(m, r.means[m.name]) for m in measures)] for r in results]
     caption = f"Each run's mean over its judged topics ({topics}; readsim-eval)"
