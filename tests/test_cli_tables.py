@@ -145,6 +145,22 @@ def test_run_ids_are_escaped(tmp_path, files):
     assert r"| my\_run%1&#x | 1.000000 |" in out
 
 
+def test_topic_ids_are_escaped(tmp_path):
+    # JSON Lines spans (reference 2.11): topic "q_1%&#" with 'd' relevant [0, 10) of 100, retrieved exactly:
+    # gP[1] = F_0.25 = 1, AgP = 1; topic "q2" retrieves nothing relevant: AgP 0; mean 1/2
+    qrels, run = tmp_path / "q.jsonl", tmp_path / "r.jsonl"
+    qrels.write_text('{"topic": "q_1%&#", "doc": "d", "start": 0, "end": 10, "doc_length": 100}\n'
+                     '{"topic": "q2", "doc": "d", "start": 0, "end": 10, "doc_length": 100}\n')
+    run.write_text('{"topic": "q_1%&#", "doc": "d", "start": 0, "end": 10, "run": "r"}\n'
+                   '{"topic": "q2", "doc": "e", "start": 0, "end": 10, "run": "r"}\n')
+    code, out, err = run_cli(qrels, run, "-q", "--format", "latex")
+    assert code == 0, err
+    assert out.splitlines()[6:11] == [r"\midrule", r"q2 & 0.000000 \\", r"q\_1\%\&\# & 1.000000 \\", r"\midrule",
+                                      r"all & 0.500000 \\"]  # the topics in the tsv's order
+    code, out, _ = run_cli(qrels, run, "-q", "--format", "markdown")
+    assert r"| q\_1%&# | 1.000000 |" in out.splitlines()
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--per-article"], "--per-article prints tsv or jsonl"),
     (["--elements", "--collection", "."], "--elements prints tsv or jsonl"),
