@@ -110,3 +110,18 @@ def test_the_runs_windows_table_on_two_real_runs(qtbot, real, inex, tmp_path):
     finally:
         w.close()
         QApplication.processEvents()
+
+
+def test_the_ranked_list_copies_as_shown(real_window):
+    # topic 2009074 of bert-passages.run: rank 10 is PageRank (23724), relevant, F(0.25) 0.1705 (the README)
+    window = real_window("23724")
+    table = window.table
+    shown = [c for c in range(table.model().columnCount()) if not table.isColumnHidden(c)]
+    text = trigger(table, "markdown")  # a row is selected (the open article): the whole list
+    lines = text.splitlines()
+    assert len(lines) == 2 + table.model().rowCount()
+    assert lines[0] == "| " + " | ".join(table.model().headerData(c, Qt.Orientation.Horizontal) for c in shown) + " |"
+    assert lines[0].startswith("| Rank | Title | Rel. | aveChP |")
+    # relevant: bold, as drawn; aveChP, T2IF(300), LE(300), F(0.25) as the README's picture shows them
+    assert lines[2 + 9] == "| 10 | PageRank | **yes** | 0.4841 | 0.4145 | 1 | 0.1705 |"
+    assert lines[1] == "| ---: | --- | --- | ---: | ---: | ---: | ---: |"
