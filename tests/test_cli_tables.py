@@ -134,6 +134,17 @@ def test_compare_table_bold_best_and_the_letters_of_significance(files):
                                       [["c", "", ""], ["good", "", ""], ["1.000000", "bold", "a"]]]
 
 
+def test_the_caption_says_what_was_not_the_default(files):
+    # -c: 'part' lacks topic 3, an empty ranking there: AgP 1, 1, 0, mean 2/3; good 1
+    code, out, err = run_cli("compare", files["q"], files["good"], files["part"], "--test", "t", "-c", "--condensed",
+                             "--reading", "worst", "--format", "markdown")
+    assert code == 0, err
+    assert "| b | part | 0.666667 |" in out.splitlines()
+    assert out.splitlines()[-1].endswith("(2 runs on 3 paired topics; one-tailed paired t-test, alpha 0.05; every "
+                                         "judged topic paired, a missing one as an empty ranking; condensed lists "
+                                         "(unjudged articles removed); worst reading order)")
+
+
 def test_run_ids_are_escaped(tmp_path, files):
     run = tmp_path / "odd.run"
     run.write_text("".join(f"{t} Q0 a 1 1 my_run%1&#x 0 10\n" for t in (1, 2, 3)))

@@ -200,9 +200,10 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
                "condensed": bool(args.condensed),
                "per_topic": bool(args.per_topic), "own_topics": {e.run_id: len(e.topics) for e in evaluations}}
     if args.format in TABLE_FORMATS:
-        from readsim.operations.comparison import Comparison
+        from readsim.operations.comparison import Comparison, setting_notes
 
-        table = Comparison(comparison)
+        table = Comparison(comparison, setting_notes(all_topics=args.complete, as_documents=args.as_documents,
+                                                     condensed=args.condensed, reading=args.reading))
         out.write(table.to_latex() if args.format == "latex" else table.to_markdown())
     elif args.format == "text":
         write_compare_text(comparison, setting, out)

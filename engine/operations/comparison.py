@@ -37,10 +37,12 @@ class Comparison:
     every run has, or every judged topic with ``all_topics``: the pairing of every statistic),
     ``left_out`` (topics some run lacks), ``test``, ``alpha``, ``resamples``, ``seed``,
     ``correction``. ``engine`` is the internal result (``readsim.core.run_comparison.Comparison``,
-    arrays; not part of the API)."""
+    arrays; not part of the API); ``notes``: what else the tables' captions say of the setting
+    (:func:`setting_notes`)."""
 
-    def __init__(self, engine: _EngineComparison):
+    def __init__(self, engine: _EngineComparison, notes: Sequence[str] = ()):
         self.engine = engine
+        self.notes = list(notes)
         for name in ("runs", "measures", "topics", "left_out", "test", "alpha", "resamples", "seed", "correction"):
             setattr(self, name, getattr(engine, name))
 
@@ -127,7 +129,7 @@ class Comparison:
                 "randomization": f"paired randomization test, {self.resamples} resamples, seed {self.seed}"}[self.test]
         correction = "" if self.correction == "none" else f", {self.correction} correction"
         return (f"{len(self.runs)} runs on {len(self.topics)} paired topics; one-tailed {test}, "
-                f"alpha {self.alpha:g}{correction}")
+                f"alpha {self.alpha:g}{correction}" + "".join(f"; {n}" for n in self.notes))
 
     def _paper_table(self, digits: int | None = None) -> PaperTable:
         """The table of :meth:`to_latex` and :meth:`to_markdown` (reference 12.4): one row per run
@@ -169,6 +171,17 @@ class Comparison:
         return (f"<table><caption>{html.escape(self._setting())}; mean [{(1 - self.alpha) * 100:g}% interval]; "
                 f"superscripts: significantly better than</caption><thead><tr><th></th><th>run</th>{head}</tr>"
                 f"</thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def setting_notes(*, all_topics: bool = False, as_documents: bool = False, condensed: bool = False,
+                  reading: str = "natural") -> list[str]:
+    """What a comparison's captions add to the test's setting when the evaluation was not the
+    default one: every judged topic paired, runs as whole documents, condensed lists, a reading
+    order other than natural (reference 12.4)."""
+    return ((["every judged topic paired, a missing one as an empty ranking"] if all_topics else [])
+            + (["runs evaluated as whole documents"] if as_documents else [])
+            + (["condensed lists (unjudged articles removed)"] if condensed else [])
+            + ([f"{reading} reading order"] if reading != "natural" else []))
 
 
 def _letter(i: int) -> str:
@@ -218,7 +231,7 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
         warn([Diagnostic(judged_path, None, f"{len(lo)} judged topic{'s are' if len(lo) > 1 else ' is'} not in every "
                          f"run (first: {', '.join(lo[:3])}); compared on the {len(c.topics)} topics every run has "
                          f"(all_topics=True scores a missing topic as an empty ranking)")])
-    return Comparison(c)
+    return Comparison(c, setting_notes(all_topics=all_topics, condensed=condensed, reading=reading))
 
 
 def comparison_of(evaluations: Sequence[Evaluation], measures: Sequence[ListMeasure],
