@@ -25,6 +25,7 @@ from .. import appearance as look
 from readsim.app.input_files import app_settings
 from .. import settings_keys as keys
 from .placement import shown_columns
+from .table_copy import add_copy_actions
 from .ranked_model import (ARTICLE, ARTICLE_ROLE, AVECHP, CHP, COLUMN_KEYS, COLUMNS_KEY, ES, F, LE,  # noqa: F401 - named here too
                            OPTIONAL_COLUMNS, P_SET, R_SET, RANK, RANKED_MIME, RELEVANT, SCORE_COLUMNS, SORT_ROLE, T2IF,
                            T2IP, TITLE, RankedListModel, format_score, list_measures)
@@ -86,6 +87,7 @@ class RankedListView(QTableView):
         self.set_visible_columns(self._stored_columns())
         h.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         h.customContextMenuRequested.connect(self._column_menu)
+        add_copy_actions(self)  # the list as shown, for a paper (reference 12.4)
         self.clicked.connect(self._emit)
         self.activated.connect(self._emit)
         self._suppress = False

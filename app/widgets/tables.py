@@ -2,7 +2,8 @@
 elements): :func:`row_table`, one way to make their read-only table views; :class:`FollowingPanel`,
 a dock's panel whose rows follow the session's open article and settings, rebuilt only while
 shown; :func:`select_quietly`; and :func:`build_bottom_dock`, one way to build such a panel's
-bottom dock with its View menu entry (a :class:`BottomDock` the main window keeps). See
+bottom dock with its View menu entry (a :class:`BottomDock` the main window keeps). The tables
+copy themselves as LaTeX or Markdown (:mod:`.table_copy`). See
 docs/architecture.md."""
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QTableView, QWidget
 
+from .table_copy import add_copy_actions
+
 
 def row_table(model: QAbstractItemModel) -> QTableView:
     """A :class:`QTableView` over ``model``: whole rows selected, one at a time; not editable;
-    alternating colours, no row numbers, no word wrap."""
+    alternating colours, no row numbers, no word wrap; the context menu's Copy as LaTeX and Copy
+    as Markdown of the whole table (:mod:`.table_copy`)."""
     table = QTableView()
     table.setModel(model)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -26,6 +30,7 @@ def row_table(model: QAbstractItemModel) -> QTableView:
     table.verticalHeader().hide()
     table.setAlternatingRowColors(True)
     table.setWordWrap(False)
+    add_copy_actions(table)
     return table
 
 

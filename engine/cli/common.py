@@ -33,7 +33,9 @@ from readsim.core.errors import Diagnostic, InputError
 from readsim.core.measure import (option, DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
                        parse_count, parse_list_measure, parse_measure)
 from readsim.core.formats.limits import TASKS
+from readsim.core.paper_tables import TABLE_FORMATS, PaperTable, write_tables
 from readsim.core.reading import Mode
+from readsim.core.report_numbers import format_tsv, plural
 from readsim.core.units import UNITS
 
 DEFAULT_MEASURES = (DEFAULT_DOC_MEASURE,)  # --per-article
@@ -179,15 +181,17 @@ class Parser(argparse.ArgumentParser):
 SUBCOMMAND_FORMATS = ("text", "tsv", "jsonl")
 
 
-def add_subcommand_options(p: argparse.ArgumentParser) -> None:
+def add_subcommand_options(p: argparse.ArgumentParser, tables: str = "") -> None:
     """QRELS, ``-m``, ``--format``, ``--reading``, ``--unit``, ``--levels`` and ``--plain-gp``:
-    the options ``compare`` and ``fidelity`` share, in this order (their help)."""
+    the options ``compare`` and ``fidelity`` share, in this order (their help). ``tables``: what
+    ``--format latex|markdown`` prints (those formats offered only when given)."""
     p.add_argument("qrels", metavar="QRELS", help="FOL qrels file")
     p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                    help=f"list measure (repeatable; default {DEFAULT_LIST_MEASURES[0]})")
-    p.add_argument("--format", default="text", choices=SUBCOMMAND_FORMATS,
+    p.add_argument("--format", default="text", choices=SUBCOMMAND_FORMATS + (TABLE_FORMATS if tables else ()),
                    help="a readable report (text, the default), or rows: tsv (a #kind header row before each "
-                   "kind of row) or jsonl (one object per row with a \"kind\" key)")
+                   "kind of row) or jsonl (one object per row with a \"kind\" key)"
+                   + (f"; latex or markdown: {tables}" if tables else ""))
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural)")
     p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
@@ -329,14 +333,44 @@ def write_evaluation(result, per_topic: bool, format: str, out: TextIO) -> None:
         print(f"{m.name}\t{topic}\t{fmt(m, value)}", file=out)
 
 
+def write_evaluation_tables(results, per_topic: bool, format: str, out: TextIO) -> None:
+    """Print the runs' evaluations as tables for papers (``--format latex|markdown``; reference
+    12.4): :func:`evaluation_tables` written by :func:`readsim.core.paper_tables.write_tables`."""
+    out.write(write_tables(evaluation_tables(results, per_topic), format))
+
+
+def evaluation_tables(results, per_topic: bool) -> list[PaperTable]:
+    """Runs x measures (each run's mean over its judged topics, the values of the tsv rows at
+    topic ``all``), or with ``per_topic`` one table per run, topics x measures with the mean row
+    ``all`` under a rule; the numbers as :func:`fmt` prints them."""
+    if not results:
+        return []
+    measures = results[0].measures
+    names = [m.name for m in measures]
+    if per_topic:
+        tables = []
+        for r in results:
+            rows = [[t, *(fmt(m, r.values[m.name][t]) if t in r.values[m.name] else "" for m in r.measures)]
+                    for t in r.topics]
+            rows.append(["all", *(fmt(m, r.means[m.name]) for m in r.measures)])
+            caption = (f"Run {r.run_id}: each topic's value and ('all') the mean over the run's "
+                       f"{plural(len(r.topics), 'judged topic')} (readsim-eval -q)")
+            tables.append(PaperTable(["Topic", *names], rows, caption, rules=(len(rows) - 1,)))
+        return tables
+    counts = sorted({len(r.topics) for r in results})
+    topics = (plural(counts[0], "topic") if len(counts) == 1 else
+              "topics per run: " + ", ".join(f"{r.run_id} {len(r.topics)}" for r in results))
+    rows = [[r.run_id, *(fmt(m, r.means[m.name]) for m in measures)] for r in results]
+    caption = f"Each run's mean over its judged topics ({topics}; readsim-eval)"
+    return [PaperTable(["Run", *names], rows, caption)]
+
+
 def _cell(value) -> str:
     """A tsv cell of :class:`Rows`."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        if not math.isfinite(value):
-            return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-        return f"{value:.6g}" if abs(value) < 1e-4 and value != 0 else f"{value:.6f}"
+        return format_tsv(value)
     return str(value)
 
 

@@ -20,7 +20,8 @@ Runs window reach them (``readsim.operations.comparison.comparison_of``).
 
 A readable report (``--format text``, the default), or rows for programs: ``--format tsv``
 (each kind of row preceded by a ``#kind`` header row naming its columns) or ``--format jsonl``
-(one object per row, with a ``"kind"`` key). Progress goes to standard error when it is a
+(one object per row, with a ``"kind"`` key), or a table for a paper: ``--format latex`` or
+``markdown``, :meth:`readsim.Comparison.to_latex`'s and ``to_markdown``'s (reference 12.4). Progress goes to standard error when it is a
 terminal; warnings as ``file: warning: ...``.
 
 Exit status as ``readsim-eval`` (:mod:`.common`): 1 bad input (a file that does not parse, a
@@ -37,6 +38,7 @@ from typing import TextIO
 import numpy as np
 
 from readsim.core.paired_statistics import CORRECTIONS, MIN_CORRELATED, TESTS
+from readsim.core.paper_tables import TABLE_FORMATS
 from readsim.core.report_numbers import format_number, format_signed, plural
 from readsim.core.coverage import run_paths
 from readsim.core.formats.limits import TASKS
@@ -86,7 +88,8 @@ def build_parser() -> Parser:
         "percentile with the bootstrap, Student's t otherwise). "
         "Effect size: the mean difference and Cohen's d_z of the per-topic differences. Effort measures (CE, NCE, "
         "ANCE) count lower as better. Parameters: " + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP)
-    add_subcommand_options(p)
+    add_subcommand_options(p, "a table for a paper, the runs' means (the best bold, the letters of the runs each is "
+                           "significantly better than as superscripts) with a caption explaining them")
     p.add_argument("runs", nargs="*", metavar="RUN",
                    help="run files (FOL or XML); at least 2 runs in all, with those of --runs")
     p.add_argument("--runs", dest="folder", metavar="DIR",
@@ -171,6 +174,10 @@ def evaluate_runs(args, measures: list[ListMeasure], documents: bool,
 def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
     from readsim.operations.comparison import comparison_of
 
+    if args.format in TABLE_FORMATS and args.per_topic:
+        print(f"readsim-eval compare: --per-topic has no table in --format {args.format}; use text, tsv or jsonl",
+              file=err)
+        return EXIT_USAGE
     paths = run_paths(args.runs, args.folder)
     if len(paths) < 2:
         print(f"readsim-eval compare: give at least 2 runs (RUN RUN ... or --runs DIR), not {len(paths)}", file=err)
@@ -178,7 +185,8 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
     check_paths([("qrels", args.qrels), *(("run", r) for r in paths), ("collection", args.collection),
                  ("segments", getattr(args, "segments", None))])
     args.runs = paths
-    evaluations, baselines = evaluate_runs(args, measures, not (args.no_doc or args.as_documents), err)
+    evaluations, baselines = evaluate_runs(args, measures, not (args.no_doc or args.as_documents
+                                                                 or args.format in TABLE_FORMATS), err)
     try:
         comparison = comparison_of(evaluations, measures, baselines, test=args.test, alpha=args.alpha,
                                    resamples=args.resamples, seed=args.seed, correction=args.correction)
@@ -207,7 +215,13 @@ def run_compare(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> 
     setting = {"complete": bool(args.complete), "as_documents": bool(args.as_documents),
                "condensed": bool(args.condensed), "task": args.task,
                "per_topic": bool(args.per_topic), "own_topics": {e.run_id: len(e.topics) for e in evaluations}}
-    if args.format == "text":
+    if args.format in TABLE_FORMATS:
+        from readsim.operations.comparison import Comparison, setting_notes
+
+        table = Comparison(comparison, setting_notes(all_topics=args.complete, as_documents=args.as_documents,
+                                                     condensed=args.condensed, reading=args.reading))
+        out.write(table.to_latex() if args.format == "latex" else table.to_markdown())
+    elif args.format == "text":
         write_compare_text(comparison, setting, out)
     else:
         write_compare_rows(comparison, setting, args.format, out)

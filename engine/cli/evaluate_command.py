@@ -4,7 +4,9 @@ article (docs/reference.md section 9).
 Per run a ``runid<TAB>all<TAB>RUN_ID`` row, then ``measure<TAB>topic<TAB>value`` rows, topic
 ``all`` for the mean over topics (so ``AgP/F(0.25)`` with ``all`` is MAgP, the default measure
 and INEX's official one), per-topic rows first with ``-q``. With ``--format jsonl`` each row is
-``{"run", "measure", "topic", "value"}`` (no runid row). ``--per-article`` prints document
+``{"run", "measure", "topic", "value"}`` (no runid row); ``--format latex`` or ``markdown``
+prints tables for papers once every run is done (runs x measures, with ``-q`` topics x measures
+per run; reference 12.4, :mod:`readsim.core.paper_tables`). ``--per-article`` prints document
 scores instead: ``measure<TAB>topic<TAB>article<TAB>value`` (jsonl ``{"run", "measure",
 "topic", "article", "value"}``); ``--check`` compares the qrels' doc_length with the
 collection. The numbers are the Python API's (``readsim.operations.evaluate.evaluations`` and
@@ -33,6 +35,7 @@ from readsim.core.coverage import check_coverage
 from readsim.core.errors import Diagnostic, InputError
 from readsim.core.formats import TASKS, Run, read_any_run, read_qrels
 from readsim.core.listmeasures import Evaluation
+from readsim.core.paper_tables import TABLE_FORMATS
 from readsim.core.measure import (DEFAULT_LIST_MEASURE, MAX_LEVELS, PARAMETER_RANGES, DocMeasure, ListMeasure, UnknownMeasure,
                        parse_count)
 from readsim.core.registry import doc_grammar, list_grammar
@@ -41,7 +44,7 @@ from readsim.core.result_lines import check_lengths
 from readsim.core.units import UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser,
                      add_segments_option, check_paths, chosen_measures, fmt, levels, min_grade, MIN_GRADE_HELP, open_collection,
-                     option, progress, read_inputs, read_segment_table, warn, write_evaluation)
+                     option, progress, read_inputs, read_segment_table, warn, write_evaluation, write_evaluation_tables)
 from readsim.cli.elements_command import cuts_type, wants_elements
 
 MAX_JOBS = 256
@@ -100,7 +103,9 @@ def build_parser() -> Parser:
     p.add_argument("--check", action="store_true", help="compare the qrels' doc_length with every judged article in --collection")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects (interleaved articles, split topics)")
     add_segments_option(p)
-    p.add_argument("--format", default="tsv", choices=("tsv", "jsonl"), help="output format (default tsv)")
+    p.add_argument("--format", default="tsv", choices=("tsv", "jsonl", *TABLE_FORMATS),
+                   help="output format (default tsv); latex and markdown print tables for papers: runs x measures "
+                   "(with -q one table per run, topics x measures) with a caption")
     p.add_argument("--levels", type=option(levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
     p.add_argument("--elements", action="store_true",
@@ -131,6 +136,10 @@ def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     args = build_parser().parse(argv, out, err)
     if isinstance(args, int):
         return args
+    if args.format in TABLE_FORMATS and (wants_elements(args) or args.per_article):
+        print(f"readsim-eval: --format {args.format} prints list measures' tables (and compare's); "
+              f"{'--elements' if wants_elements(args) else '--per-article'} prints tsv or jsonl", file=err)
+        return EXIT_USAGE
     if wants_elements(args):
         from readsim.cli.elements_command import run_elements
         return run_elements(args, out, err)
@@ -223,9 +232,12 @@ def run_lists(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> in
         for _, result in evaluations(qrels, runs, measures, reading=args.reading, collection=collection,
                                      all_topics=args.complete, as_documents=args.as_documents, levels=args.levels,
                                      progress=_evaluating(err), condensed=args.condensed):
-            write_evaluation(result, args.per_topic, args.format, out)
+            if args.format not in TABLE_FORMATS:  # rows as each run is done; a table once all are
+                write_evaluation(result, args.per_topic, args.format, out)
             done.append(result)
     note_topics(done, err)
+    if args.format in TABLE_FORMATS:
+        write_evaluation_tables(done, args.per_topic, args.format, out)
     return 0
 
 
@@ -348,6 +360,9 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
     warn(said, err)
     for r in results:
         warn(unsaid(r.evaluation.diagnostics, said) + r.join, err)
-        write_evaluation(r.evaluation, args.per_topic, args.format, out)
+        if args.format not in TABLE_FORMATS:
+            write_evaluation(r.evaluation, args.per_topic, args.format, out)
     note_topics([r.evaluation for r in results], err)
+    if args.format in TABLE_FORMATS:
+        write_evaluation_tables([r.evaluation for r in results], args.per_topic, args.format, out)
     return 0

@@ -16,6 +16,15 @@ def format_number(value: float | None, digits: int = 4) -> str:
     return text.lstrip("-") if float(text) == 0 else text
 
 
+def format_tsv(value: float) -> str:
+    """A statistic as the tsv rows of ``compare`` and ``fidelity`` print it (reference 9.4), and
+    the tables for papers of ``compare`` (12.4): six decimals, six significant digits below
+    1e-4 (``3.2e-05``), ``nan``, ``inf``, ``-inf``."""
+    if not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return f"{value:.6g}" if abs(value) < 1e-4 and value != 0 else f"{value:.6f}"
+
+
 def plural(n: int, word: str) -> str:
     """A count with its noun as reports print it: ``1 pair``, ``3 pairs``."""
     return f"{n} {word}{'' if n == 1 else 's'}"

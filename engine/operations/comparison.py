@@ -19,6 +19,8 @@ import numpy as np
 from readsim.core.run_comparison import Comparison as _EngineComparison
 from readsim.core.errors import Diagnostic
 from readsim.core.measure import ListMeasure
+from readsim.core.paper_tables import Entry, PaperTable, latex, markdown
+from readsim.core.report_numbers import format_tsv
 
 from readsim.operations.checks import choice, flag, real, topic_ids, whole
 from readsim.operations.evaluate import _check, _measures, evaluations
@@ -36,10 +38,12 @@ class Comparison:
     every run has, or every judged topic with ``all_topics``: the pairing of every statistic),
     ``left_out`` (topics some run lacks), ``test``, ``alpha``, ``resamples``, ``seed``,
     ``correction``. ``engine`` is the internal result (``readsim.core.run_comparison.Comparison``,
-    arrays; not part of the API)."""
+    arrays; not part of the API); ``notes``: what else the tables' captions say of the setting
+    (:func:`setting_notes`)."""
 
-    def __init__(self, engine: _EngineComparison):
+    def __init__(self, engine: _EngineComparison, notes: Sequence[str] = ()):
         self.engine = engine
+        self.notes = list(notes)
         for name in ("runs", "measures", "topics", "left_out", "test", "alpha", "resamples", "seed", "correction"):
             setattr(self, name, getattr(engine, name))
 
@@ -112,12 +116,13 @@ class Comparison:
                 for k, m in enumerate(c.measures) for q in range(k + 1, len(c.measures))]
         return pd.DataFrame(rows, columns=["measure", "other", "tau", "tau_p", "r", "r_p"])
 
-    def _rows(self, digits: int):
+    def _rows(self, digits: int | None):
         """Per run (input order): ``(i, run, cells)``, a cell per measure ``(k, mean as text,
-        letters of the runs it is significantly better than, best)`` (ranx's convention)."""
+        letters of the runs it is significantly better than, best)`` (ranx's convention); the
+        mean with ``digits`` decimals, or None: as the tsv rows print it (reference 9.4)."""
         c = self.engine
         for i, run in enumerate(c.runs):
-            yield i, run, [(k, f"{c.means[k, i]:.{digits}f}",
+            yield i, run, [(k, format_tsv(float(c.means[k, i])) if digits is None else f"{c.means[k, i]:.{digits}f}",
                             "".join(_letter(j) for j in range(len(c.runs)) if c.significant[k, i, j]), c.rank[k, i] == 1)
                            for k in range(len(c.measures))]
 
@@ -129,21 +134,35 @@ class Comparison:
         correction = "" if self.correction == "none" else f", {self.correction} correction"
         sides = "two-sided" if self.test == "tukey" else "one-tailed"
         return (f"{len(self.runs)} runs on {len(self.topics)} paired topics; {sides} {test}, "
-                f"alpha {self.alpha:g}{correction}")
+                f"alpha {self.alpha:g}{correction}" + "".join(f"; {n}" for n in self.notes))
 
-    def to_latex(self, digits: int = 4) -> str:
-        """A ``tabular`` for a paper: one row per run (input order, labelled a, b, c, ...), one
-        column per measure, the mean with, as a superscript, the letters of the runs it is
-        significantly better than (ranx's convention); the best mean of each measure in bold.
-        Run names are escaped for LaTeX."""
-        measures = self.measures
-        lines = ["\\begin{tabular}{ll" + "r" * len(measures) + "}", "\\toprule",
-                 " & Run & " + " & ".join(_latex(m) for m in measures) + " \\\\", "\\midrule"]
-        for i, run, cells in self._rows(digits):
-            shown = [(f"\\textbf{{{v}}}" if best else v) + (f"$^{{{sup}}}$" if sup else "") for _, v, sup, best in cells]
-            lines.append(f"{_letter(i)} & {_latex(run)} & " + " & ".join(shown) + " \\\\")
-        lines += ["\\bottomrule", "\\end{tabular}", f"% {self._setting()}; superscripts: significantly better than"]
-        return "\n".join(lines) + "\n"
+    def _paper_table(self, digits: int | None = None) -> PaperTable:
+        """The table of :meth:`to_latex` and :meth:`to_markdown` (reference 12.4): one row per run
+        (input order, labelled a, b, c, ...), one column per measure, each mean (``digits``
+        decimals; None: the digits of ``readsim-eval compare --format tsv``) with the letters of
+        the runs it is significantly better than as marks; the best mean of each measure bold;
+        the caption says the setting and what the marks mean."""
+        rows = [[_letter(i), run, *(Entry(v, bold=bool(best), marks=sup) for _, v, sup, best in cells)]
+                for i, run, cells in self._rows(digits)]
+        caption = (f"Mean of each measure; bold: the best mean of a measure; superscript letters: the runs whose "
+                   f"mean this one is significantly better than ({self._setting()})")
+        return PaperTable(["", "Run", *self.measures], rows, caption)
+
+    def to_latex(self, digits: int | None = None) -> str:
+        """The comparison as a LaTeX table for a paper (needs ``\\usepackage{booktabs}``): a
+        ``table`` float with its caption (the setting; bold: the best mean of each measure;
+        superscripts: the letters of the runs a mean is significantly better than, ranx's
+        convention) around a ``tabular``, one row per run (input order, labelled a, b, c, ...),
+        one column per measure. ``digits``: decimals of the means (None: as ``readsim-eval
+        compare --format tsv``, six). Run names and measures are escaped for LaTeX (reference
+        12.4; ``readsim-eval compare --format latex`` prints the same)."""
+        return latex(self._paper_table(digits))
+
+    def to_markdown(self, digits: int | None = None) -> str:
+        """:meth:`to_latex`'s table as a GitHub Markdown pipe table (bold ``**...**``, marks
+        ``<sup>...</sup>``) followed by a ``Table:`` caption line (reference 12.4; ``readsim-eval
+        compare --format markdown`` prints the same)."""
+        return markdown(self._paper_table(digits))
 
     def _repr_html_(self) -> str:
         """The means, intervals and significance letters as an HTML table (run names as plain text)."""
@@ -159,17 +178,20 @@ class Comparison:
                 f"</thead><tbody>{''.join(rows)}</tbody></table>")
 
 
+def setting_notes(*, all_topics: bool = False, as_documents: bool = False, condensed: bool = False,
+                  reading: str = "natural") -> list[str]:
+    """What a comparison's captions add to the test's setting when the evaluation was not the
+    default one: every judged topic paired, runs as whole documents, condensed lists, a reading
+    order other than natural (reference 12.4)."""
+    return ((["every judged topic paired, a missing one as an empty ranking"] if all_topics else [])
+            + (["runs evaluated as whole documents"] if as_documents else [])
+            + (["condensed lists (unjudged articles removed)"] if condensed else [])
+            + ([f"{reading} reading order"] if reading != "natural" else []))
+
+
 def _letter(i: int) -> str:
     letters = "abcdefghijklmnopqrstuvwxyz"
     return letters[i] if i < 26 else letters[i // 26 - 1] + letters[i % 26]
-
-
-_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-          "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-
-
-def _latex(text: str) -> str:
-    return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
 def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.05, resamples: int = 1000,
@@ -217,7 +239,7 @@ def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.
         warn([Diagnostic(judged_path, None, f"{len(lo)} judged topic{'s are' if len(lo) > 1 else ' is'} not in every "
                          f"run (first: {', '.join(lo[:3])}); compared on the {len(c.topics)} topics every run has "
                          f"(all_topics=True scores a missing topic as an empty ranking)")])
-    return Comparison(c)
+    return Comparison(c, setting_notes(all_topics=all_topics, condensed=condensed, reading=reading))
 
 
 def comparison_of(evaluations: Sequence[Evaluation], measures: Sequence[ListMeasure],

@@ -94,7 +94,8 @@ def test_comparison_escapes_run_names(tmp_path):
     qrels = tmp_path / "q.qrels"
     qrels.write_text("".join(f"{t} Q0 900001 1635 3244 414 414:146 1374:1113 2493:376\n" for t in ("1", "2", "3")))
     c = readsim.compare(qrels, runs, ["AgP/F(0.25)"], test="t")
-    assert "a\\_<b>\\&" in c.to_latex()
+    assert "a & a\\_\\textless{}b\\textgreater{}\\& & " in c.to_latex()
+    assert "| a | a\\_\\<b\\>& | " in c.to_markdown()
     html = c._repr_html_()
     assert "a_&lt;b&gt;&amp;" in html and "<b>&" not in html
     assert list(c.to_frame().index) == ["a_<b>&", "plain"]

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QVBoxLayout
 from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import plain_label, plain_tip, rich_label
+from ..table_copy import add_copy_actions
 
 SIGNIFICANT_MARK = "≫"
 NOT_SIGNIFICANT_MARK = "n.s."
@@ -165,7 +166,8 @@ class _Shown:
 
 
 class CellsTable(QTableView):
-    """A read-only view of a :class:`CellsModel`: cells selected one at a time, no word wrap."""
+    """A read-only view of a :class:`CellsModel`: cells selected, no word wrap; the context
+    menu's Copy as LaTeX and Copy as Markdown (:mod:`readsim.app.widgets.table_copy`)."""
 
     def __init__(self, model: CellsModel, style: str = TABLE_STYLE) -> None:
         super().__init__()
@@ -174,6 +176,7 @@ class CellsTable(QTableView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.setWordWrap(False)
         self.setStyleSheet(style)
+        add_copy_actions(self)
         #: says what to do while the table has no rows (:meth:`set_placeholder`); hidden otherwise
         self.placeholder = plain_label("", self.viewport())
         self.placeholder.setWordWrap(True)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import esc, plain_tip
+from ..table_copy import add_copy_actions
 from .cells import TABLE_STYLE, titled
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -170,6 +171,7 @@ class TopicsTab(QWidget):
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         self.table.doubleClicked.connect(self._activated)
+        add_copy_actions(self.table)
         self.title, self.legend = titled(self, self.table)
 
     def show_nothing(self, text: str) -> None:
