@@ -15,13 +15,17 @@ _UNESCAPE = {r"\_": "_", r"\%": "%", r"\&": "&", r"\#": "#", r"\$": "$"}
 
 
 def latex_rows(text: str) -> list[list[list[str]]]:
-    """Each tabular's rows (the header first), each cell's text unescaped, bold and marks kept
+    """Each tabular's or longtable's rows (the header first), each cell's text unescaped, bold and marks kept
     apart: a cell is ``[text, 'bold' or '', marks]``."""
-    tables, rows, header_next = [], None, False
+    tables, rows, header_next, repeated = [], None, False, False
     for line in text.splitlines():
-        if line == r"\toprule":
+        if line in (r"\endfirsthead", r"\endfoot"):  # a longtable's repeated header and its foot
+            repeated = line == r"\endfirsthead"
+        elif repeated:
+            continue
+        elif line == r"\toprule":
             rows, header_next = [], True
-        elif line == r"\bottomrule":
+        elif line in (r"\bottomrule", r"\end{longtable}") and rows is not None:
             tables.append(rows)
             rows = None
         elif rows is not None and line.endswith(r" \\"):

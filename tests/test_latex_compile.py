@@ -36,3 +36,20 @@ def test_every_escaped_character_compiles(engine, tmp_path):
     table = PaperTable(["run", "a & b", "c"], [[every, "0.5", "[0.1, 0.2]"], ["[first]", "-", "x"]], caption=every)
     log = compile_tables(engine, tmp_path, [latex(table)])
     assert "Missing character" not in log
+
+
+def test_a_long_topic_table_breaks_across_pages(engine, tmp_path):
+    # 118 topics do not fit a page: a float of them is "Float too large" and runs off the page; a
+    # longtable breaks, its header repeated on each page (reference 12.4)
+    rows = [[f"2009{k:03d}", f"0.{k:06d}"] for k in range(1, 119)] + [["all", "0.500000"]]
+    table = PaperTable(["topic", "AgP/F(0.25)"], rows, caption="one run's topics", rules=(118,))
+    text = latex(table)
+    assert text.startswith("\\begin{longtable}{lr}") and text.count("topic & AgP/F(0.25)") == 2
+    log = compile_tables(engine, tmp_path, [text])
+    assert "Float too large" not in log and "Overfull \\vbox" not in log
+    assert "Output written on t.pdf (3 pages" in log.replace("\n", "")
+
+
+def test_a_short_table_stays_a_float(engine, tmp_path):
+    table = PaperTable(["run", "MAP"], [["a", "0.1"], ["b", "0.2"]], caption="two runs")
+    assert latex(table).startswith("\\begin{table}\n\\centering\n\\caption{two runs}\n\\begin{tabular}{lr}")

@@ -15,6 +15,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+#: a captioned table of more rows than this is a ``longtable`` (breaks across pages) instead of a float
+LONG_ROWS = 40
+
 #: the formats :func:`write_table` writes
 TABLE_FORMATS = ("latex", "markdown")
 
@@ -87,16 +90,23 @@ def escape_markdown(text: str) -> str:
 def latex(table: PaperTable) -> str:
     """``table`` as LaTeX (booktabs' ``\\toprule``, ``\\midrule``, ``\\bottomrule``; needs
     ``\\usepackage{booktabs}``): a ``tabular`` (numeric columns ``r``, the others ``l``), in a
-    ``table`` float with ``\\caption`` when the table has a caption. Bold cells ``\\textbf``,
+    ``table`` float with ``\\caption`` when the table has a caption; a captioned table of more than
+    :data:`LONG_ROWS` rows is a ``longtable`` (needs ``\\usepackage{longtable}``), its header
+    repeated on every page. Bold cells ``\\textbf``,
     marks ``$^{...}$``. Ends with a line break."""
     align = "".join("r" if n else "l" for n in table.numeric())
-    lines = [f"\\begin{{tabular}}{{{align}}}", "\\toprule", " & ".join(escape_latex(h) for h in table.header) + " \\\\",
-             "\\midrule"]
+    header = " & ".join(escape_latex(h) for h in table.header) + " \\\\"
+    body = []
     for k, row in enumerate(table.entries()):
         if k in table.rules and k > 0:
-            lines.append("\\midrule")
-        lines.append(" & ".join(_latex_cell(c) for c in row) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
+            body.append("\\midrule")
+        body.append(" & ".join(_latex_cell(c) for c in row) + " \\\\")
+    if table.caption and len(table.rows) > LONG_ROWS:
+        # a page holds about 45 rows: longer tables (-q's topics) break across pages, the header repeated
+        return "\n".join([f"\\begin{{longtable}}{{{align}}}", f"\\caption{{{escape_latex(table.caption)}}} \\\\",
+                          "\\toprule", header, "\\midrule", "\\endfirsthead", "\\toprule", header, "\\midrule",
+                          "\\endhead", "\\bottomrule", "\\endfoot", *body, "\\end{longtable}"]) + "\n"
+    lines = [f"\\begin{{tabular}}{{{align}}}", "\\toprule", header, "\\midrule", *body, "\\bottomrule", "\\end{tabular}"]
     if table.caption:
         lines = ["\\begin{table}", "\\centering", f"\\caption{{{escape_latex(table.caption)}}}", *lines, "\\end{table}"]
     return "\n".join(lines) + "\n"

@@ -1,6 +1,6 @@
 """A LaTeX engine for the tables' compile tests (tests/test_latex_compile.py, tests/app/test_table_copy.py):
 :func:`latex_engine` finds pdflatex or lualatex (skips the test without one, fails it under CI),
-:func:`compile_tables` compiles tables in a document whose preamble loads only booktabs."""
+:func:`compile_tables` compiles tables in a document whose preamble loads only booktabs and longtable."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def latex_engine() -> str:
 def compile_tables(engine: str, folder: Path, tables: list[str]) -> str:
     """The log of a document of ``tables`` compiled in ``folder``; fails the test when the engine
     reports an error or writes no PDF."""
-    preamble = "\\documentclass{article}\n\\usepackage{booktabs}\n\\tracinglostchars=1\n\\begin{document}\n"
+    preamble = "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{longtable}\n\\tracinglostchars=1\n\\begin{document}\n"
     (folder / "t.tex").write_text(preamble + "\n".join(tables) + "\\end{document}\n", encoding="utf-8")
     done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=folder,
                           capture_output=True, text=True, timeout=300)
