@@ -13,4 +13,6 @@ defined here too (those returning ``pandas`` objects import pandas on first use)
 - :mod:`.comparison`      ``readsim.compare`` and ``readsim.fidelity``
 - :mod:`.loss`            ``readsim.loss`` and its pandas-free core
 - :mod:`.sweep`           ``readsim.sweep`` and its pandas-free core
+- :mod:`.figures`         figures with matplotlib (extra ``plots``): the difference plot, the runs' curves
+- :mod:`.report`          the HTML report of runs (``readsim-eval report``)
 """
