@@ -61,14 +61,14 @@ def checksum(path: str | os.PathLike) -> tuple[int | None, str | None]:
 
 
 def inline_svg(fig, prefix: str) -> str:
-    """``fig`` as an ``<svg>`` element to put in a page: matplotlib's SVG without its XML prologue,
-    every id (and its references) prefixed by ``prefix`` so that several figures share a page."""
+    """``fig`` as an ``<svg>`` element to put in a page: matplotlib's SVG without its XML prologue
+    and its metadata (a block of RDF naming web addresses), every id (and its references) prefixed by ``prefix`` so that several figures share a page."""
     import re
 
     from readsim.operations.figures import figure_bytes
 
     text = figure_bytes(fig, "svg").decode("utf-8")
-    text = text[text.index("<svg"):]
+    text = re.sub(r"<metadata>.*?</metadata>\s*", "", text[text.index("<svg"):], flags=re.DOTALL)
     text = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}-{m.group(1)}"', text)
     return re.sub(r'(url\(#|href="#)([^")]+)', lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", text)
 
