@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from readsim.core.report_numbers import plural
 from readsim.core.topic_differences import TopicDifferences
 
 FORMATS = ("svg", "pdf", "png")
@@ -116,7 +117,7 @@ def draw_topic_differences(d: TopicDifferences, path_or_ax=None):
     better, worse = int(np.count_nonzero(gain > 0)), int(np.count_nonzero(gain < 0))
     ax.set_title(f"{d.run} against {d.reference} under {d.measure} "
                  f"({'lower' if d.lower_is_better else 'higher'} is better): better on {better}, "
-                 f"worse on {worse}, equal on {t - better - worse} topics", fontsize=9)
+                 f"worse on {worse}, equal on {plural(t - better - worse, 'topic')}", fontsize=9)
     ax.legend(loc="upper right", fontsize=7, frameon=False)
     ax.grid(axis="y", color="#e0e0e0", linewidth=0.5)
     ax.set_axisbelow(True)

@@ -25,6 +25,7 @@ import numpy as np
 
 from readsim.core.listmeasures import Evaluation
 from readsim.core.measure import ListMeasure, parse_list_measure
+from readsim.core.report_numbers import plural
 
 LOSS_FIELDS = ("as_is", "browse", "fetch", "interaction", "unretrieved", "perfect")
 """The loss split's columns as ``readsim-eval loss``'s topic rows name them (reference 5.11)."""
@@ -188,5 +189,5 @@ def _articles(data: ReportData, qrels, runs, c, d, count: int, reading, collecti
                               f"article {chosen}: of the topic's largest relevant articles, the one whose {doc} "
                               f"differs most between the two runs", shown))
     if skipped:
-        data.notes.append(f"articles: {skipped} topics that differ more were passed over: neither {d.run} nor "
+        data.notes.append(f"articles: {plural(skipped, 'topic')} that differ more passed over: neither {d.run} nor "
                           f"{d.reference} ranks a relevant article of theirs that the collection holds")

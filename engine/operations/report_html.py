@@ -73,7 +73,7 @@ def _provenance(data: ReportData) -> str:
              f"<td>{'folder' if size is None else f'{size:,} bytes'}</td>"
              f"<td><code>{'not checksummed' if digest is None else _e(digest)}</code></td></tr>"
              for role, path, size, digest in data.files]
-    notes = "".join(f"<p class='note'>{_e(n)}</p>" for n in data.notes)
+    notes = "".join(f"<p class='note'>{_e(n)}</p>" for n in data.notes if not n.startswith("articles:"))
     return (f"<table class='provenance'><tbody>{''.join(rows)}</tbody></table>"
             + _table("files", ["input", "file", "size", "SHA-256"], files) + notes)
 

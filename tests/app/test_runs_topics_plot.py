@@ -34,7 +34,7 @@ def test_bars_colours_mean_and_band_by_hand(qtbot):
     half = T_975_3 * math.sqrt(0.13 / 3) / 2  # sd of the differences sqrt(0.13 / 3), 4 topics
     assert p.mean.value() == pytest.approx(-0.05)
     assert p.band.getRegion() == pytest.approx((-0.05 - half, -0.05 + half))
-    assert "better on <b>1</b>, worse on <b>2</b>, equal on 1 topics" in p.summary.text()
+    assert "better on <b>1</b>, worse on <b>2</b>, equal on 1 topic" in p.summary.text()
     p.chooser.setCurrentIndex(1)  # B against A: the signs turn, the order too
     assert p.shown.topics == ["t4", "t1", "t3", "t2"]
     assert p.bar_heights() == pytest.approx([0.3, 0.1, 0.0, -0.2])

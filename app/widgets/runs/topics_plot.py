@@ -15,6 +15,7 @@ import numpy as np
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from readsim.core.report_numbers import plural
 from readsim.core.topic_differences import TopicDifferences, topic_differences
 
 from ... import runs_model as rm
@@ -135,7 +136,7 @@ class TopicsPlot(QWidget):
                       size=title_size())
         better, worse = int(np.count_nonzero(gain > 0)), int(np.count_nonzero(gain < 0))
         self.summary.setText(
-            f"better on <b>{better}</b>, worse on <b>{worse}</b>, equal on {len(d.topics) - better - worse} topics; "
+            f"better on <b>{better}</b>, worse on <b>{worse}</b>, equal on {plural(len(d.topics) - better - worse, 'topic')}; "
             f"mean difference <b>{rm.fmt_signed(d.mean)}</b> (dashed), {d.level * 100:g}% paired t interval "
             f"[{rm.fmt_signed(d.low)}, {rm.fmt_signed(d.high)}] (band)")
 
