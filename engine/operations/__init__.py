@@ -14,5 +14,6 @@ defined here too (those returning ``pandas`` objects import pandas on first use)
 - :mod:`.loss`            ``readsim.loss`` and its pandas-free core
 - :mod:`.sweep`           ``readsim.sweep`` and its pandas-free core
 - :mod:`.figures`         figures with matplotlib (extra ``plots``): the difference plot, the runs' curves
-- :mod:`.report`          the HTML report of runs (``readsim-eval report``)
+- :mod:`.report`          the HTML report's numbers (``readsim-eval report``)
+- :mod:`.report_html`     the HTML report's page: self-contained, escaped, numbers readable back
 """
