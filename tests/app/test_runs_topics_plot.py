@@ -25,7 +25,8 @@ def test_bars_colours_mean_and_band_by_hand(qtbot):
     qtbot.addWidget(tab)
     tab.show_result(c, 0)
     p = tab.plot
-    assert [p.chooser.itemText(i) for i in range(p.chooser.count())] == ["A − B", "B − A"]
+    assert [p.chooser.itemText(i) for i in range(p.chooser.count())] == ["A", "B"]  # the runner-up first
+    assert p.against.currentText() == "B"  # its reference: the best-ranked run
     assert p.shown.topics == ["t2", "t3", "t1", "t4"]
     assert p.bar_heights() == pytest.approx([0.2, 0.0, -0.1, -0.3])
     # green where A does better (t2), grey where equal (t3), red where worse (t1, t4): bars by x position
@@ -35,9 +36,12 @@ def test_bars_colours_mean_and_band_by_hand(qtbot):
     assert p.mean.value() == pytest.approx(-0.05)
     assert p.band.getRegion() == pytest.approx((-0.05 - half, -0.05 + half))
     assert "better on <b>1</b>, worse on <b>2</b>, equal on 1 topic" in p.summary.text()
-    p.chooser.setCurrentIndex(1)  # B against A: the signs turn, the order too
+    p.chooser.setCurrentIndex(1)  # B against A (its reference, the runner-up): the signs turn, the order too
+    assert p.against.currentText() == "A"
     assert p.shown.topics == ["t4", "t1", "t3", "t2"]
     assert p.bar_heights() == pytest.approx([0.3, 0.1, 0.0, -0.2])
+    p.against.setCurrentIndex(p.against.findText("B"))  # B against itself: nothing to draw
+    assert p.shown is None and p.bar_heights() == [] and p.summary.text() == "choose two different runs"
     tab.show_nothing("nothing compared")
     assert p.shown is None and p.bar_heights() == [] and p.chooser.count() == 0
 
@@ -70,3 +74,20 @@ def test_real_bars_are_compare_per_topic_differences(qtbot, inex, tmp_path):
     image = tab.grab().toImage()
     colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3) for y in range(0, image.height(), 3)}
     assert "#187a35" in colours and "#b3261e" in colours  # the theme's good and bad, drawn
+
+
+def test_any_two_of_three_runs(qtbot):
+    # means: C 0.6 (best), A 0.5, B 0.2; A against C by default, then B against A chosen by hand
+    c = compare_runs(np.array([[[0.6, 0.4], [0.1, 0.3], [0.9, 0.3]]]), ["A", "B", "C"], ["AgP/F(0.25)"], ["1", "2"],
+                     test="t")
+    tab = TopicsTab()
+    qtbot.addWidget(tab)
+    tab.show_result(c, 0)
+    p = tab.plot
+    assert [p.chooser.itemText(i) for i in range(3)] == ["A", "B", "C"] and p.against.currentText() == "C"
+    assert (p.shown.topics, p.bar_heights()) == (["2", "1"], pytest.approx([0.1, -0.3]))  # A - C = (-0.3, +0.1)
+    p.chooser.setCurrentIndex(1)
+    assert p.against.currentText() == "C"  # B's reference: the best-ranked run
+    p.against.setCurrentIndex(p.against.findText("A"))
+    assert (p.shown.run, p.shown.reference) == ("B", "A")
+    assert (p.shown.topics, p.bar_heights()) == (["2", "1"], pytest.approx([-0.1, -0.5]))  # B - A = (-0.5, -0.1)

@@ -3,8 +3,9 @@ chosen measure, as ``readsim-eval figure topics`` draws them (docs/reference.md 
 drawn by the window itself: a bar per paired topic, the topics sorted by difference (the run's
 largest gain first), green where the run does better than the run it is set against, red where
 worse, grey where they tie; the mean difference a dashed line and its paired t 95% interval a
-band. A chooser picks the run (each run against its reference of the table: the best-ranked run,
-and for that run the runner-up); double-clicking a bar emits :attr:`TopicsPlot.topic_activated`.
+band. Two choosers pick the runs: the run drawn (at first the runner-up) and the run it is set
+against (when the run is chosen: its reference of the table, the best-ranked run, and for that run
+the runner-up; any other run after); double-clicking a bar emits :attr:`TopicsPlot.topic_activated`.
 
 The numbers are :func:`readsim.core.topic_differences.topic_differences`' (the table's
 differences, sorted); :attr:`TopicsPlot.shown` holds them for tests and the title."""
@@ -34,7 +35,8 @@ class _Bars(pg.BarGraphItem):
 
 
 class TopicsPlot(QWidget):
-    """A run chooser over the bar plot of :attr:`shown` (a :class:`TopicDifferences` or None)."""
+    """Two run choosers (:attr:`chooser`, the run drawn; :attr:`against`, the run it is set
+    against) over the bar plot of :attr:`shown` (a :class:`TopicDifferences` or None)."""
 
     topic_activated = Signal(str)
 
@@ -47,11 +49,16 @@ class TopicsPlot(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
         self.chooser = QComboBox()
-        self.chooser.setToolTip("The run whose per-topic differences are drawn, and the run it is set against")
-        self.chooser.currentIndexChanged.connect(self._chosen)
+        self.chooser.setToolTip("The run whose per-topic differences are drawn")
+        self.chooser.currentIndexChanged.connect(self._run_chosen)
+        self.against = QComboBox()
+        self.against.setToolTip("The run it is set against: each bar is the run's value minus this run's")
+        self.against.currentIndexChanged.connect(self._chosen)
         self.summary = QLabel()
         row.addWidget(QLabel("Plot:"))
         row.addWidget(self.chooser)
+        row.addWidget(QLabel("−"))
+        row.addWidget(self.against)
         row.addWidget(self.summary, 1)
         lay.addLayout(row)
         self.plot = pg.PlotWidget()
@@ -79,11 +86,16 @@ class TopicsPlot(QWidget):
         lay.addWidget(self.plot, 1)
 
     def clear(self) -> None:
-        self.shown, self._c = None, None
-        self.chooser.blockSignals(True)
-        self.chooser.clear()
-        self.chooser.blockSignals(False)
-        self.summary.setText("")
+        self._c = None
+        for box in (self.chooser, self.against):
+            box.blockSignals(True)
+            box.clear()
+            box.blockSignals(False)
+        self._blank("")
+
+    def _blank(self, text: str) -> None:
+        self.shown = None
+        self.summary.setText(text)
         for bars in self.bars.values():
             bars.setOpts(x=[], height=[])
         self.plot.getPlotItem().setTitle("")
@@ -92,14 +104,14 @@ class TopicsPlot(QWidget):
         """Draw comparison ``c``'s measure ``k``: the runner-up against the best-ranked run first."""
         self._c, self._k = c, k
         order = [int(i) for i in c.order[k]]
-        ref = c.references(k)
-        self.chooser.blockSignals(True)
-        self.chooser.clear()
-        for i in order[1:] + order[:1]:
-            self.chooser.addItem(f"{c.runs[i]} − {c.runs[int(ref[i])]}", i)
+        for box, runs in ((self.chooser, order[1:] + order[:1]), (self.against, order)):
+            box.blockSignals(True)
+            box.clear()
+            for i in runs:
+                box.addItem(c.runs[i], i)
+            box.blockSignals(False)
         self.chooser.setCurrentIndex(0)
-        self.chooser.blockSignals(False)
-        self._chosen()
+        self._run_chosen()
 
     def bar_heights(self) -> list[float]:
         """The bars' heights in the topics' order (all colours together)."""
@@ -111,12 +123,25 @@ class TopicsPlot(QWidget):
             heights[x] = bars.opts["height"]
         return heights.tolist()
 
-    def _chosen(self) -> None:
+    def _run_chosen(self) -> None:
+        """A run chosen: set against its reference of the table, then drawn."""
         if self._c is None or self.chooser.currentIndex() < 0:
             return
+        ref = int(self._c.references(self._k)[int(self.chooser.currentData())])
+        self.against.blockSignals(True)
+        self.against.setCurrentIndex(self.against.findData(ref))
+        self.against.blockSignals(False)
+        self._chosen()
+
+    def _chosen(self) -> None:
+        if self._c is None or self.chooser.currentIndex() < 0 or self.against.currentIndex() < 0:
+            return
         c, k = self._c, self._k
-        run = int(self.chooser.currentData())
-        d = topic_differences(c, k, run, int(c.references(k)[run]))
+        run, other = int(self.chooser.currentData()), int(self.against.currentData())
+        if run == other:
+            self._blank("choose two different runs")
+            return
+        d = topic_differences(c, k, run, other)
         self.shown = d
         gain = d.gain
         x = np.arange(len(d.topics))
