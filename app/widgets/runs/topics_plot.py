@@ -54,7 +54,11 @@ class TopicsPlot(QWidget):
         self.against = QComboBox()
         self.against.setToolTip("The run it is set against: each bar is the run's value minus this run's")
         self.against.currentIndexChanged.connect(self._chosen)
+        for box in (self.chooser, self.against):
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.summary = QLabel()
+        self.summary.setWordWrap(True)  # the row never widens the window
+        self.summary.setMinimumWidth(120)
         row.addWidget(QLabel("Plot:"))
         row.addWidget(self.chooser)
         row.addWidget(QLabel("−"))
