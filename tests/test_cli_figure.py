@@ -157,3 +157,20 @@ def test_real_curve_points_are_readsim_eval_means(real, tmp_path):
     code, text, _ = run_cli(qrels, passages, "-m", "gP@1/F(0.25)")
     first = [float(f[2]) for f in (line.split() for line in text.splitlines()) if f[:2] == ["gP@1/F(0.25)", "all"]]
     assert out.getvalue().endswith(f"at gP@1/F(0.25): indri-passages {first[0]:.4f}\n")
+
+
+def test_run_and_against_choose_the_two_runs(files, tmp_path):
+    out = tmp_path / "a.svg"
+    runs = (files["good"], files["mid"], files["bad"])
+    said = {}
+    for extra in (("--run", "bad"), ("--against", "bad"), ("--against", "good")):
+        code, text, err = run_cli("figure", "topics", files["q"], *runs, "-o", out, *extra)
+        assert code == 0, err
+        said[extra] = text.split(": ", 1)[1]
+    # bad - good = -1 on every topic: a point interval; --against alone: the best-ranked run (good) against it,
+    # or, against the best-ranked run itself, the runner-up (mid)
+    assert said[("--run", "bad")] == "AgP/F(0.25), bad - good on 3 topics: mean -1.0000, 95% paired t interval [-1.0000, -1.0000]\n"
+    assert said[("--against", "bad")].startswith("AgP/F(0.25), good - bad on 3 topics: mean +1.0000")
+    assert said[("--against", "good")].startswith("AgP/F(0.25), mid - good on 3 topics: mean -0.3333")
+    code, _, err = run_cli("figure", "topics", files["q"], *runs, "-o", out, "--run", "good", "--against", "good")
+    assert code == 2 and err == "readsim-eval figure: a run cannot be set against itself (good)\n"
