@@ -22,6 +22,7 @@ from typing import TextIO
 
 from readsim.core.measure import MAX_LEVELS, BadParameter, UnknownMeasure, option, parse_count, parse_real
 from readsim.core.reading import Mode
+from readsim.core.report_numbers import plural
 from readsim.core.units import UNITS
 from .common import EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, check_paths, levels, list_measures, read_inputs, warn
 
@@ -167,6 +168,6 @@ def _curve(args, out: TextIO, err: TextIO) -> int:
                     args.curve, measures[0].doc.name, [len(r.topics) for r in results])
     draw_curves(curves, args.output)
     first = ", ".join(f"{run} {values[0]:.4f}" for run, values in zip(curves.runs, curves.y))
-    print(f"{args.output}: {curves.measures[0]} .. {curves.measures[-1]} of {len(curves.runs)} runs; "
+    print(f"{args.output}: {curves.measures[0]} .. {curves.measures[-1]} of {plural(len(curves.runs), 'run')}; "
           f"at {curves.measures[0]}: {first}", file=out)
     return 0
