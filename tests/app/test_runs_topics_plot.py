@@ -91,3 +91,21 @@ def test_any_two_of_three_runs(qtbot):
     p.against.setCurrentIndex(p.against.findText("A"))
     assert (p.shown.run, p.shown.reference) == ("B", "A")
     assert (p.shown.topics, p.bar_heights()) == (["2", "1"], pytest.approx([-0.1, -0.5]))  # B - A = (-0.5, -0.1)
+
+
+def test_the_bars_follow_the_theme(qtbot):
+    from readsim.app import appearance as look
+
+    c = compare_runs(np.array([[[0.5, 0.4], [0.6, 0.2]]]), ["A", "B"], ["AgP/F(0.25)"], ["1", "2"], test="t")
+    tab = TopicsTab()
+    qtbot.addWidget(tab)
+    tab.show_result(c, 0)
+    a = look.appearance()
+    try:
+        a.set_theme("light")
+        assert tab.plot.bars["better"].opts["brush"].color().name() == look.ROLES["good"][0]
+        a.set_theme("dark")  # the bars drawn before the change take the dark theme's colours
+        assert tab.plot.bars["better"].opts["brush"].color().name() == look.ROLES["good"][1]
+        assert tab.plot.bars["worse"].opts["brush"].color().name() == look.ROLES["bad"][1]
+    finally:
+        a.reset()
