@@ -84,6 +84,8 @@ def test_usage_errors_name_the_option(files, tmp_path):
     assert code == 2 and "level" in err
     code, _, err = run_cli("figure", "curve", files["q"], files["good"], "-o", tmp_path)
     assert code == 2
+    code, _, err = run_cli("figure", "curve", files["q"], files["good"], "-o", tmp_path / "none" / "x.svg")
+    assert code == 1 and err == f"readsim-eval: {tmp_path / 'none' / 'x.svg'}: No such file or directory\n"
     assert not list(tmp_path.glob("x.*"))
 
 

@@ -127,6 +127,8 @@ def test_usage_and_input_errors(files, tmp_path, monkeypatch):
     code, _, err = run_cli("report", files["q"], files["good"], files["mid"], "-o", files["good"].with_suffix(".html"),
                            "--articles", "51")
     assert code == 2 and "articles" in err
+    code, _, err = run_cli("report", files["q"], files["good"], files["mid"], "-o", tmp_path / "none" / "r.html")
+    assert code == 1 and err == f"readsim-eval: {tmp_path / 'none' / 'r.html'}: No such file or directory\n"
     code, _, err = run_cli("report", files["q"], files["good"], files["part"], "-o", tmp_path / "r.html")
     assert code == 0, err  # 2 topics paired: enough
     monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)

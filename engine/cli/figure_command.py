@@ -18,6 +18,8 @@ unknown measure, a suffix other than .svg, .pdf, .png, fewer runs than the figur
 
 from __future__ import annotations
 
+import errno
+import os
 from typing import TextIO
 
 from readsim.core.measure import MAX_LEVELS, BadParameter, UnknownMeasure, option, parse_count, parse_real
@@ -107,6 +109,8 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
     from readsim.core.atomic import check_output
 
     check_output(args.output, [("qrels", args.qrels), *(("run", r) for r in args.runs)])
+    if not os.path.isdir(os.path.dirname(os.path.abspath(args.output))):  # said now, not after the work
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory (its folder does not exist)", args.output)
     if args.figure == "topics":
         return _topics(args, measures, out, err)
     return _curve(args, out, err)

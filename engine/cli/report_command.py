@@ -18,6 +18,8 @@ out of range, an output that is not ``.html``/``.htm``).
 
 from __future__ import annotations
 
+import errno
+import os
 from typing import TextIO
 
 from readsim.core.coverage import run_paths
@@ -99,6 +101,8 @@ def run_report(args, measures, argv: list[str], out: TextIO, err: TextIO) -> int
         return EXIT_INPUT
     check_paths([("qrels", args.qrels), *(("run", r) for r in paths), ("collection", args.collection)])
     check_output(args.output, [("qrels", args.qrels), *(("run", r) for r in paths)])
+    if not os.path.isdir(os.path.dirname(os.path.abspath(args.output))):  # said now, not after the work
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory (its folder does not exist)", args.output)
     args.runs = paths
     qrels, collection, runs = read_inputs(args, err)
     report = progress(err, "report")
