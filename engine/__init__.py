@@ -39,7 +39,7 @@ _WHERE = {
     "FidelityTables": ".operations.comparison", "article": ".operations.article",
     "ArticleEvaluation": ".operations.article", "parse_measure": ".operations.evaluate",
     "Collection": ".core.collection", "elements": ".elements", "sample": ".core.samples",
-    "sweep": ".operations.sweep", "loss": ".operations.loss",
+    "sweep": ".operations.sweep", "loss": ".operations.loss", "plot_curves": ".operations.figures",
 }
 
 __all__ = ["__version__", "InputError", "InputWarning", *_WHERE]

@@ -11,6 +11,8 @@ One module per subcommand over one shared module, none importing this one:
 - :mod:`.sweep_command`     ``readsim-eval sweep``: measures at every value of one parameter;
 - :mod:`.loss_command`      ``readsim-eval loss``: where a run loses and what each article costs;
 - :mod:`.convert_command`   ``readsim-eval convert``: qrels, runs and collections to other formats;
+- :mod:`.figure_command`    ``readsim-eval figure``: the per-topic difference plot and the runs' curves (SVG, PDF, PNG);
+- :mod:`.report_command`    ``readsim-eval report``: one self-contained HTML report of runs;
 - :mod:`.common`            exit statuses, argument types, the parser, output formats, the error guard.
 
 The numbers come from the Python API's pandas-free core (``readsim.operations.evaluate``), its warnings
@@ -44,7 +46,7 @@ from . import evaluate_command  # noqa: E402
 
 __all__ = ["main", "EXIT_INTERRUPTED"]
 
-SUBCOMMANDS = ("compare", "fidelity", "sweep", "loss", "convert")
+SUBCOMMANDS = ("compare", "fidelity", "sweep", "loss", "convert", "figure", "report")
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -68,6 +70,10 @@ def _dispatch(argv: list[str], out: TextIO, err: TextIO) -> int:
             from readsim.cli.loss_command import main as subcommand
         elif argv[0] == "convert":
             from readsim.cli.convert_command import main as subcommand
+        elif argv[0] == "figure":
+            from readsim.cli.figure_command import main as subcommand
+        elif argv[0] == "report":
+            from readsim.cli.report_command import main as subcommand
         else:
             from readsim.cli.fidelity_command import main as subcommand
         return subcommand(argv[1:], out, err)

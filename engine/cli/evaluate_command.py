@@ -64,8 +64,10 @@ def build_parser() -> Parser:
         f"--per-article; reference section 4): {doc_grammar()}. "
         "Subcommands: 'readsim-eval compare QRELS RUN RUN ...' (significance, effect sizes, correlations of "
         "measures), 'readsim-eval fidelity QRELS --collection DIR' (the simulated runs' orderings), "
-        "'readsim-eval sweep QRELS RUN -m MEASURE --vary NAME=VALUES' (measures at many values of one parameter) and "
-        "'readsim-eval loss QRELS RUN [--vs RUN2]' (where a run loses, what each article costs); each has --help. "
+        "'readsim-eval sweep QRELS RUN -m MEASURE --vary NAME=VALUES' (measures at many values of one parameter), "
+        "'readsim-eval loss QRELS RUN [--vs RUN2]' (where a run loses, what each article costs), 'readsim-eval figure "
+        "topics|curve QRELS RUN ... -o FILE' (a figure as SVG, PDF or PNG) and 'readsim-eval report QRELS RUN RUN ... "
+        "-o FILE.html' (one self-contained HTML report); each has --help. "
         "gP@r past the end of a short run repeats the last rank's value as the official tool does; "
         "gP(plain)@r (or --plain-gp) is sum/r. Parameters: " + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP,
     )

@@ -43,6 +43,7 @@ Evaluation (one path: articles as columns, scored in batches)
 - :mod:`.paired_statistics` the statistics: tests, intervals, corrections, effect sizes, correlations
 - :mod:`.report_numbers`  numbers as reports print them: decimals, signed differences, counts
 - :mod:`.paper_tables`    tables for papers: LaTeX (booktabs) and Markdown, escaped (12.4)
+- :mod:`.topic_differences` two runs' per-topic differences, sorted, with the paired t interval of their mean
 - :mod:`.simulated`       simulated runs from the assessments (fidelity)
 - :mod:`.fidelity_tables` does a measure order the simulated runs as expected?
 - :mod:`.element_retrieval` element retrieval: assessments and the INEX 2002/2003 metrics

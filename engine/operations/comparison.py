@@ -116,6 +116,47 @@ class Comparison:
                 for k, m in enumerate(c.measures) for q in range(k + 1, len(c.measures))]
         return pd.DataFrame(rows, columns=["measure", "other", "tau", "tau_p", "r", "r_p"])
 
+    def differences(self, measure: str | None = None, run: str | None = None, reference: str | None = None,
+                    level: float = 0.95):
+        """Run ``run`` minus run ``reference`` on every paired topic under ``measure`` (reference
+        section 12.5): a :class:`readsim.core.topic_differences.TopicDifferences` (``topics`` sorted,
+        the run's largest gain first; ``diff`` in the measure's unit; ``mean``, ``low``, ``high``:
+        the mean difference and its paired t interval at ``level``). Defaults: the first measure,
+        the runner-up, and its reference in :meth:`per_topic` (the best-ranked run). Raises
+        ``ValueError`` for an unknown measure or run, a run against itself or a level outside
+        (0, 1)."""
+        from readsim.core.topic_differences import topic_differences
+
+        c = self.engine
+        k = self._index("measure", c.measures, measure, 0)
+        i = self._index("run", c.runs, run, None)
+        j = self._index("run", c.runs, reference, None)
+        if i is None and j is not None:
+            i = int(c.order[k][0]) if int(c.order[k][0]) != j else int(c.order[k][1])
+        return topic_differences(c, k, i, j, level)
+
+    def plot_topics(self, path_or_ax=None, *, measure: str | None = None, run: str | None = None,
+                    reference: str | None = None, level: float = 0.95):
+        """The per-topic difference plot (reference section 12.5) of :meth:`differences`: a bar
+        per topic (height: ``run``'s value minus ``reference``'s, the measure's unit), sorted by
+        difference, green where the run does better, red where worse; the mean difference a line,
+        its paired t interval (``scipy.stats``, at ``level``) a band. ``path_or_ax``: a file
+        (``.svg``, ``.pdf``, ``.png``; written atomically), a matplotlib axes, or None. Returns
+        the matplotlib figure (the bars are ``fig.axes[0].containers[0]``, in the topics' order).
+        Raises ``ValueError`` as :meth:`differences` or for a bad suffix, ``ImportError`` naming
+        the extra ``plots`` without matplotlib, ``OSError`` when the file cannot be written."""
+        from readsim.operations.figures import draw_topic_differences
+
+        return draw_topic_differences(self.differences(measure, run, reference, level), path_or_ax)
+
+    @staticmethod
+    def _index(what: str, names: list[str], name, default):
+        if name is None:
+            return default
+        if name not in names:
+            raise ValueError(f"no {what} {name!r} in the comparison; its {what}s are {', '.join(names)}")
+        return names.index(name)
+
     def _rows(self, digits: int | None):
         """Per run (input order): ``(i, run, cells)``, a cell per measure ``(k, mean as text,
         letters of the runs it is significantly better than, best)`` (ranx's convention); the

@@ -4,7 +4,7 @@ with more, the best-ranked run, and for that run the runner-up), differences col
 run does better than its reference on the topic, red: worse; deeper: larger). The topics start
 in the engine's order (:meth:`readsim.core.run_comparison.Comparison.per_topic`: where a run beats the
 best-ranked run most first, ``readsim-eval compare --per-topic``); a click on a column's header
-sorts by it. Double-clicking a topic emits :attr:`TopicsTab.topic_activated` (the main window
+sorts by it. Below the table, the difference plot of two runs (:mod:`.topics_plot`, section 12.5). Double-clicking a topic emits :attr:`TopicsTab.topic_activated` (the main window
 then shows that topic). docs/reference.md section 12.1.
 
 :class:`TopicsModel` holds the table (no window needed); :class:`TopicsTab` shows it through a
@@ -15,13 +15,14 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTableView, QWidget
 
 from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import esc, plain_tip
 from ..table_copy import add_copy_actions
 from .cells import TABLE_STYLE, titled
+from .topics_plot import TopicsPlot
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 """A cell's sort key: the topic id (its position in the engine's order for ties), a value, a difference."""
@@ -172,16 +173,26 @@ class TopicsTab(QWidget):
         self.table.setSortingEnabled(True)
         self.table.doubleClicked.connect(self._activated)
         add_copy_actions(self.table)
-        self.title, self.legend = titled(self, self.table)
+        self.plot = TopicsPlot()
+        self.plot.topic_activated.connect(self.topic_activated)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(self.table)
+        self.split.addWidget(self.plot)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.title, self.legend = titled(self, self.split)
 
     def show_nothing(self, text: str) -> None:
         self.title.setText(text)
         self.legend.setText("")
         self.model.clear()
+        self.plot.clear()
 
     def show_result(self, c, k: int) -> None:
         """Show comparison ``c``'s paired topics under measure ``k``, in the engine's order."""
         self.model.set_rows(c, k)
+        self.plot.show_result(c, k)
         self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # column 0 sorts by the engine's order
         h = self.table.horizontalHeader()
         h.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -200,7 +211,7 @@ class TopicsTab(QWidget):
             f"<span style='background:{look.css('good_bg')}'>&nbsp;green&nbsp;</span> the run does better than "
             + ("the other run" if two else "the best-ranked run")
             + f" on the topic, <span style='background:{look.css('bad_bg')}'>&nbsp;red&nbsp;</span> worse (deeper: a larger "
-              f"difference). Double-click a topic to show it in the main window{left}.")
+              f"difference). Double-click a topic (or a bar) to show it in the main window{left}.")
 
     def topic_at(self, row: int) -> str:
         """The topic shown on view row ``row`` (after sorting)."""
