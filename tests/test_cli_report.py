@@ -96,6 +96,8 @@ def test_the_numbers_are_compare_s_and_loss_s(files, tmp_path):
         shown = {(tr.xpath("td")[0].text_content(), tr.xpath("td")[1].text_content()): tr for tr in rows}
         tr = shown[(r["better"], r["worse"])]
         assert tr.xpath("td[@class='diff']")[0].text_content() == format_signed(r["diff"])
+        assert tr.xpath("td[@class='ci_low']")[0].text_content() == format_signed(r["ci_low"])
+        assert tr.xpath("td[@class='ci_high']")[0].text_content() == format_signed(r["ci_high"])
         assert tr.xpath("td[@class='wtl']")[0].text_content() == f"{r['wins']}/{r['ties']}/{r['losses']}"
     for r in records(text, "topic"):
         if r["measure"] == "AgP/F(0.25)":
@@ -202,3 +204,21 @@ def test_real_report_in_a_real_browser(real_report, tmp_path):
     assert near((26, 26, 26)) and near((46, 125, 50)) and near((198, 40, 40))
     if os.environ.get("READSIM_SHOTS"):
         shutil.copy(shot, os.path.join(os.environ["READSIM_SHOTS"], "report.png"))
+
+
+def test_the_tukey_hsd_and_bh_are_compare_s(files, tmp_path):
+    out = tmp_path / "report.html"
+    argv = [files["q"], files["bad"], files["mid"], files["good"], "--test", "tukey", "--correction", "bh",
+            "--resamples", "200", "--seed", "3"]
+    assert run_cli("report", *argv, "-o", out)[0] == 0
+    doc = page(out)
+    assert "randomised Tukey HSD over all runs (200 trials, seed 3)" in doc.text_content()
+    code, text, _ = run_cli("compare", *argv, "--no-doc", "--format", "jsonl")
+    pairs = records(text, "pair")
+    assert len(pairs) == 3
+    for r in pairs:
+        rows = doc.xpath(f"//table[@class='pairs' and @data-measure='{r['measure']}']/tbody/tr")
+        tr = {(t.xpath("td")[0].text_content(), t.xpath("td")[1].text_content()): t for t in rows}[(r["better"], r["worse"])]
+        shown = {k: tr.xpath(f"td[@class='{k}']")[0].text_content() for k in ("p_adjusted", "ci_low", "ci_high")}
+        assert shown["ci_low"] == format_signed(r["ci_low"]) and shown["ci_high"] == format_signed(r["ci_high"])
+        assert shown["p_adjusted"] in (f"{r['p_adjusted']:.3f}", "<0.001")

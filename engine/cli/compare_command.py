@@ -71,6 +71,25 @@ def _seed(text: str) -> int:
     return parse_count(text, "the seed", 0, 2**63 - 1)
 
 
+def add_test_options(p: Parser) -> None:
+    """``--test``, ``--alpha``, ``--resamples``, ``--seed`` and ``--correction``: compare's and
+    report's significance options (reference 9.4, 12.1)."""
+    from readsim.core.run_comparison import MAX_RESAMPLES
+
+    p.add_argument("--test", default="bootstrap", choices=TESTS,
+                   help="significance test (default bootstrap); tukey: the randomised Tukey HSD over all runs")
+    p.add_argument("--alpha", type=option(_alpha), default=0.05, metavar="A",
+                   help="significance level, above 0 and below 1 (default 0.05); intervals are at 1 - A")
+    p.add_argument("--resamples", type=option(_resamples), default=1000, metavar="B",
+                   help=f"resamples of the bootstrap and randomization tests and trials of the randomised Tukey HSD, "
+                   f"1 to {MAX_RESAMPLES} (default 1000)")
+    p.add_argument("--seed", type=option(_seed), default=0, metavar="N",
+                   help="random seed, a whole number from 0 (default 0): the same seed, the same numbers")
+    p.add_argument("--correction", default="none", choices=CORRECTIONS,
+                   help="multiple-comparison correction over each measure's pairs (default none; bh: "
+                   "Benjamini-Hochberg, the false discovery rate)")
+
+
 def build_parser() -> Parser:
     from readsim.core.run_comparison import MAX_RESAMPLES
 
@@ -94,18 +113,7 @@ def build_parser() -> Parser:
                    help="run files (FOL or XML); at least 2 runs in all, with those of --runs")
     p.add_argument("--runs", dest="folder", metavar="DIR",
                    help="a folder of run files: every file in it not starting with '.', by name")
-    p.add_argument("--test", default="bootstrap", choices=TESTS,
-                   help="significance test (default bootstrap); tukey: the randomised Tukey HSD over all runs")
-    p.add_argument("--alpha", type=option(_alpha), default=0.05, metavar="A",
-                   help="significance level, above 0 and below 1 (default 0.05); intervals are at 1 - A")
-    p.add_argument("--resamples", type=option(_resamples), default=1000, metavar="B",
-                   help=f"resamples of the bootstrap and randomization tests and trials of the randomised Tukey HSD, "
-                   f"1 to {MAX_RESAMPLES} (default 1000)")
-    p.add_argument("--seed", type=option(_seed), default=0, metavar="N",
-                   help="random seed, a whole number from 0 (default 0): the same seed, the same numbers")
-    p.add_argument("--correction", default="none", choices=CORRECTIONS,
-                   help="multiple-comparison correction over each measure's pairs (default none; bh: "
-                   "Benjamini-Hochberg, the false discovery rate)")
+    add_test_options(p)
     p.add_argument("-c", dest="complete", action="store_true",
                    help="pair over every judged topic, a topic missing from a run scoring as an empty ranking "
                    "(default: the topics every run has)")

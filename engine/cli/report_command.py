@@ -28,7 +28,7 @@ from readsim.core.reading import Mode
 from readsim.core.units import UNITS
 from .common import (EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, MIN_GRADE_HELP, Parser, check_paths, levels, min_grade,
                      progress, read_inputs, run_subcommand, warn)
-from .compare_command import _alpha, _resamples, _seed
+from .compare_command import add_test_options
 
 
 def _articles(text: str) -> int:
@@ -56,13 +56,7 @@ def build_parser() -> Parser:
     p.add_argument("runs", nargs="*", metavar="RUN", help="run files; at least 2 in all, with those of --runs")
     p.add_argument("--runs", dest="folder", metavar="DIR", help="a folder of run files (every file not starting with '.')")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the report: an .html file")
-    p.add_argument("--test", default="bootstrap", choices=("bootstrap", "t", "randomization"),
-                   help="significance test (default bootstrap)")
-    p.add_argument("--alpha", type=option(_alpha), default=0.05, metavar="A", help="significance level (default 0.05)")
-    p.add_argument("--resamples", type=option(_resamples), default=1000, metavar="B", help="resamples (default 1000)")
-    p.add_argument("--seed", type=option(_seed), default=0, metavar="N", help="random seed (default 0)")
-    p.add_argument("--correction", default="none", choices=("none", "holm", "bonferroni"),
-                   help="multiple-comparison correction over each measure's pairs (default none)")
+    add_test_options(p)
     p.add_argument("-c", dest="complete", action="store_true",
                    help="pair over every judged topic, a topic missing from a run scoring as an empty ranking")
     p.add_argument("--condensed", action="store_true", help="remove unjudged articles from each ranking first")

@@ -93,20 +93,25 @@ def _measures(c) -> str:
 
 def _significance(c) -> str:
     test = {"bootstrap": f"paired bootstrap test ({c.resamples} resamples, seed {c.seed})", "t": "paired t-test",
-            "randomization": f"paired randomization test ({c.resamples} resamples, seed {c.seed})"}[c.test]
-    out = [f"<p class='note'>Every pair, one-tailed in the ranking's direction: {_e(test)}, alpha {c.alpha:g}, "
+            "randomization": f"paired randomization test ({c.resamples} resamples, seed {c.seed})",
+            "tukey": f"randomised Tukey HSD over all runs ({c.resamples} trials, seed {c.seed})"}[c.test]
+    sides = "two-sided" if c.test == "tukey" else "one-tailed in the ranking's direction"
+    level = f"{100 * (1 - c.alpha):g}%"
+    out = [f"<p class='note'>Every pair, {sides}: {_e(test)}, alpha {c.alpha:g}, "
            f"{_e('no correction' if c.correction == 'none' else c.correction + ' correction')}. diff: the mean "
-           f"per-topic difference (better minus worse, oriented); d_z: Cohen's d of the differences.</p>"]
+           f"per-topic difference (better minus worse, oriented), with its two-sided {level} interval "
+           f"(reference 12.1); d_z: Cohen's d of the differences.</p>"]
     for k, m in enumerate(c.measures):
         sig, total = c.significant_count(k)
         rows = [f"<tr><td class='run better'>{_e(c.runs[p.better])}</td><td class='run worse'>{_e(c.runs[p.worse])}</td>"
-                f"<td class='diff'>{format_signed(p.diff)}</td><td class='effect'>{format_signed(p.effect, 2)}</td>"
+                f"<td class='diff'>{format_signed(p.diff)}</td><td class='ci_low'>{format_signed(p.ci_low)}</td>"
+                f"<td class='ci_high'>{format_signed(p.ci_high)}</td><td class='effect'>{format_signed(p.effect, 2)}</td>"
                 f"<td class='wtl'>{p.wins}/{p.ties}/{p.losses}</td><td class='p'>{_p(p.p)}</td>"
                 f"<td class='p_adjusted'>{_p(p.p_adjusted)}</td>"
                 f"<td class='significant'>{'<span class=sig>yes</span>' if p.significant else 'no'}</td></tr>"
                 for p in c.pairs(k)]
         out.append(f"<h3>{_e(m)}: {sig} of {total} pairs significant</h3>"
-                   + _table("pairs", ["better", "worse", "diff", "d_z", "topics better/equal/worse", "p",
+                   + _table("pairs", ["better", "worse", "diff", "low", "high", "d_z", "topics better/equal/worse", "p",
                                       "p adjusted", "significant"], rows, m))
     return "".join(out)
 
