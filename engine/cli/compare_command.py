@@ -91,7 +91,6 @@ def add_test_options(p: Parser) -> None:
 
 
 def build_parser() -> Parser:
-    from readsim.core.run_comparison import MAX_RESAMPLES
 
     p = Parser(
         "readsim-eval compare",
