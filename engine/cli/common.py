@@ -33,7 +33,7 @@ from readsim.core.errors import Diagnostic, InputError
 from readsim.core.measure import (option, DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, MAX_LEVELS, BadParameter, DocMeasure, ListMeasure, UnknownMeasure,
                        parse_count, parse_list_measure, parse_measure)
 from readsim.core.reading import Mode
-from readsim.core.units import UNITS
+from readsim.core.units import UNIT_HELP, UNITS
 
 DEFAULT_MEASURES = (DEFAULT_DOC_MEASURE,)  # --per-article
 DEFAULT_LIST_MEASURES = (DEFAULT_LIST_MEASURE,)  # MAgP, the official Relevant in Context measure
@@ -167,7 +167,7 @@ def add_subcommand_options(p: argparse.ArgumentParser) -> None:
                    "kind of row) or jsonl (one object per row with a \"kind\" key)")
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural)")
-    p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
+    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
     p.add_argument("--levels", type=option(levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
@@ -231,6 +231,17 @@ def open_collection(path: str, unit: str, err: TextIO):
     return collection
 
 
+def collection_lengths(qrels, collection, err: TextIO):
+    """``qrels`` with ``collection``'s doc_length where the qrels do not give it
+    (:func:`readsim.core.qrels_lengths.with_collection_lengths`, reference 2.11), its new
+    warnings printed on ``err``."""
+    from readsim.core.qrels_lengths import with_collection_lengths
+
+    out = with_collection_lengths(qrels, collection)
+    warn(out.diagnostics[len(qrels.diagnostics):], err)
+    return out
+
+
 def read_inputs(args, err: TextIO):
     """``(qrels, collection, runs)`` from ``args.qrels``, ``args.collection`` (None without it)
     and ``args.runs``, each input's warnings printed as it is read; each run's ``run_id`` is
@@ -242,6 +253,7 @@ def read_inputs(args, err: TextIO):
     qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
+    qrels = collection_lengths(qrels, collection, err)
     runs = []
     for path in args.runs:
         run = read_any_run(path, strict=args.strict)

@@ -38,9 +38,9 @@ from readsim.core.measure import (DEFAULT_LIST_MEASURE, MAX_LEVELS, PARAMETER_RA
 from readsim.core.registry import doc_grammar, list_grammar
 from readsim.core.reading import Mode
 from readsim.core.result_lines import check_lengths
-from readsim.core.units import UNITS
+from readsim.core.units import UNIT_HELP, UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser,
-                     check_paths, chosen_measures, fmt, levels, min_grade, MIN_GRADE_HELP, open_collection, option, progress,
+                     check_paths, chosen_measures, collection_lengths, fmt, levels, min_grade, MIN_GRADE_HELP, open_collection, option, progress,
                      read_inputs, warn, write_evaluation)
 from readsim.cli.elements_command import cuts_type, wants_elements
 
@@ -86,7 +86,7 @@ def build_parser() -> Parser:
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural); 'entry' starts at each "
                    "result's entry point (a Best in Context line's offset, else its first passage) and wraps around")
-    p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
+    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
     p.add_argument("--collection", metavar="DIR", help="the articles (<name>.xml): a folder (flat or nested), a .zip, "
                    ".tar, .tar.gz, .tar.bz2 or .tar.xz archive, or a folder of archives; clips passages, "
@@ -151,7 +151,8 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
     """``--check``: every judged article of the collection whose doc_length the qrels get wrong, then the count."""
     qrels = read_qrels(args.qrels, min_grade=args.min_grade)
     warn(qrels.diagnostics, err)
-    checks = check_lengths(qrels, open_collection(args.collection, args.unit, err), progress(err, "checking"))
+    collection = open_collection(args.collection, args.unit, err)
+    checks = check_lengths(collection_lengths(qrels, collection, err), collection, progress(err, "checking"))
     for c in checks:
         if not c.agrees:
             print(f"{c.topic}\t{c.article}\tqrels {c.qrels_length}\tcomputed {c.computed_length}", file=out)
@@ -305,6 +306,7 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
     qrels = read_qrels(args.qrels, min_grade=args.min_grade)
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
+    qrels = collection_lengths(qrels, collection, err)
     state = SimpleNamespace(qrels=qrels, collection=collection, measures=measures, strict=args.strict,
                             reading=args.reading, as_documents=args.as_documents, complete=args.complete,
                             levels=args.levels, condensed=args.condensed)

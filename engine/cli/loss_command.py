@@ -75,6 +75,7 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
 def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
     from readsim.operations.evaluate import unsaid
     from readsim.core.costs import run_costs
+    from readsim.core.qrels_lengths import with_collection_lengths
     from readsim.operations.loss import loss_topics, loss_warnings
 
     from readsim.core.formats import read_any_run, read_qrels
@@ -89,6 +90,7 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
     check_paths([("qrels", args.qrels), ("run", args.run), ("run", args.vs), ("collection", args.collection)])
     qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
+    qrels = with_collection_lengths(qrels, collection)  # its warnings are the qrels', said below
     run = read_any_run(args.run)
     other = read_any_run(args.vs) if args.vs else None
     said = loss_warnings(qrels, run, other, collection)  # readsim.loss's warnings
