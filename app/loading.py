@@ -27,6 +27,7 @@ from readsim.core.collection import Collection
 from readsim.core.coverage import check_coverage
 from readsim.core.errors import Diagnostic, InputError
 from readsim.core.formats import Qrels, Run, Topic, read_any_run, read_qrels, read_topics
+from readsim.core.qrels_lengths import with_collection_lengths
 
 from .background import input_error_text
 from readsim.app.input_files import add_recent_files, check_input
@@ -56,7 +57,7 @@ class Loaded:
                 "runs": [r.path for r in self.runs]}
 
 
-def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "bytes",
+def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str | None = None,
                 indexing: Progress | None = None) -> Loaded:
     """Read the given files (each may be None; worker thread) in ``unit`` (``bytes`` or
     ``chars``), the collection's index built with ``indexing`` (:func:`index_collection`).
@@ -76,6 +77,8 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "
     if qrels is not None:
         out.qrels = attempt("qrels", qrels, read_qrels)
         if out.qrels is not None:
+            if out.collection is not None:  # its lengths where the qrels give none (reference 2.11)
+                out.qrels = with_collection_lengths(out.qrels, out.collection)
             out.diagnostics += [str(d) for d in out.qrels.diagnostics]
     for path in runs:
         run = attempt("run", path, read_any_run)
@@ -87,7 +90,7 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "
     return out
 
 
-def index_collection(path, unit: str, progress: Progress | None, out: Loaded) -> Collection | None:
+def index_collection(path, unit: str | None, progress: Progress | None, out: Loaded) -> Collection | None:
     """Open the collection at ``path`` (worker thread), its index built with ``progress``
     (docs/reference.md section 2.10); why an index was rebuilt goes to ``out.diagnostics``.
     None when cancelled (said in ``out.diagnostics``)."""

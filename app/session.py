@@ -35,6 +35,8 @@ from PySide6.QtCore import QObject, Signal
 from readsim.core.collection import Collection
 from readsim.core.doc_evaluation import Settings
 from readsim.core.formats import Qrels, Run, Topic
+from readsim.core.qrels_lengths import with_collection_lengths
+from readsim.core.units import unit_of
 
 from . import rows as rw
 from .article_loader import ArticleLoader
@@ -88,9 +90,12 @@ class Session(ReaderPosition, QObject):
     #: ``progress(percent)`` and then ``done()``; ``cancel()`` stops it. None: shown at once.
     article_preparer = None
 
-    def __init__(self, unit: str = "bytes", parent: QObject | None = None) -> None:
+    def __init__(self, unit: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.unit = unit
+        #: the unit asked for (``--unit``, a view's), None: the collection's (reference 2.13)
+        self.unit_option = unit
+        #: the unit of the offsets shown: :attr:`unit_option`, else the open collection's, else bytes
+        self.unit = unit_of(unit, None)
         self.collection: Collection | None = None
         self.qrels: Qrels | None = None
         self.runs: list[Run] = []
@@ -135,7 +140,7 @@ class Session(ReaderPosition, QObject):
         else the run's first topic that ranks a relevant article the collection has) and
         ``article`` (default: the best-ranked relevant article the collection has). A file that
         cannot be read is reported on ``error`` as ``path: reason``; the others are taken over."""
-        unit, runs = self.unit, [str(r) for r in runs]
+        unit, runs = self.unit_option, [str(r) for r in runs]
         indexing = self.indexing = Progress() if collection is not None else None
 
         def success(out: Loaded) -> None:
@@ -172,8 +177,12 @@ class Session(ReaderPosition, QObject):
         with no result line empties the ranked list and closes the article."""
         if out.collection is not None:
             self.collection = out.collection
+            self.unit = unit_of(self.unit_option, out.collection)
         if out.qrels is not None:
             self.qrels = out.qrels
+        if self.qrels is not None and self.qrels.implied and self.collection is not None:
+            # a collection opened after the qrels: its lengths where the qrels give none (2.11)
+            self.qrels = with_collection_lengths(self.qrels, self.collection)
         if out.topics is not None:
             self.topics = out.topics
             self.topics_path = (paths or {}).get("topics")

@@ -270,8 +270,13 @@ def read_inputs(args, err: TextIO):
 # -- output -----------------------------------------------------------------------------------------
 
 
-def warn(diagnostics: Sequence[Diagnostic], err: TextIO) -> None:
-    """Print ``file:line: warning: ...`` lines, the first :data:`MAX_WARNINGS`, then their count."""
+def warn(diagnostics: Sequence[Diagnostic], err: TextIO, seen: set[str] | None = None) -> None:
+    """Print ``file:line: warning: ...`` lines, the first :data:`MAX_WARNINGS`, then their count.
+    ``seen``: the warnings printed before in this command (each printed once: a qrels line's
+    warning found again by the next run is not repeated); those printed are added to it."""
+    if seen is not None:
+        diagnostics = [d for d in dict.fromkeys(map(str, diagnostics)) if d not in seen]
+        seen.update(diagnostics)
     for d in diagnostics[:MAX_WARNINGS]:
         print(d, file=err)
     if len(diagnostics) > MAX_WARNINGS:

@@ -179,9 +179,11 @@ def run_per_article(args, measures: list[DocMeasure], out: TextIO, err: TextIO) 
             rows.clear()
             out.write(text)
 
+    seen: set[str] = set()
+
     def said(diagnostics: list[Diagnostic]) -> None:  # a run's warnings follow its rows
         flush()
-        warn(diagnostics, err)
+        warn(diagnostics, err, seen)
 
     jsonl = args.format == "jsonl"
     try:
@@ -213,7 +215,8 @@ def run_lists(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> in
         return _run_lists_parallel(args, measures, jobs, out, err)
     qrels, collection, runs = read_inputs(args, err)
     done: list[Evaluation] = []
-    with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
+    seen: set[str] = set()
+    with diagnostics_to(lambda diagnostics: warn(diagnostics, err, seen)):
         for _, result in evaluations(qrels, runs, measures, reading=args.reading, collection=collection,
                                      all_topics=args.complete, as_documents=args.as_documents, levels=args.levels,
                                      progress=_evaluating(err), condensed=args.condensed):
@@ -328,8 +331,9 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
         return EXIT_INPUT
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+    seen: set[str] = set()
     for r in results:
-        warn(r.diagnostics, err)
+        warn(r.diagnostics, err, seen)
     labels, warnings = run_labels(results)
     for message in warnings:
         print(f"readsim-eval: warning: {message}", file=err)
@@ -339,9 +343,9 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
                      {t: ([SimpleNamespace(article=a) for a in v] if isinstance(v, list) else [None] * min(v, 1))
                       for t, v in r.topics.items()}) for r in results]
     said = check_coverage(qrels, stand_ins, collection)
-    warn(said, err)
+    warn(said, err, seen)
     for r in results:
-        warn(unsaid(r.evaluation.diagnostics, said) + r.join, err)
+        warn(unsaid(r.evaluation.diagnostics, said) + r.join, err, seen)
         write_evaluation(r.evaluation, args.per_topic, args.format, out)
     note_topics([r.evaluation for r in results], err)
     return 0
