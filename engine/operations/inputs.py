@@ -20,7 +20,7 @@ import numpy as np
 from readsim.core.errors import Diagnostic, InputError, InputWarning
 from readsim.core.formats import Qrels as _EngineQrels
 from readsim.core.formats import Run as _EngineRun
-from readsim.core.formats import is_xml_run, read_bytes, read_xml_run
+from readsim.core.formats import is_jsonl, is_xml_run, read_bytes, read_jsonl_run, read_xml_run
 from readsim.core.formats import read_qrels as _read_qrels
 from readsim.core.formats import read_run as _read_run
 from readsim.core.formats.run import WHOLE_LINE, XPATH_LINE
@@ -309,7 +309,8 @@ def read_qrels(path: str | os.PathLike, *, min_grade: int = 1) -> Qrels:
 
 
 def read_run(path: str | os.PathLike, *, strict: bool = False) -> Run:
-    """Read a run: INEX 2006-2008 XML if the file starts with ``<``, else FOL (reference
+    """Read a run: INEX 2006-2008 XML if the file starts with ``<``, JSON Lines spans if its
+    first non-blank line starts with ``{`` (reference 2.11), else FOL (reference
     sections 2.3-2.6); ``strict`` (True or False): interleaved articles and split topics are
     errors, as the official tool has them. Warnings are issued as :class:`InputWarning`;
     raises :class:`InputError` (``.path``, ``.line``) on a bad line or a file that is missing,
@@ -320,7 +321,9 @@ def read_run(path: str | os.PathLike, *, strict: bool = False) -> Run:
 
     strict = flag("strict", strict)
     data = read_bytes(input_path(path, "run"))
-    if is_xml_run(path, data):
+    if is_jsonl(data):
+        run = Run(read_jsonl_run(path, strict, data))
+    elif is_xml_run(path, data):
         run = Run(read_xml_run(path, strict, data))
     else:
         run = Run(_read_run(path, strict, data), data)
