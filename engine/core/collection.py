@@ -57,7 +57,8 @@ class Collection:
     ``unit=None`` (the default) takes the collection's own unit (reference 2.13): ``bytes``
     (UTF-8 bytes, INEX's) when it holds an article XML file (``NAME.xml``), else ``chars``
     (Unicode code points: a JSON Lines file of documents, a folder or archive of only ``.txt``,
-    ``.md`` and ``.html`` documents). Deciding it lists a folder at once (indexes a nested one).
+    ``.md`` and ``.html`` documents). Deciding it walks a folder up to its first ``NAME.xml`` (a folder
+    with an archive before one is indexed at once, 2.10).
 
     ``progress(done, total, what)``: see :data:`readsim.core.article_index.Progress` (an
     exception it raises stops the indexing and comes out of the constructor). Raises
@@ -102,22 +103,32 @@ class Collection:
         if unit is None:
             self.unit = "bytes" if self._holds_xml() else "chars"
 
+    def _xml_file(self) -> bool | None:
+        """Whether the folder (walked in path order, links to folders not followed) has a
+        ``NAME.xml`` file, without indexing it: True at the first one, False when it has none
+        and no archive, None when an archive comes first (its members say: the index)."""
+        for _top, dirs, files in os.walk(self.root, onerror=self._walk_error):
+            dirs.sort()
+            for f in sorted(files):
+                if f.endswith(".xml") and document_name(f) is not None:
+                    return True
+                if is_archive(f):
+                    return None
+        return False
+
     def _holds_xml(self) -> bool:
         """Whether an article of the collection is article XML (``NAME.xml``; in an archive in
-        any case): a folder's own files first, then its index (built now if need be)."""
+        any case): a folder's saved index, else its files, then its archives' indexes."""
         if self._jsonl is not None:
             return False
         if "" in self._archives:
             return self._archives[""].holds_xml()
         if self._index is None:
-            try:
-                with os.scandir(self.root) as entries:
-                    if any(e.name.endswith(".xml") and document_name(e.name) for e in entries):
-                        return True
-            except OSError as err:
-                raise InputError(self.root, None, f"cannot read: {err.strerror or err}") from None
-            self._ensure_listed()
-        if self._index is None:  # a flat folder: its files were looked at above
+            found = self._xml_file()
+            if found is not None:
+                return found
+            self._ensure_listed()  # an archive in the folder: its index says
+        if self._index is None:
             return False
         with self._lock:
             if ai.holds_xml(self._folder_db(), "member GLOB '*.xml'"):
