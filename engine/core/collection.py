@@ -58,7 +58,7 @@ class Collection:
     (UTF-8 bytes, INEX's) when it holds an article XML file (``NAME.xml``), else ``chars``
     (Unicode code points: a JSON Lines file of documents, a folder or archive of only ``.txt``,
     ``.md`` and ``.html`` documents). Deciding it walks a folder up to its first ``NAME.xml`` (a folder
-    with an archive before one is indexed at once, 2.10).
+    with an archive before one is indexed at once, reference 2.10).
 
     ``progress(done, total, what)``: see :data:`readsim.core.article_index.Progress` (an
     exception it raises stops the indexing and comes out of the constructor). Raises
