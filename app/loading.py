@@ -78,7 +78,8 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str | N
         out.qrels = attempt("qrels", qrels, read_qrels)
         if out.qrels is not None:
             if out.collection is not None:  # its lengths where the qrels give none (reference 2.11)
-                out.qrels = with_collection_lengths(out.qrels, out.collection)
+                lengths = attempt("qrels", qrels, lambda _: with_collection_lengths(out.qrels, out.collection))
+                out.qrels = lengths if lengths is not None else out.qrels
             out.diagnostics += [str(d) for d in out.qrels.diagnostics]
     for path in runs:
         run = attempt("run", path, read_any_run)

@@ -34,6 +34,7 @@ from PySide6.QtCore import QObject, Signal
 
 from readsim.core.collection import Collection
 from readsim.core.doc_evaluation import Settings
+from readsim.core.errors import InputError
 from readsim.core.formats import Qrels, Run, Topic
 from readsim.core.qrels_lengths import with_collection_lengths
 from readsim.core.units import unit_of
@@ -182,7 +183,10 @@ class Session(ReaderPosition, QObject):
             self.qrels = out.qrels
         if self.qrels is not None and self.qrels.implied and self.collection is not None:
             # a collection opened after the qrels: its lengths where the qrels give none (2.11)
-            self.qrels = with_collection_lengths(self.qrels, self.collection)
+            try:
+                self.qrels = with_collection_lengths(self.qrels, self.collection)
+            except (InputError, OSError) as err:  # an unreadable document: said, the qrels' lengths kept
+                self._fail(input_error_text(err) or str(err))
         if out.topics is not None:
             self.topics = out.topics
             self.topics_path = (paths or {}).get("topics")

@@ -89,3 +89,14 @@ def test_chroma_lengths_are_the_documents(chroma):
     assert out.diagnostics == qrels.diagnostics  # every span within its document
     csv = with_collection_lengths(read_qrels(chroma / "questions_df.csv"), collection)
     assert csv.judgement("1", "state_of_the_union").doc_length == 48051
+
+
+def test_an_unreadable_document_is_an_error_naming_it(tmp_path):
+    """The length of a document that is not UTF-8 cannot be read: readsim-eval's one-line
+    error names the file and its line (reference 2.13), no traceback."""
+    folder, qrels = _case(tmp_path)
+    (folder / "a.txt").write_bytes(b"abc\xff")
+    run = _write(tmp_path / "r.jsonl", [{"topic": "1", "doc": "b", "whole": True, "run": "r"}])
+    code, out, err = run_cli(qrels, run, "--collection", folder, "-m", "num_rel")
+    assert code != 0 and out == ""
+    assert f"{folder / 'a.txt'}:1: not UTF-8 text" in err and "Traceback" not in err
