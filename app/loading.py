@@ -77,9 +77,8 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str | N
     if qrels is not None:
         out.qrels = attempt("qrels", qrels, read_qrels)
         if out.qrels is not None:
-            if out.collection is not None:  # its lengths where the qrels give none (reference 2.11)
-                lengths = attempt("qrels", qrels, lambda _: with_collection_lengths(out.qrels, out.collection))
-                out.qrels = lengths if lengths is not None else out.qrels
+            if out.collection is not None:
+                out.qrels = lengths_of(out.qrels, out.collection, out.errors.append)
             out.diagnostics += [str(d) for d in out.qrels.diagnostics]
     for path in runs:
         run = attempt("run", path, read_any_run)
@@ -89,6 +88,19 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str | N
     if topics is not None:
         out.topics = attempt("topics", topics, read_topics)
     return out
+
+
+def lengths_of(qrels: Qrels, collection: Collection, fail: Callable[[str], None]) -> Qrels:
+    """``qrels`` with ``collection``'s doc_length where they give none (docs/reference.md
+    section 2.11, :func:`readsim.core.qrels_lengths.with_collection_lengths`); a document that
+    cannot be read is ``fail("path: reason")`` and the qrels' own lengths are kept."""
+    if not qrels.implied:
+        return qrels
+    try:
+        return with_collection_lengths(qrels, collection)
+    except (InputError, OSError) as err:
+        fail(input_error_text(err) or str(err))
+        return qrels
 
 
 def index_collection(path, unit: str | None, progress: Progress | None, out: Loaded) -> Collection | None:

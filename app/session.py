@@ -34,9 +34,7 @@ from PySide6.QtCore import QObject, Signal
 
 from readsim.core.collection import Collection
 from readsim.core.doc_evaluation import Settings
-from readsim.core.errors import InputError
 from readsim.core.formats import Qrels, Run, Topic
-from readsim.core.qrels_lengths import with_collection_lengths
 from readsim.core.units import unit_of
 
 from . import rows as rw
@@ -44,7 +42,7 @@ from .article_loader import ArticleLoader
 from .articles import ArticleState
 from .background import Progress, input_error_text, run_in_background
 from .held_jobs import HeldJobs
-from .loading import CollectionNames, Loaded, check_inputs, describe, read_inputs, remember
+from .loading import CollectionNames, Loaded, check_inputs, describe, lengths_of, read_inputs, remember
 from .reader_position import ReaderPosition
 from .rows import MODES, RankedRow
 
@@ -181,12 +179,8 @@ class Session(ReaderPosition, QObject):
             self.unit = unit_of(self.unit_option, out.collection)
         if out.qrels is not None:
             self.qrels = out.qrels
-        if self.qrels is not None and self.qrels.implied and self.collection is not None:
-            # a collection opened after the qrels: its lengths where the qrels give none (2.11)
-            try:
-                self.qrels = with_collection_lengths(self.qrels, self.collection)
-            except (InputError, OSError) as err:  # an unreadable document: said, the qrels' lengths kept
-                self._fail(input_error_text(err) or str(err))
+        if self.qrels is not None and self.collection is not None:  # a collection opened after the qrels
+            self.qrels = lengths_of(self.qrels, self.collection, self._fail)
         if out.topics is not None:
             self.topics = out.topics
             self.topics_path = (paths or {}).get("topics")
