@@ -84,7 +84,7 @@ def parser() -> argparse.ArgumentParser:
                    "run is then a segment run, 'topic Q0 segment rank score run' (reference 2.14)")
     p.add_argument("--topic", metavar="T", help="topic to show (default: the run's first topic ranking a relevant article the collection has)")
     p.add_argument("--article", metavar="A", help="article to open (default: the best-ranked relevant one)")
-    p.add_argument("--unit", choices=("bytes", "chars"), default=None, help="offset unit (default: bytes)")
+    p.add_argument("--unit", choices=("bytes", "chars"), default=None, help="offset unit (default: chars with a collection of documents that are not article XML, else bytes)")
     p.add_argument("--sample", action="store_true", help="open the shipped sample (default without files)")
     p.add_argument("--reading", choices=[m.value for m in READINGS], default=None,
                    help="reading mode (default natural); entry: each article from its entry point (a Best in "

@@ -27,6 +27,7 @@ from readsim.core.collection import Collection
 from readsim.core.coverage import check_coverage, check_input_path
 from readsim.core.errors import Diagnostic, InputError
 from readsim.core.formats import Qrels, Run, Topic, read_any_run, read_qrels, read_segments, read_topics
+from readsim.core.qrels_lengths import with_collection_lengths
 
 from .background import input_error_text
 from readsim.app.input_files import add_recent_files, check_input
@@ -56,7 +57,7 @@ class Loaded:
                 "runs": [r.path for r in self.runs]}
 
 
-def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "bytes",
+def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str | None = None,
                 indexing: Progress | None = None, segments=None) -> Loaded:
     """Read the given files (each may be None; worker thread) in ``unit`` (``bytes`` or
     ``chars``), the collection's index built with ``indexing`` (:func:`index_collection`); with
@@ -78,6 +79,8 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "
     if qrels is not None:
         out.qrels = attempt("qrels", qrels, read_qrels)
         if out.qrels is not None:
+            if out.collection is not None:
+                out.qrels = lengths_of(out.qrels, out.collection, out.errors.append)
             out.diagnostics += [str(d) for d in out.qrels.diagnostics]
     table = None
     if segments is not None and runs:
@@ -97,7 +100,20 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str = "
     return out
 
 
-def index_collection(path, unit: str, progress: Progress | None, out: Loaded) -> Collection | None:
+def lengths_of(qrels: Qrels, collection: Collection, fail: Callable[[str], None]) -> Qrels:
+    """``qrels`` with ``collection``'s doc_length where they give none (docs/reference.md
+    section 2.11, :func:`readsim.core.qrels_lengths.with_collection_lengths`); a document that
+    cannot be read is ``fail("path: reason")`` and the qrels' own lengths are kept."""
+    if not qrels.implied:
+        return qrels
+    try:
+        return with_collection_lengths(qrels, collection)
+    except (InputError, OSError) as err:
+        fail(input_error_text(err) or str(err))
+        return qrels
+
+
+def index_collection(path, unit: str | None, progress: Progress | None, out: Loaded) -> Collection | None:
     """Open the collection at ``path`` (worker thread), its index built with ``progress``
     (docs/reference.md section 2.10); why an index was rebuilt goes to ``out.diagnostics``.
     None when cancelled (said in ``out.diagnostics``)."""

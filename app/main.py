@@ -290,9 +290,9 @@ def _window(app, args: argparse.Namespace, interrupt: Interrupt) -> int:
     from .mainwindow import MainWindow
     from .session import Session
 
-    from .view_args import reader_settings, unit
+    from .view_args import reader_settings
 
-    session = Session(unit=unit(args), segments=args.segments)
+    session = Session(unit=args.unit, segments=args.segments)  # unit None: the collection's (reference 2.13)
     session.set_settings(**reader_settings(args))  # with a view: the view's, and the options given over them
     window = MainWindow(session, show_dialogs=not headless(args), restore=not headless(args), defer_plots=True,
                         size=render_size(args) if headless(args) else None)

@@ -35,13 +35,14 @@ from PySide6.QtCore import QObject, Signal
 from readsim.core.collection import Collection
 from readsim.core.doc_evaluation import Settings
 from readsim.core.formats import Qrels, Run, Topic
+from readsim.core.units import unit_of
 
 from . import rows as rw
 from .article_loader import ArticleLoader
 from .articles import ArticleState
 from .background import Progress, input_error_text, run_in_background
 from .held_jobs import HeldJobs
-from .loading import CollectionNames, Loaded, check_inputs, describe, read_inputs, remember
+from .loading import CollectionNames, Loaded, check_inputs, describe, lengths_of, read_inputs, remember
 from .reader_position import ReaderPosition
 from .rows import MODES, RankedRow
 
@@ -88,9 +89,12 @@ class Session(ReaderPosition, QObject):
     #: ``progress(percent)`` and then ``done()``; ``cancel()`` stops it. None: shown at once.
     article_preparer = None
 
-    def __init__(self, unit: str = "bytes", parent: QObject | None = None, segments: str | None = None) -> None:
+    def __init__(self, unit: str | None = None, parent: QObject | None = None, segments: str | None = None) -> None:
         super().__init__(parent)
-        self.unit = unit
+        #: the unit asked for (``--unit``, a view's), None: the collection's (reference 2.13)
+        self.unit_option = unit
+        #: the unit of the offsets shown: :attr:`unit_option`, else the open collection's, else bytes
+        self.unit = unit_of(unit, None)
         #: the segment table (a path, docs/reference.md section 2.14) with which text runs are read
         #: as segment runs (``readsim --segments FILE``), or None
         self.segments = segments
@@ -138,7 +142,7 @@ class Session(ReaderPosition, QObject):
         else the run's first topic that ranks a relevant article the collection has) and
         ``article`` (default: the best-ranked relevant article the collection has). A file that
         cannot be read is reported on ``error`` as ``path: reason``; the others are taken over."""
-        unit, runs, segments = self.unit, [str(r) for r in runs], self.segments
+        unit, runs, segments = self.unit_option, [str(r) for r in runs], self.segments
         indexing = self.indexing = Progress() if collection is not None else None
 
         def success(out: Loaded) -> None:
@@ -175,8 +179,11 @@ class Session(ReaderPosition, QObject):
         with no result line empties the ranked list and closes the article."""
         if out.collection is not None:
             self.collection = out.collection
+            self.unit = unit_of(self.unit_option, out.collection)
         if out.qrels is not None:
             self.qrels = out.qrels
+        if self.qrels is not None and self.collection is not None:  # a collection opened after the qrels
+            self.qrels = lengths_of(self.qrels, self.collection, self._fail)
         if out.topics is not None:
             self.topics = out.topics
             self.topics_path = (paths or {}).get("topics")

@@ -25,8 +25,8 @@ OFFSET_RANGE = (0, MAX_SIZE)  # --entry OFFSET, entries[].offset, edits[].passag
 ALPHA_RANGE = (0.0, MAX_WEIGHT)  # settings.alpha: T2IF's alpha as the measure grammar takes it, above 0
 LEVELS_RANGE = (1, MAX_LEVELS)  # settings.levels: LE's levels L, as the measure grammar and --levels
 
-DEFAULTS = {"unit": "bytes", "screen": 300, "tolerance": 300, "beta": 0.25}
-"""The reader options' defaults (``--unit``, ``--screen``, ``--tolerance``, ``--beta``)."""
+DEFAULTS = {"screen": 300, "tolerance": 300, "beta": 0.25}
+"""The reader options' defaults (``--screen``, ``--tolerance``, ``--beta``)."""
 
 
 def _reading(args: argparse.Namespace) -> str | None:
@@ -42,11 +42,6 @@ def reader_settings(args: argparse.Namespace) -> dict:
         value = getattr(args, name)
         out[name] = DEFAULTS[name] if value is None else value
     return out
-
-
-def unit(args: argparse.Namespace) -> str:
-    """The offsets' unit: ``--unit``, else bytes."""
-    return args.unit or DEFAULTS["unit"]
 
 
 def apply_to_view(args: argparse.Namespace) -> list[str]:

@@ -154,7 +154,7 @@ class ViewRestore(QObject):
         s.cancel_article_load()
         s.runs, s.run, s.qrels, s.collection, s.topics, s.topics_path = [], None, None, None, {}, None
         s.set_current(None)
-        s.unit = v.unit
+        s.unit = s.unit_option = v.unit
         s.entries = dict(v.entries)
         s.set_settings(**v.settings)
         if v.document_measure is not None:

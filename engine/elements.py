@@ -25,7 +25,7 @@ __all__ = ["evaluate", "read_assessments", "derive_assessments", "read_element_r
            "simulated_element_run", "DEFAULT_MEASURES", "Cuts", "ElementAssessments", "ElementMeasure", "ElementRun"]
 
 
-def derive_assessments(qrels, collection, topics=None, cuts: Cuts = Cuts(), *, unit: str = "bytes"
+def derive_assessments(qrels, collection, topics=None, cuts: Cuts = Cuts(), *, unit: str | None = None
                        ) -> ElementAssessments:
     """Element assessments derived from FOL highlighting (reference section 13.2) for
     ``topics`` (default: every judged topic whose relevant articles ``collection`` holds).

@@ -48,6 +48,11 @@ class CountSpinBox(QSpinBox):
         super().setValue(value)
         self._follow(self.value())
 
+    def set_plural(self, plural: str) -> None:
+        """Count in another unit (the session's, once a collection decides it)."""
+        self._plural = plural
+        self._follow(self.value())
+
     def _follow(self, value: int) -> None:
         suffix = f" {self._plural[:-1] if value == 1 else self._plural}"
         if self.suffix() != suffix:
@@ -68,9 +73,6 @@ class Controls(QGroupBox):
         self.screen = CountSpinBox(session.unit)
         self.screen.setRange(1, 10_000_000)
         self.screen.setSingleStep(100)
-        unit = session.unit
-        self.screen.setToolTip(f"Screen size in {unit}, the qrels' unit (UTF-8 bytes for INEX 2009/2010; "
-                               f"readsim --unit switches it)")
         row = QHBoxLayout()
         row.addWidget(self.screen, 1)
         self.presets = QButtonGroup(self)
@@ -78,7 +80,6 @@ class Controls(QGroupBox):
         for size, label in PRESETS:
             b = QPushButton(label)
             b.setCheckable(True)
-            b.setToolTip(f"Screen of {size} {unit}")
             b.clicked.connect(lambda _=False, s=size: self.screen.setValue(s))
             self.presets.addButton(b)
             self.preset_buttons[size] = b
@@ -96,7 +97,6 @@ class Controls(QGroupBox):
         self.tolerance = CountSpinBox(session.unit)
         self.tolerance.setRange(1, 10_000_000)
         self.tolerance.setSingleStep(50)
-        self.tolerance.setToolTip(f"T2I tolerance to irrelevance: the reader stops after this many non-relevant {unit}")
         form.addRow(plain_label("T2I tolerance"), self.tolerance)
 
         self.beta = QDoubleSpinBox()
@@ -111,7 +111,6 @@ class Controls(QGroupBox):
         self.entry.setSingleStep(100)
         self.entry.setGroupSeparatorShown(True)
         self.entry.setKeyboardTracking(False)  # one rescoring when typing ends, not per digit
-        self.entry.setToolTip(ENTRY_TIP.format(unit=unit))
         self.entry_reset = QPushButton("Run's")
         self.entry_reset.setToolTip("Back to the run's entry point for this article")
         row = QHBoxLayout()
@@ -119,6 +118,8 @@ class Controls(QGroupBox):
         row.addWidget(self.entry_reset)
         form.addRow(plain_label("Entry point"), _wrap(row))
 
+        self.show_unit()
+        session.files_changed.connect(self.show_unit)
         self.show_settings(session.settings)
         self.screen.valueChanged.connect(lambda v: session.set_settings(screen=int(v)))
         self.mode.currentIndexChanged.connect(lambda i: session.set_settings(mode=self.mode.itemData(i)))
@@ -130,6 +131,19 @@ class Controls(QGroupBox):
         for sig in (session.article_changed, session.evaluation_changed):
             sig.connect(self.show_entry)
         self.show_entry()
+
+    def show_unit(self) -> None:
+        """The amounts' unit in their suffixes and tooltips: the session's, which follows the
+        collection opened when no ``--unit`` is given (docs/reference.md section 2.13)."""
+        unit = self.session.unit
+        for box in (self.screen, self.tolerance, self.entry):
+            box.set_plural(unit)
+        self.screen.setToolTip(f"Screen size in {unit}, the qrels' unit (UTF-8 bytes for INEX 2009/2010, characters "
+                               f"for documents that are not article XML; readsim --unit switches it)")
+        for size, b in self.preset_buttons.items():
+            b.setToolTip(f"Screen of {size} {unit}")
+        self.tolerance.setToolTip(f"T2I tolerance to irrelevance: the reader stops after this many non-relevant {unit}")
+        self.entry.setToolTip(ENTRY_TIP.format(unit=unit))
 
     def unwrapped_width(self) -> int:
         """The width at which no row puts its field under its label: the widest label, the

@@ -62,10 +62,7 @@ class PlaybackBar(QWidget):
         self.speed = QSpinBox()
         self.speed.setRange(*SPEED_RANGE)
         self.speed.setSingleStep(100)
-        unit = s.unit
-        self.speed.setSuffix(f" {unit}/s")  # at least 10 (SPEED_RANGE): always plural
         self.speed.setValue(pb.speed)
-        self.speed.setToolTip(f"Reading speed in {unit} per second (] faster, [ slower in the article)")
         self.speed.valueChanged.connect(pb.set_speed)
         row.addWidget(plain_label("Speed"))
         row.addWidget(self.speed)
@@ -75,19 +72,12 @@ class PlaybackBar(QWidget):
         scores.setHorizontalSpacing(6)
         scores.setVerticalSpacing(0)
         self.labels: dict[str, QLabel] = {}
-        tips = {"read": f"{unit} read so far (the screen included), of the reading order's length n",
-                "relevant": f"relevant {unit} among those read",
-                "precision": "relevant read / read", "recall": f"relevant read / NRC (relevant {unit} in the article)",
-                "t2i": f"where the T2I reader stops (tolerance to irrelevance), in {unit} read",
-                "first": f"first relevant {unit[:-1]} (what LE counts), in {unit} read"}
         self._pairs: list[tuple[QLabel, QLabel]] = []
         for key, title in (("read", "read"), ("relevant", "relevant read"), ("t2i", "T2I stop"),
                            ("precision", "P so far"), ("recall", "R so far"), ("first", "first relevant")):
             name = rich_label(f"<span style='color:{look.css('subtle')}'>{title}</span>")
             value = plain_label()
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            for w in (name, value):
-                w.setToolTip(tips[key])
             self._pairs.append((name, value))
             self.labels[key] = value
         self._scores = scores
@@ -105,6 +95,8 @@ class PlaybackBar(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
         self._state: tuple | None = None  # what refresh() showed last
+        self.show_unit()
+        s.files_changed.connect(self.show_unit)
         pb.position_changed.connect(lambda _: self.refresh())
         pb.playing_changed.connect(self._playing)
         pb.speed_changed.connect(self._speed_shown)
@@ -115,6 +107,22 @@ class PlaybackBar(QWidget):
         self.refresh()
 
     # -- reactions ----------------------------------------------------------------------
+    def show_unit(self) -> None:
+        """The speed's suffix and the counters' tooltips in the session's unit (it follows the
+        collection opened when no ``--unit`` is given, docs/reference.md section 2.13)."""
+        unit = self.playback.session.unit
+        self.speed.setSuffix(f" {unit}/s")  # at least 10 (SPEED_RANGE): always plural
+        self.speed.setToolTip(f"Reading speed in {unit} per second (] faster, [ slower in the article)")
+        tips = {"read": f"{unit} read so far (the screen included), of the reading order's length n",
+                "relevant": f"relevant {unit} among those read",
+                "precision": "relevant read / read", "recall": f"relevant read / NRC (relevant {unit} in the article)",
+                "t2i": f"where the T2I reader stops (tolerance to irrelevance), in {unit} read",
+                "first": f"first relevant {unit[:-1]} (what LE counts), in {unit} read"}
+        for key, value in self.labels.items():
+            tip = tips[key]
+            value.setToolTip(tip)
+            next(n for n, v in self._pairs if v is value).setToolTip(tip)
+
     def refresh(self) -> None:
         """Show the scores so far and the slider at the playback's position. A mode change asks
         three times (evaluation, settings, position) for one state: the last state shown is

@@ -36,7 +36,7 @@ from readsim.core.formats.limits import TASKS
 from readsim.core.paper_tables import TABLE_FORMATS, PaperTable, write_tables
 from readsim.core.reading import Mode
 from readsim.core.report_numbers import format_tsv, plural
-from readsim.core.units import UNITS
+from readsim.core.units import UNIT_HELP, UNITS
 
 DEFAULT_MEASURES = (DEFAULT_DOC_MEASURE,)  # --per-article
 DEFAULT_LIST_MEASURES = (DEFAULT_LIST_MEASURE,)  # MAgP, the official Relevant in Context measure
@@ -194,7 +194,7 @@ def add_subcommand_options(p: argparse.ArgumentParser, tables: str = "") -> None
                    + (f"; latex or markdown: {tables}" if tables else ""))
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural)")
-    p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
+    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
     p.add_argument("--levels", type=option(levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
@@ -259,6 +259,17 @@ def open_collection(path: str, unit: str, err: TextIO):
     return collection
 
 
+def collection_lengths(qrels, collection, err: TextIO):
+    """``qrels`` with ``collection``'s doc_length where the qrels do not give it
+    (:func:`readsim.core.qrels_lengths.with_collection_lengths`, reference 2.11), its new
+    warnings printed on ``err``."""
+    from readsim.core.qrels_lengths import with_collection_lengths
+
+    out = with_collection_lengths(qrels, collection)
+    warn(out.diagnostics[len(qrels.diagnostics):], err)
+    return out
+
+
 def read_inputs(args, err: TextIO):
     """``(qrels, collection, runs)`` from ``args.qrels``, ``args.collection`` (None without it)
     and ``args.runs`` (segment runs with ``args.segments``, reference 2.14), each input's warnings printed as it is read; each run's ``run_id`` is
@@ -270,6 +281,7 @@ def read_inputs(args, err: TextIO):
     qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
+    qrels = collection_lengths(qrels, collection, err)
     segments = read_segment_table(args)
     runs = []
     for path in args.runs:
@@ -287,8 +299,13 @@ def read_inputs(args, err: TextIO):
 # -- output -----------------------------------------------------------------------------------------
 
 
-def warn(diagnostics: Sequence[Diagnostic], err: TextIO) -> None:
-    """Print ``file:line: warning: ...`` lines, the first :data:`MAX_WARNINGS`, then their count."""
+def warn(diagnostics: Sequence[Diagnostic], err: TextIO, seen: set[str] | None = None) -> None:
+    """Print ``file:line: warning: ...`` lines, the first :data:`MAX_WARNINGS`, then their count.
+    ``seen``: the warnings printed before in this command (each printed once: a qrels line's
+    warning found again by the next run is not repeated); those printed are added to it."""
+    if seen is not None:
+        diagnostics = [d for d in dict.fromkeys(map(str, diagnostics)) if d not in seen]
+        seen.update(diagnostics)
     for d in diagnostics[:MAX_WARNINGS]:
         print(d, file=err)
     if len(diagnostics) > MAX_WARNINGS:

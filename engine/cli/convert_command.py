@@ -37,8 +37,9 @@ def build_parser() -> Parser:
     p.add_argument("input", metavar="IN", help="the qrels or run file, or the collection (folder or archive)")
     p.add_argument("output", metavar="OUT", help="the file to write (a folder for --to txt)")
     p.add_argument("--to", choices=("fol", "jsonl", "txt"), help="the output format (default: from OUT's suffix)")
-    p.add_argument("--unit", default="bytes", choices=UNITS,
-                   help="collection: the offset unit the texts must keep (default bytes)")
+    p.add_argument("--unit", choices=UNITS,
+                   help="collection: the offset unit the texts must keep (default: the collection's, bytes for "
+                   "article XML, characters for other documents)")
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
     p.add_argument("--strict", action="store_true", help="runs: reject runs the official INEX tool rejects")
     return p
@@ -149,7 +150,7 @@ def _collection(args, to: str, err: TextIO) -> int:
         os.makedirs(args.output, exist_ok=True)
     collection = open_collection(args.input, args.unit, err)
     report = progress(err, "converting")
-    documents = cv.collection_documents(collection, args.unit, report)
+    documents = cv.collection_documents(collection, collection.unit, report)
     if to == "jsonl":
         count = _write(args.output, (cv.document_line(*doc) for doc in documents),
                        gz=args.output.lower().endswith(".gz"))

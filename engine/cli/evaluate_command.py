@@ -41,10 +41,11 @@ from readsim.core.measure import (DEFAULT_LIST_MEASURE, MAX_LEVELS, PARAMETER_RA
 from readsim.core.registry import doc_grammar, list_grammar
 from readsim.core.reading import Mode
 from readsim.core.result_lines import check_lengths
-from readsim.core.units import UNITS
+from readsim.core.units import UNIT_HELP, UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser,
-                     add_segments_option, check_paths, chosen_measures, fmt, levels, min_grade, MIN_GRADE_HELP, open_collection,
-                     option, progress, read_inputs, read_segment_table, warn, write_evaluation, write_evaluation_tables)
+                     add_segments_option, check_paths, chosen_measures, collection_lengths, fmt, levels, min_grade,
+                     MIN_GRADE_HELP, open_collection, option, progress, read_inputs, read_segment_table, warn,
+                     write_evaluation, write_evaluation_tables)
 from readsim.cli.elements_command import cuts_type, wants_elements
 
 MAX_JOBS = 256
@@ -97,7 +98,7 @@ def build_parser() -> Parser:
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural); 'entry' starts at each "
                    "result's entry point (a Best in Context line's offset, else its first passage) and wraps around")
-    p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
+    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
     p.add_argument("--collection", metavar="DIR", help="the articles (<name>.xml): a folder (flat or nested), irds:DATASET (ir_datasets), a .zip, "
                    ".tar, .tar.gz, .tar.bz2 or .tar.xz archive, or a folder of archives; clips passages, "
@@ -169,7 +170,8 @@ def run_check(args, out: TextIO, err: TextIO) -> int:
     """``--check``: every judged article of the collection whose doc_length the qrels get wrong, then the count."""
     qrels = read_qrels(args.qrels, min_grade=args.min_grade)
     warn(qrels.diagnostics, err)
-    checks = check_lengths(qrels, open_collection(args.collection, args.unit, err), progress(err, "checking"))
+    collection = open_collection(args.collection, args.unit, err)
+    checks = check_lengths(collection_lengths(qrels, collection, err), collection, progress(err, "checking"))
     for c in checks:
         if not c.agrees:
             print(f"{c.topic}\t{c.article}\tqrels {c.qrels_length}\tcomputed {c.computed_length}", file=out)
@@ -196,9 +198,11 @@ def run_per_article(args, measures: list[DocMeasure], out: TextIO, err: TextIO) 
             rows.clear()
             out.write(text)
 
+    seen: set[str] = set()
+
     def said(diagnostics: list[Diagnostic]) -> None:  # a run's warnings follow its rows
         flush()
-        warn(diagnostics, err)
+        warn(diagnostics, err, seen)
 
     jsonl = args.format == "jsonl"
     try:
@@ -230,7 +234,8 @@ def run_lists(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> in
         return _run_lists_parallel(args, measures, jobs, out, err)
     qrels, collection, runs = read_inputs(args, err)
     done: list[Evaluation] = []
-    with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
+    seen: set[str] = set()
+    with diagnostics_to(lambda diagnostics: warn(diagnostics, err, seen)):
         for _, result in evaluations(qrels, runs, measures, reading=args.reading, collection=collection,
                                      all_topics=args.complete, as_documents=args.as_documents, levels=args.levels,
                                      progress=_evaluating(err), condensed=args.condensed):
@@ -326,6 +331,7 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
     qrels = read_qrels(args.qrels, min_grade=args.min_grade)
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
+    qrels = collection_lengths(qrels, collection, err)
     state = SimpleNamespace(qrels=qrels, collection=collection, segments=read_segment_table(args),
                             measures=measures, strict=args.strict,
                             reading=args.reading, as_documents=args.as_documents, complete=args.complete,
@@ -348,8 +354,9 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
         return EXIT_INPUT
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+    seen: set[str] = set()
     for r in results:
-        warn(r.diagnostics, err)
+        warn(r.diagnostics, err, seen)
     labels, warnings = run_labels(results)
     for message in warnings:
         print(f"readsim-eval: warning: {message}", file=err)
@@ -359,9 +366,9 @@ def _run_lists_parallel(args, measures: list[ListMeasure], jobs: int, out: TextI
                      {t: ([SimpleNamespace(article=a) for a in v] if isinstance(v, list) else [None] * min(v, 1))
                       for t, v in r.topics.items()}) for r in results]
     said = check_coverage(qrels, stand_ins, collection)
-    warn(said, err)
+    warn(said, err, seen)
     for r in results:
-        warn(unsaid(r.evaluation.diagnostics, said) + r.join, err)
+        warn(unsaid(r.evaluation.diagnostics, said) + r.join, err, seen)
         if args.format not in TABLE_FORMATS:
             write_evaluation(r.evaluation, args.per_topic, args.format, out)
     note_topics([r.evaluation for r in results], err)

@@ -21,7 +21,7 @@ from readsim.core.report_numbers import format_signed as _signed
 from readsim.core.coverage import check_input_path
 from readsim.core.formats import read_qrels
 from readsim.core.measure import PARAMETER_RANGES, BadParameter, ListMeasure, option
-from .common import (EXIT_STATUS_HELP, Parser, Rows, add_subcommand_options, open_collection, progress,
+from .common import (EXIT_STATUS_HELP, Parser, Rows, add_subcommand_options, collection_lengths, open_collection, progress,
                      run_subcommand, warn)
 
 
@@ -71,6 +71,7 @@ def run_fidelity(args, measures: list[ListMeasure], out: TextIO, err: TextIO) ->
     qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     warn(qrels.diagnostics, err)
     collection = open_collection(args.collection, args.unit, err)
+    qrels = collection_lengths(qrels, collection, err)
     with diagnostics_to(lambda diagnostics: warn(diagnostics, err)):
         result = fidelity_of(qrels, collection, measures, topics=args.topics, reading=args.reading,
                              levels=args.levels, progress=progress(err, "simulated runs"))

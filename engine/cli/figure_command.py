@@ -25,7 +25,7 @@ from typing import TextIO
 from readsim.core.measure import MAX_LEVELS, BadParameter, UnknownMeasure, option, parse_count, parse_real
 from readsim.core.reading import Mode
 from readsim.core.report_numbers import plural
-from readsim.core.units import UNITS
+from readsim.core.units import UNIT_HELP, UNITS
 from .common import EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, check_paths, levels, list_measures, read_inputs, warn
 
 
@@ -68,7 +68,7 @@ def build_parser() -> Parser:
                    help="every judged topic, a topic missing from a run scoring as an empty ranking")
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural)")
-    p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
+    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
     p.add_argument("--collection", metavar="DIR", help="the articles (as plain evaluation)")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects")
     p.add_argument("--levels", type=option(levels), default=4, metavar="L",

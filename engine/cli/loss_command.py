@@ -76,6 +76,7 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
 def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int:
     from readsim.operations.evaluate import unsaid
     from readsim.core.costs import run_costs
+    from readsim.core.qrels_lengths import with_collection_lengths
     from readsim.operations.loss import loss_topics, loss_warnings
 
     from readsim.core.formats import read_any_run, read_qrels
@@ -91,6 +92,7 @@ def run_loss(args, measures: list[ListMeasure], out: TextIO, err: TextIO) -> int
                  ("segments", args.segments)])
     qrels = read_qrels(args.qrels, min_grade=getattr(args, "min_grade", 1))
     collection = open_collection(args.collection, args.unit, err) if args.collection else None
+    qrels = with_collection_lengths(qrels, collection)  # its warnings are the qrels', said below
     segments = read_segment_table(args)
     run = read_any_run(args.run, segments=segments)
     other = read_any_run(args.vs, segments=segments) if args.vs else None

@@ -25,7 +25,7 @@ from typing import TextIO
 from readsim.core.coverage import run_paths
 from readsim.core.measure import MAX_LEVELS, option, parse_count
 from readsim.core.reading import Mode
-from readsim.core.units import UNITS
+from readsim.core.units import UNIT_HELP, UNITS, unit_of
 from .common import (EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, MIN_GRADE_HELP, Parser, check_paths, levels, min_grade,
                      progress, read_inputs, run_subcommand, warn)
 from .compare_command import add_test_options
@@ -48,7 +48,7 @@ def build_parser() -> Parser:
                    help="list measure (repeatable; default AgP/F(0.25)); the first drives the per-topic part")
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural)")
-    p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
+    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
     p.add_argument("--levels", type=option(levels), default=4, metavar="L",
                    help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
@@ -101,7 +101,7 @@ def run_report(args, measures, argv: list[str], out: TextIO, err: TextIO) -> int
     qrels, collection, runs = read_inputs(args, err)
     report = progress(err, "report")
     options = [("command", "readsim-eval report " + " ".join(argv)),
-               ("measures", ", ".join(m.name for m in measures)), ("reading", args.reading), ("unit", args.unit),
+               ("measures", ", ".join(m.name for m in measures)), ("reading", args.reading), ("unit", unit_of(args.unit, collection)),
                ("topics", "every judged topic (-c)" if args.complete else "the topics every run has"),
                ("test", f"{args.test}, alpha {args.alpha:g}, {args.resamples} resamples, seed {args.seed}, "
                         f"correction {args.correction}")]

@@ -20,7 +20,7 @@ from readsim.core.measure import MAX_LEVELS, PARAMETER_RANGES, UnknownMeasure
 from readsim.core.registry import DOC, WEIGHT, parameter_kinds
 from readsim.core.reading import Mode
 from readsim.core.parameter_sweep import FORMS, VaryError, format_value, parse_vary, swept
-from readsim.core.units import UNITS
+from readsim.core.units import UNIT_HELP, UNITS
 from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_STATUS_HELP, EXIT_USAGE, Parser, add_segments_option, check_paths,
                      chosen_measures, fmt, levels, min_grade, MIN_GRADE_HELP, option, progress, read_inputs, warn)
 
@@ -59,7 +59,7 @@ def build_parser() -> Parser:
     p.add_argument("--as-documents", action="store_true", help="evaluate every ranked article as retrieved whole")
     p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
                    help="reading order after the matching chain (default natural)")
-    p.add_argument("--unit", default="bytes", choices=UNITS, help="offset unit of qrels and runs (default bytes)")
+    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
     p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder or an archive (as plain evaluation)")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects")

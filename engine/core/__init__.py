@@ -14,6 +14,7 @@ Inputs
 - :mod:`.article_index`   the saved article index of a collection (reference 2.10)
 - :mod:`.index_child`     the child process that builds an archive's index
 - :mod:`.coverage`        do qrels, runs and collection fit together? (warnings)
+- :mod:`.qrels_lengths`   doc_length from the collection where the qrels do not give it (2.11)
 - :mod:`.units`           bytes or characters: the unit of offsets and lengths (reference 2.1)
 - :mod:`.errors`          ``InputError`` and ``InputWarning``: file and line named
 - :mod:`.samples`         the sample shipped in ``resources/sample``

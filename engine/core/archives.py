@@ -166,6 +166,11 @@ class Archive:
         with self._lock:
             return ai.names(self._db)
 
+    def holds_xml(self) -> bool:
+        """Whether an article of the archive is article XML (a member ``NAME.xml`` in any case)."""
+        with self._lock:
+            return ai.holds_xml(self._db, "lower(member) GLOB '*.xml'")
+
     def read(self, row: tuple, max_bytes: int = MAX_ARTICLE_BYTES) -> bytes:
         """The bytes of the member of index row ``row`` (at most ``max_bytes``). Raises
         :class:`InputError` ``ARCHIVE: MEMBER: reason``."""

@@ -287,6 +287,13 @@ def checked_lookup(conn: sqlite3.Connection, name: str, bad_rows: str = "0") -> 
     return (None, False) if found is None else (found[:-1], bool(found[-1]))
 
 
+def holds_xml(conn: sqlite3.Connection, xml_member: str) -> bool:
+    """Whether an article row of an index has a member path that ``xml_member`` (SQL over the
+    column ``member``) calls article XML."""
+    return conn.execute(f"SELECT 1 FROM readsim_articles WHERE name > char(1) AND {xml_member} LIMIT 1"
+                        ).fetchone() is not None
+
+
 def names(conn: sqlite3.Connection) -> list[str]:
     """Every article name of an index, sorted (not the rows of other members, named ``"\\0MEMBER"``)."""
     return [n for (n,) in conn.execute("SELECT name FROM readsim_articles WHERE name > char(1) ORDER BY name")]

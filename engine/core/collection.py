@@ -55,15 +55,21 @@ FOLDER_BAD_ROWS = ("CASE archive WHEN '' THEN NOT (" + " OR ".join(f"member GLOB
 class Collection:
     """The articles of a folder or an archive, by name (file stem), in one unit (``bytes`` or ``chars``).
 
+    ``unit=None`` (the default) takes the collection's own unit (reference 2.13): ``bytes``
+    (UTF-8 bytes, INEX's) when it holds an article XML file (``NAME.xml``), else ``chars``
+    (Unicode code points: a JSON Lines file of documents, a folder or archive of only ``.txt``,
+    ``.md`` and ``.html`` documents). Deciding it walks a folder up to its first ``NAME.xml`` (a folder
+    with an archive before one is indexed at once, reference 2.10).
+
     ``progress(done, total, what)``: see :data:`readsim.core.article_index.Progress` (an
     exception it raises stops the indexing and comes out of the constructor). Raises
     :class:`InputError` naming ``root``: not a folder nor an archive (missing, a device, a FIFO:
     ``readsim-eval``'s message), not a readable archive, an index that cannot be written;
     ``ValueError`` for a ``unit`` other than ``bytes`` and ``chars``."""
 
-    def __init__(self, root: str | os.PathLike, unit: str = "bytes", cache_size: int = 64,
+    def __init__(self, root: str | os.PathLike, unit: str | None = None, cache_size: int = 64,
                  progress: ai.Progress | None = None):
-        if unit not in UNITS:
+        if unit is not None and unit not in UNITS:
             raise ValueError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}")
         self.root = Path(root)
         self.unit = unit
@@ -99,6 +105,40 @@ class Collection:
 
                 check_input_path(root, "collection")
             raise InputError(root, None, f"not a collection ({KINDS_TEXT})")
+        if unit is None:
+            self.unit = "bytes" if self._holds_xml() else "chars"
+
+    def _xml_file(self) -> bool | None:
+        """Whether the folder (walked in path order, links to folders not followed) has a
+        ``NAME.xml`` file, without indexing it: True at the first one, False when it has none
+        and no archive, None when an archive comes first (its members say: the index)."""
+        for _top, dirs, files in os.walk(self.root, onerror=self._walk_error):
+            dirs.sort()
+            for f in sorted(files):
+                if f.endswith(".xml") and document_name(f) is not None:
+                    return True
+                if is_archive(f):
+                    return None
+        return False
+
+    def _holds_xml(self) -> bool:
+        """Whether an article of the collection is article XML (``NAME.xml``; in an archive in
+        any case): a folder's saved index, else its files, then its archives' indexes."""
+        if self._jsonl is not None:
+            return False
+        if "" in self._archives:
+            return self._archives[""].holds_xml()
+        if self._index is None:
+            found = self._xml_file()
+            if found is not None:
+                return found
+            self._ensure_listed()  # an archive in the folder: its index says
+        if self._index is None:
+            return False
+        with self._lock:
+            if ai.holds_xml(self._folder_db(), "member GLOB '*.xml'"):
+                return True
+        return any(archive.holds_xml() for archive in self._archives.values())
 
     # -- indexing -----------------------------------------------------------------------------
     def _load_folder_index(self, rebuild: bool = False) -> bool:

@@ -29,9 +29,10 @@ from readsim.core.explain import Explanation, explain
 from readsim.core.layout import layout
 from readsim.core.reading import Mode
 from readsim.core.result_lines import Join
+from readsim.core.units import unit_of
 
 from readsim.operations.checks import one_id, real, whole
-from readsim.operations.evaluate import _check, _collection
+from readsim.operations.evaluate import _check, _collection, _lengths
 from readsim.operations.inputs import as_qrels, as_run, warn
 from readsim.operations.article_reading import panel_scores, ranked_article
 
@@ -248,7 +249,7 @@ def _shown(measure: str, value: float) -> str:
 
 
 def article(qrels, run, *, topic, article, collection=None, screen: int = 300, tolerance: int = 300,
-            beta: float = 0.25, reading: str = "natural", entry: int | None = None, unit: str = "bytes",
+            beta: float = 0.25, reading: str = "natural", entry: int | None = None, unit: str | None = None,
             levels: int = 4) -> ArticleEvaluation:
     """Evaluate one ranked ``article`` of ``run`` for ``topic``, as the window does.
 
@@ -266,6 +267,7 @@ def article(qrels, run, *, topic, article, collection=None, screen: int = 300, t
     judged = as_qrels(qrels)
     engine_run = as_run(run)
     found = _collection(collection, unit)
+    judged = _lengths(judged, found)
     result = next((e for e in engine_run.topics.get(topic, ()) if e.article == article_name), None)
     if result is None:
         raise InputError(engine_run.path, None, f"topic {topic}: the run does not rank article {article_name}")
@@ -279,7 +281,7 @@ def article(qrels, run, *, topic, article, collection=None, screen: int = 300, t
     settings = Settings(mode, int(screen), int(tolerance), beta=float(beta), levels=levels, entry=ev.entry)
     text = found.article(article_name) if found is not None and article_name in found else None
     files = {"qrels": judged.path, "run": engine_run.path, "collection": found.root if found is not None else None,
-             "unit": found.unit if found is not None else unit}
+             "unit": found.unit if found is not None else unit_of(unit, None)}
     judgement = judged.judgement(topic, article_name)
     return ArticleEvaluation(ev, settings, topic, article_name, engine_run.run_id, text, files,
                              judgement.bep if judgement is not None else None, result.entry_point)

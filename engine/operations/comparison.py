@@ -237,7 +237,7 @@ def _letter(i: int) -> str:
 
 def compare(qrels, runs, measures, *, test: str = "bootstrap", alpha: float = 0.05, resamples: int = 1000,
             seed: int = 0, correction: str = "none", reading: str = "natural", all_topics: bool = False,
-            collection=None, unit: str = "bytes", condensed: bool = False) -> Comparison:
+            collection=None, unit: str | None = None, condensed: bool = False) -> Comparison:
     """Compare two or more runs under list measures (``readsim-eval compare --no-doc``).
 
     ``qrels``, ``runs``, ``reading``, ``collection``, ``unit``, ``all_topics``, ``condensed``: as
@@ -298,7 +298,7 @@ def comparison_of(evaluations: Sequence[Evaluation], measures: Sequence[ListMeas
 
 
 def fidelity_of(qrels, collection, measures: Sequence[ListMeasure], *, topics="complete", reading: str = "natural",
-                unit: str = "bytes", levels: int = 4, progress: Callable[[int, int], None] | None = None) -> Fidelity:
+                unit: str | None = None, levels: int = 4, progress: Callable[[int, int], None] | None = None) -> Fidelity:
     """:func:`fidelity`'s work without pandas, and ``readsim-eval fidelity``'s: the engine's
     :class:`~readsim.core.fidelity_tables.Fidelity` (arrays measures x runs and measures x
     orderings; reference section 12.2) of parsed list ``measures`` on the 20 simulated runs.
@@ -322,7 +322,7 @@ class FidelityTables(NamedTuple):
 
 
 def fidelity(qrels, collection, measures, *, topics="complete", reading: str = "natural",
-             unit: str = "bytes") -> FidelityTables:
+             unit: str | None = None) -> FidelityTables:
     """Fidelity tables of list measures on the 20 simulated runs (reference section 8 and
     12.2; Kamps et al., *INEX 2007 evaluation measures*, 2008, Tables 1 and 2), the numbers of
     ``readsim-eval fidelity``.

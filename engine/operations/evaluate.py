@@ -38,7 +38,7 @@ from readsim.operations.inputs import as_qrels, input_path, labelled_runs, warn
 if TYPE_CHECKING:  # the XML model (lxml) is imported only when a collection is given
     from readsim.core.collection import Collection
     from readsim.core.doc_evaluation import DocumentEvaluation
-    from readsim.core.formats import Judgement
+    from readsim.core.formats import Judgement, Qrels
 
 PER = ("all", "topic", "article")
 DEFAULT_LIST_MEASURES = (DEFAULT_LIST_MEASURE,)  # MAgP, INEX's official Relevant in Context measure (readsim-eval's default)
@@ -81,7 +81,7 @@ def _measures(measures, per: str) -> list:
     return out
 
 
-def _collection(collection, unit: str) -> Collection | None:
+def _collection(collection, unit: str | None) -> Collection | None:
     """None, a :class:`readsim.Collection` as it is, or one opened on a folder or archive
     path (checked first as ``readsim-eval`` checks it: :func:`readsim.operations.inputs.input_path`).
     ``TypeError`` for anything else."""
@@ -97,7 +97,18 @@ def _collection(collection, unit: str) -> Collection | None:
     return Collection(input_path(collection, "collection"), unit)
 
 
-def _check(per: str, reading: str, unit: str = "bytes", pers: Sequence[str] = PER) -> None:
+def _lengths(judged: Qrels, found: Collection | None) -> Qrels:
+    """``judged`` with the collection's doc_length where the qrels do not give it
+    (:func:`readsim.core.qrels_lengths.with_collection_lengths`, reference 2.11), its new
+    warnings issued."""
+    from readsim.core.qrels_lengths import with_collection_lengths
+
+    out = with_collection_lengths(judged, found)
+    warn(out.diagnostics[len(judged.diagnostics):])
+    return out
+
+
+def _check(per: str, reading: str, unit: str | None = None, pers: Sequence[str] = PER) -> None:
     """``ValueError`` naming the option for a ``per``, ``reading`` or ``unit`` not allowed."""
     options(per=per, pers=pers, reading=reading, unit=unit)
 
@@ -119,7 +130,7 @@ def unsaid(diagnostics: list[Diagnostic], said: list[Diagnostic]) -> list[Diagno
 
 
 def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = "natural", collection=None,
-                unit: str = "bytes", all_topics: bool = False, as_documents: bool = False, levels: int = 4,
+                unit: str | None = None, all_topics: bool = False, as_documents: bool = False, levels: int = 4,
                 progress: Callable[[str], Callable[[int, int], None] | None] | None = None,
                 condensed: bool = False, task: str | None = None) -> Iterator[tuple[str, Evaluation]]:
     """``(label, Evaluation)`` per run, in order, without pandas: :func:`evaluate`'s work and
@@ -132,6 +143,7 @@ def evaluations(qrels, runs, measures: Sequence[ListMeasure], *, reading: str = 
     judged = as_qrels(qrels)
     engine_runs, labels = labelled_runs(runs, task=task)
     found = _collection(collection, unit)
+    judged = _lengths(judged, found)
     said = check_coverage(judged, engine_runs, found)
     warn(said)
     for label, run in zip(labels, engine_runs):
@@ -231,7 +243,7 @@ def topic_curves(ranking: Ranking, doc: DocMeasure, effort: DocMeasure, levels: 
 
 
 def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "natural", collection=None,
-             unit: str = "bytes", all_topics: bool = False, condensed: bool = False, task: str | None = None):
+             unit: str | None = None, all_topics: bool = False, condensed: bool = False, task: str | None = None):
     """Evaluate runs; a long ``pandas.DataFrame``, one row per value.
 
     - ``qrels``: a path, a :class:`readsim.Qrels` (read once: evaluating another run against
@@ -249,7 +261,8 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
     - ``reading``: ``natural``, ``document``, ``best`` or ``entry`` (reference section 3);
       ``collection``: a folder of articles (or a :class:`readsim.Collection`) to resolve XPaths,
       clip passages and read lengths, offsets in ``unit`` (``bytes`` or ``chars``, the qrels'
-      unit); ``all_topics``: average over every judged topic, a topic missing from the run
+      unit; None, the default: the collection's, ``chars`` for documents that are not article
+      XML, else ``bytes``: reference 2.13); ``all_topics``: average over every judged topic, a topic missing from the run
       scoring an empty ranking (``-c``); ``condensed``: every ranking's unjudged articles removed
       before the list measures are computed (``--condensed``, Sakai 2007's condensed lists;
       reference section 5.13; document scores per article are unchanged); ``task``: INEX 2010's
@@ -303,7 +316,7 @@ def evaluate(qrels, runs, measures=None, *, per: str = "all", reading: str = "na
 
 
 def article_scores(qrels, runs, measures: Sequence[DocMeasure], *, reading: str = "natural", collection=None,
-                   unit: str = "bytes", as_documents: bool = False, levels: int = 4,
+                   unit: str | None = None, as_documents: bool = False, levels: int = 4,
                    progress: Callable[[str], Callable[[int, int], None] | None] | None = None
                    ) -> Iterator[tuple[str, str, str, list[float]]]:
     """``(label, topic, article, values)`` for every ranked article of every run, in run order,
@@ -313,6 +326,7 @@ def article_scores(qrels, runs, measures: Sequence[DocMeasure], *, reading: str 
     judged = as_qrels(qrels)
     engine_runs, labels = labelled_runs(runs)
     found = _collection(collection, unit)
+    judged = _lengths(judged, found)
     warn(check_coverage(judged, engine_runs, found)
          + [d for run in engine_runs for d in no_judged_topic(judged, run, "every article counts as non-relevant")])
     for label, run in zip(labels, engine_runs):

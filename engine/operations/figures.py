@@ -207,7 +207,7 @@ def draw_curves(curves: Curves, path_or_ax=None):
 
 
 def plot_curves(qrels, runs: Sequence, path_or_ax=None, *, curve: str = "ircl", doc: str = "F(0.25)",
-                ranks: int = 50, reading: str = "natural", collection=None, unit: str = "bytes",
+                ranks: int = 50, reading: str = "natural", collection=None, unit: str | None = None,
                 all_topics: bool = False, condensed: bool = False):
     """``readsim.plot_curves``: several runs' curves in one figure (reference section 12.5).
 

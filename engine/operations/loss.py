@@ -18,7 +18,7 @@ from readsim.core.costs import COST_KINDS, run_costs
 from readsim.core.measure import ListMeasure, UnknownMeasure, parse_list_measure
 
 from readsim.operations.checks import topic_ids, whole
-from readsim.operations.evaluate import _check, _collection, unsaid
+from readsim.operations.evaluate import _check, _collection, _lengths, unsaid
 from readsim.operations.inputs import as_qrels, as_run, warn
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def loss_warnings(judged: Qrels, run: Run, vs: Run | None = None, collection: Co
 
 
 def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, topics=None,
-         reading: str = "natural", collection=None, unit: str = "bytes", levels: int = 4):
+         reading: str = "natural", collection=None, unit: str | None = None, levels: int = 4):
     """What each ranked article of ``run`` costs (``per="article"``: one row per topic and ranked
     article, :data:`ARTICLE_COLUMNS`, plus :data:`VS_COLUMNS` with ``vs``), or where the run loses
     on each topic (``per="topic"``: :data:`TOPIC_COLUMNS`, plus ``vs_run`` and ``vs_as_is``).
@@ -93,6 +93,7 @@ def loss(qrels, run, measure="AgP/F(0.25)", *, per: str = "article", vs=None, to
     mine = as_run(run)
     other = as_run(vs) if vs is not None else None
     found = _collection(collection, unit)
+    judged = _lengths(judged, found)
     said = loss_warnings(judged, mine, other, found)
     wanted, diagnostics = loss_topics(judged, mine, None if topics is None else topic_ids("topics", topics))
     warn(said + unsaid(diagnostics, said))

@@ -23,7 +23,7 @@ from readsim.core.measure import DocMeasure, ListMeasure
 from readsim.core.result_lines import Join
 from readsim.core.parameter_sweep import Vary, parse_vary, swept, topic_sweep
 
-from readsim.operations.evaluate import _check, _collection, _measures, article_scores, evaluate_run, evaluations
+from readsim.operations.evaluate import _check, _collection, _lengths, _measures, article_scores, evaluate_run, evaluations
 from readsim.operations.checks import flag
 from readsim.operations.inputs import as_qrels, as_run
 
@@ -88,7 +88,7 @@ def _chunks(pairs: list[tuple[object, list]]) -> Iterator[list[tuple[object, lis
 
 
 def sweep_rows(qrels, run, measures: Sequence[DocMeasure | ListMeasure], vary: Vary, *, per_topic: bool = False,
-               per_article: bool = False, reading: str = "natural", collection=None, unit: str = "bytes",
+               per_article: bool = False, reading: str = "natural", collection=None, unit: str | None = None,
                all_topics: bool = False, as_documents: bool = False, levels: int = 4,
                progress: Callable[[str], Callable[[int, int], None] | None] | None = None) -> Iterator[SweepRow]:
     """The rows of a sweep of one run: per value of ``vary`` (in order), the rows plain
@@ -104,6 +104,7 @@ def sweep_rows(qrels, run, measures: Sequence[DocMeasure | ListMeasure], vary: V
     judged = as_qrels(qrels)
     engine_run = as_run(run)
     found = _collection(collection, unit)
+    judged = _lengths(judged, found)
     for first, group in enumerate(_chunks(pairs)):
         concrete = list(dict.fromkeys(m for _, ms in group for m in ms))
         if per_article:
@@ -145,7 +146,7 @@ def _article_rows(judged, run, concrete: list, group: list, name: str, first: bo
 
 
 def sweep(qrels, run, measures=None, vary: str | Vary | None = None, *, per: str = "all", reading: str = "natural",
-          collection=None, unit: str = "bytes", all_topics: bool = False):
+          collection=None, unit: str | None = None, all_topics: bool = False):
     """A run's measures at every value of one parameter; a long ``pandas.DataFrame``.
 
     - ``qrels``, ``run``, ``reading``, ``collection``, ``unit``, ``all_topics``: as

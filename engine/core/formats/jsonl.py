@@ -180,7 +180,9 @@ def span_qrels(path: str, spans: list[tuple], min_grade: int = 1, beps: dict[tup
     bep = np.asarray([beps.get((t, d), -1) for t, d in zip(topics, docs)], dtype=i64)
     lines = _Lines(np.asarray(first_line, dtype=i64), topic, topic_names, article, article_names, rel_size, doc_length,
                    bep, bep >= 0, row_a, start_a, end_a)
-    return _qrels(path, lines)
+    qrels = _qrels(path, lines)
+    qrels.implied = frozenset(d for d in docs if d not in given)
+    return qrels
 
 
 # -- runs ----------------------------------------------------------------------------------------

@@ -207,11 +207,16 @@ class JudgedTopic(MutableMapping):
 
 @dataclass
 class Qrels:
-    """FOL qrels: ``topics[topic][article]`` -> :class:`Judgement`, in file order."""
+    """FOL qrels: ``topics[topic][article]`` -> :class:`Judgement`, in file order.
+
+    ``implied``: the articles whose doc_length no line gives (JSON Lines and Chroma CSV qrels,
+    reference 2.11), their doc_length the largest end offset of their spans until a collection
+    gives it (:func:`readsim.core.qrels_lengths.with_collection_lengths`)."""
 
     path: str
     topics: dict[str, dict[str, Judgement]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    implied: frozenset[str] = frozenset()
 
     def judgement(self, topic: str, article: str) -> Judgement | None:
         return self.topics.get(topic, {}).get(article)
