@@ -57,13 +57,27 @@ class Loaded:
                 "runs": [r.path for r in self.runs]}
 
 
+def sample_files() -> tuple[dict | None, str]:
+    """``(files, problem)``: the shipped sample as the arguments of :meth:`readsim.app.session.Session.open_files` (all its
+    runs, the first shown; its topics when present), or None and why it cannot be opened."""
+    from readsim.core.samples import sample
+
+    s = sample()
+    if not (s.collection.is_dir() and s.qrels.is_file() and s.runs):
+        return None, f"the shipped sample is missing or incomplete ({s.collection.parent})"
+    return dict(collection=s.collection, qrels=s.qrels, runs=s.runs,
+                topics=s.topics if s.topics.is_file() else None, topic=s.topic), ""
+
+
 def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str | None = None,
-                indexing: Progress | None = None, segments=None) -> Loaded:
+                indexing: Progress | None = None, segments=None, known: tuple = (None, None)) -> Loaded:
     """Read the given files (each may be None; worker thread) in ``unit`` (``bytes`` or
     ``chars``), the collection's index built with ``indexing`` (:func:`index_collection`); with
     ``segments`` (a segment table's path, docs/reference.md section 2.14) the text runs are
-    segment runs, and none is read when the table cannot be. Never raises for bad input: see
-    the module docstring."""
+    segment runs, and none is read when the table cannot be. ``known``: the ``(qrels,
+    collection)`` already open; the qrels (read or known) take the collection's (read or known)
+    lengths where they give none (:func:`lengths_of`), here in the worker. Never raises for bad
+    input: see the module docstring."""
     out = Loaded()
 
     def attempt(kind: str, path, read: Callable):
@@ -79,9 +93,11 @@ def read_inputs(collection=None, qrels=None, runs=(), topics=None, unit: str | N
     if qrels is not None:
         out.qrels = attempt("qrels", qrels, read_qrels)
         if out.qrels is not None:
-            if out.collection is not None:
-                out.qrels = lengths_of(out.qrels, out.collection, out.errors.append)
             out.diagnostics += [str(d) for d in out.qrels.diagnostics]
+    lengths_from = out.collection if out.collection is not None else known[1]
+    lengthless = out.qrels if out.qrels is not None else known[0] if out.collection is not None else None
+    if lengthless is not None and lengths_from is not None:  # either may be opened after the other
+        out.qrels = lengths_of(lengthless, lengths_from, out.errors.append)
     table = None
     if segments is not None and runs:
         try:

@@ -42,7 +42,7 @@ from .article_loader import ArticleLoader
 from .articles import ArticleState
 from .background import Progress, input_error_text, run_in_background
 from .held_jobs import HeldJobs
-from .loading import CollectionNames, Loaded, check_inputs, describe, lengths_of, read_inputs, remember
+from .loading import CollectionNames, Loaded, check_inputs, describe, read_inputs, sample_files, remember
 from .reader_position import ReaderPosition
 from .rows import MODES, RankedRow
 
@@ -143,6 +143,7 @@ class Session(ReaderPosition, QObject):
         ``article`` (default: the best-ranked relevant article the collection has). A file that
         cannot be read is reported on ``error`` as ``path: reason``; the others are taken over."""
         unit, runs, segments = self.unit_option, [str(r) for r in runs], self.segments
+        known = (self.qrels, self.collection)  # the qrels take a collection's lengths in the worker
         indexing = self.indexing = Progress() if collection is not None else None
 
         def success(out: Loaded) -> None:
@@ -156,7 +157,7 @@ class Session(ReaderPosition, QObject):
                 self.message.emit(f"Indexing {collection} cancelled: the collection was not opened")
 
         def op() -> Loaded:
-            return read_inputs(collection, qrels, runs, topics, unit, indexing, segments)
+            return read_inputs(collection, qrels, runs, topics, unit, indexing, segments, known)
 
         self.message.emit("Loading…")
         run_in_background(self, op, success, self.worker_failed)
@@ -182,8 +183,6 @@ class Session(ReaderPosition, QObject):
             self.unit = unit_of(self.unit_option, out.collection)
         if out.qrels is not None:
             self.qrels = out.qrels
-        if self.qrels is not None and self.collection is not None:  # a collection opened after the qrels
-            self.qrels = lengths_of(self.qrels, self.collection, self._fail)
         if out.topics is not None:
             self.topics = out.topics
             self.topics_path = (paths or {}).get("topics")
@@ -264,13 +263,8 @@ class Session(ReaderPosition, QObject):
 
     def open_sample(self) -> None:
         """Open the shipped sample (all its runs; the first shown). Reports a missing sample."""
-        from readsim.core.samples import sample
-
-        s = sample()
-        if not (s.collection.is_dir() and s.qrels.is_file() and s.runs):
-            self._fail(f"the shipped sample is missing or incomplete ({s.collection.parent})")
-            return
-        self.open_files(s.collection, s.qrels, s.runs, s.topics if s.topics.is_file() else None, s.topic)
+        files, problem = sample_files()
+        self.open_files(**files) if files is not None else self._fail(problem)
 
     def load(self, kind: str, path: str | os.PathLike) -> None:
         """Open one file of ``kind`` (``collection``, ``qrels``, ``run``, ``topics``)."""

@@ -51,3 +51,22 @@ def test_a_document_whose_length_cannot_be_read_is_a_message(qtbot, tmp_path):
     qtbot.waitUntil(lambda: activity().count == 0 and bool(s.errors), timeout=20_000)
     assert any(f"{folder / 'a.txt'}:1: not UTF-8 text" in e for e in s.errors)
     qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+def test_the_qrels_take_the_lengths_whichever_opens_first(qtbot, tmp_path):
+    """'ééab' (4 characters): the qrels give no doc_length, so until a collection is open the
+    length is the spans' end (2); the collection opened after the qrels, or the qrels after the
+    collection, gives 4 (read in the worker, reference 2.11)."""
+    folder, qrels, run = _files(tmp_path, "ééab".encode())
+    for first, then in (({"qrels": qrels, "runs": [run]}, {"collection": folder}),
+                        ({"collection": folder}, {"qrels": qrels, "runs": [run]})):
+        s = _window(qtbot).session
+        s.open_files(**first)
+        qtbot.waitUntil(lambda s=s: activity().count == 0, timeout=20_000)
+        if s.qrels is not None:
+            assert s.qrels.judgement("1", "a").doc_length == 2
+        s.open_files(**then)
+        qtbot.waitUntil(lambda s=s: activity().count == 0 and s.qrels is not None and s.collection is not None,
+                        timeout=20_000)
+        assert s.qrels.judgement("1", "a").doc_length == 4
+        assert s.errors == []

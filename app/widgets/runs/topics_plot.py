@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from readsim.core.report_numbers import plural
 from readsim.core.topic_differences import TopicDifferences, topic_differences
 
 from ... import runs_model as rm
-from ...plain import esc
+from ...plain import esc, plain_label, rich_label
 from ..plots import DASH, cache_axes, pg, restyle, themed, title_size
 
 MAX_LABELS = 14
@@ -56,12 +56,12 @@ class TopicsPlot(QWidget):
         self.against.currentIndexChanged.connect(self._chosen)
         for box in (self.chooser, self.against):
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.summary = QLabel()
+        self.summary = rich_label()  # numbers and counts only, in bold
         self.summary.setWordWrap(True)  # the row never widens the window
         self.summary.setMinimumWidth(120)
-        row.addWidget(QLabel("Plot:"))
+        row.addWidget(plain_label("Plot:"))
         row.addWidget(self.chooser)
-        row.addWidget(QLabel("−"))
+        row.addWidget(plain_label("−"))
         row.addWidget(self.against)
         row.addWidget(self.summary, 1)
         lay.addLayout(row)
