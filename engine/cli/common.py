@@ -181,6 +181,18 @@ class Parser(argparse.ArgumentParser):
 SUBCOMMAND_FORMATS = ("text", "tsv", "jsonl")
 
 
+def add_reading_options(p: argparse.ArgumentParser) -> None:
+    """``--reading``, ``--unit``, ``--min-grade``, ``--levels`` and ``--plain-gp``: how the
+    runs are read and scored, as plain evaluation reads them (reference 9.1)."""
+    p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
+                   help="reading order after the matching chain (default natural)")
+    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
+    p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
+    p.add_argument("--levels", type=option(levels), default=4, metavar="L",
+                   help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
+    p.add_argument("--plain-gp", action="store_true", help="gP@r past the end of a short run is sum/r")
+
+
 def add_subcommand_options(p: argparse.ArgumentParser, tables: str = "") -> None:
     """QRELS, ``-m``, ``--format``, ``--reading``, ``--unit``, ``--levels`` and ``--plain-gp``:
     the options ``compare`` and ``fidelity`` share, in this order (their help). ``tables``: what
@@ -192,13 +204,7 @@ def add_subcommand_options(p: argparse.ArgumentParser, tables: str = "") -> None
                    help="a readable report (text, the default), or rows: tsv (a #kind header row before each "
                    "kind of row) or jsonl (one object per row with a \"kind\" key)"
                    + (f"; latex or markdown: {tables}" if tables else ""))
-    p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
-                   help="reading order after the matching chain (default natural)")
-    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
-    p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
-    p.add_argument("--levels", type=option(levels), default=4, metavar="L",
-                   help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
-    p.add_argument("--plain-gp", action="store_true", help="gP@r past the end of a short run is sum/r")
+    add_reading_options(p)
 
 
 def run_subcommand(parser: Parser, run, argv: Sequence[str], out: TextIO, err: TextIO) -> int:

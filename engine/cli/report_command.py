@@ -23,11 +23,9 @@ import os
 from typing import TextIO
 
 from readsim.core.coverage import run_paths
-from readsim.core.measure import MAX_LEVELS, option, parse_count
-from readsim.core.reading import Mode
-from readsim.core.units import UNIT_HELP, UNITS, unit_of
-from .common import (EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, MIN_GRADE_HELP, Parser, check_paths, levels, min_grade,
-                     progress, read_inputs, run_subcommand, warn)
+from readsim.core.measure import option, parse_count
+from readsim.core.units import unit_of
+from .common import (add_reading_options, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, check_paths, progress, read_inputs, run_subcommand, warn)
 from .compare_command import add_test_options
 
 
@@ -46,13 +44,7 @@ def build_parser() -> Parser:
     p.add_argument("qrels", metavar="QRELS", help="qrels file")
     p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                    help="list measure (repeatable; default AgP/F(0.25)); the first drives the per-topic part")
-    p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
-                   help="reading order after the matching chain (default natural)")
-    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
-    p.add_argument("--min-grade", type=option(min_grade), default=1, metavar="G", help=MIN_GRADE_HELP)
-    p.add_argument("--levels", type=option(levels), default=4, metavar="L",
-                   help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
-    p.add_argument("--plain-gp", action="store_true", help="gP@r past the end of a short run is sum/r")
+    add_reading_options(p)
     p.add_argument("runs", nargs="*", metavar="RUN", help="run files; at least 2 in all, with those of --runs")
     p.add_argument("--runs", dest="folder", metavar="DIR", help="a folder of run files (every file not starting with '.')")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the report: an .html file")
