@@ -40,6 +40,7 @@ _WHERE = {
     "ArticleEvaluation": ".operations.article", "parse_measure": ".operations.evaluate",
     "Collection": ".core.collection", "elements": ".elements", "sample": ".core.samples",
     "sweep": ".operations.sweep", "loss": ".operations.loss", "plot_curves": ".operations.figures",
+    "report": ".operations.report",
 }
 
 __all__ = ["__version__", "InputError", "InputWarning", *_WHERE]

@@ -222,3 +222,30 @@ def test_the_tukey_hsd_and_bh_are_compare_s(files, tmp_path):
         shown = {k: tr.xpath(f"td[@class='{k}']")[0].text_content() for k in ("p_adjusted", "ci_low", "ci_high")}
         assert shown["ci_low"] == format_signed(r["ci_low"]) and shown["ci_high"] == format_signed(r["ci_high"])
         assert shown["p_adjusted"] in (f"{r['p_adjusted']:.3f}", "<0.001")
+
+
+def test_the_api_writes_the_report_the_command_writes(files, tmp_path):
+    """``readsim.report``: the same numbers as ``readsim-eval report`` (the page differs only in its
+    provenance's command line and time), written atomically to the path given."""
+    import re
+
+    import readsim
+
+    argv = [files["q"], files["bad"], files["mid"], files["good"]]
+    out = tmp_path / "cli.html"
+    assert run_cli("report", *argv, "-m", "AgP/F(0.25)", "-m", "MAP", "--seed", "2", "-o", out)[0] == 0
+    html = readsim.report(files["q"], argv[1:], tmp_path / "api.html", ["AgP/F(0.25)", "MAP"], seed=2)
+    assert (tmp_path / "api.html").read_text(encoding="utf-8") == html
+    self_contained(html)
+    shown = {}
+    for name, doc in (("cli", page(out)), ("api", lxml.html.fromstring(html))):
+        shown[name] = [cells(doc, table, m) for table in ("means", "pairs", "loss") for m in ("AgP/F(0.25)", "MAP", None)
+                       if table != "loss" or m is None]
+        shown[name].append(cells(doc, "topics"))
+    assert shown["api"] == shown["cli"] and shown["api"][0]
+    provenance = r"<tr><th class='run'>(written|command)</th><td>[^<]*</td></tr>"
+    assert re.sub(provenance, "", html) == re.sub(provenance, "", out.read_text(encoding="utf-8"))
+    with pytest.raises(ValueError, match="at least 2 runs"):
+        readsim.report(files["q"], argv[1:2])
+    with pytest.raises(ValueError, match="articles"):
+        readsim.report(files["q"], argv[1:], articles=51)

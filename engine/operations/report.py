@@ -191,3 +191,58 @@ def _articles(data: ReportData, qrels, runs, c, d, count: int, reading, collecti
     if skipped:
         data.notes.append(f"articles: {plural(skipped, 'topic')} that differ more passed over: neither {d.run} nor "
                           f"{d.reference} ranks a relevant article of theirs that the collection holds")
+
+
+def report(qrels, runs, path: str | os.PathLike | None = None, measures=None, *, collection=None,
+           reading: str = "natural", unit: str | None = None, all_topics: bool = False, levels: int = 4,
+           condensed: bool = False, test: str = "bootstrap", alpha: float = 0.05, resamples: int = 1000,
+           seed: int = 0, correction: str = "none", articles: int = 3) -> str:
+    """The report of ``runs`` compared (``readsim-eval report``, reference 9.9): one self-contained
+    HTML page (a ``str``), written atomically to ``path`` when given.
+
+    ``qrels``, ``runs``, ``collection``, ``unit``, ``reading``, ``all_topics``, ``condensed``: as
+    :func:`readsim.compare`; ``measures``: list measure names (default ``AgP/F(0.25)``; the first
+    drives the per-topic part); ``test``, ``alpha``, ``resamples``, ``seed``, ``correction``: as
+    :func:`readsim.compare`; ``levels``: LE's levels; ``articles``: how many topics get their
+    articles drawn (0 to 50; needs ``collection``). Inputs given as files are listed with their
+    size in bytes and SHA-256. Raises :class:`readsim.InputError` on bad input, ``ValueError`` on
+    an option out of range, fewer than 2 runs or fewer than 2 paired topics,
+    :class:`readsim.operations.figures.PlotsMissing` (an ``ImportError``) without matplotlib
+    (the extra ``plots``), ``OSError`` when ``path`` cannot be written."""
+    import dataclasses
+
+    from readsim.core.atomic import write_text
+    from readsim.core.paired_statistics import CORRECTIONS, TESTS
+    from readsim.core.run_comparison import check_options
+    from readsim.core.units import unit_of
+    from readsim.operations.checks import choice, flag, real, whole
+    from readsim.operations.evaluate import _check, _collection, _lengths, _measures
+    from readsim.operations.inputs import as_qrels, labelled_runs
+    from readsim.operations.report_html import report_page
+
+    _check("all", reading, unit)
+    check_options(choice("test", test, TESTS), real("alpha", alpha), whole("resamples", resamples),
+                  whole("seed", seed), choice("correction", correction, CORRECTIONS))
+    whole("articles", articles, 0, 50)
+    parsed = _measures(measures if measures is not None else ["AgP/F(0.25)"], "all")
+    judged = as_qrels(qrels)
+    engine_runs, labels = labelled_runs(runs)
+    if len(engine_runs) < 2:
+        raise ValueError(f"a report compares at least 2 runs, not {len(engine_runs)}")
+    labelled = [dataclasses.replace(r, run_id=label) for r, label in zip(engine_runs, labels)]
+    found = _collection(collection, unit)
+    judged = _lengths(judged, found)
+    files = [(role, p) for role, p in [("qrels", qrels), *(("run", r) for r in runs), ("collection", collection)]
+             if isinstance(p, (str, os.PathLike))]
+    options = [("measures", ", ".join(m.name for m in parsed)), ("reading", reading), ("unit", unit_of(unit, found)),
+               ("topics", "every judged topic (all_topics)" if flag("all_topics", all_topics) else
+                "the topics every run has"),
+               ("test", f"{test}, alpha {alpha:g}, {resamples} resamples, seed {seed}, correction {correction}")]
+    data = build_report(judged, labelled, parsed, collection=found, reading=reading, all_topics=all_topics,
+                        levels=levels, condensed=flag("condensed", condensed), test=test, alpha=alpha,
+                        resamples=resamples, seed=seed, correction=correction, articles=articles,
+                        options=options, paths=files)
+    page = report_page(data)
+    if path is not None:
+        write_text(path, page)
+    return page
