@@ -22,11 +22,10 @@ import errno
 import os
 from typing import TextIO
 
-from readsim.core.measure import MAX_LEVELS, BadParameter, UnknownMeasure, option, parse_count, parse_real
-from readsim.core.reading import Mode
+from readsim.core.measure import BadParameter, UnknownMeasure, option, parse_count, parse_real
 from readsim.core.report_numbers import plural
-from readsim.core.units import UNIT_HELP, UNITS
-from .common import EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, check_paths, levels, list_measures, read_inputs, warn
+from readsim.core.coverage import run_paths
+from .common import add_reading_options, EXIT_INPUT, EXIT_STATUS_HELP, EXIT_USAGE, Parser, check_paths, list_measures, read_inputs, warn
 
 
 def _level(text: str) -> float:
@@ -50,7 +49,9 @@ def build_parser() -> Parser:
         "Needs matplotlib: pip install 'readsim[plots]'. " + EXIT_STATUS_HELP)
     p.add_argument("figure", choices=("topics", "curve"), help="the figure: topics or curve")
     p.add_argument("qrels", metavar="QRELS", help="qrels file")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="run files: 2 or more for topics, 1 or more for curve")
+    p.add_argument("runs", nargs="*", metavar="RUN", help="run files: 2 or more for topics, 1 or more for curve, "
+                   "with those of --runs")
+    p.add_argument("--runs", dest="folder", metavar="DIR", help="a folder of run files (every file not starting with '.')")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the figure file: .svg, .pdf or .png")
     p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                    help="topics: the list measure (default AgP/F(0.25))")
@@ -66,14 +67,9 @@ def build_parser() -> Parser:
                    help="curve gP: the last rank, 1 to 1000 (default 50)")
     p.add_argument("-c", dest="complete", action="store_true",
                    help="every judged topic, a topic missing from a run scoring as an empty ranking")
-    p.add_argument("--reading", default="natural", choices=[m.value for m in Mode],
-                   help="reading order after the matching chain (default natural)")
-    p.add_argument("--unit", choices=UNITS, help=UNIT_HELP)
+    add_reading_options(p)
     p.add_argument("--collection", metavar="DIR", help="the articles (as plain evaluation)")
     p.add_argument("--strict", action="store_true", help="reject runs the official INEX tool rejects")
-    p.add_argument("--levels", type=option(levels), default=4, metavar="L",
-                   help=f"LE levels L, a whole number from 1 to {MAX_LEVELS} (default 4; NR = L + 1)")
-    p.add_argument("--plain-gp", action="store_true", help="gP@r past the end of a short run is sum/r")
     return p
 
 
@@ -96,6 +92,7 @@ def main(argv: list[str], out: TextIO, err: TextIO) -> int:
         print(f"readsim-eval figure: {exc}", file=err)
         return EXIT_USAGE
     need = 2 if args.figure == "topics" else 1
+    args.runs = run_paths(args.runs, args.folder)
     if len(args.runs) < need or len(measures) > 1:
         print(f"readsim-eval figure: {args.figure} draws {'two runs under one measure' if need == 2 else 'runs'}: "
               f"give {need} runs or more" + (" and one -m" if need == 2 else ""), file=err)
