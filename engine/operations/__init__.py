@@ -16,6 +16,7 @@ defined here too (those returning ``pandas`` objects import pandas on first use)
 - :mod:`.equivalent`      the window's equivalent command: the ``readsim-eval`` line and the
   Python lines that print what it shows (View ▸ Equivalent command)
 - :mod:`.figures`         figures with matplotlib (extra ``plots``): the difference plot, the runs' curves
-- :mod:`.report`          the HTML report's numbers (``readsim-eval report``)
+- :mod:`.report`          the HTML report's numbers (``readsim-eval report``, ``readsim.report``)
+- :mod:`.report_data`     what the report shows, as plain data
 - :mod:`.report_html`     the HTML report's page: self-contained, escaped, numbers readable back
 """

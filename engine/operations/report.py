@@ -19,34 +19,12 @@ import datetime
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from readsim.core.listmeasures import Evaluation
 from readsim.core.measure import ListMeasure, parse_list_measure
 from readsim.core.report_numbers import plural
-
-LOSS_FIELDS = ("as_is", "browse", "fetch", "interaction", "unretrieved", "perfect")
-"""The loss split's columns as ``readsim-eval loss``'s topic rows name them (reference 5.11)."""
-
-
-@dataclass
-class ReportData:
-    """What the report shows (plain data; :mod:`readsim.operations.report_html` writes it)."""
-
-    provenance: list[tuple[str, str]]
-    files: list[tuple[str, str, int | None, str | None]]  # role, path, bytes, sha256 (None: a folder)
-    comparison: object  # readsim.core.run_comparison.Comparison
-    evaluations: list[Evaluation]
-    plots: list[tuple[str, str]] = field(default_factory=list)  # (caption, inline SVG)
-    curve: str | None = None
-    loss_measure: str | None = None
-    losses: dict[str, dict[str, float]] = field(default_factory=dict)  # run -> field -> mean
-    loss_topics: dict[str, int] = field(default_factory=dict)
-    articles: list[tuple[str, str, list[tuple[str, str]]]] = field(default_factory=list)  # topic, caption, views
-    notes: list[str] = field(default_factory=list)
-
+from readsim.operations.report_data import LOSS_FIELDS, ReportData
 
 def checksum(path: str | os.PathLike) -> tuple[int | None, str | None]:
     """``(size in bytes, SHA-256 hex)`` of a file; ``(None, None)`` for a folder. Raises ``OSError``."""

@@ -13,7 +13,7 @@ import math
 
 from readsim.core.report_numbers import format_number, format_signed
 
-from readsim.operations.report import LOSS_FIELDS, ReportData
+from readsim.operations.report_data import LOSS_FIELDS, ReportData
 
 GOOD, BAD = "#d4efdc", "#f8d7d4"
 STYLE = """
