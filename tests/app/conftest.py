@@ -88,8 +88,9 @@ def shared_real_window(request, qapp, real, tmp_path_factory):
 @pytest.fixture
 def real_window_shared(qtbot, shared_real_window):
     """As :func:`real_window`, on the module's one window (:func:`shared_real_window`), shown as a
-    fresh window shows it: the reader's default settings, topic 2009074, ``article`` open and
-    scrolled to its top. What else a test changes (docks, edits, sizes) it undoes itself."""
+    fresh window shows it: the reader's default settings, topic 2009074, ``article`` open at its
+    first screen and scrolled to its top. What else a test changes (docks, edits, sizes) it undoes
+    itself, or it takes a window of its own."""
 
     def open_(article: str) -> MainWindow:
         window = shared_real_window
@@ -100,6 +101,7 @@ def real_window_shared(qtbot, shared_real_window):
         if session.current is None or session.current.name != article:
             session.open_article(article)
         wait_loaded(qtbot, session, article)
+        session.set_step(0)
         window.article.view.verticalScrollBar().setValue(0)
         return window
 
