@@ -78,6 +78,7 @@ def shared_real_window(request, qapp, real, tmp_path_factory):
     session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[real["run"]],
                          topics=real["topics"]), TOPIC)
     wait_loaded(QtBot(request), session)
+    window.first_article = session.current.name  # what a fresh window opens without an article asked
     yield window
     QtBot(request).waitUntil(lambda: activity().count == 0, timeout=20_000)
     window.close()
@@ -88,12 +89,13 @@ def shared_real_window(request, qapp, real, tmp_path_factory):
 @pytest.fixture
 def real_window_shared(qtbot, shared_real_window):
     """As :func:`real_window`, on the module's one window (:func:`shared_real_window`), shown as a
-    fresh window shows it: the reader's default settings, topic 2009074, ``article`` open at its
-    first screen and scrolled to its top. What else a test changes (docks, edits, sizes) it undoes
-    itself, or it takes a window of its own."""
+    fresh window shows it: the reader's default settings, topic 2009074, ``article`` (else the one
+    a fresh window opens first) open at its first screen and scrolled to its top. What else a test
+    changes (docks, edits, sizes) it undoes itself, or it takes a window of its own."""
 
-    def open_(article: str) -> MainWindow:
+    def open_(article: str | None = None) -> MainWindow:
         window = shared_real_window
+        article = article or window.first_article
         session = window.session
         qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
         session.set_settings(**{f.name: getattr(Settings(), f.name) for f in dataclasses.fields(Settings)})
