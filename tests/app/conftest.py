@@ -1,13 +1,18 @@
-"""GUI fixtures: fresh settings per test, the real INEX data loaded once, a window on it."""
+"""GUI fixtures: fresh settings per test, the real INEX data loaded once, a window on it (one per
+test, or one per module where the tests only read it or undo what they change)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
+from pytestqt.qtbot import QtBot
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
 from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import Settings
 from readsim.core.formats import read_qrels, read_run, read_topics
 
 TOPIC = "2009074"  # complete in the shipped subset: every relevant and retrieved article is there
@@ -50,6 +55,56 @@ def real_window(qtbot, real):
                         topics=real["topics"])
         session.adopt(loaded, topic, article)
         wait_loaded(qtbot, session, article)
+        return window
+
+    yield open_
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+@pytest.fixture(scope="module")
+def shared_real_window(request, qapp, real, tmp_path_factory):
+    """One window per test module on topic 2009074 of the real data, for the tests that only read
+    it or undo what they change (:func:`real_window_shared`): a window costs about 1.3 s of CPU to
+    build and fill. It reads and writes QSettings in its own folder until the first test's
+    ``fresh_settings``. Closed and deleted after the module's last test."""
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths
+
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("shared-window-settings")))
+    session = Session()
+    window = MainWindow(session, show_dialogs=False, restore=False)
+    window.show()
+    session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[real["run"]],
+                         topics=real["topics"]), TOPIC)
+    wait_loaded(QtBot(request), session)
+    window.first_article = session.current.name  # what a fresh window opens without an article asked
+    yield window
+    QtBot(request).waitUntil(lambda: activity().count == 0, timeout=20_000)
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # now, not at the next module's end
+
+
+@pytest.fixture
+def real_window_shared(qtbot, shared_real_window):
+    """As :func:`real_window`, on the module's one window (:func:`shared_real_window`), shown as a
+    fresh window shows it: the reader's default settings, topic 2009074, ``article`` (else the one
+    a fresh window opens first) open at its first screen and scrolled to its top. What else a test
+    changes (docks, edits, sizes) it undoes itself, or it takes a window of its own."""
+
+    def open_(article: str | None = None) -> MainWindow:
+        window = shared_real_window
+        article = article or window.first_article
+        session = window.session
+        qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+        session.set_settings(**{f.name: getattr(Settings(), f.name) for f in dataclasses.fields(Settings)})
+        session.topic = TOPIC  # a test may have set it by hand (an id as a file could give it)
+        if session.current is None or session.current.name != article:
+            session.open_article(article)
+        wait_loaded(qtbot, session, article)
+        session.set_step(0)
+        window.article.view.verticalScrollBar().setValue(0)
         return window
 
     yield open_

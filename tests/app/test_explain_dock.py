@@ -35,7 +35,19 @@ TOPIC, ARTICLE = "2009074", "23724"
 
 
 @pytest.fixture
-def window(real_window):
+def window(real_window_shared, qtbot):
+    """The module's one window on 23724, its Explain dock closed: the tests using it change only
+    the reader's settings, the topic, the open article and the dock, which this undoes."""
+    w = real_window_shared(ARTICLE)
+    if w.explain_dock.isVisible():
+        w.act_explain.trigger()
+        qtbot.waitUntil(lambda: not w.explain_dock.isVisible())
+    return w
+
+
+@pytest.fixture
+def fresh_window(real_window):
+    """A window of its own: what a first opening of the dock shows, and the dock's height changed."""
     return real_window(ARTICLE)
 
 
@@ -49,7 +61,8 @@ def open_dock(w, qtbot):
     return w.explain
 
 
-def test_the_chooser_offers_the_scores_panels_measures_and_totals_them(window, qtbot):
+def test_the_chooser_offers_the_scores_panels_measures_and_totals_them(fresh_window, qtbot):
+    window = fresh_window
     panel = open_dock(window, qtbot)
     names = [panel.chooser.itemText(i) for i in range(panel.chooser.count())]
     assert names == [m.name for m in panel_measures(window.session.settings)] + list(EXTRA)
@@ -216,12 +229,13 @@ def cut_rows(table) -> list[int]:
     return out
 
 
-def test_the_terms_table_shows_whole_rows_and_its_last_row_whole(window, qtbot):
+def test_the_terms_table_shows_whole_rows_and_its_last_row_whole(fresh_window, qtbot):
     """Whatever the dock's height, no term row is cut at the table's edges: the table is as high
     as the whole rows that fit; scrolled down, its last row shows whole."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
+    window = fresh_window
     panel = open_dock(window, qtbot)
     table = panel.table
     rows = table.verticalHeader().defaultSectionSize()

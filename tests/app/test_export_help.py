@@ -1,4 +1,5 @@
-"""Export (PNG, SVG, CSV, JSON) and help (F1, shortcuts) on the real data, acting as a user."""
+"""Export (PNG, SVG, CSV, JSON) and help (F1, shortcuts) on the real data, acting as a user: on
+one window for the module (``real_window_shared``), but the test that resizes it, on its own."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ def shown_text(measure, value: float) -> str:
 
 
 @pytest.mark.parametrize("suffix", [".png", ".svg"])
-def test_export_article_and_plot_pictures(real_window, tmp_path, suffix):
-    w = real_window(ARTICLE)
+def test_export_article_and_plot_pictures(real_window_shared, tmp_path, suffix):
+    w = real_window_shared(ARTICLE)
     art = export.export_article(w, tmp_path / f"article{suffix}")
     plot = export.export_precision_plot(w, tmp_path / f"plot{suffix}")
     for path in (art, plot):
@@ -52,8 +53,8 @@ def test_plot_menu_lists_both_curve_plots_of_a_narrow_topic_dock(real_window, qt
     assert any(n.startswith("gP[r]") for n in names) and any(n.startswith("NCE[r]") for n in names), names
 
 
-def test_export_scores_equal_the_shown_scores(real_window, tmp_path):
-    w = real_window(ARTICLE)
+def test_export_scores_equal_the_shown_scores(real_window_shared, tmp_path):
+    w = real_window_shared(ARTICLE)
     s = w.session
     s.set_settings(mode="worst", tolerance=500, beta=1.0)
     shown = w.scores.shown()
@@ -77,8 +78,8 @@ def test_export_scores_equal_the_shown_scores(real_window, tmp_path):
         export.export_scores(w, tmp_path / "scores.txt")
 
 
-def test_export_ranked_list(real_window, real, tmp_path):
-    w = real_window(ARTICLE)
+def test_export_ranked_list(real_window_shared, real, tmp_path):
+    w = real_window_shared(ARTICLE)
     shown = w.scores.shown()
     measures = panel_measures(w.session.settings)
     order = [e.article for e in real["run"].topics["2009074"]]
@@ -95,8 +96,8 @@ def test_export_ranked_list(real_window, real, tmp_path):
     assert {m.name: shown_text(m, data["articles"][9][m.name]) for m in measures} == shown
 
 
-def test_export_menu(real_window):
-    w = real_window(ARTICLE)
+def test_export_menu(real_window_shared):
+    w = real_window_shared(ARTICLE)
     file_menu = next(a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "File")
     sub = next(a.menu() for a in file_menu.actions() if a.menu() is not None and a.menu().title() == "&Export")
     sub.aboutToShow.emit()
@@ -106,8 +107,8 @@ def test_export_menu(real_window):
     assert w.act_export_scores.shortcut() == QKeySequence("Ctrl+E")
 
 
-def test_f1_opens_the_measures_explained(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_f1_opens_the_measures_explained(real_window_shared, qtbot):
+    w = real_window_shared(ARTICLE)
     w.activateWindow()
     qtbot.waitUntil(lambda: w.isActiveWindow())
     qtbot.keyClick(w, Qt.Key.Key_F1)
@@ -120,8 +121,8 @@ def test_f1_opens_the_measures_explained(real_window, qtbot):
         assert formula in text, formula
 
 
-def test_shortcuts_list_is_the_actions(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_shortcuts_list_is_the_actions(real_window_shared, qtbot):
+    w = real_window_shared(ARTICLE)
     w.act_help_shortcuts.trigger()
     qtbot.waitUntil(lambda: w.shortcuts_help.isVisible())
     text = w.shortcuts_help.browser.toPlainText()

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from readsim.app.playback import LINE, MIN_INTERVAL_MS, jumps
+from readsim.app.playback import DEFAULT_SPEED, LINE, MIN_INTERVAL_MS, jumps
 from readsim.app.widgets.article_view import _merged
 from readsim.core import docmeasures as dm
 from readsim.core import intervals as iv
@@ -24,6 +24,17 @@ from readsim.core.reading import Mode, Piece, window as read_window
 ARTICLE = "23724"
 N = 27562
 NRC = 4164
+
+
+@pytest.fixture
+def window(real_window_shared, qtbot):
+    """The module's one window on 23724 (``real_window_shared``), stopped at the article's start
+    at the default speed, as a fresh window opens."""
+    w = real_window_shared(ARTICLE)
+    w.playback.pause()
+    w.playback.set_speed(DEFAULT_SPEED)
+    qtbot.mouseClick(w.playback_bar.start_btn, Qt.MouseButton.LeftButton)
+    return w
 
 
 def focus_view(qtbot, w):
@@ -66,8 +77,8 @@ def test_jumps_by_hand():
     assert jumps((Piece(0, 5, False), Piece(5, 9, True))) == []
 
 
-def test_play_then_pause_follows_the_reader(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_play_then_pause_follows_the_reader(window, qtbot):
+    w = window
     pb, bar = w.playback, w.playback_bar
     assert pb.top == 0 and not pb.is_playing()
     check_position(w, 0)
@@ -81,8 +92,8 @@ def test_play_then_pause_follows_the_reader(real_window, qtbot):
     check_position(w, top)
 
 
-def test_steps_and_scores_by_hand(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_steps_and_scores_by_hand(window, qtbot):
+    w = window
     pb = w.playback
     focus_view(qtbot, w)
     for _ in range(5):  # five lines forward: top 300, screen 2
@@ -111,8 +122,8 @@ def test_steps_and_scores_by_hand(real_window, qtbot):
     assert pb.top == 0
 
 
-def test_space_plays_and_pauses_in_the_article(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_space_plays_and_pauses_in_the_article(window, qtbot):
+    w = window
     focus_view(qtbot, w)
     qtbot.keyClick(w.article.view, Qt.Key.Key_Space)
     assert w.playback.is_playing()
@@ -127,8 +138,8 @@ def test_space_plays_and_pauses_in_the_article(real_window, qtbot):
     (1200, 50, 60),
     (6000, 16, 120),     # 10 ms is below the 16 ms floor: 6000 * 0.016 = 96 -> two lines
 ])
-def test_speed_sets_the_timer(real_window, qtbot, speed, interval, stride):
-    w = real_window(ARTICLE)
+def test_speed_sets_the_timer(window, qtbot, speed, interval, stride):
+    w = window
     box = w.playback_bar.speed
     box.selectAll()
     qtbot.keyClicks(box, str(speed))
@@ -137,8 +148,8 @@ def test_speed_sets_the_timer(real_window, qtbot, speed, interval, stride):
     assert w.playback.stride() == stride
 
 
-def test_faster_and_slower_keys(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_faster_and_slower_keys(window, qtbot):
+    w = window
     focus_view(qtbot, w)
     qtbot.keyClick(w.article.view, Qt.Key.Key_BracketRight)
     assert w.playback.speed == 900 and w.playback_bar.speed.value() == 900
@@ -147,8 +158,8 @@ def test_faster_and_slower_keys(real_window, qtbot):
     assert w.playback.speed == 600
 
 
-def test_playback_stops_at_the_end(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_playback_stops_at_the_end(window, qtbot):
+    w = window
     pb = w.playback
     w.session.set_step(89)  # near the end: top 26,700
     check_position(w, 26700)

@@ -1,5 +1,6 @@
 """File ▸ Export figure… and Reader ▸ Record playback… (app/widgets/render_dialogs.py): where
-they are, when they are enabled, and what their dialogs write (real data, topic 2009074)."""
+they are, when they are enabled, and what their dialogs write (real data, topic 2009074; one
+window for the module, ``real_window_shared``)."""
 
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ def test_the_entries_are_in_file_and_reader_and_need_an_article(qtbot):
     assert not window.act_export_figure.isEnabled() and not window.act_record.isEnabled()
 
 
-def test_export_figure_dialog_writes_the_range_asked(real_window, monkeypatch, tmp_path):
-    window = real_window()
+def test_export_figure_dialog_writes_the_range_asked(real_window_shared, monkeypatch, tmp_path):
+    window = real_window_shared()
     assert window.act_export_figure.isEnabled()
 
     def setup(d: rd.FigureDialog) -> None:
@@ -51,8 +52,8 @@ def test_export_figure_dialog_writes_the_range_asked(real_window, monkeypatch, t
     assert window.status.text() == f"Exported {out}"
 
 
-def test_record_dialog_writes_a_gif_and_cancel_writes_nothing(real_window, qtbot, monkeypatch, tmp_path):
-    window = real_window()
+def test_record_dialog_writes_a_gif_and_cancel_writes_nothing(real_window_shared, qtbot, monkeypatch, tmp_path):
+    window = real_window_shared()
     s = window.session
 
     def setup(d: rd.RecordDialog) -> None:
@@ -72,8 +73,8 @@ def test_record_dialog_writes_a_gif_and_cancel_writes_nothing(real_window, qtbot
     assert window.status.text() == f"Recording cancelled; nothing was written to {out}"
 
 
-def test_a_recording_the_file_refuses_is_a_message(real_window, monkeypatch, tmp_path):
-    window = real_window()
+def test_a_recording_the_file_refuses_is_a_message(real_window_shared, monkeypatch, tmp_path):
+    window = real_window_shared()
     shown = []
     monkeypatch.setattr(window, "show_error", shown.append)
     accept(monkeypatch, rd.RecordDialog, lambda d: None)
@@ -84,8 +85,8 @@ def test_a_recording_the_file_refuses_is_a_message(real_window, monkeypatch, tmp
     assert len(shown) == 1 and shown[0].startswith(f"Cannot export to {folder}: Is a directory")
 
 
-def test_a_bad_range_in_the_dialog_is_a_message(real_window, monkeypatch, tmp_path):
-    window = real_window()
+def test_a_bad_range_in_the_dialog_is_a_message(real_window_shared, monkeypatch, tmp_path):
+    window = real_window_shared()
     shown = []
     monkeypatch.setattr(window, "show_error", shown.append)
 
@@ -102,10 +103,10 @@ def test_a_bad_range_in_the_dialog_is_a_message(real_window, monkeypatch, tmp_pa
 
 
 @pytest.mark.parametrize("available", [True, False])
-def test_mp4_is_offered_only_when_it_can_be_written(real_window, monkeypatch, available):
+def test_mp4_is_offered_only_when_it_can_be_written(real_window_shared, monkeypatch, available):
     from readsim.app import recording
 
-    window = real_window()
+    window = real_window_shared()
     monkeypatch.setattr(recording, "mp4_available", lambda: available)
     d = rd.RecordDialog(window)
     assert d.format.model().item(1).isEnabled() is available

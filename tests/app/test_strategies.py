@@ -46,6 +46,18 @@ def shown(panel) -> dict[str, dict[str, float]]:
     return {r.name: {m.name: model.value(r.name, m.name) for m in model.measures} for r in model.rows}
 
 
+@pytest.fixture
+def window(real_window_shared, qtbot):
+    """The module's one window on 23724 (``real_window_shared``), the dock hidden (which ends a
+    preview), as a fresh window opens."""
+    w = real_window_shared(ARTICLE_ID)
+    if w.strategies_dock.isVisible():
+        w.act_strategies.trigger()
+        qtbot.waitUntil(lambda: not w.strategies_dock.isVisible())
+    assert w.strategies.previewing is None
+    return w
+
+
 def open_dock(w, qtbot):
     assert not w.strategies_dock.isVisible()
     w.act_strategies.trigger()  # View ▸ Simulated strategies
@@ -53,8 +65,8 @@ def open_dock(w, qtbot):
     return w.strategies
 
 
-def test_view_menu_entry_and_a_free_shortcut(real_window):
-    w = real_window(ARTICLE_ID)
+def test_view_menu_entry_and_a_free_shortcut(window):
+    w = window
     view_menu = next(a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "View")
     assert w.act_strategies in view_menu.actions() and w.act_strategies.text() == "Simulated strategies"
     assert w.act_strategies.shortcut() == QKeySequence(SHORTCUT)
@@ -62,8 +74,8 @@ def test_view_menu_entry_and_a_free_shortcut(real_window):
     assert all(QKeySequence(SHORTCUT) not in a.shortcuts() for a in others)
 
 
-def test_table_equals_the_engine_and_follows_the_controls(real_window, real, qtbot):
-    w = real_window(ARTICLE_ID)
+def test_table_equals_the_engine_and_follows_the_controls(window, real, qtbot):
+    w = window
     panel = open_dock(w, qtbot)
     assert [r.name for r in panel.model.rows] == ["S", "SL", "SLD", "SS", "SST", "run"]
     assert [m.name for m in panel.model.measures] == ["aveChP", "T2IF(300)", "LE(300)", "F(0.25)"]
@@ -106,8 +118,8 @@ def test_table_equals_the_engine_and_follows_the_controls(real_window, real, qtb
     assert len({v["aveChP"] for v in doc.values()}) == 1
 
 
-def test_another_article_and_a_hidden_dock(real_window, real, qtbot):
-    w = real_window(ARTICLE_ID)
+def test_another_article_and_a_hidden_dock(window, real, qtbot):
+    w = window
     panel = open_dock(w, qtbot)
     w.session.open_article(OTHER_ID)
     qtbot.waitUntil(lambda: w.session.current.name == OTHER_ID and "2193171" in panel.header.text())
@@ -121,8 +133,8 @@ def test_another_article_and_a_hidden_dock(real_window, real, qtbot):
     assert shown(panel) == expected(real, OTHER_ID, Settings(screen=2000))
 
 
-def test_selecting_a_row_previews_it_in_the_article(real_window, real, qtbot):
-    w = real_window(ARTICLE_ID)
+def test_selecting_a_row_previews_it_in_the_article(window, real, qtbot):
+    w = window
     panel = open_dock(w, qtbot)
     view, cur = w.article.view, w.session.current
     run_marks = view.marks()
@@ -155,8 +167,8 @@ def test_selecting_a_row_previews_it_in_the_article(real_window, real, qtbot):
     assert panel.previewing is None and view.marks().chain == run_marks.chain
 
 
-def test_strategy_spans_for_the_passage_editor(real_window, real):
-    w = real_window(ARTICLE_ID)
+def test_strategy_spans_for_the_passage_editor(window, real):
+    w = window
     s = w.session
     j = real["qrels"].judgement(TOPIC, ARTICLE_ID)
     for name in STRATEGIES:

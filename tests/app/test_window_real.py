@@ -1,4 +1,5 @@
-"""The window on real INEX data (topic 2009074): ranked list, live scores, reading screens.
+"""The window on real INEX data (topic 2009074): ranked list, live scores, reading screens; one
+window for the module (``real_window_shared``: each test starts from the default settings).
 
 Expected scores are the engine's, computed here independently of the window from the qrels'
 passages and doc_length and the run's passages; a few are also worked by hand from the qrels
@@ -42,8 +43,8 @@ def run_order(path, topic):
     return seen
 
 
-def test_ranked_list_follows_the_run(real_window, real):
-    w = real_window(ARTICLE_ID)
+def test_ranked_list_follows_the_run(real_window_shared, real):
+    w = real_window_shared(ARTICLE_ID)
     m = w.model
     order = run_order(real["paths"] / "runs" / "bert-passages.run", TOPIC)
     assert [m.data(m.index(r, ARTICLE)) for r in range(m.rowCount())] == order
@@ -59,8 +60,8 @@ def test_ranked_list_follows_the_run(real_window, real):
     assert w.topic_combo.currentData() == TOPIC and "web ranking" in w.topic_combo.currentText()
 
 
-def test_scores_follow_the_controls(real_window, real, qtbot):
-    w = real_window(ARTICLE_ID)
+def test_scores_follow_the_controls(real_window_shared, real, qtbot):
+    w = real_window_shared(ARTICLE_ID)
     shown = w.scores.shown
     assert shown() == expected(real, Settings())
     # by hand: T = [0, 25686) holds all of R (4,164 bytes): P_set = 4164/25686, R_set = 1
@@ -85,8 +86,8 @@ def test_scores_follow_the_controls(real_window, real, qtbot):
     assert w.model.data(w.model.index(r, 4)) == shown()["aveChP"]
 
 
-def test_article_text_positions_and_marks(real_window, real):
-    w = real_window(ARTICLE_ID)
+def test_article_text_positions_and_marks(real_window_shared, real):
+    w = real_window_shared(ARTICLE_ID)
     cur = w.session.current
     lay = cur.layout
     doc = build_document(lay)
@@ -102,8 +103,8 @@ def test_article_text_positions_and_marks(real_window, real):
     assert [n for n, _, _ in w.article.view.marks().chain] == [1]  # one merged retrieved passage
 
 
-def test_reading_screens_step(real_window, real, qtbot):
-    w = real_window(ARTICLE_ID)
+def test_reading_screens_step(real_window_shared, real, qtbot):
+    w = real_window_shared(ARTICLE_ID)
     s = w.session
     w.controls.mode.setCurrentIndex(w.controls.mode.findData("worst"))
     w.controls.preset_buttons[2000].click()
@@ -127,8 +128,8 @@ def test_reading_screens_step(real_window, real, qtbot):
     assert s.step == 0 and not w.article.prev_btn.isEnabled()
 
 
-def test_next_article_and_mode_cycle_shortcuts(real_window, qtbot):
-    w = real_window(ARTICLE_ID)
+def test_next_article_and_mode_cycle_shortcuts(real_window_shared, qtbot):
+    w = real_window_shared(ARTICLE_ID)
     s = w.session
     r = w.model.row_of(ARTICLE_ID)
     w.act_next_article.trigger()
@@ -138,10 +139,10 @@ def test_next_article_and_mode_cycle_shortcuts(real_window, qtbot):
     assert s.settings.mode is Mode.WORST and w.controls.mode.currentText() == "worst"
 
 
-def test_article_missing_from_the_collection(real_window, real, qtbot):
+def test_article_missing_from_the_collection(real_window_shared, real, qtbot):
     order = run_order(real["paths"] / "runs" / "bert-passages.run", TOPIC)
     missing = next(a for a in order if not (real["collection"] / f"{a}.xml").exists())
-    w = real_window(missing)
+    w = real_window_shared(missing)
     cur = w.session.current
     assert cur.article is None and "not in the collection" in w.article.view.toPlainText()
     assert w.scores.shown()["LE(300)"] == "5"  # non-relevant (not in the qrels): NR = 5

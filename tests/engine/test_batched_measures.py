@@ -55,7 +55,7 @@ def batch_of(arts, mode, entries=None):
 MODES = ["natural", "worst", "best", "document", "entry"]
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(arts=articles(), measures=doc_measures(), mode=st.sampled_from(MODES), levels=st.integers(1, 6),
        data=st.data())
 def test_batched_scores_are_the_per_character_reference_article_by_article(arts, measures, mode, levels, data):
@@ -141,7 +141,7 @@ def run_and_qrels(draw) -> tuple[str, str]:
     return "\n".join(q) + "\n", "\n".join(r) + "\n"
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(files=run_and_qrels(), kw=st.sampled_from([{}, {"mode": "document"}, {"mode": "worst"}, {"mode": "best"},
                                                   {"mode": "entry"}, {"mode": "entry", "as_document": True},
                                                   {"as_document": True}, {"complete": True}, {"levels": 2}]))

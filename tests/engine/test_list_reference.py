@@ -133,7 +133,7 @@ def _in_context_names(doc: str) -> dict[str, str]:
     return names
 
 
-SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SLOW

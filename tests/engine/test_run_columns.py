@@ -23,7 +23,7 @@ from .strategies import MODES, cases
 TOL = 1e-12
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(many=st.lists(cases(max_length=200), max_size=6), mode=st.sampled_from(MODES))
 def test_a_batch_of_articles_in_every_mode_is_the_per_character_reference(many, mode):
     rel = [iv.normalize(c["relevant"]) for c in many]
@@ -81,7 +81,7 @@ def test_per_article_scores_of_a_topic_the_qrels_do_not_judge_are_the_null_value
     assert rows == [("1", "a", [1.0, 1.0, 1.0]), ("9", "a", [0.0, 5.0, 0.0]), ("9", "b", [0.0, 5.0, 0.0])]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(many=st.lists(cases(max_length=200), max_size=6), mode=st.sampled_from(MODES))
 def test_many_articles_change_mode_in_one_batch_as_one_by_one(many, mode):
     evs = [evaluate_document(c["relevant"], c["retrieved"], c["doc_length"], c["mode"], c["entry"]) for c in many]

@@ -246,7 +246,7 @@ def qrels_files(draw) -> bytes:
     return (end.join(lines) + draw(st.sampled_from(["", end]))).encode("utf-8")
 
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @SETTINGS
