@@ -52,6 +52,7 @@ from .playback import Playback
 from .presentation import Presentation, build_appearance
 from .widgets.lesson_dock import LessonPanel, build_lessons
 from .widgets.topic_chooser import TopicChooserScores, build_topic_scores
+from .widgets.sandbox_dialog import SandboxOpener, build_sandbox
 from .widgets.placement import Scrolled, keep_inside, place
 from .render_args import DEFAULT_SIZE  # the picture's size by default, and the window's on a large screen
 
@@ -120,6 +121,9 @@ class MainWindow(QMainWindow):
     act_open_run: QAction
     act_open_topics: QAction
     act_sample: QAction
+    # File ▸ New sandbox… (widgets/sandbox_dialog.py): its dialog built on first use
+    act_sandbox: QAction
+    sandbox: SandboxOpener
     act_next_article: QAction
     act_prev_article: QAction
     act_next_screen: QAction
@@ -287,6 +291,7 @@ class MainWindow(QMainWindow):
         self.topic_scores = build_topic_scores(self)  # after the topic view and the editor: its scores follow both
         self.article_cancel_button, self.act_cancel_article, self.set_cancel_busy = build_article_loading(self)
         self.act_save_view, self.act_open_view = build_views(self)
+        self.act_sandbox, self.sandbox = build_sandbox(self)  # after Open sample
         self.view_restore = None
         self.lesson, self.lesson_dock, self.lessons_menu = build_lessons(self)
         (self.presentation, self.act_zoom_in, self.act_zoom_out, self.act_zoom_reset, self.act_present,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from . import atomic
@@ -78,6 +79,14 @@ class Sandbox:
                     return (f"field {kind}[{k}]: [{start}, {end}] is not a span of the text: give "
                             f"0 <= start < end <= {len(self.text)} (characters, end exclusive)")
         return None
+
+
+def shipped_examples() -> list[Path]:
+    """The shipped sandbox files (``resources/sandbox/*.readsim-sandbox``, seed 003's worked
+    examples), sorted by name."""
+    package = __package__.rsplit(".", 1)[0] + ".resources"  # readsim.resources
+    root = Path(str(resources.files(package).joinpath("sandbox")))
+    return sorted(root.glob("*" + SUFFIX))
 
 
 def _fail(path, name: str, reason: str) -> InputError:

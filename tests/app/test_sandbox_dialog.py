@@ -1,0 +1,106 @@
+"""File ▸ New sandbox… (docs/reference.md section 9.2.2): the spans' table without a window, marks
+made with the selection, and seed 003's worked examples opened in the window, whose score panel
+shows the paper's numbers (Arvola, Kekäläinen & Junkkari 2010, section 4.1, Examples 1 and 2)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as Fr
+
+import pytest
+from PySide6.QtGui import QTextCursor
+
+from readsim.core.sandbox import Sandbox, read_sandbox, shipped_examples
+
+MINI = "relevant content is in bold\nand retrieved is underlined"  # Table 1's mini document, 55 characters
+
+
+def test_offsets_between_the_text_box_and_characters():
+    # "a😀b": the emoji is one character, two UTF-16 code units: box position 3 is character 2
+    from readsim.app.widgets.sandbox_dialog import chars_of, units_of
+
+    assert [chars_of("a😀b", u) for u in (0, 1, 3, 4)] == [0, 1, 2, 3]
+    assert [units_of("a😀b", c) for c in (0, 1, 2, 3)] == [0, 1, 3, 4]
+
+
+def test_the_spans_model(qtbot):
+    from readsim.app.widgets.sandbox_dialog import END, RELEVANT, RETRIEVED, START, TEXT, SpansModel
+
+    m = SpansModel()
+    m.set_rows("abcdefghij", [(2, 5)], [(8, 10)])
+    assert m.add(RELEVANT, 0, 1) == 1 and m.add(RETRIEVED, 3, 4) == 3  # each after the last of its kind
+    assert m.spans(RELEVANT) == ((2, 5), (0, 1)) and m.spans(RETRIEVED) == ((8, 10), (3, 4))
+    assert m.data(m.index(0, TEXT)) == "cde"
+    assert m.setData(m.index(0, END), "7") and m.spans(RELEVANT)[0] == (2, 7)
+    assert not m.setData(m.index(0, START), "x") and not m.setData(m.index(0, START), "-1")
+    m.remove(0)
+    assert m.spans(RELEVANT) == ((0, 1),)
+
+
+def test_marking_the_selection(qtbot):
+    from readsim.app.widgets.sandbox_dialog import SandboxDialog
+
+    errors = []
+    d = SandboxDialog(lambda box: None, errors.append)
+    qtbot.addWidget(d)
+    assert not d.window_button.isEnabled()
+    d.editor.setPlainText(MINI)
+    assert d.window_button.isEnabled()  # a text, no spans: it can be opened (nothing relevant)
+
+    def select(start: int, end: int) -> None:
+        c = d.editor.textCursor()
+        c.setPosition(start)
+        c.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        d.editor.setTextCursor(c)
+
+    select(0, 27)
+    d.mark_relevant.click()
+    select(23, 45)
+    d.mark_retrieved.click()
+    assert d.sandbox() == Sandbox(MINI, ((0, 27),), ((23, 45),))
+    assert len(d.editor.extraSelections()) == 3  # relevant, relevant and retrieved [23, 27), retrieved
+    d.model.setData(d.model.index(1, 2), "99")  # the retrieved span's end past the 55 characters
+    assert "give 0 <= start < end <= 55" in d.problem.text() and not d.window_button.isEnabled()
+    assert d.open_file(shipped_examples()[0].parent / "missing.readsim-sandbox") is False
+    assert errors and "missing.readsim-sandbox" in errors[0]
+
+
+# The paper's numbers worked by hand (section 4.1; docs/reference.md section 11). Natural reading order:
+# Example 1, retrieved 33..55: <33..55, 1..32>, the j-th relevant character read at 23 + j, aveChP =
+# (1/27) sum_j j/(23+j) = 0.3484 (paper: 0.35), F1 = 0 (nothing relevant retrieved). Whole document:
+# aveChP = 1, F1 = 2 (27/55)(1) / (27/55 + 1) = 27/41 = 0.6585 (paper: 0.66). Example 2, retrieved
+# 24..45: <24..45, 1..23, 46..55>, aveChP = (4 + sum_j (4+j)/(22+j))/27 = 0.5306 (paper: 0.53),
+# F1 = 2*4/(22+27) = 8/49 = 0.1633 (paper: 0.16). The first character read is relevant only when
+# the reading starts at character 1 or 24; LE(300) is 1 for all three (f <= 300).
+HAND = {"example-1": (float(sum(Fr(j, 23 + j) for j in range(1, 28)) / 27), 0.0),
+        "whole-document": (1.0, 27 / 41),
+        "example-2": (float((4 + sum(Fr(4 + j, 22 + j) for j in range(1, 24))) / 27), 8 / 49)}
+PAPER = {"example-1": (0.35, 0.0), "whole-document": (1.0, 0.66), "example-2": (0.53, 0.16)}
+
+
+@pytest.mark.parametrize("name", sorted(HAND))
+def test_seed_003_examples_in_the_window(name, qtbot, gui_thread_gc, fresh_settings):
+    from readsim.app.background import activity
+    from readsim.app.mainwindow import MainWindow
+    from readsim.app.session import Session
+
+    session = Session()
+    window = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(window)
+    window.show()
+    session.set_settings(beta=1.0)  # the paper's F-score has alpha = 1
+    assert window.act_sandbox in window.file_menu.actions()
+    path = next(p for p in shipped_examples() if p.stem == name)
+    dialog = window.sandbox.show(read_sandbox(path))
+    assert dialog.editor.toPlainText() == MINI and "Arvola" in dialog.note.text()
+    dialog.window_button.click()
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None
+                    and session.current.name == "doc", timeout=20_000)
+    qtbot.waitUntil(lambda: "aveChP" in window.scores.exact(), timeout=20_000)
+    panel = window.scores.exact()
+    ave, f1 = HAND[name]
+    assert (round(ave, 2), round(f1, 2)) == PAPER[name]
+    assert math.isclose(panel["aveChP"], ave, abs_tol=1e-12)
+    assert math.isclose(panel["F(1)"], f1, abs_tol=1e-12)
+    assert panel["LE(300)"] == 1.0
+    assert session.unit == "chars" and session.topic == "sandbox"
