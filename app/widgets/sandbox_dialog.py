@@ -314,6 +314,7 @@ class SandboxOpener:
         self.session, self.show_error, self.parent = session, show_error, parent
         self.dialog: SandboxDialog | None = None
         self._folder: tempfile.TemporaryDirectory | None = None
+        self.action = QAction("New &sandbox…", parent)  # File ▸ New sandbox… (build_sandbox)
 
     def show(self, box: Sandbox | None = None) -> SandboxDialog:
         """Show the dialog (built now if it is not), with ``box`` when given."""
@@ -344,18 +345,15 @@ class SandboxOpener:
         return paths
 
 
-def build_sandbox(window) -> tuple[QAction, SandboxOpener]:
-    """File ▸ New sandbox… (:data:`SHORTCUT`), after Open sample; returns it and the window's
-    :class:`SandboxOpener` (its ``act_sandbox`` and ``sandbox``)."""
+def build_sandbox(window, menu: QMenu) -> SandboxOpener:
+    """File ▸ New sandbox… (:data:`SHORTCUT`, the opener's ``action``), added to ``menu`` (the
+    File menu being built, after Open sample); returns the window's :class:`SandboxOpener` (its
+    ``sandbox``)."""
     opener = SandboxOpener(window.session, window.show_error, window)
-    act = QAction("New &sandbox…", window)
+    act = opener.action
     act.setShortcut(QKeySequence(SHORTCUT))
     act.setStatusTip("Type or paste a short text, mark relevant and retrieved text, and read it as an article")
     act.triggered.connect(lambda: opener.show())
-    after = window.act_sample
-    acts = window.file_menu.actions()
-    at = acts[acts.index(after) + 1] if after in acts and acts.index(after) + 1 < len(acts) else None
-    window.file_menu.insertAction(at, act)
+    menu.addAction(act)
     window.addAction(act)
-    return act, opener
-
+    return opener

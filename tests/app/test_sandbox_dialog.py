@@ -89,7 +89,7 @@ def test_seed_003_examples_in_the_window(name, qtbot, gui_thread_gc, fresh_setti
     qtbot.addWidget(window)
     window.show()
     session.set_settings(beta=1.0)  # the paper's F-score has alpha = 1
-    assert window.act_sandbox in window.file_menu.actions()
+    assert window.sandbox.action in window.file_menu.actions()
     path = next(p for p in shipped_examples() if p.stem == name)
     dialog = window.sandbox.show(read_sandbox(path))
     assert dialog.editor.toPlainText() == MINI and "Arvola" in dialog.note.text()
