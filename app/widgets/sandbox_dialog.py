@@ -146,6 +146,7 @@ class SandboxDialog(QDialog):
         self.note = QLabel()
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         self.note.setWordWrap(True)
+        self.note.setVisible(False)  # a sandbox's note, where it comes from (set_sandbox)
         self.editor = QPlainTextEdit()
         self.editor.setPlaceholderText("Type or paste a short text, select some of it, then mark it relevant or retrieved.")
         self.model = SpansModel(self)

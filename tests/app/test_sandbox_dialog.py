@@ -104,3 +104,18 @@ def test_seed_003_examples_in_the_window(name, qtbot, gui_thread_gc, fresh_setti
     assert math.isclose(panel["F(1)"], f1, abs_tol=1e-12)
     assert panel["LE(300)"] == 1.0
     assert session.unit == "chars" and session.topic == "sandbox"
+
+
+def test_readsim_opens_a_sandbox_file(tmp_path, capsys, fresh_settings):
+    from readsim.app.main import main
+
+    example = next(p for p in shipped_examples() if p.stem == "example-1")
+    shot = tmp_path / "shot.png"
+    assert main([str(example), "--size", "1280x720", "--screenshot", str(shot)]) == 0, capsys.readouterr().err
+    assert shot.stat().st_size > 0
+    bad = tmp_path / "bad.readsim-sandbox"
+    bad.write_text('{"format": "readsim-sandbox", "text": "abc", "relevant": [[0, 9]]}')
+    assert main([str(bad), "--screenshot", str(shot)]) == 1
+    assert f"{bad}: field relevant[0]: [0, 9] is not a span of the text" in capsys.readouterr().err
+    assert main([str(example), "--unit", "bytes", "--screenshot", str(shot)]) == 2
+    assert "has its offsets in characters" in capsys.readouterr().err
