@@ -32,6 +32,8 @@ from readsim.core.errors import InputError
 from readsim.core.sandbox import ARTICLE, SUFFIX, TOPIC, Sandbox, read_sandbox, save_sandbox, shipped_examples
 
 from .. import appearance as look
+from ..background import run_in_background
+from ..loading import Loaded, read_inputs
 from ..plain import menu_text
 
 KIND, START, END, TEXT = range(4)
@@ -328,8 +330,10 @@ class SandboxOpener:
         return self.dialog
 
     def open_in_window(self, box: Sandbox) -> dict[str, Path] | None:
-        """Save ``box`` into this process's sandbox folder and open it in the session: topic
-        ``sandbox``, article ``doc``, in characters. Returns the files, or None (the error told)."""
+        """Save ``box`` into this process's sandbox folder and open it in the session (read in a
+        worker, :func:`readsim.app.loading.read_inputs`, then :meth:`Session.adopt`; not put in the
+        recent files): topic ``sandbox``, article ``doc``, in characters. Returns the files, or
+        None (the error told)."""
         if self.session.unit_option == "bytes":
             self.show_error("sandbox: its offsets are characters; this window reads bytes (--unit bytes): "
                             "start readsim without --unit to open a sandbox")
@@ -342,7 +346,18 @@ class SandboxOpener:
         except (ValueError, OSError) as err:
             self.show_error(f"sandbox: {err}")
             return None
-        self.session.open_files(folder, paths["qrels"], [paths["run"]], None, TOPIC, ARTICLE)
+        session, unit = self.session, self.session.unit_option
+
+        def op() -> Loaded:  # as Session.open_files reads, but not into the recent files: the folder goes
+            return read_inputs(folder, paths["qrels"], [str(paths["run"])], None, unit)
+
+        def success(out: Loaded) -> None:
+            if out.anything():
+                session.adopt(out, TOPIC, ARTICLE)
+            for text in out.errors:
+                self.show_error(text)
+
+        run_in_background(self.parent, op, success, session.worker_failed)
         return paths
 
 

@@ -104,6 +104,9 @@ def test_seed_003_examples_in_the_window(name, qtbot, gui_thread_gc, fresh_setti
     assert math.isclose(panel["F(1)"], f1, abs_tol=1e-12)
     assert panel["LE(300)"] == 1.0
     assert session.unit == "chars" and session.topic == "sandbox"
+    from readsim.app.input_files import recent_files
+
+    assert recent_files() == []  # the temporary folder is not a recent file
 
 
 def test_readsim_opens_a_sandbox_file(tmp_path, capsys, fresh_settings):
@@ -119,3 +122,33 @@ def test_readsim_opens_a_sandbox_file(tmp_path, capsys, fresh_settings):
     assert f"{bad}: field relevant[0]: [0, 9] is not a span of the text" in capsys.readouterr().err
     assert main([str(example), "--unit", "bytes", "--screenshot", str(shot)]) == 2
     assert "has its offsets in characters" in capsys.readouterr().err
+
+
+def test_marks_made_with_the_mouse_are_characters_in_the_window(qtbot, gui_thread_gc, fresh_settings):
+    # "😀ab cd": 6 characters (the emoji one character, two UTF-16 units in the box, 4 UTF-8 bytes).
+    # Relevant "ab" = [1, 3), retrieved "b c" = [2, 5): |R n T| = 1 ("b"), |T| = 3, |R| = 2, so
+    # P_set = 1/3, R_set = 1/2. Natural reading: the chain [2, 5) ("b", " ", "c"), then [0, 2)
+    # ("😀", "a"), then "d": relevant at positions 1 and 5, aveChP = (1/1 + 2/5) / 2 = 0.7.
+    from readsim.app.background import activity
+    from readsim.app.mainwindow import MainWindow
+    from readsim.app.session import Session
+
+    session = Session()
+    window = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(window)
+    window.show()
+    d = window.sandbox.show()
+    d.editor.setPlainText("😀ab cd")
+    for kind, (start, end) in (("relevant", (2, 4)), ("retrieved", (3, 6))):  # UTF-16 positions in the box
+        c = d.editor.textCursor()
+        c.setPosition(start)
+        c.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        d.editor.setTextCursor(c)
+        (d.mark_relevant if kind == "relevant" else d.mark_retrieved).click()
+    assert d.sandbox() == Sandbox("😀ab cd", ((1, 3),), ((2, 5),))
+    d.window_button.click()
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: "aveChP" in window.scores.exact(), timeout=20_000)
+    panel = window.scores.exact()
+    assert math.isclose(panel["P_set"], 1 / 3, abs_tol=1e-12) and math.isclose(panel["R_set"], 1 / 2, abs_tol=1e-12)
+    assert math.isclose(panel["aveChP"], 0.7, abs_tol=1e-12)
