@@ -338,9 +338,10 @@ def start(session, window, args: argparse.Namespace) -> None:
 
         session.article_changed.connect(first_article)
     if getattr(args, "sandbox_data", None) is not None:  # readsim NAME.readsim-sandbox (reference 9.2.2)
-        window.sandbox.open_in_window(args.sandbox_data)
-        if not headless(args):
-            window.sandbox.show(args.sandbox_data)
+        if headless(args):
+            window.sandbox.open_in_window(args.sandbox_data)
+        else:  # the dialog beside the window, which follows its changes (Live)
+            window.sandbox.show(args.sandbox_data).open_in_window()
         return
     if getattr(args, "view_data", None) is not None:
         from .view_state import restore

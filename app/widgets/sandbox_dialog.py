@@ -23,16 +23,16 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QMenu, QPlainTextEdit,
+from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QMenu, QPlainTextEdit,
                                QPushButton, QTableView, QTextEdit, QVBoxLayout, QWidget)
 
 from readsim.core.errors import InputError
 from readsim.core.sandbox import ARTICLE, SUFFIX, TOPIC, Sandbox, read_sandbox, save_sandbox, shipped_examples
 
 from .. import appearance as look
-from ..background import run_in_background
+from ..background import LatestJob
 from ..loading import Loaded, read_inputs
 from ..plain import menu_text
 
@@ -42,6 +42,7 @@ RELEVANT, RETRIEVED = "relevant", "retrieved"
 SHORTCUT = "Ctrl+Alt+N"
 FILTER = f"Sandboxes (*{SUFFIX});;All files (*)"
 SHOWN_CHARS = 40  # the table's Text column: the span's first characters
+LIVE_DELAY_MS = 400  # a pause in typing or marking before the window follows (Live)
 
 
 def chars_of(text: str, units: int) -> int:
@@ -174,6 +175,14 @@ class SandboxDialog(QDialog):
         self.save_button = QPushButton("&Save…")
         self.window_button = QPushButton("Open in &window")
         self.window_button.setDefault(True)
+        self.live = QCheckBox("&Live")
+        self.live.setChecked(True)
+        self.live.setToolTip("Once opened in the window, the window follows every change (after a pause)")
+        self.opened = False  # opened in the window once: Live follows from then on
+        self._live_timer = QTimer(self)
+        self._live_timer.setSingleShot(True)
+        self._live_timer.setInterval(LIVE_DELAY_MS)
+        self._live_timer.timeout.connect(self._follow)
         marks = QHBoxLayout()
         for b in (self.mark_relevant, self.mark_retrieved, self.remove):
             marks.addWidget(b)
@@ -182,6 +191,7 @@ class SandboxDialog(QDialog):
         for b in (self.examples, self.open_button, self.save_button):
             files.addWidget(b)
         files.addStretch(1)
+        files.addWidget(self.live)
         files.addWidget(self.window_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.note)
@@ -195,7 +205,7 @@ class SandboxDialog(QDialog):
         self.remove.clicked.connect(self._remove_selected)
         self.open_button.clicked.connect(self._ask_open)
         self.save_button.clicked.connect(self._ask_save)
-        self.window_button.clicked.connect(lambda: self._open(self.sandbox()))
+        self.window_button.clicked.connect(self.open_in_window)
         self.editor.textChanged.connect(self._text_changed)
         self.model.modelReset.connect(self.refresh)
         self.model.rowsInserted.connect(self.refresh)
@@ -232,6 +242,16 @@ class SandboxDialog(QDialog):
             return
         self.table.selectRow(self.model.add(kind, *span))
 
+    def open_in_window(self) -> None:
+        """Open the sandbox in the window; with Live checked, the window then follows each change."""
+        self._live_timer.stop()
+        self.opened = True
+        self._open(self.sandbox())
+
+    def _follow(self) -> None:
+        if self.opened and self.live.isChecked() and self.sandbox().problem() is None:
+            self._open(self.sandbox())
+
     def _text_changed(self) -> None:
         self.model.set_text(self.editor.toPlainText())
         self.refresh()
@@ -249,6 +269,8 @@ class SandboxDialog(QDialog):
         self.window_button.setEnabled(problem is None)
         self.save_button.setEnabled(problem is None)
         self.editor.setExtraSelections(self._marks(box))
+        if self.opened and self.live.isChecked() and problem is None:
+            self._live_timer.start()
 
     def _marks(self, box: Sandbox) -> list:
         n, m = len(box.text), look.marks()
@@ -318,6 +340,7 @@ class SandboxOpener:
         self.dialog: SandboxDialog | None = None
         self._folder: tempfile.TemporaryDirectory | None = None
         self.action = QAction("New &sandbox…", parent)  # File ▸ New sandbox… (build_sandbox)
+        self._job = LatestJob(parent)  # Live opens again and again: only the latest is shown
 
     def show(self, box: Sandbox | None = None) -> SandboxDialog:
         """Show the dialog (built now if it is not), with ``box`` when given."""
@@ -348,7 +371,7 @@ class SandboxOpener:
             return None
         session, unit = self.session, self.session.unit_option
 
-        def op() -> Loaded:  # as Session.open_files reads, but not into the recent files: the folder goes
+        def op(progress) -> Loaded:  # as Session.open_files reads, but not into the recent files: the folder goes
             return read_inputs(folder, paths["qrels"], [str(paths["run"])], None, unit)
 
         def success(out: Loaded) -> None:
@@ -357,7 +380,7 @@ class SandboxOpener:
             for text in out.errors:
                 self.show_error(text)
 
-        run_in_background(self.parent, op, success, session.worker_failed)
+        self._job.start(op, success, session.worker_failed)
         return paths
 
 

@@ -152,3 +152,31 @@ def test_marks_made_with_the_mouse_are_characters_in_the_window(qtbot, gui_threa
     panel = window.scores.exact()
     assert math.isclose(panel["P_set"], 1 / 3, abs_tol=1e-12) and math.isclose(panel["R_set"], 1 / 2, abs_tol=1e-12)
     assert math.isclose(panel["aveChP"], 0.7, abs_tol=1e-12)
+
+
+def test_live_the_window_follows_the_table(qtbot, gui_thread_gc, fresh_settings):
+    # example 2 opened, then its retrieved passage typed as [0, 55): the whole document, whose
+    # aveChP is 1 and F1 27/41 (Arvola et al. 2010, section 4.1; worked above)
+    from readsim.app.background import activity
+    from readsim.app.mainwindow import MainWindow
+    from readsim.app.session import Session
+    from readsim.app.widgets.sandbox_dialog import END, START
+
+    session = Session()
+    window = MainWindow(session, show_dialogs=False, restore=False)
+    qtbot.addWidget(window)
+    window.show()
+    session.set_settings(beta=1.0)
+    d = window.sandbox.show(read_sandbox(next(p for p in shipped_examples() if p.stem == "example-2")))
+    d.window_button.click()
+    qtbot.waitUntil(lambda: activity().count == 0 and math.isclose(window.scores.exact().get("F(1)", -1), 8 / 49),
+                    timeout=20_000)
+    d.model.setData(d.model.index(1, START), "0")
+    d.model.setData(d.model.index(1, END), "55")
+    qtbot.waitUntil(lambda: activity().count == 0 and math.isclose(window.scores.exact().get("F(1)", -1), 27 / 41),
+                    timeout=20_000)
+    assert window.scores.exact()["aveChP"] == 1.0
+    d.live.setChecked(False)
+    d.model.setData(d.model.index(1, END), "45")  # [0, 45): not followed without Live
+    qtbot.wait(800)
+    assert math.isclose(window.scores.exact()["F(1)"], 27 / 41)
