@@ -93,6 +93,23 @@ class SpansModel(QAbstractTableModel):
             del self.rows[row]
             self.endRemoveRows()
 
+    def shift(self, at: int, removed: int, added: int) -> None:
+        """The text changed at character ``at``: ``removed`` characters replaced by ``added``.
+        Offsets after the change move with their text (text typed where a span starts goes before
+        it, where it ends after it); a start inside the removed stretch moves past the added text,
+        an end to the stretch's start (a span inside it becomes empty, which the problem line names)."""
+        def moved(x: int, start: bool) -> int:
+            if x < at or (x == at and not start and removed == 0):
+                return x
+            if x >= at + removed:
+                return x + added - removed
+            return at + added if start else at
+
+        for row in self.rows:
+            row[1], row[2] = moved(row[1], True), moved(row[2], False)
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, TEXT))
+
     def spans(self, kind: str) -> tuple[tuple[int, int], ...]:
         """The ``(start, end)`` spans of ``kind``, in the table's order."""
         return tuple((s, e) for k, s, e in self.rows if k == kind)
@@ -206,6 +223,8 @@ class SandboxDialog(QDialog):
         self.open_button.clicked.connect(self._ask_open)
         self.save_button.clicked.connect(self._ask_save)
         self.window_button.clicked.connect(self.open_in_window)
+        self._text = ""  # the text before the latest change (contentsChange counts in it)
+        self.editor.document().contentsChange.connect(self._contents_change)
         self.editor.textChanged.connect(self._text_changed)
         self.model.modelReset.connect(self.refresh)
         self.model.rowsInserted.connect(self.refresh)
@@ -222,6 +241,7 @@ class SandboxDialog(QDialog):
 
     def set_sandbox(self, box: Sandbox) -> None:
         """Show ``box``: its text in the box, its spans in the table, its note above."""
+        self.model.set_rows("")
         self.editor.setPlainText(box.text)
         self.note.setText(box.note)
         self.note.setVisible(bool(box.note))
@@ -251,6 +271,12 @@ class SandboxDialog(QDialog):
     def _follow(self) -> None:
         if self.opened and self.live.isChecked() and self.sandbox().problem() is None:
             self._open(self.sandbox())
+
+    def _contents_change(self, position: int, removed: int, added: int) -> None:
+        old, new = self._text, self.editor.toPlainText()
+        self._text = new
+        at = chars_of(old, position)
+        self.model.shift(at, chars_of(old, position + removed) - at, chars_of(new, position + added) - at)
 
     def _text_changed(self) -> None:
         self.model.set_text(self.editor.toPlainText())

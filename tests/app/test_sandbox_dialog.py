@@ -180,3 +180,25 @@ def test_live_the_window_follows_the_table(qtbot, gui_thread_gc, fresh_settings)
     d.model.setData(d.model.index(1, END), "45")  # [0, 45): not followed without Live
     qtbot.wait(800)
     assert math.isclose(window.scores.exact()["F(1)"], 27 / 41)
+
+
+def test_marks_move_with_their_text(qtbot):
+    from readsim.app.widgets.sandbox_dialog import SandboxDialog, units_of
+
+    d = SandboxDialog(lambda box: None, lambda text: None)
+    qtbot.addWidget(d)
+    d.set_sandbox(Sandbox("abc def", ((4, 7),), ((0, 3),)))
+    c = d.editor.textCursor()
+    c.setPosition(0)
+    c.insertText("😀 ")  # 2 characters (3 UTF-16 units) where the retrieved span starts: before it
+    assert d.sandbox().relevant == ((6, 9),) and d.sandbox().retrieved == ((2, 5),)
+    assert d.sandbox().text[6:9] == "def"
+    c.setPosition(5)  # after "😀 ab" (UTF-16: 😀 is 2 units): delete "c d"
+    c.setPosition(8, QTextCursor.MoveMode.KeepAnchor)
+    c.removeSelectedText()
+    # "😀 abef": "abc" [2, 5) lost "c", its end at the cut (4); "def" [6, 9) lost "d": from the cut, 4, to 9 - 3 = 6
+    assert d.sandbox().text == "😀 abef"
+    assert d.sandbox().retrieved == ((2, 4),) and d.sandbox().relevant == ((4, 6),)
+    c.setPosition(units_of(d.sandbox().text, 4))
+    c.insertText("!")  # where "ab" ends and "ef" starts: after the one, before the other
+    assert d.sandbox().retrieved == ((2, 4),) and d.sandbox().relevant == ((5, 7),)
