@@ -352,7 +352,7 @@ class SandboxDialog(QDialog):
             self.open_file(path)
 
     def _ask_save(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Save the sandbox into a folder (doc.txt, qrels, run)")
+        folder, _ = QFileDialog.getSaveFileName(self, "Save the sandbox as a new folder (doc.txt, qrels, run)", "sandbox")
         if folder:
             self.save(folder)
 

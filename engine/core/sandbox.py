@@ -235,14 +235,17 @@ def _refuse_link(path: Path) -> None:
 
 
 def save_sandbox(box: Sandbox, folder: str | os.PathLike) -> dict[str, Path]:
-    """Write ``box`` into ``folder`` (created if missing, its parent must exist) as the files of
+    """Write ``box`` into ``folder`` (created if missing, its parent must exist; an existing one
+    may hold only the files of :data:`FILES`, as a sandbox saved before) as the files of
     :data:`FILES`; returns their paths by kind. ``readsim-eval --collection FOLDER --qrels
     FOLDER/sandbox.qrels FOLDER/sandbox.run`` then scores it (in characters, the collection's
     unit). Every file is written atomically.
 
     Raises ``ValueError`` with :meth:`Sandbox.problem`'s text for a sandbox that cannot be
     evaluated; ``OSError`` naming the path when the folder or one of the files is a symbolic
-    link (never written through) or is not a regular file, or a write fails."""
+    link (never written through) or is not a regular file, ``FileExistsError`` naming the folder
+    when it holds other files (they would be read as the collection's documents), or when a write
+    fails."""
     problem = box.problem()
     if problem is not None:
         raise ValueError(problem)
@@ -252,6 +255,12 @@ def save_sandbox(box: Sandbox, folder: str | os.PathLike) -> dict[str, Path]:
         root.mkdir()
     elif not root.is_dir():
         raise NotADirectoryError(20, "Not a directory", str(root))
+    else:
+        others = sorted(p.name for p in root.iterdir() if p.name not in FILES.values())
+        if others:
+            shown = ", ".join(others[:3]) + (", …" if len(others) > 3 else "")
+            raise FileExistsError(17, f"holds other files ({shown}): the folder is the sandbox's collection; "
+                                      "choose a new or empty folder", str(root))
     paths = {kind: root / name for kind, name in FILES.items()}
     for path in paths.values():
         _refuse_link(path)

@@ -79,7 +79,7 @@ PAPER = {"example-1": (0.35, 0.0), "whole-document": (1.0, 0.66), "example-2": (
 
 
 @pytest.mark.parametrize("name", sorted(HAND))
-def test_seed_003_examples_in_the_window(name, qtbot, gui_thread_gc, fresh_settings):
+def test_seed_003_examples_in_the_window(name, qtbot, tmp_path, gui_thread_gc, fresh_settings):
     from readsim.app.background import activity
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Session
@@ -104,6 +104,17 @@ def test_seed_003_examples_in_the_window(name, qtbot, gui_thread_gc, fresh_setti
     assert math.isclose(panel["F(1)"], f1, abs_tol=1e-12)
     assert panel["LE(300)"] == 1.0
     assert session.unit == "chars" and session.topic == "sandbox"
+    # Save, then readsim-eval on the saved files prints the panel's numbers (to its 6 decimals)
+    import io
+
+    from readsim.cli import main
+
+    folder = tmp_path / "saved"
+    assert dialog.save(folder) is not None
+    out = io.StringIO()
+    assert main(["--per-article", "-m", "aveChP", "-m", "F(1)", "--collection", str(folder),
+                 str(folder / "sandbox.qrels"), str(folder / "sandbox.run")], out=out, err=io.StringIO()) == 0
+    assert out.getvalue() == f"aveChP\tsandbox\tdoc\t{panel['aveChP']:.6f}\nF(1)\tsandbox\tdoc\t{panel['F(1)']:.6f}\n"
     from readsim.app.input_files import recent_files
 
     assert recent_files() == []  # the temporary folder is not a recent file

@@ -91,6 +91,15 @@ def test_never_written_through_a_link(tmp_path):
     os.symlink(folder, tmp_path / "linked")
     with pytest.raises(OSError, match="symbolic link"):
         save_sandbox(Sandbox("abc"), tmp_path / "linked")
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "a.xml").write_text("<article/>")
+    with pytest.raises(FileExistsError, match=r"holds other files \(a.xml\): the folder is the sandbox's collection"):
+        save_sandbox(Sandbox("abc"), mixed)
+    assert sorted(p.name for p in mixed.iterdir()) == ["a.xml"]
+    save_sandbox(Sandbox("abc"), tmp_path / "again")
+    save_sandbox(Sandbox("abcd"), tmp_path / "again")  # over a sandbox saved before
+    assert (tmp_path / "again" / "doc.txt").read_text() == "abcd"
     with pytest.raises(ValueError, match=r"field retrieved\[0\]: \[2, 9\] is not a span"):
         save_sandbox(Sandbox("abc", (), ((2, 9),)), tmp_path / "bad")
 
