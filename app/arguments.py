@@ -17,6 +17,7 @@ from readsim.core.reading import READING_MODES, Mode
 
 from .render_args import add_render_arguments, check_render_usage
 from .settings_keys import THEMES
+from readsim.core.sandbox import SUFFIX as SANDBOX_SUFFIX
 from .view_args import BETA_RANGE, MAX_SCREEN, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
 
 
@@ -71,7 +72,8 @@ def parser() -> argparse.ArgumentParser:
                                 "an option value out of range or options that do not go together (named in the message); "
                                 "130 interrupted.")
     p.add_argument("view", nargs="?", metavar="VIEW.readsim", help="a saved view (File > Save view): its files, topic, "
-                   "article, settings, step, edits and docks; options given with it win over its values")
+                   "article, settings, step, edits and docks; options given with it win over its values; or a sandbox "
+                   "file, NAME.readsim-sandbox (File > New sandbox): its text as the article, in characters")
     p.add_argument("--lesson", metavar="NAME", help="open a shipped lesson (its view and its steps beside the article)")
     p.add_argument("--list-lessons", action="store_true", help="print the shipped lessons, one a line (name, then "
                    "title, in columns), and exit")
@@ -187,10 +189,22 @@ def check_lesson(args: argparse.Namespace) -> list[str]:
 
 
 def check_view(args: argparse.Namespace) -> list[str]:
-    """Read the view file (``args.view``) into ``args.view_data``; its problem as
-    ``FILE: field NAME: reason`` (exit 1, :func:`readsim.app.view_file.read_view`)."""
-    args.view_data = None
+    """Read the view file (``args.view``) into ``args.view_data``, or a sandbox file (a name
+    ending in ``.readsim-sandbox``) into ``args.sandbox_data``; its problem as ``FILE: field
+    NAME: reason`` (exit 1, :func:`readsim.app.view_file.read_view`,
+    :func:`readsim.core.sandbox.read_sandbox`)."""
+    args.view_data = args.sandbox_data = None
     if not args.view:
+        return []
+    if str(args.view).endswith(SANDBOX_SUFFIX):  # a sandbox file (reference 9.2.2)
+        from readsim.core.sandbox import read_sandbox
+
+        try:
+            args.sandbox_data = read_sandbox(args.view)
+        except InputError as exc:
+            return [str(exc)]
+        except OSError as exc:
+            return [f"{args.view}: {exc.strerror or exc}"]
         return []
     from .view_file import ViewError, read_view
 
@@ -206,4 +220,6 @@ def check_view_options(args: argparse.Namespace) -> list[str]:
     a ``--unit`` other than the view's is bad usage, exit 2."""
     from .view_args import apply_to_view
 
+    if getattr(args, "sandbox_data", None) is not None and args.unit == "bytes":
+        return [f"--unit bytes: the sandbox {args.view} has its offsets in characters: give --unit chars or none"]
     return apply_to_view(args)

@@ -184,6 +184,8 @@ def screenshot_output(args: argparse.Namespace, path: str | None = None) -> str 
     if view is not None:  # a view's (or lesson's) files, and the view file itself
         inputs += [("collection", view.collection), ("qrels", view.qrels), ("topics", view.topics),
                    *(("run", r) for r in view.runs), ("view", args.view)]
+    if getattr(args, "sandbox_data", None) is not None:
+        inputs.append(("sandbox", args.view))
     try:
         check_output(path, inputs)
     except OSError as exc:
@@ -335,6 +337,12 @@ def start(session, window, args: argparse.Namespace) -> None:
                 session.set_entry(args.entry)
 
         session.article_changed.connect(first_article)
+    if getattr(args, "sandbox_data", None) is not None:  # readsim NAME.readsim-sandbox (reference 9.2.2)
+        if headless(args):
+            window.sandbox.open_in_window(args.sandbox_data)
+        else:  # the dialog beside the window, which follows its changes (Live)
+            window.sandbox.show(args.sandbox_data).open_in_window()
+        return
     if getattr(args, "view_data", None) is not None:
         from .view_state import restore
         from .widgets.lesson_dock import open_lesson

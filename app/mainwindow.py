@@ -52,6 +52,7 @@ from .playback import Playback
 from .presentation import Presentation, build_appearance
 from .widgets.lesson_dock import LessonPanel, build_lessons
 from .widgets.topic_chooser import TopicChooserScores, build_topic_scores
+from .widgets.sandbox_dialog import SandboxOpener
 from .widgets.placement import Scrolled, keep_inside, place
 from .render_args import DEFAULT_SIZE  # the picture's size by default, and the window's on a large screen
 
@@ -63,14 +64,13 @@ measure's column (a narrow list drops the other score columns: ranked_list.TITLE
 
 
 class MainWindow(QMainWindow):
-    """The main window over a :class:`Session` (``show_dialogs=False`` keeps errors in the
-    status bar and the log only: screenshots, tests). With ``restore`` it opens at the user's
-    remembered geometry and docks, within the screen (:func:`~readsim.app.widgets.placement.place`);
-    without (``--screenshot``, ``--figure``, ``--record``, tests) at :data:`DEFAULT_SIZE`, or
-    fixed at ``size`` (the picture's, ``--size``). Either way, bottom docks that would leave the
-    article fewer than :data:`~readsim.app.window_layout.ARTICLE_LINES` lines start closed (:meth:`fit_docks`). With ``defer_plots`` the plots (pyqtgraph)
-    are built after the first frame, once the loading started then is done
-    (:mod:`readsim.app.widgets.deferred`), or when first asked for (:attr:`plot`).
+    """The main window over a :class:`Session` (``show_dialogs=False`` keeps errors in the status bar and the log
+    only: screenshots, tests). With ``restore`` it opens at the user's remembered geometry and docks, within the
+    screen (:func:`~readsim.app.widgets.placement.place`); without (``--screenshot``, ``--figure``, ``--record``,
+    tests) at :data:`DEFAULT_SIZE`, or fixed at ``size`` (the picture's, ``--size``). Either way, bottom docks that
+    would leave the article fewer than :data:`~readsim.app.window_layout.ARTICLE_LINES` lines start closed
+    (:meth:`fit_docks`). With ``defer_plots`` the plots (pyqtgraph) are built after the first frame, once the
+    loading started then is done (:mod:`readsim.app.widgets.deferred`), or when first asked for (:attr:`plot`).
 
     Its parts are declared here, in the order :meth:`__init__` builds them; each builder
     (``build_…(window)``) returns its parts and only this class keeps them. Parts built on first
@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
     act_open_run: QAction
     act_open_topics: QAction
     act_sample: QAction
+    sandbox: SandboxOpener  # File ▸ New sandbox… (widgets/sandbox_dialog.py): its action; its dialog built on first use
     act_next_article: QAction
     act_prev_article: QAction
     act_next_screen: QAction
@@ -261,7 +262,7 @@ class MainWindow(QMainWindow):
         (self.file_menu, self.recent_menu, self.navigate_menu, self.reader_menu, self.view_menu, self.help_menu,
          self.act_open_collection, self.act_open_archive, self.act_open_qrels, self.act_open_run, self.act_open_topics,
          self.act_sample, self.act_next_article, self.act_prev_article, self.act_next_screen, self.act_prev_screen,
-         self.act_first_screen, self.act_cycle_mode) = build_menus(self)  # window_menus.py
+         self.act_first_screen, self.act_cycle_mode, self.sandbox) = build_menus(self)  # window_menus.py
         self._connect()
         # the parts, each from its builder, in this order (a later one may use an earlier one)
         (self.playback, self.playback_bar, self.act_play_view, self.act_play, self.act_line_forward,

@@ -1,4 +1,4 @@
-"""The main window's menu bar and its own entries: File (open, sample, recent files, Quit),
+"""The main window's menu bar and its own entries: File (open, sample, new sandbox, recent files, Quit),
 Navigate, Reader, View (the log), Help (About). Later builders add theirs to these menus
 (``window.file_menu``, ``view_menu``, ...): see docs/architecture.md §6, "A dock"."""
 
@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from readsim.app.input_files import ARCHIVE_FILTER, recent_files
 from .plain import menu_text
+from .widgets.sandbox_dialog import SandboxOpener, build_sandbox
 
 
 class Menus(NamedTuple):
@@ -34,6 +35,7 @@ class Menus(NamedTuple):
     act_prev_screen: QAction
     act_first_screen: QAction
     act_cycle_mode: QAction
+    sandbox: SandboxOpener  # File ▸ New sandbox… (its ``action``)
 
 
 def build_menus(window) -> Menus:
@@ -61,6 +63,7 @@ def build_menus(window) -> Menus:
              action("Open &sample", s.open_sample, None, "The small sample shipped with readsim"))
     for a in opens:
         file.addAction(a)
+    sandbox = build_sandbox(window, file)
     recent = file.addMenu("&Recent files")
     recent.aboutToShow.connect(lambda: _fill_recent(recent, s))
     file.addSeparator()
@@ -87,7 +90,7 @@ def build_menus(window) -> Menus:
     view.addAction(log)
     help_ = window.menuBar().addMenu("&Help")
     help_.addAction(action("About readsim", lambda: _about(window)))
-    return Menus(file, recent, nav, reader, view, help_, *opens, *moves, cycle)
+    return Menus(file, recent, nav, reader, view, help_, *opens, *moves, cycle, sandbox)
 
 
 def _fill_recent(menu: QMenu, session) -> None:

@@ -18,6 +18,7 @@ Inputs
 - :mod:`.units`           bytes or characters: the unit of offsets and lengths (reference 2.1)
 - :mod:`.errors`          ``InputError`` and ``InputWarning``: file and line named
 - :mod:`.samples`         the sample shipped in ``resources/sample``
+- :mod:`.sandbox`         a sandbox article typed by hand: its file, its qrels and run (reference 9.2.2)
 
 Measures (declared once: :mod:`.registry` over :mod:`.doc_kinds` and :mod:`.list_kinds`)
 - :mod:`.measure`         measure names that parse back to themselves (reference section 6)
