@@ -25,13 +25,18 @@ written by :mod:`readsim.operations.cwl_files`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from .docmeasures import t2i_stop
-from .reading import Piece, Pieces
+from .reading import Mode, Piece, Pieces
+
+if TYPE_CHECKING:
+    from .collection import Collection
+    from .formats import Qrels, Run
+    from .measure import ListMeasure
 
 METRICS = ("U", "TBG")
 """The C/W/L metrics paired with cwl-eval's: U-measure (parameter L) and time-biased gain (H)."""
@@ -80,6 +85,26 @@ def read_part(pieces: Pieces, tolerance: int) -> Pieces:
         out.append(Piece(p.start, p.start + take, p.relevant))
         pos += take
     return tuple(out)
+
+
+def read_topic(qrels: Qrels, run: Run, topic: str, tolerance: int, mode: Mode | str = Mode.NATURAL,
+               collection: Collection | None = None) -> list[Pieces]:
+    """Every ranked article of ``topic`` (rank order, judged or not: the window's columns,
+    :func:`readsim.core.ranked_inputs.topic_inputs`) read in ``mode`` up to the T2I stop."""
+    from .ranked_inputs import topic_inputs
+
+    batch = topic_inputs(qrels, run, topic, collection).evaluate(mode)
+    return [read_part(ps, tolerance) for ps in batch.pieces()]
+
+
+def fill_reads(qrels: Qrels, run: Run, ranked: dict, measures: Iterable[ListMeasure],
+               mode: Mode | str = Mode.NATURAL, collection: Collection | None = None) -> None:
+    """Fill each ranking's ``reads`` (:class:`~readsim.core.listmeasures.Ranking`) for every
+    tolerance the reader measures among ``measures`` name (``U@L/T2IP(t)``: t)."""
+    wanted = {m.doc.k for m in measures if m.declaration.doc == "reader"}
+    for topic, ranking in ranked.items():
+        for t in wanted:
+            ranking.reads[t] = read_topic(qrels, run, topic, t, mode, collection)
 
 
 def gains_costs(read: Sequence[Pieces]) -> tuple[np.ndarray, np.ndarray]:

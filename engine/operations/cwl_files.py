@@ -9,6 +9,9 @@ up to the T2I stop (tolerance ``t``): gain = relevant positions read, cost = pos
   the article's cost in ``LABEL.costs``);
 - ``LABEL.gains``: ``topic 0 article gain`` (every ranked article, gain 0 included);
 - ``LABEL.costs``: ``cCOST COST``, one line per cost that occurs;
+- ``LABEL.tbgH-gains``: per TBG metric, each article's gain discounted within the article
+  (:func:`readsim.core.cwl.tbg_gains`): with it in place of ``LABEL.gains``, cwl-eval's ETU of
+  ``TBG-H@H`` is ``TBG@H/T2IP(t)``, readsim's TBG over characters;
 - ``LABEL.expected``: readsim's values in cwl-eval's output (``Topic Metric EU ETU EC ETC ED``,
   4 decimals), to ``diff`` with cwl-eval's;
 - ``metrics.txt``: the metrics file (``-m``); ``README``: the command for each run.
@@ -26,7 +29,6 @@ import numpy as np
 from readsim.core import cwl
 from readsim.core.atomic import write_text
 from readsim.core.formats import Qrels, Run
-from readsim.core.ranked_inputs import topic_inputs
 from readsim.core.reading import Mode, Pieces
 
 if TYPE_CHECKING:
@@ -57,8 +59,7 @@ def trails(qrels: Qrels, run: Run, tolerance: int = 300, mode: Mode | str = Mode
     topics = [t for t in run.topics if t in qrels.topics]
     out = []
     for done, topic in enumerate(topics, 1):
-        batch = topic_inputs(qrels, run, topic, collection).evaluate(mode)
-        read = [cwl.read_part(ps, tolerance) for ps in batch.pieces()]
+        read = cwl.read_topic(qrels, run, topic, tolerance, mode, collection)
         gain, cost = cwl.gains_costs(read)
         out.append(TopicTrail(topic, list(run.article_names(topic)), read, gain, cost))
         if progress is not None:
@@ -97,6 +98,11 @@ def write_cwl(folder: str | os.PathLike, label: str, all_trails: Sequence[TopicT
     top = max((int(t.gain.max(initial=0)) for t in all_trails), default=0)
     write_text(os.path.join(folder, f"{label}.run"), "".join(run_rows))
     write_text(os.path.join(folder, f"{label}.gains"), "".join(gain_rows))
+    for m in metrics:
+        if m.kind == "TBG":
+            rows = [f"{t.topic} 0 {name} {g!r}\n" for t in all_trails
+                    for name, g in zip(t.articles, cwl.tbg_gains(t.read, m.param).tolist())]
+            write_text(os.path.join(folder, f"{label}.tbg{m.param}-gains"), "".join(rows))
     write_text(os.path.join(folder, f"{label}.costs"), "".join(f"c{c} {c}\n" for c in sorted(costs)))
     write_text(os.path.join(folder, f"{label}.expected"), expected_lines(all_trails, metrics, depth))
     write_text(os.path.join(folder, "metrics.txt"), "".join(m.cwl_eval_line + "\n" for m in metrics))
