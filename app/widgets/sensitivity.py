@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QMenu, QProgressBar, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QMenu, QProgressBar, QPushButton, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from readsim.operations.article_reading import panel_measures
 from readsim.core.parameter_sweep import article_sweep
@@ -40,6 +40,7 @@ from readsim.app.input_files import app_settings
 from ..plain import plain_label
 from .. import settings_keys as keys
 from ..topic_scores import EFFORT_KINDS, doc_measure
+from .cwl_panel import CwlPanel
 from .deferred import Deferred
 from .tables import BottomDock, build_bottom_dock
 
@@ -143,7 +144,12 @@ class SensitivityPanel(QWidget):
         bar.addWidget(self.export_button)
         lay.addLayout(bar)
         self.slot = Deferred(self._build_plots, eager=False)
-        lay.addWidget(self.slot, 1)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.slot, "Sweep")
+        self.cwl = CwlPanel(session)  # the topic's reader as C/W/L (reference 5.15)
+        self.tabs.addTab(self.cwl, "Reader as C/W/L")
+        lay.addWidget(self.tabs, 1)
         self._timer = QTimer(self)
         self._timer.setInterval(100)
         self._timer.timeout.connect(self._poll)

@@ -113,3 +113,32 @@ def write_cwl(folder: str | os.PathLike, label: str, all_trails: Sequence[TopicT
     lines = [ln for ln in before.splitlines(keepends=True) if f" {label}.gains " not in ln]
     write_text(readme, "".join(lines) + command + f" > {label}.cwl  # compare with {label}.expected\n")
     return command
+
+
+@dataclass
+class ReaderCurve:
+    """One metric of :func:`reader_view`: the continuation per piece read (``position``, float
+    ``(k,)``, positions read before the piece; ``probability``, ``D(p) / D(0)``), the measure over
+    characters (``value``: U@L or TBG@H, section 5.16) and the document-level projection
+    (``view``: EU, ETU, EC, ETC, ED at depth n + 1, section 5.15); ``end``: the positions read in all."""
+
+    metric: cwl.CwlMetric
+    position: np.ndarray
+    probability: np.ndarray
+    end: int
+    value: float
+    view: cwl.CwlView
+
+
+def reader_view(pieces: Sequence[Pieces], tolerance: int, L: int, H: int) -> list[ReaderCurve]:
+    """A topic's reader as C/W/L (the window's Sensitivity dock): ``pieces[k]`` the k-th ranked
+    article's reading order, read up to the T2I stop with ``tolerance``; U-measure with ``L`` and
+    TBG with ``H`` (positions, >= 1). Raises ``ValueError`` for a parameter below 1."""
+    read = [cwl.read_part(ps, tolerance) for ps in pieces]
+    gain, cost = cwl.gains_costs(read)
+    out = []
+    for metric in (cwl.CwlMetric("U", L), cwl.CwlMetric("TBG", H)):
+        x, y = cwl.continuation(read, metric)
+        value = cwl.u_chars(read, L) if metric.kind == "U" else cwl.tbg_chars(read, H)
+        out.append(ReaderCurve(metric, x, y, int(cost.sum()), value, cwl.view(metric, gain, cost, len(read) + 1)))
+    return out
