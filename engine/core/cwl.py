@@ -107,6 +107,17 @@ def fill_reads(qrels: Qrels, run: Run, ranked: dict, measures: Iterable[ListMeas
             ranking.reads[t] = read_topic(qrels, run, topic, t, mode, collection)
 
 
+def reads_of(ranking, tolerance: int) -> list[Pieces]:
+    """A ranking's articles read up to the T2I stop with ``tolerance`` (its ``reads``, filled by
+    :func:`fill_reads`). Raises ``ValueError`` when they were not filled (a ranking built from
+    document scores alone, as a sweep's: U and TBG need every ranked article's reading)."""
+    read = ranking.reads.get(tolerance)
+    if read is None and len(ranking.relevant):
+        raise ValueError(f"U and TBG over characters need every ranked article's reading up to the T2I({tolerance}) "
+                         "stop: evaluate the run (readsim-eval, readsim.evaluate), not a ranking of scores")
+    return read or []
+
+
 def gains_costs(read: Sequence[Pieces]) -> tuple[np.ndarray, np.ndarray]:
     """Per article, relevant positions read and positions read: int64 ``(n,)`` each."""
     gain = np.array([sum(p.length for p in ps if p.relevant) for ps in read], dtype=np.int64)

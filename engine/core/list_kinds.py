@@ -137,13 +137,13 @@ list_measure(
 
 list_measure(
     "U", "rank", "reader", cutoff_name="L",
-    topic=lambda r, m, levels: cwl.u_chars(r.reads.get(m.doc.k, ()), m.cutoff),
+    topic=lambda r, m, levels: cwl.u_chars(cwl.reads_of(r, m.doc.k), m.cutoff),
     section="5.16", help="U-measure over characters: each relevant position read, up to each article's T2I stop, "
                          "weighs max(0, 1 - p/L), p the positions read before it (Sakai & Dou 2013)")
 
 list_measure(
     "TBG", "rank", "reader", cutoff_name="H",
-    topic=lambda r, m, levels: cwl.tbg_chars(r.reads.get(m.doc.k, ()), m.cutoff),
+    topic=lambda r, m, levels: cwl.tbg_chars(cwl.reads_of(r, m.doc.k), m.cutoff),
     section="5.16", help="time-biased gain over characters: each relevant position read, up to each article's T2I "
                          "stop, weighs 2^(-p/H), p the positions read before it (Smucker & Clarke 2012)")
 

@@ -141,3 +141,24 @@ def test_the_view_is_cwl_evals(spec, L, H):
         v = cwl.view(ours, gain, cost, depth)
         assert [v.EU, v.ETU, v.EC, v.ETC, v.ED] == pytest.approx(theirs.get_scores(), rel=1e-9, abs=1e-9)
         assert theirs.name() == ours.name
+
+
+def test_a_ranking_of_scores_alone_is_refused_and_topic_ranking_fills_the_reads():
+    from readsim.core.doc_evaluation import evaluate_document
+    from readsim.core.formats import Judgement
+    from readsim.core.listmeasures import Ranking
+    from readsim.core.measure import parse_list_measure
+    from readsim.operations.evaluate import topic_ranking
+
+    u = parse_list_measure("U@10/T2IP(2)")
+    bare = Ranking("t", ["a"], np.array([True]), np.array([4]), {u.doc: np.array([1.0])}, 1, 4)
+    with pytest.raises(ValueError, match="need every ranked article's reading"):
+        bare.value(u)
+    # article a: relevant [2, 6) of 10, nothing retrieved: the natural order reads [0, 10) from 0.
+    # T2I(2) stops right after [0, 2): no gain. T2I(3) reads [0, 2), [2, 6), then one more: the
+    # relevant positions have p = 2 .. 5 before them: U@10 = 0.8 + 0.7 + 0.6 + 0.5 = 2.6
+    doc = evaluate_document(np.array([[2, 6]]), np.zeros((0, 2), dtype=np.int64), 10)
+    judged = {"a": Judgement("t", "a", 4, 10, None, np.array([[2, 6]]), 1)}
+    ranking = topic_ranking("t", judged, ["a"], [doc], [u.doc, parse_list_measure("U@10/T2IP(3)").doc])
+    assert ranking.value(u) == 0.0
+    assert ranking.value(parse_list_measure("U@10/T2IP(3)")) == pytest.approx(2.6)
