@@ -88,23 +88,24 @@ def read_part(pieces: Pieces, tolerance: int) -> Pieces:
 
 
 def read_topic(qrels: Qrels, run: Run, topic: str, tolerance: int, mode: Mode | str = Mode.NATURAL,
-               collection: Collection | None = None) -> list[Pieces]:
+               collection: Collection | None = None, as_document: bool = False) -> list[Pieces]:
     """Every ranked article of ``topic`` (rank order, judged or not: the window's columns,
-    :func:`readsim.core.ranked_inputs.topic_inputs`) read in ``mode`` up to the T2I stop."""
+    :func:`readsim.core.ranked_inputs.topic_inputs`; ``as_document``: retrieved whole) read in
+    ``mode`` up to the T2I stop."""
     from .ranked_inputs import topic_inputs
 
-    batch = topic_inputs(qrels, run, topic, collection).evaluate(mode)
+    batch = topic_inputs(qrels, run, topic, collection, as_document=as_document).evaluate(mode)
     return [read_part(ps, tolerance) for ps in batch.pieces()]
 
 
 def fill_reads(qrels: Qrels, run: Run, ranked: dict, measures: Iterable[ListMeasure],
-               mode: Mode | str = Mode.NATURAL, collection: Collection | None = None) -> None:
+               mode: Mode | str = Mode.NATURAL, collection: Collection | None = None, as_document: bool = False) -> None:
     """Fill each ranking's ``reads`` (:class:`~readsim.core.listmeasures.Ranking`) for every
     tolerance the reader measures among ``measures`` name (``U@L/T2IP(t)``: t)."""
     wanted = {m.doc.k for m in measures if m.declaration.doc == "reader"}
     for topic, ranking in ranked.items():
         for t in wanted:
-            ranking.reads[t] = read_topic(qrels, run, topic, t, mode, collection)
+            ranking.reads[t] = read_topic(qrels, run, topic, t, mode, collection, as_document)
 
 
 def reads_of(ranking, tolerance: int) -> list[Pieces]:

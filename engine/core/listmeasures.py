@@ -576,7 +576,7 @@ def evaluate(
                          [t for t in topics if t in run.topics])
     if any(m.focused for m in measures):
         diagnostics += focused_ranks(qrels, run, ranked, collection, as_document)
-    fill_reads(qrels, run, ranked, measures, mode, collection)
+    fill_reads(qrels, run, ranked, measures, mode, collection, as_document)
     if condensed:
         ranked = {topic: r.condensed() for topic, r in ranked.items()}
     rankings = [ranked.get(topic) or Ranking.empty(topic, qrels, doc_measures) for topic in topics]
