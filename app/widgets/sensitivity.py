@@ -118,7 +118,8 @@ class SensitivityPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 4, 6, 4)
         bar = QHBoxLayout()
-        bar.addWidget(plain_label("Sweep"))
+        sweep_label = plain_label("Sweep")
+        bar.addWidget(sweep_label)
         self.combo = QComboBox()
         for sw in SWEEPS:
             self.combo.addItem(sw.label, sw.setting)
@@ -149,6 +150,8 @@ class SensitivityPanel(QWidget):
         self.tabs.addTab(self.slot, "Sweep")
         self.cwl = CwlPanel(session)  # the topic's reader as C/W/L (reference 5.15)
         self.tabs.addTab(self.cwl, "Reader as C/W/L")
+        sweep_bar = (sweep_label, self.combo, self.status, self.export_button)  # the sweep's, not the reader's
+        self.tabs.currentChanged.connect(lambda i: [w.setVisible(i == 0) for w in sweep_bar])
         lay.addWidget(self.tabs, 1)
         self._timer = QTimer(self)
         self._timer.setInterval(100)

@@ -44,6 +44,11 @@ def test_numbers_are_readsim_evals(real_window, qtbot):
     x, y = cw.slot.widget().lines[0].getData()
     assert y[0] == 1.0 and len(y) == len(u.probability) and x[-1] == trail.cost.sum()
     assert "U@10000/T2IP(300) = " in cw.numbers.text() and "ETC" in cw.numbers.text()
+    # the sweep's controls belong to the Sweep tab
+    panel = window.sensitivity
+    assert not panel.combo.isVisible() and not panel.export_button.isVisible()
+    panel.tabs.setCurrentIndex(0)
+    assert panel.combo.isVisible() and panel.export_button.isVisible()
 
 
 def test_a_new_parameter_redraws(real_window, qtbot):
