@@ -68,6 +68,13 @@ def test_bad_usage(files, argv, said):
     assert not (files / "d").exists()
 
 
+def test_a_file_in_place_of_the_folder_is_named(files):
+    (files / "taken").write_text("mine")
+    code, out, err = run_cli(files / "q", files / "r", "--cwl", files / "taken")
+    assert code == 1 and err == f"readsim-eval: --cwl {files / 'taken'}: not a folder (the files are written into it)\n"
+    assert (files / "taken").read_text() == "mine"
+
+
 def _cwl_eval() -> list[str]:
     found = shutil.which("cwl-eval") or str(Path(sys.executable).with_name("cwl-eval"))
     if not Path(found).is_file():

@@ -5,12 +5,13 @@ input files with readsim's expected values (docs/reference.md sections 5.15 and 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from typing import TextIO
 
 from readsim.core.cwl import CwlMetric
 from readsim.core.measure import MAX_SIZE, option, parse_count
-from .common import progress, read_inputs
+from .common import EXIT_INPUT, progress, read_inputs
 
 
 def _size(name: str):
@@ -37,6 +38,9 @@ def run_cwl(args, out: TextIO, err: TextIO) -> int:
     :class:`~readsim.core.errors.InputError` for the error guard."""
     from readsim.operations.cwl_files import trails, write_cwl
 
+    if os.path.exists(args.cwl) and not os.path.isdir(args.cwl):
+        print(f"readsim-eval: --cwl {args.cwl}: not a folder (the files are written into it)", file=err)
+        return EXIT_INPUT
     qrels, collection, runs = read_inputs(args, err)
     metrics = [CwlMetric("U", args.cwl_L), CwlMetric("TBG", args.cwl_H)]
     for run in runs:
