@@ -92,7 +92,7 @@ def _instances(listing: str) -> list[str]:
         if not template or ".." in template:
             template = template.split("..")[0].strip()
         name = (template.replace("/DOC", "/F(0.25)").replace("@k", "@600").replace("@r", "@10")
-                .replace("@i", "@10").replace("(t,alpha)", "(300,0.5)").replace("(beta)", "(0.25)"))
+                .replace("@i", "@10").replace("@L", "@1000").replace("@H", "@224").replace("(t,alpha)", "(300,0.5)").replace("(beta)", "(0.25)"))
         name = re.sub(r"\((t|s|d)\)", "(300)", name)
         if name:
             out.append(name)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QMenu, QProgressBar, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QMenu, QProgressBar, QPushButton, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from readsim.operations.article_reading import panel_measures
 from readsim.core.parameter_sweep import article_sweep
@@ -40,6 +40,7 @@ from readsim.app.input_files import app_settings
 from ..plain import plain_label
 from .. import settings_keys as keys
 from ..topic_scores import EFFORT_KINDS, doc_measure
+from .cwl_panel import CwlPanel
 from .deferred import Deferred
 from .tables import BottomDock, build_bottom_dock
 
@@ -117,7 +118,8 @@ class SensitivityPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 4, 6, 4)
         bar = QHBoxLayout()
-        bar.addWidget(plain_label("Sweep"))
+        sweep_label = plain_label("Sweep")
+        bar.addWidget(sweep_label)
         self.combo = QComboBox()
         for sw in SWEEPS:
             self.combo.addItem(sw.label, sw.setting)
@@ -143,7 +145,14 @@ class SensitivityPanel(QWidget):
         bar.addWidget(self.export_button)
         lay.addLayout(bar)
         self.slot = Deferred(self._build_plots, eager=False)
-        lay.addWidget(self.slot, 1)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.slot, "Sweep")
+        self.cwl = CwlPanel(session)  # the topic's reader as C/W/L (reference 5.15)
+        self.tabs.addTab(self.cwl, "Reader as C/W/L")
+        sweep_bar = (sweep_label, self.combo, self.status, self.export_button)  # the sweep's, not the reader's
+        self.tabs.currentChanged.connect(lambda i: [w.setVisible(i == 0) for w in sweep_bar])
+        lay.addWidget(self.tabs, 1)
         self._timer = QTimer(self)
         self._timer.setInterval(100)
         self._timer.timeout.connect(self._poll)

@@ -179,3 +179,34 @@ class SweepPlots(QWidget):
             return
         x = vb.mapSceneToView(event.scenePos()).x()
         self.on_click(10 ** x if self.log else x)
+
+
+class ReaderPlot(QWidget):
+    """The C/W/L panel's plot (:mod:`readsim.app.widgets.cwl_panel`): per metric, the probability of
+    reading on to each piece read against the positions read before it, as steps."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.plot = _plot("P(reading on)")
+        item = self.plot.getPlotItem()
+        item.setLabel("bottom", "positions read before the piece")
+        item.getAxis("bottom").enableAutoSIPrefix(False)
+        self.legend = legend_for(item, columns=1)
+        self.legend.setOffset((-10, 5))  # top right: the steps start at the top left
+        self.lines = [themed(item.plot([], [], stepMode="center"), pen=(role, 2))
+                      for role in PALETTE[:2]]
+        lay.addWidget(self.plot)
+
+    def show_reader(self, curves, title: str) -> None:
+        """Draw ``curves`` (:class:`~readsim.operations.cwl_files.ReaderCurve`, U then TBG)."""
+        self.legend.clear()
+        for line, c in zip(self.lines, curves):
+            x = np.append(c.position, float(c.end))
+            line.setData(x, c.probability)
+            self.legend.addItem(line, esc(f"{c.metric.kind}: " + ("max(0, 1 - p/L)" if c.metric.kind == "U"
+                                                                  else "2^(-p/H)")))
+        for line in self.lines[len(curves):]:
+            line.setData([], [])
+        _title(self.plot, title)

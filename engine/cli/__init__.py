@@ -4,6 +4,7 @@ One module per subcommand over one shared module, none importing this one:
 
 - :mod:`.evaluate_command`  ``readsim-eval QRELS RUN ...``: list measures like trec_eval,
   ``--per-article`` document scores, ``--check``;
+- :mod:`.cwl_option`        ``readsim-eval QRELS RUN ... --cwl DIR``: each run's reader as C/W/L, cwl-eval's files;
 - :mod:`.elements_command`  ``readsim-eval QRELS [RUN ...] --collection DIR --elements``: element
   assessments and the INEX 2002/2003 element metrics;
 - :mod:`.compare_command`   ``readsim-eval compare``: significance, effect sizes, correlations;

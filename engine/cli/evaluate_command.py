@@ -47,6 +47,7 @@ from .common import (DEFAULT_LIST_MEASURES, DEFAULT_MEASURES, EXIT_INPUT, EXIT_S
                      MIN_GRADE_HELP, open_collection, option, progress, read_inputs, read_segment_table, warn,
                      write_evaluation, write_evaluation_tables)
 from readsim.cli.elements_command import cuts_type, wants_elements
+from .cwl_option import add_cwl_options, run_cwl
 
 MAX_JOBS = 256
 
@@ -89,6 +90,7 @@ def build_parser() -> Parser:
                    help="remove the articles the qrels do not judge from each ranking before every list measure "
                    "(Sakai 2007's condensed lists; document scores unchanged)")
     p.add_argument("--per-article", action="store_true", help="print the document score of every (topic, article) of the run")
+    add_cwl_options(p)
     p.add_argument("--task", choices=list(TASKS), default=None, metavar="TASK",
                    help="INEX 2010's restricted tasks and Efficiency task (reference 5.14): check each FOL run's limit "
                    "(restricted-ric: 500 characters per article; restricted-focused: 1,000 characters per topic; "
@@ -151,6 +153,9 @@ def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     except UnknownMeasure as exc:
         print(f"readsim-eval: {exc}", file=err)
         return EXIT_USAGE
+    if args.cwl and (args.per_article or args.check):
+        print(f"readsim-eval: --cwl writes files; it does not go with {'--check' if args.check else '--per-article'}", file=err)
+        return EXIT_USAGE
     if args.check and not args.collection:
         print("readsim-eval: --check needs --collection DIR", file=err)
         return EXIT_USAGE
@@ -161,6 +166,8 @@ def main(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
                  ("collection", args.collection), ("segments", args.segments)])
     if args.check:
         return run_check(args, out, err)
+    if args.cwl:
+        return run_cwl(args, out, err)
     if args.per_article:
         return run_per_article(args, measures, out, err)
     return run_lists(args, measures, out, err)

@@ -27,6 +27,7 @@ Measures (declared once: :mod:`.registry` over :mod:`.doc_kinds` and :mod:`.list
 - :mod:`.docmeasures`     document measures over a reading order's pieces (reference section 4)
 - :mod:`.listarith`       list measures' arithmetic over one topic's document scores (section 5)
 - :mod:`.cost_forms`      closed forms of the per-article costs (reference section 5.11)
+- :mod:`.cwl`             the reader as a C/W/L user model; U-measure and TBG over characters (5.15, 5.16)
 
 Evaluation (one path: articles as columns, scored in batches)
 - :mod:`.doc_evaluation`  articles' evaluation from columns (``ArticleColumns``): reading orders,

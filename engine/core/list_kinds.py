@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import cost_forms as cf
+from . import cwl
 from . import listarith as la
 from .registry import FOCUSED_POINTS, INCONTEXT_POINTS, list_measure
 
@@ -133,6 +134,18 @@ list_measure(
     topic=lambda r, m, levels: la.character_precision(r.line_rel, r.line_size),
     section="5.14", help="Restricted Focused: set-based character precision, relevant text retrieved / text "
                          "retrieved (the first 1,000 characters with --task restricted-focused)")
+
+list_measure(
+    "U", "rank", "reader", cutoff_name="L",
+    topic=lambda r, m, levels: cwl.u_chars(cwl.reads_of(r, m.doc.k), m.cutoff),
+    section="5.16", help="U-measure over characters: each relevant position read, up to each article's T2I stop, "
+                         "weighs max(0, 1 - p/L), p the positions read before it (Sakai & Dou 2013)")
+
+list_measure(
+    "TBG", "rank", "reader", cutoff_name="H",
+    topic=lambda r, m, levels: cwl.tbg_chars(cwl.reads_of(r, m.doc.k), m.cutoff),
+    section="5.16", help="time-biased gain over characters: each relevant position read, up to each article's T2I "
+                         "stop, weighs 2^(-p/H), p the positions read before it (Smucker & Clarke 2012)")
 
 list_measure(
     "num_q", "bare", None, count=True,

@@ -90,6 +90,7 @@ import numpy as np
 
 from readsim.core.run_columns import collection_limits, inputs_of, joined
 from readsim.core.doc_evaluation import DocumentBatch
+from .cwl import fill_reads
 from .errors import Diagnostic
 from .focused import focused_ranks
 from .formats import Judgement, Qrels, Run, RunArticle
@@ -132,7 +133,8 @@ class Ranking:
     by :func:`readsim.core.focused.focused_ranks` only when a focused measure is asked for);
     ``judged``: bool ``(n,)``, the article is in the qrels (relevant or not; ``Judged@k``,
     :meth:`condensed`): left out, only the relevant ones are known to be judged;
-    ``line_judged``: per result line, its article is judged (filled with ``line_rel``).
+    ``line_judged``: per result line, its article is judged (filled with ``line_rel``); ``reads``:
+    per T2I tolerance, each article's pieces read (filled for U@L and TBG@H, reference 5.16).
     """
 
     topic: str
@@ -146,6 +148,7 @@ class Ranking:
     line_size: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     judged: np.ndarray | None = None
     line_judged: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    reads: dict = field(default_factory=dict)  # tolerance t -> each article's pieces read (readsim.core.cwl)
 
     def __post_init__(self) -> None:
         if self.judged is None:  # built without the judgements: the relevant articles are judged
@@ -165,6 +168,7 @@ class Ranking:
         out = Ranking(self.topic, articles, self.relevant[keep], self.rsize[keep],
                       {m: s[keep] for m, s in self.scores.items()}, self.nrel, self.trel_size,
                       judged=self.judged[keep])
+        out.reads = {t: [read[k] for k in keep.tolist()] for t, read in self.reads.items()}
         if lines is not None:
             out.line_rel, out.line_size = self.line_rel[lines], self.line_size[lines]
             out.line_judged = self.line_judged[lines]
@@ -572,6 +576,7 @@ def evaluate(
                          [t for t in topics if t in run.topics])
     if any(m.focused for m in measures):
         diagnostics += focused_ranks(qrels, run, ranked, collection, as_document)
+    fill_reads(qrels, run, ranked, measures, mode, collection, as_document)
     if condensed:
         ranked = {topic: r.condensed() for topic, r in ranked.items()}
     rankings = [ranked.get(topic) or Ranking.empty(topic, qrels, doc_measures) for topic in topics]

@@ -106,6 +106,7 @@ MAX_SIZE = 2**40  # characters (or bytes): ChP@k, T2I's t, LE/ES's s, BEP's d; d
 MAX_RANK = 1_000_000  # rank cutoffs r and i (CE/NCE/ANCE build arrays of that length per topic)
 MAX_WEIGHT = 1e6  # F's beta and T2IF's alpha: above 0 and at most this (beta^2 stays a finite float)
 MAX_LEVELS = 1000  # LE's levels L (NR = L + 1)
+READER_KINDS = ("T2IP", "T2IR", "T2IF")  # the S of U@L and TBG@H: the reader's tolerance t (reference 5.16)
 
 
 class BadParameter(UnknownMeasure):
@@ -393,6 +394,9 @@ def parse_list_measure(text: str) -> ListMeasure:
         if effort and doc.kind not in effort_kinds():
             scores = " or ".join(DOC[k].forms[0] for k in effort_kinds())
             raise UnknownMeasure(f"{_show(full)}: {kind} cumulates an effort score: {scores}, not {doc.name}")
+        if decl.doc == "reader" and doc.kind not in READER_KINDS:
+            raise UnknownMeasure(f"{_show(full)}: {kind} reads each article up to the T2I stop: "
+                                 f"write {head.strip()}/T2IP(t), not {doc.name}")
     elif slash:
         raise UnknownMeasure(f"{_show(full)}: {kind} takes no document measure (write {head.strip()})")
     return ListMeasure(kind, cutoff, doc, plain)

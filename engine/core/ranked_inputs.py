@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 def topic_inputs(qrels: Qrels, run: Run, topic: str, collection: Collection | None = None,
-                 join: Join | None = None, facts: dict | None = None) -> ArticleColumns:
+                 join: Join | None = None, facts: dict | None = None, as_document: bool = False) -> ArticleColumns:
     """Every ranked article of ``topic`` of ``run``, in rank order, as the evaluation's columns.
 
     doc_length from the qrels, else the collection's article, else the last retrieved offset;
@@ -43,8 +43,9 @@ def topic_inputs(qrels: Qrels, run: Run, topic: str, collection: Collection | No
     run's line for an XPath it cannot resolve, or for an unreadable article not in ``facts``."""
     jt = joined_topic(qrels, run, topic)
     if jt is not None:
-        return inputs_of(jt, np.arange(len(jt.groups)), qrels, collection, join, facts)
-    return columns_of([inputs(qrels, run, topic, e, collection, False, join, facts) for e in run.topics.get(topic, [])])
+        return inputs_of(jt, np.arange(len(jt.groups)), qrels, collection, join, facts, as_document)
+    return columns_of([inputs(qrels, run, topic, e, collection, as_document, join, facts)
+                       for e in run.topics.get(topic, [])])
 
 
 def article_inputs(qrels: Qrels, run: Run, topic: str, entry: RunArticle, collection: Collection | None = None,

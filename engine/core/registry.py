@@ -99,7 +99,8 @@ class ListKind:
     ``grammar``: ``"bare"`` (``MAP``), ``"rank"`` (``gP@r``: a rank cutoff), ``"points"``
     (``ircl_prn.x``, ``iP[x]``: a recall point on a grid of ``points`` points, written by
     ``point_form`` with ``{x}``); ``doc``: ``None`` (no document measure), ``"any"`` (``LIST/DOC``)
-    or ``"effort"`` (an effort score, LE or ES); ``topic(ranking, m, levels)``: one topic's value;
+    , ``"effort"`` (an effort score, LE or ES) or ``"reader"`` (a T2I measure whose t is the reader's tolerance:
+    the ranking's ``reads``, reference 5.16); ``topic(ranking, m, levels)``: one topic's value;
     ``table(table, m, levels)``: optional, the value of every ranking of a
     :class:`~readsim.core.listmeasures.RankingTable` at once (float array); ``count``: summed over the
     topics, not averaged; ``focused``: over the run's passages in line order; ``costs``: loss's
@@ -130,7 +131,7 @@ class ListKind:
     @property
     def forms(self) -> tuple[str, ...]:
         """How the name is written: ``("gP@r/DOC",)``, ``("ircl_prn.0.00/DOC .. ircl_prn.1.00/DOC",)``."""
-        tail = {None: "", "any": "/DOC", "effort": "/LE(s)"}[self.doc]
+        tail = {None: "", "any": "/DOC", "effort": "/LE(s)", "reader": "/T2IP(t)"}[self.doc]
         if self.grammar == "rank":
             return (f"{self.kind}@{self.cutoff_name}{tail}",)
         if self.grammar == "points":
@@ -180,7 +181,7 @@ def list_measure(kind: str, grammar: str, doc: str | None, topic: Callable, **in
     unknown grammar or document-measure requirement, or a per-article cost on one without S."""
     if kind in LIST:
         raise RegistrationError(f"list measure {kind} declared twice")
-    if grammar not in ("bare", "rank", "points") or doc not in (None, "any", "effort"):
+    if grammar not in ("bare", "rank", "points") or doc not in (None, "any", "effort", "reader"):
         raise RegistrationError(f"list measure {kind}: unknown grammar {grammar!r} or doc {doc!r}")
     if info.get("costs") and (doc is None or info.get("table") is None):
         raise RegistrationError(f"list measure {kind}: costs need a document measure S and a table computation")

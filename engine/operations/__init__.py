@@ -13,6 +13,7 @@ defined here too (those returning ``pandas`` objects import pandas on first use)
 - :mod:`.comparison`      ``readsim.compare`` and ``readsim.fidelity``
 - :mod:`.loss`            ``readsim.loss`` and its pandas-free core
 - :mod:`.sweep`           ``readsim.sweep`` and its pandas-free core
+- :mod:`.cwl_files`       a run's reader as C/W/L: cwl-eval's input files and readsim's expected values
 - :mod:`.equivalent`      the window's equivalent command: the ``readsim-eval`` line and the
   Python lines that print what it shows (View ▸ Equivalent command)
 - :mod:`.figures`         figures with matplotlib (extra ``plots``): the difference plot, the runs' curves

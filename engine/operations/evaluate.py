@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from readsim.core.coverage import check_coverage
+from readsim.core.cwl import read_part
 from readsim.core.errors import Diagnostic
 from readsim.core.formats.limits import task_limit
 from readsim.core.listmeasures import (Evaluation, Ranking, generalised_precision, generalised_recall,
                                          normalized_cumulated_effort, per_article, ranking_values, topic_means)
 from readsim.core.listmeasures import evaluate as _evaluate_run
-from readsim.core.measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, DocMeasure, ListMeasure, UnknownMeasure,
-                                    parse_any)
+from readsim.core.measure import (DEFAULT_DOC_MEASURE, DEFAULT_LIST_MEASURE, READER_KINDS, DocMeasure, ListMeasure,
+                                    UnknownMeasure, parse_any)
 from readsim.core.result_lines import Join
 
 from readsim.operations.checks import flag, options
@@ -217,8 +218,11 @@ def topic_ranking(topic: str, judged: Mapping[str, Judgement], articles: Sequenc
         for m in wanted:
             table[m][k] = m.value(docs[k], levels)
     rel_sizes = [j.rel_size for j in judged.values() if j.relevant]
-    return Ranking(topic, list(articles), relevant, rsize, table, len(rel_sizes), int(sum(rel_sizes)),
-                   judged=is_judged)
+    out = Ranking(topic, list(articles), relevant, rsize, table, len(rel_sizes), int(sum(rel_sizes)),
+                  judged=is_judged)
+    if all(d is not None for d in docs):  # every article read: U@L and TBG@H's reader (reference 5.16)
+        out.reads = {m.k: [read_part(d.pieces, m.k) for d in docs] for m in wanted if m.kind in READER_KINDS}
+    return out
 
 
 def topic_values(ranking: Ranking, measures: Sequence[ListMeasure], levels: int = 4) -> dict[str, float]:

@@ -41,7 +41,8 @@ def test_every_document_measure_parses_back_from_its_name():
 def test_every_list_measure_parses_back_from_its_name():
     assert LIST_KINDS == tuple(LIST)
     for decl in LIST.values():
-        doc = {None: None, "any": DocMeasure("F", 0, 0.25), "effort": DocMeasure("LE", 300, lower_is_better=True)}
+        doc = {None: None, "any": DocMeasure("F", 0, 0.25), "effort": DocMeasure("LE", 300, lower_is_better=True),
+               "reader": DocMeasure("T2IP", 300)}
         m = ListMeasure(decl.kind, 3 if decl.grammar != "bare" else 0, doc[decl.doc])
         assert parse_list_measure(m.name) == m
         assert m.lower_is_better == decl.lower_is_better and m.is_count == decl.count
