@@ -51,6 +51,7 @@ from .view_state import ViewRestore, build_views, open_view_file
 from .playback import Playback
 from .presentation import Presentation, build_appearance
 from .widgets.lesson_dock import LessonPanel, build_lessons
+from .widgets.lesson_editor import LessonEditor, build_lesson_editor
 from .widgets.topic_chooser import TopicChooserScores, build_topic_scores
 from .widgets.placement import Scrolled, keep_inside, place
 from .render_args import DEFAULT_SIZE  # the picture's size by default, and the window's on a large screen
@@ -193,6 +194,8 @@ class MainWindow(QMainWindow):
     lesson: LessonPanel
     lesson_dock: QDockWidget
     lessons_menu: QMenu
+    lesson_editor: LessonEditor  # the step editor dock and File ▸ Save as lesson (widgets/lesson_editor.py)
+    lesson_editor_dock: QDockWidget
     # View ▸ Zoom, Presentation, Theme (presentation.py)
     presentation: Presentation
     act_zoom_in: QAction
@@ -289,6 +292,7 @@ class MainWindow(QMainWindow):
         self.act_save_view, self.act_open_view = build_views(self)
         self.view_restore = None
         self.lesson, self.lesson_dock, self.lessons_menu = build_lessons(self)
+        self.lesson_editor, self.lesson_editor_dock = build_lesson_editor(self)  # File ▸ Save as lesson
         (self.presentation, self.act_zoom_in, self.act_zoom_out, self.act_zoom_reset, self.act_present,
          self.theme_actions) = build_appearance(self)  # View ▸ Zoom, Presentation, Theme
         look.appearance().changed.connect(left.relabel_topics)  # the topic line's colours and sizes
