@@ -102,7 +102,7 @@ class LessonText:
         """The text a student reads (after the title): the intro, then each step's title and
         text; the ``set:``/``ask:`` lines left out."""
         parts = [self.intro] if self.intro else []
-        parts += [f"Step {i}. {s.title}\n{s.text}".rstrip() for i, s in enumerate(self.steps, 1)]
+        parts += [f"Step {i}: {s.title}\n\n{s.text}".rstrip() for i, s in enumerate(self.steps, 1)]
         return "\n\n".join(parts)
 
 
