@@ -6,15 +6,13 @@ its steps again). Its text goes into the step editor dock too
 (:mod:`readsim.app.widgets.lesson_editor`), to be changed and saved as the user's own.
 
 :func:`build_lessons` builds the menu (the shipped lessons, then the user's, listed again each
-time it opens) and the (hidden) dock; :func:`open_lesson` opens one; :func:`user_folder` is where
-the user's lessons are (``QStandardPaths.AppDataLocation``/``lessons``).
+time it opens: those in :func:`readsim.app.widgets.lesson_editor.user_folder`) and the (hidden)
+docks; :func:`open_lesson` opens one.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from PySide6.QtCore import QRect, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QMenu, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -23,6 +21,7 @@ from ..plain import menu_text, plain_label
 from ..view_state import open_view_file
 from ..view_state import restore as restore_view
 from ..lesson_text import LessonError
+from .lesson_editor import LessonEditor, build_lesson_editor, user_folder
 from .lesson_steps import StepBox
 from .placement import fit
 
@@ -120,11 +119,6 @@ def keep_text_in_view(window) -> None:
                                                max(room, dock.minimumSizeHint().width()), int(g.height() * 0.88))))
 
 
-def user_folder() -> Path:
-    """The user's lessons folder: ``lessons`` in ``QStandardPaths.AppDataLocation`` (it may not exist yet)."""
-    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "lessons"
-
-
 def fill_menu(window, menu: QMenu) -> None:
     """``menu``: an entry per shipped lesson, then (after a separator) one per lesson file in
     :func:`user_folder`, named by its file (their titles are read when opened)."""
@@ -144,10 +138,12 @@ def fill_menu(window, menu: QMenu) -> None:
         menu.addAction(act)
 
 
-def build_lessons(window) -> tuple[LessonPanel, QDockWidget, QMenu]:
-    """Help ▸ Lessons (the shipped lessons and the user's, at the top of Help) and the lesson dock
-    (right, hidden; objectName ``lesson``). Returns the panel, the dock and the menu (the
-    window's ``lesson``, ``lesson_dock`` and ``lessons_menu``)."""
+def build_lessons(window) -> tuple[LessonPanel, QDockWidget, QMenu, LessonEditor]:
+    """Help ▸ Lessons (the shipped lessons and the user's, at the top of Help), the lesson dock
+    (right, hidden; objectName ``lesson``) and the step editor dock with File ▸ Save as lesson
+    (:func:`readsim.app.widgets.lesson_editor.build_lesson_editor`). Returns the panel, the dock,
+    the menu and the editor (the window's ``lesson``, ``lesson_dock``, ``lessons_menu`` and
+    ``lesson_editor``)."""
     panel = LessonPanel(window)
     dock = QDockWidget("Lesson", window)
     dock.setObjectName("lesson")
@@ -162,4 +158,4 @@ def build_lessons(window) -> tuple[LessonPanel, QDockWidget, QMenu]:
     help_menu.insertMenu(first, menu) if first is not None else help_menu.addMenu(menu)
     if first is not None:
         help_menu.insertSeparator(first)
-    return panel, dock, menu
+    return panel, dock, menu, build_lesson_editor(window)

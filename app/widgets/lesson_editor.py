@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QStandardPaths, Qt
 from PySide6.QtGui import QAction, QFont
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -24,7 +24,6 @@ from ..lesson_text import LessonError, LessonText, parse
 from ..plain import plain_label
 from ..view_file import SUFFIX, write_view
 from ..view_state import VIEW_FILTER, capture
-from .lesson_dock import user_folder
 
 WHERE = "lesson steps"  # how errors name the editor's text
 TEMPLATE = """# My lesson
@@ -37,12 +36,19 @@ ask: T2IF(300) within 0.05
 """
 
 
+def user_folder() -> Path:
+    """The user's lessons folder: ``lessons`` in ``QStandardPaths.AppDataLocation`` (it may not exist yet)."""
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "lessons"
+
+
 class LessonEditor(QWidget):
-    """The editor (:attr:`edit`, plain text), the check's line (:attr:`status`) and Save as lesson."""
+    """The editor (:attr:`edit`, plain text), the check's line (:attr:`status`) and Save as
+    lesson; :attr:`dock` is its dock."""
 
     def __init__(self, window, parent=None) -> None:
         super().__init__(parent)
         self.window = window
+        self.dock: QDockWidget | None = None
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 2, 6, 2)
         self.edit = QPlainTextEdit()
@@ -126,14 +132,15 @@ def save_lesson_as(window, path: str | os.PathLike | None = None) -> bool:
     return True
 
 
-def build_lesson_editor(window) -> tuple[LessonEditor, QDockWidget]:
+def build_lesson_editor(window) -> LessonEditor:
     """The step editor dock (right, hidden; objectName ``lesson_steps``) with View ▸ Lesson steps
-    editor, and File ▸ Save as lesson… after Save view…. Returns the editor and its dock (the
-    window's ``lesson_editor`` and ``lesson_editor_dock``)."""
+    editor, and File ▸ Save as lesson… after Save view…. Returns the editor (the window's
+    ``lesson_editor``; its dock is ``lesson_editor.dock``)."""
     editor = LessonEditor(window)
     dock = QDockWidget("Lesson steps", window)
     dock.setObjectName("lesson_steps")
     dock.setWidget(editor)
+    editor.dock = dock
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     dock.hide()
     act = dock.toggleViewAction()
@@ -148,4 +155,4 @@ def build_lesson_editor(window) -> tuple[LessonEditor, QDockWidget]:
     acts = file.actions()
     at = acts[acts.index(after) + 1] if after is not None and acts.index(after) + 1 < len(acts) else None
     file.insertAction(at, save) if at is not None else file.addAction(save)
-    return editor, dock
+    return editor

@@ -81,7 +81,7 @@ def test_a_lesson_made_in_the_window_reopens_and_is_answered_on_real_data(qtbot,
                                                                            tmp_path, monkeypatch):
     monkeypatch.setattr(lesson_dock, "user_folder", lambda: tmp_path / "mine")
     w = real_window(ARTICLE)
-    w.lesson_editor_dock.show()
+    w.lesson_editor.dock.show()
     w.lesson_editor.set_source(LESSON)
     assert w.lesson_editor.status.text() == "3 steps, 3 questions"
     path = tmp_path / "mine" / "worst.readsim"
