@@ -2,7 +2,8 @@
 
 **Next step** enters the next step (:mod:`readsim.app.lesson_text`): its ``set:`` changes the
 reader's settings (reading mode, screen size, T2I tolerance) and opens its dock; its ``ask:``
-hides the measure asked about in the Scores panel and the Explain dock (shown ``?``), and once
+hides the measure asked about in the Scores panel, the ranked list's columns and the Explain
+dock (shown ``?``), and once
 the window is idle (the step's settings applied) computes the answer from the window's state:
 the open article's value of that measure as the Scores panel shows it, which is
 ``readsim.article(...)``'s ``scores`` (reference §4; other document measures: its
@@ -165,8 +166,8 @@ class StepBox(QWidget):
         return f"What is {q.measure} of the open article now? (close: within {q.tolerance:g})"
 
     def _hide(self, names: list[str]) -> None:
-        self.window.scores.hide_measures(names)
-        self.window.explain.hide_measures(names)
+        for part in (self.window.scores, self.window.explain, self.window.model):
+            part.hide_measures(names)
 
     # -- the answer ------------------------------------------------------------------------------
     def _compute_when_idle(self) -> None:

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 import readsim
 from readsim.app import lessons as ls
@@ -68,6 +69,12 @@ def _answer(qtbot, w, index: int, given: str | None = None, choice: float | None
     qtbot.waitUntil(lambda: box.value is not None, timeout=60_000)
     q = box.step().question
     assert w.scores.value_text(q.measure) == HIDDEN  # hidden until answered
+    model = w.model
+    cols = [c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == q.measure]
+    assert all(model.data(model.index(r, c)) == "?" for r in range(model.rowCount()) for c in cols)
+    if not w.explain_dock.isHidden():
+        w.explain.choose(q.measure)
+        assert w.explain.explanation is None and "hidden until you answer" in w.explain.problem
     if choice is not None:
         box.choices.setCurrentIndex(q.choices.index(choice))
     else:
