@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QHBoxLayout, QPlainTextE
 
 from .. import appearance as look
 from ..lesson_text import LessonError, LessonText, parse
-from ..plain import plain_label
+from ..plain import amount, plain_label
 from ..view_file import SUFFIX, write_view
 from ..view_state import VIEW_FILTER, capture
 
@@ -86,7 +86,7 @@ class LessonEditor(QWidget):
             look.follow(self.status, f"color: {look.css('bad')};")
             return None
         asked = sum(s.question is not None for s in lesson.steps)
-        self.status.setText(f"{len(lesson.steps)} steps, {asked} questions")
+        self.status.setText(f"{amount(len(lesson.steps), 'steps')}, {amount(asked, 'questions')}")
         look.follow(self.status, f"color: {look.css('muted')};")
         return lesson
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QLineEdit, QP
 from ..articles import shown_article
 from ..background import activity
 from ..lesson_text import LessonText, Question, Step
-from ..plain import plain_label
+from ..plain import amount, plain_label
 from ..view_state import ON_DEMAND
 
 POLL_MS = 50  # how often the answer waits for the window to be idle
@@ -141,7 +141,7 @@ class StepBox(QWidget):
         self.result.setText("")
         q = step.question if step is not None else None
         if step is None:
-            self.heading.setText(f"{len(steps)} steps: Next step starts them" if steps else "")
+            self.heading.setText(f"{amount(len(steps), 'steps')} to take: Next step goes to the first" if steps else "")
         else:
             self.heading.setText(f"Step {self.index + 1} of {len(steps)}: {step.title}")
         for w in (self.question, self.number, self.choices, self.submit):

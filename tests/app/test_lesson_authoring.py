@@ -250,7 +250,7 @@ def test_the_editor_shows_the_first_problem_with_its_line(qtbot):
     w.lesson_editor.set_source("# T\n\n## A\nset: reading=worst\nask: T2IF(300) within x\n")
     assert w.lesson_editor.status.text() == "line 5: ask: the tolerance must be a number, not 'x'"
     w.lesson_editor.set_source("# T\n\n## A\nset: reading=worst\n")
-    assert w.lesson_editor.status.text() == "1 steps, 0 questions"
+    assert w.lesson_editor.status.text() == "1 step, 0 questions"
 
 
 def test_saving_a_lesson_with_a_problem_or_over_a_folder_writes_nothing(qtbot, tmp_path):
