@@ -74,9 +74,7 @@ class LessonPanel(QWidget):
         self.text.setPlainText(body)  # plain text, never HTML
         self.steps.set_lesson(parsed)
         self.layout().activate()  # the step box shown or hidden now, not at the next event loop (a picture's)
-        editor = getattr(self.window, "lesson_editor", None)
-        if editor is not None:
-            editor.set_source(source)
+        self.window.lesson_editor.set_source(source)
         return True
 
     def restart(self) -> None:

@@ -151,8 +151,8 @@ def build_lesson_editor(window) -> LessonEditor:
     save.setStatusTip("Save what is on screen with the lesson steps editor's text as a lesson (Help > Lessons)")
     save.triggered.connect(lambda: save_lesson_as(window))
     file = window.file_menu
-    after = next((a for a in file.actions() if a is getattr(window, "act_save_view", None)), None)
     acts = file.actions()
-    at = acts[acts.index(after) + 1] if after is not None and acts.index(after) + 1 < len(acts) else None
+    after = acts.index(window.act_save_view) if window.act_save_view in acts else len(acts)
+    at = acts[after + 1] if after + 1 < len(acts) else None
     file.insertAction(at, save) if at is not None else file.addAction(save)
     return editor
