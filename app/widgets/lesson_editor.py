@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths, Qt
+from PySide6.QtCore import QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QFont
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -132,6 +132,14 @@ def save_lesson_as(window, path: str | os.PathLike | None = None) -> bool:
     return True
 
 
+def _beside_the_lesson(window, dock: QDockWidget) -> None:
+    """Shown while the lesson dock is open: tabbed with it (both keep the column's full height)."""
+    lesson = window.lesson_dock
+    if lesson.isVisible() and not dock.isFloating() and lesson not in window.tabifiedDockWidgets(dock):
+        window.tabifyDockWidget(lesson, dock)
+    QTimer.singleShot(0, dock.raise_)  # once tabbed: its tab in front
+
+
 def build_lesson_editor(window) -> LessonEditor:
     """The step editor dock (right, hidden; objectName ``lesson_steps``) with View ▸ Lesson steps
     editor, and File ▸ Save as lesson… after Save view…. Returns the editor (the window's
@@ -146,6 +154,7 @@ def build_lesson_editor(window) -> LessonEditor:
     act = dock.toggleViewAction()
     act.setText("Lesson steps editor")
     act.setStatusTip("Write a lesson's text and steps (set: and ask: lines) to save with File > Save as lesson")
+    act.toggled.connect(lambda on: _beside_the_lesson(window, dock) if on else None)
     window.view_menu.addAction(act)
     save = QAction("Save as &lesson…", window)
     save.setStatusTip("Save what is on screen with the lesson steps editor's text as a lesson (Help > Lessons)")
