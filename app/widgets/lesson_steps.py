@@ -192,7 +192,8 @@ class StepBox(QWidget):
         return self.value
 
     def answer(self) -> bool | None:
-        """Check the student's answer against the computed value; show the value, whether the
+        """Check the student's answer against the value computed when the step was reached (now,
+        if it could not be then: no article open, the window busy); show the value, whether the
         answer was close, and the Explain dock on the measure. None when there is nothing to
         check (no question, no number given, no value)."""
         step = self.step()
@@ -210,7 +211,7 @@ class StepBox(QWidget):
             self.result.setText("Give a number first.")
             return None
         self._timer.stop()
-        value = self.compute()
+        value = self.value if self.value is not None else self.compute()  # the value when the step was reached
         if value is None:
             return None
         close = q.close(given, value)

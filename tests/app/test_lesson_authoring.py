@@ -63,9 +63,10 @@ def _idle(qtbot, w) -> None:
                     and w.session.current is not None, timeout=60_000)
 
 
-def _answer(qtbot, w, index: int, given: str | None = None, choice: float | None = None):
+def _answer(qtbot, w, index: int, given: str | None = None, choice: float | None = None, again: bool = True):
     box = w.lesson.steps
-    box.go(index)
+    if again:
+        box.go(index)
     qtbot.waitUntil(lambda: box.value is not None, timeout=60_000)
     q = box.step().question
     assert w.scores.value_text(q.measure) == HIDDEN  # hidden until answered
@@ -122,7 +123,12 @@ def test_a_lesson_made_in_the_window_reopens_and_is_answered_on_real_data(qtbot,
     assert close is False and value == api(reading="worst", screen=300)["LE(300)"] == LE_300
     assert "not close (the nearest choice is 2)" in fresh.lesson.steps.result.text()
 
-    close, value = _answer(qtbot, fresh, 2, given="0.1947")
+    fresh.lesson.steps.go(2)
+    qtbot.waitUntil(lambda: fresh.lesson.steps.value is not None, timeout=60_000)
+    reached = fresh.lesson.steps.value
+    fresh.session.set_settings(mode="natural")  # the student's own change after the step was reached:
+    close, value = _answer(qtbot, fresh, 2, given="0.1947", again=False)
+    assert value is reached  # the answer is the value computed when the step was reached, not again
     assert close is True and value == api(reading="worst")["P_set"] == pytest.approx(P_SET, abs=1e-15)
     close_wrong = fresh.lesson.steps.step().question.close(0.196, value)
     assert close_wrong is False  # 0.196 - 0.194681 > 0.001
