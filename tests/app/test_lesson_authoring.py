@@ -33,6 +33,7 @@ SAMPLE = Path(readsim.__file__).resolve().parents[1] / "resources" / "sample"
 # one line "... 2193171 10 ... 0 1880" (retrieved [0, 1880)).
 ARTICLE = "2193171"
 P_SET = 366 / 1880  # |R ∩ T| / |T| (reference §4.6)
+T2IF_300 = 0.0  # the chain's first 327 bytes are non-relevant: the reader stops at the 300th, nothing relevant read (§4.3)
 LE_300 = 2  # the chain [0, 1880) read from 0: the first relevant byte, 327, is on screen 327 // 300 + 1 (§4.4)
 LESSON = """# Worst reading on a real article
 Topic 2009074, the BERT run.
@@ -115,7 +116,7 @@ def test_a_lesson_made_in_the_window_reopens_and_is_answered_on_real_data(qtbot,
 
     close, value = _answer(qtbot, fresh, 0)
     assert fresh.session.settings.mode.value == "worst" and fresh.session.settings.screen == 2000
-    assert close is True and value == api(reading="worst", screen=2000)["T2IF(300)"]
+    assert close is True and value == api(reading="worst", screen=2000)["T2IF(300)"] == T2IF_300
     assert fresh.explain.chooser.currentText() == "T2IF(300)" and not fresh.explain_dock.isHidden()
     assert "close" in fresh.lesson.steps.result.text()
 
