@@ -9,7 +9,7 @@ The text's first line is the lesson's title (a leading ``#`` is dropped). Help â
 them, ``readsim --list-lessons`` prints the shipped ones as ``NAME  TITLE`` one a line,
 ``readsim --lesson NAME`` opens one (``NAME``: a shipped lesson's name or a lesson file's
 path). Pure Python: no Qt (the dock is :mod:`readsim.app.widgets.lesson_dock`; the user's
-folder is found there).
+folder is :func:`readsim.app.widgets.lesson_editor.user_folder`).
 """
 
 from __future__ import annotations
@@ -37,10 +37,6 @@ class Lesson:
     name: str
     view: Path
     text_path: Path | None = None
-
-    @property
-    def shipped(self) -> bool:
-        return self.text_path is not None
 
     def text(self) -> str:
         """The lesson's text (UTF-8). Raises ``OSError`` naming the file if it cannot be read,

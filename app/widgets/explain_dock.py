@@ -281,6 +281,8 @@ class ExplainPanel(FollowingPanel):
         self._show(cur, whole)
 
     def _hidden(self, name: str) -> bool:
+        if not self.hidden:
+            return False
         try:
             return parse_measure(name).name in self.hidden
         except ValueError:
