@@ -74,7 +74,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("view", nargs="?", metavar="VIEW.readsim", help="a saved view (File > Save view): its files, topic, "
                    "article, settings, step, edits and docks; options given with it win over its values; or a sandbox "
                    "file, NAME.readsim-sandbox (File > New sandbox): its text as the article, in characters")
-    p.add_argument("--lesson", metavar="NAME", help="open a shipped lesson (its view and its steps beside the article)")
+    p.add_argument("--lesson", metavar="NAME", help="open a lesson: a shipped lesson's name or a lesson file's path "
+                   "(its view and its steps beside the article)")
     p.add_argument("--list-lessons", action="store_true", help="print the shipped lessons, one a line (name, then "
                    "title, in columns), and exit")
     p.add_argument("--collection", metavar="DIR", help="the articles: a folder of XML files (flat or nested), or a .zip, "

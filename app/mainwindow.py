@@ -51,6 +51,7 @@ from .view_state import ViewRestore, build_views, open_view_file
 from .playback import Playback
 from .presentation import Presentation, build_appearance
 from .widgets.lesson_dock import LessonPanel, build_lessons
+from .widgets.lesson_editor import LessonEditor
 from .widgets.topic_chooser import TopicChooserScores, build_topic_scores
 from .widgets.sandbox_dialog import SandboxOpener
 from .widgets.placement import Scrolled, keep_inside, place
@@ -189,11 +190,12 @@ class MainWindow(QMainWindow):
     # File ▸ Save/Open view (view_state.py): the view being reopened (restore_view)
     act_save_view: QAction
     act_open_view: QAction
-    view_restore: ViewRestore | None
+    view_restore: ViewRestore | None = None
     # Help ▸ Lessons (widgets/lesson_dock.py)
     lesson: LessonPanel
     lesson_dock: QDockWidget
     lessons_menu: QMenu
+    lesson_editor: LessonEditor  # the step editor (its .dock) and File ▸ Save as lesson (widgets/lesson_editor.py)
     # View ▸ Zoom, Presentation, Theme (presentation.py)
     presentation: Presentation
     act_zoom_in: QAction
@@ -288,8 +290,7 @@ class MainWindow(QMainWindow):
         self.topic_scores = build_topic_scores(self)  # after the topic view and the editor: its scores follow both
         self.article_cancel_button, self.act_cancel_article, self.set_cancel_busy = build_article_loading(self)
         self.act_save_view, self.act_open_view = build_views(self)
-        self.view_restore = None
-        self.lesson, self.lesson_dock, self.lessons_menu = build_lessons(self)
+        self.lesson, self.lesson_dock, self.lessons_menu, self.lesson_editor = build_lessons(self)
         (self.presentation, self.act_zoom_in, self.act_zoom_out, self.act_zoom_reset, self.act_present,
          self.theme_actions) = build_appearance(self)  # View ▸ Zoom, Presentation, Theme
         look.appearance().changed.connect(left.relabel_topics)  # the topic line's colours and sizes

@@ -12,6 +12,10 @@ A view is a JSON object (UTF-8) with a format version::
      "edits": [{"run": 0, "topic": "2026001", "article": "900001", "passages": [[0, 80], [200, 260]]}],
      "docks": ["outline"], "element_run": null, "document_measure": "F"}
 
+Version 2 adds ``"lesson": {"source": TEXT}``: a lesson's text and steps in the syntax of
+:mod:`readsim.app.lesson_text` (File ▸ Save as lesson); a view without it is written as version 1,
+and every version-1 file still opens.
+
 - ``files``: the inputs, each path relative to the view file's folder (an absolute path where
   no relative one exists, another drive on Windows); ``runs`` at least one, ``run`` the index of
   the run shown;
@@ -54,11 +58,14 @@ from readsim.core.coverage import check_input_path
 from readsim.core.errors import InputError
 from readsim.core.reading import READING_MODES
 
+from .lesson_text import LessonError
+from .lesson_text import parse as parse_lesson
 from .view_args import ALPHA_RANGE, BETA_RANGE, LEVELS_RANGE, OFFSET_RANGE, SCREEN_RANGE, STEP_RANGE
 from .view_json import ViewError, load
 
 FORMAT = "readsim-view"
-VERSION = 1
+VERSION = 2  # 2: the optional ``lesson``
+PLAIN_VERSION = 1  # a view with no lesson is still written as version 1 (older readsims open it)
 SUFFIX = ".readsim"
 MAX_BYTES = 16 * 1024 * 1024  # a view is a few kilobytes; refuse to read a huge file into memory
 MODES = tuple(m.value for m in READING_MODES)
@@ -97,6 +104,7 @@ class View:
     docks: list[str] = field(default_factory=list)
     element_run: str | None = None
     document_measure: str | None = None
+    lesson: str | None = None  # a lesson's text and steps (readsim.app.lesson_text), version 2
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -240,7 +248,19 @@ def _parse(path: Path, f: _Fields) -> View:
         from .topic_scores import DOC_KINDS  # on demand: the list measures are not needed to read a view
 
         view.document_measure = f.choice("document_measure", DOC_KINDS, "F")
+    if f.obj.get("lesson") is not None:
+        view.lesson = _lesson(f.sub("lesson"))
     return view
+
+
+def _lesson(f: _Fields) -> str:
+    """The lesson's ``source``, checked by :func:`readsim.app.lesson_text.parse`."""
+    source = f.text("source", True)
+    try:
+        parse_lesson(source, "lesson")
+    except LessonError as exc:
+        raise f.fail("source", f"line {exc.line}: {exc.reason}" if exc.line else exc.reason) from None
+    return source
 
 
 def _object(f: _Fields, name: str, item) -> dict:
@@ -300,7 +320,7 @@ def view_json(view: View, path: str | os.PathLike) -> dict:
                    "passages": None if e.passages is None else [[int(a), int(b)] for a, b in e.passages]}
                   for e in view.edits],
         "docks": list(view.docks), "element_run": view.element_run, "document_measure": view.document_measure,
-    }
+    } | ({"version": VERSION, "lesson": {"source": view.lesson}} if view.lesson is not None else {"version": PLAIN_VERSION})
 
 
 def write_view(path: str | os.PathLike, view: View) -> Path:

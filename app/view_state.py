@@ -40,8 +40,9 @@ from .view_file import SUFFIX, Edit, View, ViewError, read_view, write_view
 #: docks built on first use, by objectName: the window attribute of the checkable action that
 #: builds and shows them (:mod:`readsim.app.widgets.on_demand`)
 ON_DEMAND = {"elements": lambda window: window.act_elements}
-#: docks a view does not record: the lesson dock shows a lesson's text, not the view's state
-NOT_RECORDED = {"lesson"}
+#: docks a view does not record: the lesson dock shows a lesson's text, the step editor writes one,
+#: neither is the view's state
+NOT_RECORDED = {"lesson", "lesson_steps"}
 VIEW_FILTER = f"readsim views (*{SUFFIX});;All files (*)"
 
 

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QVBoxLayout, 
 from readsim.operations.article_reading import panel_measures
 from readsim.core import intervals as iv
 from readsim.core.explain import Explanation, Term, number
+from readsim.core.measure import parse_measure
 
 from .. import appearance as look
 from ..articles import shown_article
@@ -188,6 +189,7 @@ class ExplainPanel(FollowingPanel):
         self.overlay = SpanOverlay(view) if view is not None else None
         self.explanation: Explanation | None = None
         self.problem = ""
+        self.hidden: frozenset[str] = frozenset()  # measures a lesson's question hides until answered
         self.selected = iv.EMPTY  # the highlighted term's spans, in the unit
 
         lay = QVBoxLayout(self)
@@ -267,7 +269,9 @@ class ExplainPanel(FollowingPanel):
         self.explanation = None
         name = self.chooser.currentText().strip()
         whole = cur is not None and cur.row is None
-        if cur is not None:
+        if cur is not None and self._hidden(name):
+            self.problem = f"{name}: hidden until you answer the lesson's question"
+        elif cur is not None:
             try:
                 self.explanation = shown_article(cur, s.settings, s.topic, s.qrels, s.run, s.unit).explain(name)
             except ValueError as exc:
@@ -275,6 +279,20 @@ class ExplainPanel(FollowingPanel):
         self.model.set_explanation(self.explanation)
         self._select(iv.EMPTY)
         self._show(cur, whole)
+
+    def _hidden(self, name: str) -> bool:
+        if not self.hidden:
+            return False
+        try:
+            return parse_measure(name).name in self.hidden
+        except ValueError:
+            return False
+
+    def hide_measures(self, names) -> None:
+        """Explain none of the measures ``names`` (canonical names): a lesson's question asks
+        about them (:mod:`readsim.app.widgets.lesson_steps`); called again without them, explain."""
+        self.hidden = frozenset(names)
+        self.refresh()
 
     def _show(self, cur, whole: bool) -> None:
         e = self.explanation

@@ -92,6 +92,14 @@ class RankedListModel(QAbstractTableModel):
         self._memo: dict[tuple, tuple] = {}  # (rows, measures, levels) -> (rows, columns, texts)
         self._given: object = None
         self._before: tuple | None = None  # (columns, texts) before the last rescore
+        self._hidden: frozenset[str] = frozenset()  # measures a lesson's question hides until answered
+
+    def hide_measures(self, names) -> None:
+        """Show the score columns of the measures ``names`` (canonical names) as ``?`` and sort
+        them as equal, until called again without them (a lesson's question asks about them)."""
+        self._hidden = frozenset(names)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, AVECHP), self.index(len(self._rows) - 1, self.columnCount() - 1))
 
     # -- filling ------------------------------------------------------------------------
     def set_rows(self, rows: list[RankedRow], settings: Settings | None = None) -> None:
@@ -265,7 +273,8 @@ class RankedListModel(QAbstractTableModel):
         r = self._rows[i]
         if role == _DISPLAY:
             if c >= AVECHP:
-                return self._texts[c - AVECHP][i]
+                return "?" if self._hidden and self._measures[c - AVECHP].name in self._hidden \
+                    else self._texts[c - AVECHP][i]
             if c == RANK:
                 return str(r.rank)
             if c == ARTICLE:
@@ -285,7 +294,8 @@ class RankedListModel(QAbstractTableModel):
             return _bold() if c == RELEVANT and r.relevant else None
         if role == SORT_ROLE:
             if c >= AVECHP:
-                return self._cols[c - AVECHP][i]
+                return 0.0 if self._hidden and self._measures[c - AVECHP].name in self._hidden \
+                    else self._cols[c - AVECHP][i]
             if c == RANK:
                 return r.rank
             if c in (ARTICLE, TITLE):

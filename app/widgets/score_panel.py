@@ -13,7 +13,10 @@ saying "if retrieved whole" (:meth:`ScoresPanel.hypothetical`).
 
 While the run has unsaved edits (passages or ranks), each value shows under it its value before
 the first edit and the difference (``was 0.3000, +0.1567``; :func:`readsim.app.baseline_scores.before_evaluation`),
-until the edits are saved or all undone."""
+until the edits are saved or all undone.
+
+A lesson's question hides the measure it asks about (:meth:`ScoresPanel.hide_measures`): its
+value shows as ``?`` until the student answers (:mod:`readsim.app.widgets.lesson_steps`)."""
 
 from __future__ import annotations
 
@@ -48,6 +51,8 @@ WHOLE_TITLE = "Scores of the open article, if retrieved whole"
 NOT_RETRIEVED = "not retrieved by this run: contributes 0 to the list; if retrieved whole it would score:"
 WHOLE_STYLE = f"color: {look.ROLES['warning'][0]}; font-style: italic;"  # values of the article as if retrieved whole
 WAS_STYLE = f"color: {look.ROLES['note'][0]}; font-size: 8pt;"  # the value before the unsaved edits, under each value
+HIDDEN = "?"  # a value hidden until a lesson's question is answered
+HIDDEN_TIP = "hidden until you answer the lesson's question"
 ENTRY_SOURCE = {"you": "set by you", "run": "the run's", "start": "the article's start"}
 
 
@@ -74,6 +79,7 @@ class ScoresPanel(QGroupBox):
         self._whole = False
         self.article = None
         self._key: tuple | None = None  # what the shown scores are of (see refresh)
+        self.hidden: frozenset[str] = frozenset()  # measure names shown as HIDDEN (a lesson's question)
         self._names: list[QLabel] = []
         self._values: list[QLabel] = []
         self._was: list[QLabel] = []  # under each value: its value before the unsaved edits
@@ -116,9 +122,9 @@ class ScoresPanel(QGroupBox):
         # a mode change emits evaluation_changed and settings_changed: score once
         # (the same objects: the article state and its evaluation are compared by identity)
         key = (id(cur), id(cur.evaluation) if cur is not None else 0, s, self.session.unit,
-               self.session.entry_of_current(), id(self.session.baseline()), cur)
+               self.session.entry_of_current(), id(self.session.baseline()), self.hidden, cur)
         last, self._key = self._key, key
-        if last is not None and last[6] is cur and last[:6] == key[:6]:
+        if last is not None and last[7] is cur and last[:7] == key[:7]:
             return
         measures = panel_measures(s)
         whole = cur is not None and cur.row is None  # not ranked by the run: what it would score whole
@@ -133,7 +139,9 @@ class ScoresPanel(QGroupBox):
         self._whole = whole
         for i, (m, name, value) in enumerate(zip(measures, self._names, self._values)):
             text = format_score(m, values[m.name]) if m.name in values else "–"
-            if m.name not in values:
+            if m.name in self.hidden and m.name in values:
+                text, tip = HIDDEN, HIDDEN_TIP
+            elif m.name not in values:
                 tip = ""
             elif whole:
                 tip = (f"{m.name} = {values[m.name]!r} if retrieved whole; not retrieved by this run, "
@@ -176,7 +184,7 @@ class ScoresPanel(QGroupBox):
         """Under each value, its value before the unsaved edits and the difference (``was``:
         the values before; None: no unsaved edits, the lines hidden)."""
         for m, label in zip(measures, self._was):
-            if was is None or m.name not in values:
+            if was is None or m.name not in values or m.name in self.hidden:
                 label.setVisible(False)
                 continue
             text = (f"was {format_score(m, was[m.name])}, {signed(values[m.name] - was[m.name], m.kind in ('LE', 'ES'))}"
@@ -184,6 +192,11 @@ class ScoresPanel(QGroupBox):
             if label.text() != text:
                 label.setText(text)
             label.setVisible(True)
+
+    def hide_measures(self, names) -> None:
+        """Show the measures ``names`` (canonical names) as ``?`` until called again without them."""
+        self.hidden = frozenset(names)
+        self.refresh()
 
     def before_text(self, name: str) -> str:
         """The "was" line under measure ``name`` ("" when hidden: no unsaved edits), or KeyError."""
@@ -210,4 +223,4 @@ class ScoresPanel(QGroupBox):
         """Measure name -> the value its tooltip shows in full (``name = value``, the float's
         repr: to the bit); measures without a value are left out."""
         return {n.text(): float(v.toolTip().split(" = ", 1)[1].split()[0])
-                for n, v in zip(self._names, self._values) if v.toolTip()}
+                for n, v in zip(self._names, self._values) if v.toolTip() and v.toolTip() != HIDDEN_TIP}

@@ -13,7 +13,7 @@ import pytest
 
 from readsim.app.background import activity
 from readsim.app.main import main
-from readsim.app.view_file import VERSION, Edit, View, ViewError, read_view, write_view
+from readsim.app.view_file import PLAIN_VERSION, VERSION, Edit, View, ViewError, read_view, write_view
 from readsim.app.view_state import capture, open_docks, open_view_file, save_view
 from readsim.core.samples import sample
 
@@ -69,7 +69,7 @@ def test_a_saved_view_reopens_identically_on_the_sample(qtbot, tmp_path):
     path.parent.mkdir()
     save_view(w, path)
     raw = json.loads(path.read_text(encoding="utf-8"))
-    assert raw["version"] == VERSION and raw["format"] == "readsim-view"
+    assert raw["version"] == PLAIN_VERSION and raw["format"] == "readsim-view"  # no lesson: version 1
     assert not os.path.isabs(raw["files"]["qrels"])  # relative to the view file
     assert Path(os.path.normpath(path.parent / raw["files"]["qrels"])).samefile(s0.qrels)
 
@@ -219,10 +219,10 @@ def test_a_view_with_files_is_a_usage_error(tmp_path, capsys):
 
 def test_the_window_tells_a_bad_view(qtbot, tmp_path):
     bad = tmp_path / "bad.readsim"
-    bad.write_text(json.dumps(_mutate(_good(tmp_path), "version", 2)), encoding="utf-8")
+    bad.write_text(json.dumps(_mutate(_good(tmp_path), "version", 3)), encoding="utf-8")
     w = _window(qtbot)
     assert open_view_file(w, bad) is None
-    assert w.errors_shown == [f"{bad}: field version: format version 2 was written by a newer readsim; this one "
+    assert w.errors_shown == [f"{bad}: field version: format version 3 was written by a newer readsim; this one "
                               f"reads version {VERSION} and earlier: update readsim to open it"]
 
 
