@@ -149,3 +149,20 @@ def test_an_archive_collection_is_indexed_by_the_bundles_child(bundle, tmp_path)
     index.unlink()
     assert frozen == evaluation(venv, SAMPLE, tmp_path, None, *options)
     assert frozen.count(b"\n") > 4
+
+
+def test_figures_are_the_venvs(bundle, tmp_path):
+    """matplotlib's backends are named in the spec (no ``matplotlib.use()`` finds them): the SVG is
+    the venv's byte for byte, the PNG and PDF are written."""
+    runs = sorted(str(p) for p in (SAMPLE / "runs").glob("*.run"))
+    venv = Path(sys.executable).with_name("readsim-eval")
+    for program, folder, env in ((bundle / "readsim-eval", "frozen", bare(tmp_path)), (venv, "venv", None)):
+        (tmp_path / folder).mkdir()
+        for suffix in ("svg", "png", "pdf"):
+            done = subprocess.run([str(program), "figure", "curve", str(SAMPLE / "sample.qrels"), *runs, "--curve", "gP",
+                                   "-o", str(tmp_path / folder / f"gp.{suffix}")], env=env, cwd=tmp_path,
+                                  capture_output=True, timeout=RUN_TIMEOUT)
+            assert done.returncode == 0, done.stderr
+    assert (tmp_path / "frozen" / "gp.svg").read_bytes() == (tmp_path / "venv" / "gp.svg").read_bytes()
+    assert (tmp_path / "frozen" / "gp.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "frozen" / "gp.pdf").read_bytes()[:5] == b"%PDF-"
