@@ -25,7 +25,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QMenu, QPlainTextEdit,
+from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QMenu, QPlainTextEdit,
                                QPushButton, QTableView, QTextEdit, QVBoxLayout, QWidget)
 
 from readsim.core.errors import InputError
@@ -34,7 +34,7 @@ from readsim.core.sandbox import ARTICLE, SUFFIX, TOPIC, Sandbox, read_sandbox, 
 from .. import appearance as look
 from ..background import LatestJob
 from ..loading import Loaded, read_inputs
-from ..plain import menu_text
+from ..plain import menu_text, plain_label
 
 KIND, START, END, TEXT = range(4)
 HEADERS = ("Kind", "Start", "End", "Text")
@@ -163,8 +163,7 @@ class SandboxDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Sandbox article")
         self._open, self._error = open_in_window, show_error
-        self.note = QLabel()
-        self.note.setTextFormat(Qt.TextFormat.PlainText)
+        self.note = plain_label()
         self.note.setWordWrap(True)
         self.note.setVisible(False)  # a sandbox's note, where it comes from (set_sandbox)
         self.editor = QPlainTextEdit()
@@ -176,8 +175,7 @@ class SandboxDialog(QDialog):
         self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(TEXT, QHeaderView.ResizeMode.Stretch)
-        self.problem = QLabel()
-        self.problem.setTextFormat(Qt.TextFormat.PlainText)
+        self.problem = plain_label()
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet(f"color: {look.css('bad')}")
         self.mark_relevant = QPushButton("Mark &relevant")

@@ -160,8 +160,8 @@ class Parser(argparse.ArgumentParser):
 
     streams: tuple[TextIO, TextIO] | None = None
 
-    def __init__(self, prog: str, description: str, epilog: str):
-        super().__init__(prog=prog, formatter_class=_Formatter, description=description, epilog=epilog)
+    def __init__(self, prog: str, description: str, epilog: str, usage: str | None = None):
+        super().__init__(prog=prog, formatter_class=_Formatter, description=description, epilog=epilog, usage=usage)
 
     def _print_message(self, message: str, file=None) -> None:
         if message and self.streams is not None:

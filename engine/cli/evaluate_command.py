@@ -72,6 +72,9 @@ def build_parser() -> Parser:
         "-o FILE.html' (one self-contained HTML report); each has --help. "
         "gP@r past the end of a short run repeats the last rank's value as the official tool does; "
         "gP(plain)@r (or --plain-gp) is sum/r. Parameters: " + PARAMETER_RANGES + ". " + EXIT_STATUS_HELP,
+        # the options are many: a usage error shows this line, -h lists them all
+        usage="%(prog)s QRELS [RUN ...] [-m MEASURE ...] [-q] [-c] [--per-article] [--collection DIR] [OPTION ...]\n"
+              "       %(prog)s {compare,fidelity,sweep,loss,convert,figure,report} ...   (-h: every option)",
     )
     p.add_argument("qrels", help="FOL qrels file")
     p.add_argument("runs", nargs="*", metavar="RUN", help="FOL run file(s)")
