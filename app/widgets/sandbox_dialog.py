@@ -24,9 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
-from PySide6.QtGui import QAction, QColor, QKeySequence, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QAction, QColor, QKeySequence, QSyntaxHighlighter, QTextCharFormat
 from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QMenu, QPlainTextEdit,
-                               QPushButton, QTableView, QTextEdit, QVBoxLayout, QWidget)
+                               QPushButton, QTableView, QVBoxLayout, QWidget)
 
 from readsim.core.errors import InputError
 from readsim.core.sandbox import ARTICLE, SUFFIX, TOPIC, Sandbox, read_sandbox, save_sandbox, shipped_examples
@@ -53,6 +53,41 @@ def chars_of(text: str, units: int) -> int:
 def units_of(text: str, chars: int) -> int:
     """The UTF-16 offset (a text box's position) of character ``chars`` of ``text``."""
     return len(text[:chars].encode("utf-16-le")) // 2
+
+
+class SpanMarks(QSyntaxHighlighter):
+    """The sandbox's marks laid over its text box's text (the window's colours: relevant,
+    relevant and retrieved, retrieved underlined), without changing the text. A highlighter, not
+    ``setExtraSelections`` on every edit: formats per block, redrawn only when the spans change.
+    Spans are ``(start, end)`` in the text box's UTF-16 positions (:func:`units_of`)."""
+
+    def __init__(self, editor: QPlainTextEdit) -> None:
+        super().__init__(editor.document())
+        self.relevant: list[tuple[int, int]] = []
+        self.retrieved: list[tuple[int, int]] = []
+
+    def show(self, relevant: list[tuple[int, int]], retrieved: list[tuple[int, int]]) -> None:
+        """Mark these spans (the text redrawn only when they differ from those shown)."""
+        if (relevant, retrieved) != (self.relevant, self.retrieved):
+            self.relevant, self.retrieved = relevant, retrieved
+            self.rehighlight()
+
+    def highlightBlock(self, text: str) -> None:
+        block = self.currentBlock()
+        start, end = block.position(), block.position() + block.length() - 1
+        cuts = sorted({start, end, *(min(max(x, start), end) for span in self.relevant + self.retrieved for x in span)})
+        m = look.marks()
+        for a, b in zip(cuts, cuts[1:]):  # pieces between span ends: each one kind of mark
+            relevant = any(s <= a < e for s, e in self.relevant)
+            retrieved = any(s <= a < e for s, e in self.retrieved)
+            if relevant or retrieved:
+                fmt = QTextCharFormat()
+                if relevant:
+                    fmt.setBackground(QColor(m.both if retrieved else m.relevant))
+                if retrieved:
+                    fmt.setFontUnderline(True)
+                    fmt.setUnderlineColor(QColor(m.retrieved))
+                self.setFormat(a - start, b - a, fmt)
 
 
 class SpansModel(QAbstractTableModel):
@@ -168,6 +203,7 @@ class SandboxDialog(QDialog):
         self.note.setVisible(False)  # a sandbox's note, where it comes from (set_sandbox)
         self.editor = QPlainTextEdit()
         self.editor.setPlaceholderText("Type or paste a short text, select some of it, then mark it relevant or retrieved.")
+        self.marks = SpanMarks(self.editor)
         self.model = SpansModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -292,37 +328,10 @@ class SandboxDialog(QDialog):
         self.problem.setText(problem or "")
         self.window_button.setEnabled(problem is None)
         self.save_button.setEnabled(problem is None)
-        self.editor.setExtraSelections(self._marks(box))
+        self.marks.show([(units_of(box.text, a), units_of(box.text, b)) for a, b in box.relevant],
+                        [(units_of(box.text, a), units_of(box.text, b)) for a, b in box.retrieved])
         if self.opened and self.live.isChecked() and problem is None:
             self._live_timer.start()
-
-    def _marks(self, box: Sandbox) -> list:
-        n, m = len(box.text), look.marks()
-        out = []
-
-        def add(start: int, end: int, fmt: QTextCharFormat) -> None:
-            start, end = max(0, min(start, n)), max(0, min(end, n))
-            if start < end:
-                sel = QTextEdit.ExtraSelection()
-                sel.cursor = QTextCursor(self.editor.document())
-                sel.cursor.setPosition(units_of(box.text, start))
-                sel.cursor.setPosition(units_of(box.text, end), QTextCursor.MoveMode.KeepAnchor)
-                sel.format = fmt
-                out.append(sel)
-
-        relevant, both, retrieved = QTextCharFormat(), QTextCharFormat(), QTextCharFormat()
-        relevant.setBackground(QColor(m.relevant))
-        both.setBackground(QColor(m.both))
-        retrieved.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-        retrieved.setUnderlineColor(QColor(m.retrieved))
-        retrieved.setFontUnderline(True)
-        for s, e in box.relevant:
-            add(s, e, relevant)
-        for s, e in box.retrieved:
-            for rs, re_ in box.relevant:
-                add(max(s, rs), min(e, re_), both)
-            add(s, e, retrieved)
-        return out
 
     # -- files ---------------------------------------------------------------------------
     def open_file(self, path) -> bool:

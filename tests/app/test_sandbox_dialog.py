@@ -8,7 +8,9 @@ import math
 from fractions import Fraction as Fr
 
 import pytest
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QColor, QTextCursor
+
+from readsim.app import appearance as look
 
 from readsim.core.sandbox import Sandbox, read_sandbox, shipped_examples
 
@@ -58,7 +60,18 @@ def test_marking_the_selection(qtbot):
     select(23, 45)
     d.mark_retrieved.click()
     assert d.sandbox() == Sandbox(MINI, ((0, 27),), ((23, 45),))
-    assert len(d.editor.extraSelections()) == 3  # relevant, relevant and retrieved [23, 27), retrieved
+    # the marks laid over the text: relevant [0, 23), relevant and retrieved [23, 27), then (after the
+    # line break at 27, a block of its own) retrieved [28, 45), underlined with no background
+    m, laid = look.marks(), []
+    block = d.editor.document().begin()
+    while block.isValid():
+        laid += [(block.position() + r.start, block.position() + r.start + r.length, r.format.background().color().name(),
+                  r.format.fontUnderline()) for r in block.layout().formats()]
+        block = block.next()
+    relevant, both = QColor(m.relevant).name(), QColor(m.both).name()
+    assert [(a, b, underline) for a, b, _, underline in laid] == [(0, 23, False), (23, 27, True), (28, 45, True)]
+    assert [colour for _, _, colour, _ in laid][:2] == [relevant, both] and laid[2][2] not in (relevant, both)
+    assert d.editor.toPlainText() == MINI  # the marks change no text
     d.model.setData(d.model.index(1, 2), "99")  # the retrieved span's end past the 55 characters
     assert "give 0 <= start < end <= 55" in d.problem.text() and not d.window_button.isEnabled()
     assert d.open_file(shipped_examples()[0].parent / "missing.readsim-sandbox") is False
