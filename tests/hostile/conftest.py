@@ -14,30 +14,84 @@ def _window_tests(gui_thread_gc, fresh_settings):
     yield fresh_settings
 
 
-@pytest.fixture
-def sample_window(qtbot):
-    """A window with dialogs on, showing the sample's qrels, good run and collection."""
+def show_sample(qtbot, window) -> None:
+    """``window`` shows the shipped sample again: its qrels, good run, topics and collection,
+    topic 2026001; no input warning (the status bar's summary empty), no error box."""
     from readsim.app.background import activity
-    from readsim.app.mainwindow import MainWindow
-    from readsim.app.session import Loaded, Session
+    from readsim.app.session import Loaded
     from readsim.core.collection import Collection
     from readsim.core.formats import read_qrels, read_run, read_topics
     from readsim.core.samples import sample
 
     s = sample()
-    session = Session()
-    w = MainWindow(session, show_dialogs=True, restore=False)
-    qtbot.addWidget(w)
-    w.show()
+    session = window.session
+    session.runs = []  # the runs an earlier row opened (a window keeps every run it opened)
     run = read_run(next(r for r in s.runs if r.name == "good-passages.run"))
     session.adopt(Loaded(collection=Collection(s.collection), qrels=read_qrels(s.qrels), runs=[run],
                          topics=read_topics(s.topics)), s.topic)
     qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None, timeout=10_000)
-    assert session.coverage == [] and w.error_box is None
+    assert session.coverage == [] and window.error_box is None and "input warning" not in window.warnings_text()
+
+
+def close_errors(qtbot, window) -> None:
+    """The error box closed (if open) and every job done."""
+    from readsim.app.background import activity
+
+    if window.error_box is not None:
+        window.error_box.close()
+    qtbot.waitUntil(lambda: window.error_box is None and activity().count == 0, timeout=10_000)
+
+
+@pytest.fixture
+def sample_window(qtbot):
+    """A window with dialogs on, showing the sample's qrels, good run and collection."""
+    from readsim.app.mainwindow import MainWindow
+    from readsim.app.session import Session
+
+    w = MainWindow(Session(), show_dialogs=True, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    show_sample(qtbot, w)
     yield w
-    if w.error_box is not None:
-        w.error_box.close()
-    qtbot.waitUntil(lambda: activity().count == 0, timeout=10_000)
+    close_errors(qtbot, w)
+
+
+@pytest.fixture(scope="module")
+def shared_sample_window(request, qapp, tmp_path_factory):
+    """One window per test module with dialogs on, for rows that each start from the sample and
+    whose checks read only what the row adds (:func:`sample_window_shared`): building a window
+    cost most of such a row's time. It reads and writes QSettings in its own folder until the
+    first test's ``fresh_settings``. Closed and deleted after the module's last test."""
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths
+    from pytestqt.qtbot import QtBot
+
+    from readsim.app.mainwindow import MainWindow
+    from readsim.app.session import Session
+
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("shared-window-settings")))
+    window = MainWindow(Session(), show_dialogs=True, restore=False)
+    window.show()
+    yield window
+    close_errors(QtBot(request), window)
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # now, not at the next module's end
+
+
+@pytest.fixture
+def sample_window_shared(qtbot, shared_sample_window):
+    """As :func:`sample_window`, on the module's one window (:func:`shared_sample_window`): the
+    sample adopted again, no error box, no input warning, the log and ``errors_shown`` emptied
+    (as a fresh window's). Only the reader warnings' count in the status bar carries over."""
+    window = shared_sample_window
+    close_errors(qtbot, window)
+    show_sample(qtbot, window)
+    window.log.clear()
+    del window.errors_shown[:]
+    yield shared_sample_window
+    close_errors(qtbot, shared_sample_window)
 
 
 @pytest.fixture

@@ -146,9 +146,10 @@ CASES = [
 
 # -- the window, the ways in (helpers/hostile_window.py), the checks ----------------------------
 @pytest.fixture
-def window(sample_window):
-    """A window with dialogs on, showing the sample's qrels, good run and collection (conftest.py)."""
-    return sample_window
+def window(sample_window_shared):
+    """The module's window with dialogs on, showing the sample's qrels, good run and collection
+    again for each row (conftest.py)."""
+    return sample_window_shared
 
 
 @pytest.mark.parametrize("case", CASES, ids=Case.name)

@@ -47,9 +47,10 @@ from .cases import ERROR, SAME, WARNING, Case
 
 
 @pytest.fixture
-def window(sample_window):
-    """A window with dialogs on, showing the sample's qrels, good run and collection (conftest.py)."""
-    return sample_window
+def window(sample_window_shared):
+    """The module's window with dialogs on, showing the sample's qrels, good run and collection
+    again for each row (conftest.py): a row reads errors and warnings only past its start."""
+    return sample_window_shared
 
 
 BOM = b"\xef\xbb\xbf"
