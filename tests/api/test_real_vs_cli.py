@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -25,6 +26,25 @@ def cli(*argv) -> list[dict]:
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
+def cli_frame(*argv) -> pd.DataFrame:
+    """readsim-eval's JSON Lines as a frame: each line a row, its fields the columns in their
+    order, every value as printed (strings stay strings; floats parsed exactly)."""
+    done = subprocess.run([str(EXE), *map(str, argv), "--format", "jsonl"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return pd.read_json(io.StringIO(done.stdout), lines=True, dtype=False, precise_float=True)
+
+
+def assert_same_rows(got: pd.DataFrame, expected: pd.DataFrame, keys: list[str] | None = None) -> None:
+    """The API's frame holds readsim-eval's rows: the same columns in the same order, the same
+    values exactly (``value`` as a float), in the same row order or, with ``keys``, sorted by them."""
+    got = got.astype({"value": float})
+    assert list(got.columns) == list(expected.columns)
+    if keys:
+        got, expected = got.sort_values(keys, kind="stable"), expected.sort_values(keys, kind="stable")
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), expected.reset_index(drop=True),
+                                  check_dtype=False, check_exact=True)
+
+
 @pytest.fixture(scope="module")
 def real(inex):
     return inex / "qrels" / "inex2009-2010.qrels", sorted((inex / "runs").glob("*.run"))
@@ -35,40 +55,33 @@ def qrels(real):
     return readsim.read_qrels(real[0])
 
 
-def _api_rows(frame: pd.DataFrame) -> list[dict]:
-    return frame.astype({"value": float}).to_dict("records")
-
-
 @pytest.mark.parametrize("options", [{}, {"all_topics": True, "reading": "best"}])
 def test_per_topic_and_means(real, qrels, options):
     path, runs = real
     flags = (["-c"] if options.get("all_topics") else []) + (["--reading", options["reading"]] if "reading" in options else [])
-    expected = cli(path, *runs, "-q", *[a for m in LIST for a in ("-m", m)], *flags)
+    expected = cli_frame(path, *runs, "-q", *[a for m in LIST for a in ("-m", m)], *flags)
     per_topic = readsim.evaluate(qrels, runs, LIST, per="topic", **options)
     means = readsim.evaluate(qrels, runs, LIST, **options)
-    got = _api_rows(per_topic) + _api_rows(means)
-    key = lambda r: (r["run"], r["topic"], r["measure"])  # noqa: E731
-    assert sorted(got, key=key) == sorted(expected, key=key)
-    assert len(got) > 2000
+    assert_same_rows(pd.concat([per_topic, means]), expected, ["run", "topic", "measure"])
+    assert len(expected) > 2000
 
 
 @pytest.mark.parametrize("reading", ["natural", "entry"])
 def test_per_article(real, qrels, reading):
     path, runs = real
-    expected = cli(path, *runs, "--per-article", *[a for m in DOC for a in ("-m", m)], "--reading", reading)
-    got = _api_rows(readsim.evaluate(qrels, runs, DOC, per="article", reading=reading))
-    assert got == expected  # same order: run, then run order, then the measures
-    assert len(got) > 100_000
+    expected = cli_frame(path, *runs, "--per-article", *[a for m in DOC for a in ("-m", m)], "--reading", reading)
+    got = readsim.evaluate(qrels, runs, DOC, per="article", reading=reading)
+    assert_same_rows(got, expected)  # same order: run, then run order, then the measures
+    assert len(expected) > 100_000
 
 
 def test_with_the_collection(real, qrels, inex):
     path, runs = real
     run = runs[-1]
-    expected = cli(path, run, "-q", "-m", "AgP/F(0.25)", "-m", "MAiP", "--collection", inex / "articles")
-    got = _api_rows(readsim.evaluate(qrels, run, ["AgP/F(0.25)", "MAiP"], per="topic", collection=inex / "articles"))
-    got += _api_rows(readsim.evaluate(qrels, run, ["AgP/F(0.25)", "MAiP"], collection=inex / "articles"))
-    key = lambda r: (r["run"], r["topic"], r["measure"])  # noqa: E731
-    assert sorted(got, key=key) == sorted(expected, key=key)
+    expected = cli_frame(path, run, "-q", "-m", "AgP/F(0.25)", "-m", "MAiP", "--collection", inex / "articles")
+    got = [readsim.evaluate(qrels, run, ["AgP/F(0.25)", "MAiP"], per=per, collection=inex / "articles")
+           for per in ("topic", "all")]
+    assert_same_rows(pd.concat(got), expected, ["run", "topic", "measure"])
 
 
 @pytest.mark.parametrize("test,correction", [("bootstrap", "none"), ("t", "holm"), ("tukey", "bh")])
