@@ -4,7 +4,7 @@ then run with an environment that has no virtual environment and no Python of th
 shipped sample to a PNG; its ``readsim-eval`` prints, byte for byte, what the venv's prints.
 
 Skipped without PyInstaller (the extra ``bundle``), except under CI (``CI=true``), where that
-fails. The build took 3 to 7 min of wall time and about 3 min of CPU on the 2-core machine (docs/bundle.md):
+fails. The build takes about 2 min of CPU on the 2-core machine (docs/bundle.md):
 the bundle tests are listed in tests/slow-tests.txt, and each waits at most about 10x its
 measured time (a hang fails, a busy machine does not).
 """
@@ -26,7 +26,7 @@ from readsim.app.bundle.launcher import start
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "resources" / "sample"
-#: 10x and more the measured times: the build 3 to 7 min of wall time, a screenshot 2 to 3.5 s, readsim-eval 2 s,
+#: 10x and more the measured times: the build 2 to 7 min of wall time, a screenshot 2 to 3.5 s, readsim-eval 2 s,
 #: the figures 9 s for six
 BUILD_TIMEOUT = 5400
 RUN_TIMEOUT = 300

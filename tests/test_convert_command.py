@@ -144,20 +144,23 @@ def test_real_data_converted_evaluates_the_same(inex, tmp_path):
         assert main([*options, str(q), *map(str, rs), "--collection", str(coll)], out, err) == 0, err.getvalue()
         return out.getvalue(), _stderr(err.getvalue())
 
+    # MAiP and iP[0.01]: the passage runs are the same; a whole-article line of an article the
+    # qrels do not judge takes its length from the collection (the INEX rule of 1.4 on XML, a
+    # document's whole text otherwise): indri-documents' MAiP differs there (docs/reference.md 9.8)
     passage_runs = [r for r in runs if r.stem != "indri-documents"]
-    cases = [("-q", "-m", "AgP/F(0.25)", "-m", "AgP/T2IF(300)", "-m", "ANCE@100/LE(300)", "-m", "gP@10/F(0.25)"),
-             ("--per-article", "-m", "F(0.25)", "-m", "T2IF(300)", "-m", "LE(300)", "-m", "BEP(500)")]
-    for options in cases:
-        want = evaluate(qrels, runs, inex / "articles", *options)
-        for coll in (tmp_path / "coll.jsonl", tmp_path / "txt"):  # byte offsets: not these documents' default
-            assert evaluate(jq, jruns, coll, *options, "--unit", "bytes") == want
-    # MAiP: the passage runs are the same; a whole-article line of an article the qrels do not
-    # judge takes its length from the collection (the INEX rule of 1.4 on XML, a document's
-    # whole text otherwise): indri-documents' MAiP differs there (see docs/reference.md 9.8)
-    want = evaluate(qrels, passage_runs, inex / "articles", "-q", "-m", "MAiP", "-m", "iP[0.01]")
-    jpassage = [tmp_path / "runs" / r.name for r in passage_runs]
-    for coll in (tmp_path / "coll.jsonl", tmp_path / "txt"):
-        assert evaluate(jq, jpassage, coll, "-q", "-m", "MAiP", "-m", "iP[0.01]", "--unit", "bytes") == want
+    documents = [r for r in runs if r.stem == "indri-documents"]
+    jpassage, jdocuments = ([tmp_path / "runs" / r.name for r in rs] for rs in (passage_runs, documents))
+    listed = ("-q", "-m", "AgP/F(0.25)", "-m", "AgP/T2IF(300)", "-m", "ANCE@100/LE(300)", "-m", "gP@10/F(0.25)")
+    cases = [(passage_runs, jpassage, (*listed, "-m", "MAiP", "-m", "iP[0.01]"), ("coll.jsonl", "txt")),
+             (documents, jdocuments, listed, ("coll.jsonl", "txt")),
+             # per article: the clipping to each document's text, through one converted collection
+             (runs, jruns, ("--per-article", "-m", "F(0.25)", "-m", "T2IF(300)", "-m", "LE(300)", "-m", "BEP(500)"),
+              ("coll.jsonl",))]
+    assert len(passage_runs) == 4 and len(documents) == 1
+    for inex_runs, converted, options, collections in cases:
+        want = evaluate(qrels, inex_runs, inex / "articles", *options)
+        for coll in collections:  # byte offsets: not these documents' default
+            assert evaluate(jq, converted, tmp_path / coll, *options, "--unit", "bytes") == want
     # and without the collection, every measure of every run, MAiP included
     out, err = io.StringIO(), io.StringIO()
     main(["-q", "-m", "MAiP", "-m", "AgP/F(0.25)", str(qrels), *map(str, runs)], out, err)

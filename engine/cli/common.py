@@ -313,9 +313,9 @@ def warn(diagnostics: Sequence[Diagnostic], err: TextIO, seen: set[str] | None =
         diagnostics = [d for d in dict.fromkeys(map(str, diagnostics)) if d not in seen]
         seen.update(diagnostics)
     for d in diagnostics[:MAX_WARNINGS]:
-        print(d, file=err)
+        err.write(f"{d}\n")  # one write a line: a Ctrl+C cannot split a line from its end
     if len(diagnostics) > MAX_WARNINGS:
-        print(f"readsim-eval: warning: {len(diagnostics) - MAX_WARNINGS} more warnings not shown", file=err)
+        err.write(f"readsim-eval: warning: {len(diagnostics) - MAX_WARNINGS} more warnings not shown\n")
 
 
 def progress(err: TextIO, label: str):
@@ -447,6 +447,9 @@ class Guarded:
     def __init__(self, stream: TextIO, name: str):
         self.stream = stream
         self.name = name
+        #: a line was begun and not ended (a write cut by Ctrl+C, a progress line): the last
+        #: words (:func:`_say`) then start on a line of their own
+        self.line_open = False
 
     def _call(self, method: str, *args):
         try:
@@ -457,7 +460,12 @@ class Guarded:
             raise OutputError(self.name, exc) from None
 
     def write(self, text: str) -> int:
-        return self._call("write", text)
+        if not text:
+            return 0
+        self.line_open = True  # until the whole text is out
+        written = self._call("write", text)
+        self.line_open = not text.endswith("\n")
+        return written
 
     def flush(self) -> None:
         self._call("flush")
@@ -486,9 +494,11 @@ class Guarded:
 
 
 def _say(err: TextIO, text: str) -> None:
-    """Print an error on ``err``, saying nothing if standard error itself is what fails."""
+    """Print an error on ``err`` as a line of its own (after a line left open, on the next one),
+    saying nothing if standard error itself is what fails."""
     try:
-        print(text, file=err, flush=True)
+        err.write(("\n" if getattr(err, "line_open", False) else "") + text + "\n")
+        err.flush()
     except (OSError, OutputError, ValueError):
         pass
 
