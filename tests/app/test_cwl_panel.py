@@ -5,11 +5,14 @@ L, H or tolerance redraws it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from readsim.app.background import activity
 from readsim.core import cwl
+from readsim.core.formats import read_run
 from readsim.core.listmeasures import evaluate
 from readsim.core.measure import parse_list_measure
 from readsim.operations.cwl_files import trails
@@ -26,18 +29,23 @@ def shown(window, qtbot):
     return panel.cwl
 
 
-def test_numbers_are_readsim_evals(real_window, qtbot):
+def test_numbers_are_readsim_evals(real_window, qtbot, tmp_path):
     window = real_window(PAGERANK)
     s = window.session
     cw = shown(window, qtbot)
     assert (cw.spin_l.value(), cw.spin_h.value()) == (10_000, 2_000)
     u, tbg = cw.curves
     names = ["U@10000/T2IP(300)", "TBG@2000/T2IP(300)"]
-    ev = evaluate(s.qrels, s.run, [parse_list_measure(n) for n in names], collection=s.collection)
+    # the engine on the run file's lines of the window's topic (a topic is evaluated on its own)
+    lines = Path(s.run.path).read_bytes().splitlines(keepends=True)
+    (tmp_path / "topic.run").write_bytes(b"".join(ln for ln in lines if ln.split(maxsplit=1)[:1] == [s.topic.encode()]))
+    run = read_run(tmp_path / "topic.run")
+    assert list(run.topics) == [s.topic]
+    ev = evaluate(s.qrels, run, [parse_list_measure(n) for n in names], collection=s.collection)
     assert u.value == pytest.approx(ev.values[names[0]][s.topic], rel=1e-12)
     assert tbg.value == pytest.approx(ev.values[names[1]][s.topic], rel=1e-12)
     # the projection: the trail --cwl writes, at depth n + 1, cwl-eval's arithmetic
-    trail = next(t for t in trails(s.qrels, s.run, 300, collection=s.collection) if t.topic == s.topic)
+    trail = next(t for t in trails(s.qrels, run, 300, collection=s.collection) if t.topic == s.topic)
     view = cwl.view(cwl.CwlMetric("U", 10_000), trail.gain, trail.cost, len(trail.articles) + 1)
     assert (u.view.EU, u.view.ETU, u.view.EC, u.view.ETC) == pytest.approx((view.EU, view.ETU, view.EC, view.ETC))
     # drawn: one step per piece read, from 1 at the start; the last step ends where reading ends
