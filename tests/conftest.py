@@ -19,13 +19,15 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("READSIM_DATA", ROOT.parent / "shared" / "data" / "inex"))
 CHROMA = Path(os.environ.get("READSIM_CHROMA_DATA", ROOT.parent / "shared" / "data" / "chroma-chunking"))
 
-# Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (as in an environment
-# whose site-packages hold no .pyc either): without it, every run, and every readsim-eval the
-# tests start, compiles numpy, scipy, lxml, hypothesis, the engine and the tests again from source
-# (about 18 s of the fast tier's collection alone). The .pyc files go to one ignored folder,
-# .bytecode/ (sys.pycache_prefix), never beside the sources; child processes are told the same.
+# Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (as in this project's
+# environment): without it, every run, and every readsim-eval the tests start, compiles the
+# engine, the window and the tests again from source (about 18 s of the fast tier's collection
+# alone), and numpy, scipy or lxml where pip left no .pyc. The .pyc files go where Python keeps
+# them, __pycache__/ beside each module (ignored by git; the virtual environment's are pip's own:
+# a separate cache folder, sys.pycache_prefix, made Python ignore those and compile all of
+# site-packages again on a clean clone, in every process that started before it was filled);
+# child processes are told the same.
 if sys.dont_write_bytecode:
-    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"] = str(ROOT / ".bytecode")
     sys.dont_write_bytecode = False
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
