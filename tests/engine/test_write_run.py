@@ -14,6 +14,8 @@ import stat
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from readsim.core import atomic
 from readsim.core import intervals as iv
@@ -213,3 +215,24 @@ def test_pointers_must_be_resolved(tmp_path):
         write_run(run, tmp_path / "out.run")
     assert not (tmp_path / "out.run").exists()
     assert np.array_equal(read_run(tmp_path / "in.run").topics["101"][0].passages, [[0, 10], [20, 25]])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), min_size=1, max_size=6))
+def test_a_lines_spans_are_compared_in_normal_form(spans):
+    """The template check's plain-Python union of an article's spans is always what
+    readsim.core.intervals.normalize gives."""
+    from readsim.core.formats.run_writer import _normalized
+
+    assert _normalized(spans) == iv.normalize(spans).tolist()
+
+
+def test_normal_form_by_hand():
+    from readsim.core.formats.run_writer import _normalized
+
+    assert _normalized([(0, 5), (7, 9)]) == [[0, 5], [7, 9]]  # apart: as they are
+    assert _normalized([(0, 5), (5, 9)]) == [[0, 9]]  # touching: merged
+    assert _normalized([(7, 9), (0, 5)]) == [[0, 5], [7, 9]]  # out of order: sorted
+    assert _normalized([(3, 3), (0, 2)]) == [[0, 2]]  # an empty span dropped
+    assert _normalized([(0, 9), (2, 4), (8, 12)]) == [[0, 12]]  # inside, then overlapping
+    assert _normalized([(4, 4)]) == []
