@@ -31,7 +31,7 @@ from readsim.core.streams import describe_os_error
 
 #: the source tree: app/bundle/build.py's grandparent
 ROOT = Path(__file__).resolve().parent.parent.parent
-SPEC = Path(__file__).resolve().with_name("readsim.spec")
+PYINSTALLER_SPEC = Path(__file__).resolve().with_name("readsim.spec")
 #: the programs: name -> the module whose ``main`` it runs
 PROGRAMS = {"readsim": "readsim.app.main", "readsim-eval": "readsim.cli"}
 LAUNCHER = """import sys
@@ -69,7 +69,7 @@ def build(out: Path, root: Path = ROOT, timeout: float | None = None) -> Path:
     work = out / "work"
     staged = stage(root, work / "stage")
     command = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "WARN",
-               "--distpath", str(out), "--workpath", str(work / "build"), str(SPEC), "--", str(staged)]
+               "--distpath", str(out), "--workpath", str(work / "build"), str(PYINSTALLER_SPEC), "--", str(staged)]
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False,
                           timeout=timeout)
     if done.returncode != 0:
