@@ -167,3 +167,18 @@ def test_figures_are_the_venvs(bundle, tmp_path):
     assert (tmp_path / "frozen" / "gp.svg").read_bytes() == (tmp_path / "venv" / "gp.svg").read_bytes()
     assert (tmp_path / "frozen" / "gp.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "frozen" / "gp.pdf").read_bytes()[:5] == b"%PDF-"
+
+
+def test_compare_is_the_venvs(bundle, inex, tmp_path):
+    """readsim-eval compare's statistics (scipy.stats, which reaches numpy's lazily imported parts)
+    on two real runs: the bundle prints what the venv prints."""
+    args = ["compare", str(inex / "qrels" / "inex2009-2010.qrels"), str(inex / "runs" / "bert-passages.run"),
+            str(inex / "runs" / "indri-passages.run")]
+    venv = Path(sys.executable).with_name("readsim-eval")
+    printed = []
+    for program, env in ((bundle / "readsim-eval", bare(tmp_path)), (venv, None)):
+        done = subprocess.run([str(program), *args], env=env, cwd=tmp_path, capture_output=True, timeout=RUN_TIMEOUT)
+        assert done.returncode == 0, done.stderr
+        printed.append(done.stdout)
+    assert printed[0] == printed[1]
+    assert b"runs better than their baseline" in printed[0]
