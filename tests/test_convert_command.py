@@ -150,11 +150,14 @@ def test_real_data_converted_evaluates_the_same(inex, tmp_path):
     passage_runs = [r for r in runs if r.stem != "indri-documents"]
     documents = [r for r in runs if r.stem == "indri-documents"]
     jpassage, jdocuments = ([tmp_path / "runs" / r.name for r in rs] for rs in (passage_runs, documents))
+    per_article = [r for r in runs if r.stem in ("bert-passages", "indri-documents")]
     listed = ("-q", "-m", "AgP/F(0.25)", "-m", "AgP/T2IF(300)", "-m", "ANCE@100/LE(300)", "-m", "gP@10/F(0.25)")
     cases = [(passage_runs, jpassage, (*listed, "-m", "MAiP", "-m", "iP[0.01]"), ("coll.jsonl", "txt")),
              (documents, jdocuments, listed, ("coll.jsonl", "txt")),
-             # per article: the clipping to each document's text, through one converted collection
-             (runs, jruns, ("--per-article", "-m", "F(0.25)", "-m", "T2IF(300)", "-m", "LE(300)", "-m", "BEP(500)"),
+             # per article: the clipping to each document's text, through one converted collection,
+             # on a passage run and the whole-article run (every run's lines are checked above)
+             (per_article, [tmp_path / "runs" / r.name for r in per_article],
+              ("--per-article", "-m", "F(0.25)", "-m", "T2IF(300)", "-m", "LE(300)", "-m", "BEP(500)"),
               ("coll.jsonl",))]
     assert len(passage_runs) == 4 and len(documents) == 1
     for inex_runs, converted, options, collections in cases:

@@ -20,7 +20,9 @@ checkout's). Each command must exit 0. Two more, for docs/your-own-data.md: ``C`
 chunking data (the ``chroma`` fixture: ``READSIM_CHROMA_DATA``, default
 ``../shared/data/chroma-chunking``), and a block naming ``resources/rag`` finds a copy of the shipped
 RAG example there (the page's commands run from the project's root; the copy keeps the checkout
-clean of what they write).
+clean of what they write). A block of one command that another block shows too, word for word
+(README.md's first example is docs/evaluator.md's), runs once: its output, from the same fresh
+folder and data, is compared with each page's.
 
 How output is compared: exactly, line by line, as standard error followed by standard output
 (the examples that show warnings print them before any result; most examples discard standard
@@ -185,6 +187,11 @@ def test_the_pages_have_command_examples():
     assert len(BLOCKS) >= 10
 
 
+#: the output of a block of one command, by what it depends on (the command, its folder, the data):
+#: a block that repeats another's command word for word compares its output without running it again
+_ONE_COMMAND_OUTPUT: dict[tuple, list[str]] = {}
+
+
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.name for b in BLOCKS])
 def test_command_output_is_real(block: Block, request, tmp_path):
     uses_data = any("$D" in command for command, _ in block.commands)
@@ -200,9 +207,17 @@ def test_command_output_is_real(block: Block, request, tmp_path):
         if any("resources/rag" in command for command, _ in block.commands):
             shutil.copytree(ROOT / "resources" / "rag", tmp_path / "resources" / "rag",
                             ignore=shutil.ignore_patterns("__pycache__", "*.sqlite"))
+    # the folder as the block finds it: the sample's, or a fresh one (with the RAG copy or not)
+    start = cwd if cwd == SAMPLE else ("fresh", (cwd / "resources").exists())
     for command, expected in block.commands:
         assert not re.match(r"\s*[DC]=", command), f"{block.name}: set D and C once, in a sh block at the top of the page"
-        actual = run(command, cwd, data, chroma)
+        if len(block.commands) == 1:  # nothing after it reads what it writes
+            key = (command, start, data, chroma)
+            if key not in _ONE_COMMAND_OUTPUT:
+                _ONE_COMMAND_OUTPUT[key] = run(command, cwd, data, chroma)
+            actual = _ONE_COMMAND_OUTPUT[key]
+        else:
+            actual = run(command, cwd, data, chroma)
         if not matches(expected, actual):
             diff = "\n".join(difflib.unified_diff(expected, actual, "shown", "real", lineterm=""))
             pytest.fail(f"{block.name}: the shown output of\n$ {command}\nis not its real output:\n{diff}",

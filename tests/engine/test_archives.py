@@ -121,13 +121,28 @@ def _cli(*argv) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-@pytest.mark.parametrize("kind", ["nested", "zip", "a.tar.gz", "several"])
-def test_readsim_eval_output_is_byte_identical_to_the_flat_folder(inex, collections, kind):
+EXTRAS = (("--per-article",), ("--check",), ())
+
+
+def _eval_argv(inex: Path, extra: tuple[str, ...]) -> list[Path | str]:
     qrels, run = inex / "qrels" / "inex2009-2010.qrels", inex / "runs" / "bert-passages.run"
-    for extra in (["--per-article"], ["--check"], []):
-        argv = [qrels] + ([] if extra == ["--check"] else [run]) + extra
-        flat = _cli(*argv, "--collection", collections["flat"])
-        other = _cli(*argv, "--collection", collections[kind])
+    return [qrels] + ([] if extra == ("--check",) else [run]) + list(extra)
+
+
+@pytest.fixture(scope="module")
+def flat_outputs(inex, collections, tmp_path_factory):
+    """``readsim-eval``'s output on the flat folder, the reference of every other kind: run once
+    for each set of options (not again for each kind; the flat folder is never changed)."""
+    with pytest.MonkeyPatch.context() as mp:  # nothing goes to the user's cache folder
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("flat-cache")))
+        return {extra: _cli(*_eval_argv(inex, extra), "--collection", collections["flat"]) for extra in EXTRAS}
+
+
+@pytest.mark.parametrize("kind", ["nested", "zip", "a.tar.gz", "several"])
+def test_readsim_eval_output_is_byte_identical_to_the_flat_folder(inex, collections, flat_outputs, kind):
+    for extra in EXTRAS:
+        flat = flat_outputs[extra]
+        other = _cli(*_eval_argv(inex, extra), "--collection", collections[kind])
         assert flat[0] == other[0] and flat[1] == other[1], extra
         assert flat[1].strip(), extra  # the comparison compares something
 
@@ -435,13 +450,40 @@ PLANTS = {
 }
 
 
+@pytest.fixture(scope="module")
+def indexed_small(tmp_path_factory):
+    """name -> a one-article archive of that name, indexed (its index saved beside it), built once
+    for the module: a tar's index is built by a child process, about a second each time."""
+    where = tmp_path_factory.mktemp("indexed")
+    out = {}
+    for name in ("c.zip", "c.tar.gz"):
+        archive = _small(where / name, {"articles/one.xml": ONE})
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("XDG_CACHE_HOME", str(where / "cache"))
+            coll = Collection(archive)
+            assert coll.notes == [] and coll.names() == ["one"] and _sidecar(archive).is_file()
+        del coll
+        gc.collect()  # its index connection, before a test copies the index
+        out[name] = archive
+    return out
+
+
+def _indexed_copy(indexed: Path, where: Path) -> Path:
+    """A copy of the indexed archive ``indexed`` in ``where`` with its saved index: the archive's
+    size and modification time (its fingerprint) kept, so the copy's index is valid as saved."""
+    archive = where / indexed.name
+    shutil.copy2(indexed, archive)
+    shutil.copyfile(_sidecar(indexed), _sidecar(archive))
+    return archive
+
+
 @pytest.mark.parametrize("plant", PLANTS)
 @pytest.mark.parametrize("name", ["c.zip", "c.tar.gz"])
-def test_a_planted_index_schema_is_rebuilt_never_a_hang(tmp_path, name, plant):
+def test_a_planted_index_schema_is_rebuilt_never_a_hang(tmp_path, indexed_small, name, plant):
     """readsim-eval in a subprocess (a hang guard of 120 s; it takes about a second): a view,
     a trigger, a foreign table or a changed table in the saved index is a note and a rebuild."""
-    archive = _small(tmp_path / name, {"articles/one.xml": ONE})
-    Collection(archive)
+    archive = _indexed_copy(indexed_small[name], tmp_path)
+    assert Collection(archive).notes == []  # the copy's index is reused as saved, before the plant
     with sqlite3.connect(_sidecar(archive)) as db:
         for sql in PLANTS[plant]:
             db.execute(sql)
