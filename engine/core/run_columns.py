@@ -53,12 +53,18 @@ def collection_limits(collection: Collection, names: list[str], doc_length: np.n
     doc_length filled in from the collection for the unjudged ones it has (still -1 for the
     others), as :func:`readsim.core.result_lines.inputs` does for one article. A doc_length computed from
     the article that differs from the qrels' is reported once per article on ``join``, in the
-    order of ``names``. Each article is parsed once, in :data:`PARSE_THREADS` threads; ``memo``
+    order of ``names``. The articles the collection does not list (:meth:`Collection.listing`, one
+    listing) are absent without a look-up each; each other article is parsed once, in
+    :data:`PARSE_THREADS` threads; ``memo``
     (name -> ``(length, doc_length, path)`` or None, :func:`readsim.core.result_lines.article_facts`) gives
     the articles already read (None: absent or unreadable) and keeps the others. Raises
     :class:`InputError` for an unreadable article not in ``memo``."""
     memo = {} if memo is None else memo
     unique = [name for name in dict.fromkeys(names) if name not in memo]
+    if len(unique) > 1:  # the names the collection lacks: one listing, not a look-up each
+        listing = collection.listing()
+        memo.update((name, None) for name in unique if name not in listing)
+        unique = [name for name in unique if name in listing]
     if len(unique) > 1:
         from concurrent.futures import ThreadPoolExecutor
 

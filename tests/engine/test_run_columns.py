@@ -103,3 +103,29 @@ def test_a_mode_change_in_one_batch_by_hand():
     # (27..45 and 46..55 continue each other but the chain ends at 45: two pieces, reference 3)
     assert [(p.start, p.end, p.relevant) for p in worst.pieces] == [(23, 27, True), (27, 45, False), (45, 55, False),
                                                                     (0, 23, True)]
+
+
+def test_collection_limits_read_only_the_articles_the_collection_lists(tmp_path, monkeypatch):
+    """Each ranked article the collection has is read once (its text length, 13 and 20
+    characters; b's doc_length, 17 without its trailing dots (reference 1.4), filled in where the
+    qrels had none, its limit the larger, 20); the absent ones are found
+    in one listing of the collection, never looked up one by one, and keep no limit (2**62)."""
+    from readsim.core.collection import Collection
+    from readsim.core.formats.qrels import Qrels
+    from readsim.core.run_columns import collection_limits
+
+    (tmp_path / "a.xml").write_text("<article><p>thirteen char</p></article>", encoding="utf-8")
+    (tmp_path / "b.xml").write_text("<article><p>twenty characters...</p></article>", encoding="utf-8")
+    coll = Collection(tmp_path)
+    looked = []
+    monkeypatch.setattr(Collection, "__contains__", lambda self, name: looked.append(name))
+    read = []
+    article = Collection.article
+    monkeypatch.setattr(Collection, "article", lambda self, name: read.append(name) or article(self, name))
+    names = ["x1", "a", "x2", "b", "a", "x3"]
+    limit, doc_length = collection_limits(coll, names, np.array([-1, 30, -1, -1, 30, -1]), np.arange(6),
+                                          Qrels(""), None)
+    assert sorted(read) == ["a", "b"] and looked == []
+    big = 1 << 62
+    assert limit.tolist() == [big, 30, big, 20, 30, big]
+    assert doc_length.tolist() == [-1, 30, -1, 17, 30, -1]
