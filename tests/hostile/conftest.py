@@ -56,12 +56,10 @@ def sample_window(qtbot):
     close_errors(qtbot, w)
 
 
-@pytest.fixture(scope="module")
-def shared_sample_window(request, qapp, tmp_path_factory):
-    """One window per test module with dialogs on, for rows that each start from the sample and
-    whose checks read only what the row adds (:func:`sample_window_shared`): building a window
-    cost most of such a row's time. It reads and writes QSettings in its own folder until the
-    first test's ``fresh_settings``. Closed and deleted after the module's last test."""
+def module_window(request, tmp_path_factory, show_dialogs: bool):
+    """A shown window (its own empty session) for a module's rows, closed and deleted when the
+    module ends. It reads and writes QSettings in its own folder until the first test's
+    ``fresh_settings``."""
     from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths
     from pytestqt.qtbot import QtBot
 
@@ -71,7 +69,7 @@ def shared_sample_window(request, qapp, tmp_path_factory):
     QStandardPaths.setTestModeEnabled(True)
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("shared-window-settings")))
-    window = MainWindow(Session(), show_dialogs=True, restore=False)
+    window = MainWindow(Session(), show_dialogs=show_dialogs, restore=False)
     window.show()
     yield window
     close_errors(QtBot(request), window)
@@ -80,16 +78,42 @@ def shared_sample_window(request, qapp, tmp_path_factory):
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # now, not at the next module's end
 
 
-@pytest.fixture
-def sample_window_shared(qtbot, shared_sample_window):
-    """As :func:`sample_window`, on the module's one window (:func:`shared_sample_window`): the
-    sample adopted again, no error box, no input warning, the log and ``errors_shown`` emptied
-    (as a fresh window's). Only the reader warnings' count in the status bar carries over."""
-    window = shared_sample_window
+@pytest.fixture(scope="module")
+def shared_sample_window(request, qapp, tmp_path_factory):
+    """One window per test module with dialogs on, for rows that each start from the sample and
+    whose checks read only what the row adds (:func:`sample_window_shared`): building a window
+    cost most of such a row's time. Closed and deleted after the module's last test."""
+    yield from module_window(request, tmp_path_factory, show_dialogs=True)
+
+
+@pytest.fixture(scope="module")
+def shared_quiet_window(request, qapp, tmp_path_factory):
+    """As :func:`shared_sample_window` with dialogs off (errors go to the status bar and the log
+    only), and no data: each module's own fixture puts it in the state its rows start from."""
+    yield from module_window(request, tmp_path_factory, show_dialogs=False)
+
+
+def back_to_sample(qtbot, window) -> None:
+    """``window`` as :func:`sample_window` starts: its error box closed, the sample adopted again
+    (:func:`show_sample`), the log and ``errors_shown`` emptied (as a fresh window's). Only the
+    reader warnings' count in the status bar carries over."""
     close_errors(qtbot, window)
     show_sample(qtbot, window)
     window.log.clear()
     del window.errors_shown[:]
+
+
+@pytest.fixture
+def sample_reset(qtbot):
+    """:func:`back_to_sample` for a module's own shared-window fixture: ``sample_reset(window)``."""
+    return lambda window: back_to_sample(qtbot, window)
+
+
+@pytest.fixture
+def sample_window_shared(qtbot, shared_sample_window):
+    """As :func:`sample_window`, on the module's one window (:func:`shared_sample_window`), put
+    back to the sample before each row (:func:`back_to_sample`)."""
+    back_to_sample(qtbot, shared_sample_window)
     yield shared_sample_window
     close_errors(qtbot, shared_sample_window)
 

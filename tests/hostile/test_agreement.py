@@ -11,6 +11,7 @@ on the real INEX data skip when it is absent (the ``inex`` fixture).
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import os
 import re
@@ -313,6 +314,13 @@ def shared_id_warns_once(case, tmp, inex, capsys, monkeypatch):
         "bert-passages.run", "bert-passages-map19.run", "bert-passages-map199.run"]
 
 
+@functools.cache
+def compare_t2if(qrels: Path, *runs: Path) -> tuple[int, str, str]:
+    """``readsim-eval compare QRELS RUNS -m AgP/T2IF(300) --resamples 200``: run once per order of
+    the runs for the module (its report depends on its files only; two tests read Indri's)."""
+    return eval_cli("compare", qrels, *runs, "-m", "AgP/T2IF(300)", "--resamples", 200)
+
+
 def tied_means_one_order(case, tmp, inex, capsys, monkeypatch):
     """Indri's passages tile each article they return, so under AgP/T2IF(300) they tie with Indri's
     documents: in either order on the command line, ``indri`` (the smaller label) comes first."""
@@ -320,7 +328,7 @@ def tied_means_one_order(case, tmp, inex, capsys, monkeypatch):
     a, b = inex / "runs" / "indri-passages.run", inex / "runs" / "indri-documents.run"
     reports = []
     for pair in ((a, b), (b, a)):
-        code, out, err = eval_cli("compare", qrels, *pair, "-m", "AgP/T2IF(300)", "--resamples", 200)
+        code, out, err = compare_t2if(qrels, *pair)
         assert code == 0, err
         rows = [line.split() for line in out.splitlines() if re.match(r"\s+[12]\s+indri", line)]
         reports.append([(r[0], r[1], r[2]) for r in rows])
@@ -437,7 +445,7 @@ def test_the_runs_window_orders_ties_as_the_report_and_bolds_every_best(qtbot, i
     w.compare_button.click()
     qtbot.waitUntil(lambda: not w.busy() and activity().count == 0 and w.result is not None, timeout=120_000)
     rows = w.texts(w.runs_table)[:2]
-    code, out, _ = eval_cli("compare", qrels, *paths, "-m", "AgP/T2IF(300)", "--resamples", 200)
+    code, out, _ = compare_t2if(qrels, *paths)
     listed = [line.split()[1] for line in out.splitlines() if re.match(r"\s+[12]\s+indri", line)]
     assert [r[1] for r in rows] == listed == ["indri", "indri-passages"]
     assert rows[0][2] == rows[1][2]  # the same mean, as shown

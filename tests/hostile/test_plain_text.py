@@ -14,6 +14,10 @@ table cell, a plot's title, label or marker), and everywhere that:
   opened (a watchdog opens its writing end once a reader waits, so a mistake fails the row
   instead of hanging the window), and ``/dev/zero`` is never read.
 
+The rows share one window (:func:`window`; building one cost most of a row's time): before
+each row it shows the shipped sample again, its message boxes and Runs window closed, and holds
+none of the rows' markup anywhere (checked), so what a row finds on screen is its own.
+
 The outcome of every row is ``SAME``: the window works as with the clean input, and shows the
 text as written. The hang guard is the waits' 20 s timeout against a load of well under 1 s on
 the sample (more than 10x).
@@ -39,7 +43,6 @@ from PySide6.QtWidgets import QAbstractItemView, QComboBox, QLabel, QMessageBox,
 from readsim.app.background import activity
 from readsim.app.export import export_ranked_list, export_widget
 from readsim.app.mainwindow import MainWindow
-from readsim.app.session import Session
 from readsim.core.samples import sample
 
 from .cases import SAME, Case
@@ -256,7 +259,10 @@ def _idle(qtbot, cond=lambda: True) -> None:
     qtbot.waitUntil(lambda: activity().count == 0 and cond(), timeout=WAIT_MS)
 
 
-def open_window(qtbot, tmp: Path, source: str, text: str) -> MainWindow:
+def open_window(qtbot, window: MainWindow, tmp: Path, source: str, text: str) -> MainWindow:
+    """Open the row's inputs in ``window`` (showing the sample, :func:`window`) as a fresh window
+    would take them: the collection, qrels, the sample's other run and topics in one load, then
+    the row's run; every dock, element mode and the Runs window shown."""
     s = sample()
     topics = _topics(tmp, text) if source == "topic-title" else s.topics
     collection = _collection(tmp, text if source == "article-title" else None)
@@ -265,12 +271,12 @@ def open_window(qtbot, tmp: Path, source: str, text: str) -> MainWindow:
            "run-file-name": lambda: _run(tmp, name=text), "xpath": lambda: _run(tmp, xpath=f"/article[1]/{text}")
            }.get(source, lambda: _run(tmp))()
     other = next(r for r in s.runs if r.name == "whole-articles.run")
-    session = Session()
-    window = MainWindow(session, show_dialogs=True, restore=False)
-    qtbot.addWidget(window)
-    window.show()
+    session = window.session
+    before = session.current  # the sample's article: replaced once the row's files are taken over
+    session.runs = []  # the runs a fresh window holds: the row's only (the sample's good run dropped)
     session.open_files(collection=collection, qrels=s.qrels, runs=[other], topics=topics)
-    _idle(qtbot, lambda: session.current is not None)
+    _idle(qtbot, lambda: session.current is not None and session.current is not before
+          and session.collection is not None and Path(session.collection.root) == collection)
     # then the row's run, as File > Open run (its XPaths resolve in the open collection)
     session.load("run", f"{tmp}/{text}/gone.run" if source == "missing-path" else run)
     if source == "missing-path":
@@ -288,10 +294,73 @@ def open_window(qtbot, tmp: Path, source: str, text: str) -> MainWindow:
     return window
 
 
+MARKUP = (BOLD, ZERO, AMP, FIELD, "<img src=")  # every row's markup (a FIFO's path differs by row)
+
+
+def _parents(w) -> list:
+    """``w``'s parents, nearest first (where stale text was left, in a failure's message)."""
+    out = []
+    while w is not None and hasattr(w, "parent"):
+        w = w.parent()
+        out.append(w)
+    return out
+
+
+def _markup_anywhere(window) -> list:
+    """The rows' markup wherever the window (its Runs window and message boxes too) holds it, raw
+    or as shown: (text, the widget's parents) pairs, and the log's lines."""
+    screen = Screen()
+    for root in (window, window.runs_window, window.error_box):
+        if root is not None:
+            _walk(root, screen, [])
+    found = [(raw[:80], [type(p).__name__ for p in _parents(w)]) for (raw, _, shown), w in zip(screen.items, screen.where)
+             if any(m in raw or m in shown for m in MARKUP)]
+    return found + [line for line in window.log.toPlainText().splitlines() if any(m in line for m in MARKUP)]
+
+
+def _back_to_sample(qtbot, window, sample_reset) -> None:
+    """Undo what a row did: (``sample_reset``, conftest.py) its error box closed, the sample's
+    files shown again (its good run the only one), the log and ``errors_shown`` emptied; the Runs
+    window, if a row opened it, shown on them (it says why one run cannot be compared: its message
+    and status line no longer hold the row's error) and closed, with its message box. Element
+    mode stays on once a row turned it on: it shows the sample then (off, its hidden panel would
+    keep the row's article until shown again)."""
+    runs = window.runs_window
+    if runs is not None:
+        runs.close()
+    sample_reset(window)
+    if runs is not None:
+        runs.show()
+        _idle(qtbot, lambda: not runs.busy())
+        if runs.error_box is not None:
+            runs.error_box.close()
+        runs.close()
+        del runs.errors_shown[:]
+    _idle(qtbot, lambda: window.elements is None or window.elements.topic_view is not None)
+
+
+@pytest.fixture
+def window(qtbot, shared_sample_window, sample_reset, fifo):
+    """The module's window (``shared_sample_window``: dialogs on, as the rows want), showing the
+    sample and holding none of the rows' markup (checked: a row's text on screen is then its own,
+    not an earlier row's left behind). A fresh window per row cost most of a row's time; what a
+    row changes is undone after it (while its FIFO is still watched: nothing the window does then
+    may open it), and again before a row if that undoing did not finish (an earlier row failed)."""
+    w = shared_sample_window
+    if not getattr(w, "plain_text_reset", False):
+        _back_to_sample(qtbot, w, sample_reset)
+    w.plain_text_reset = False
+    assert _markup_anywhere(w) == []  # a clean slate: an earlier row's markup is nowhere on screen
+    assert w.windowTitle() == "readsim — reading-order simulator"
+    yield w
+    _back_to_sample(qtbot, w, sample_reset)
+    w.plain_text_reset = True
+
+
 @pytest.mark.parametrize("case", CASES, ids=Case.name)
-def test_file_text_is_shown_as_written(qtbot, case, tmp_path, fifo):
+def test_file_text_is_shown_as_written(qtbot, case, tmp_path, fifo, window):
     text = case.expect.format(fifo=fifo.path)
-    window = open_window(qtbot, tmp_path, case.data["source"], text)
+    window = open_window(qtbot, window, tmp_path, case.data["source"], text)
     try:
         labels: list[QLabel] = []
         everything = Screen()

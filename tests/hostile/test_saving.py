@@ -108,13 +108,25 @@ def window(inex, settings_folder, qapp):
 
 @pytest.fixture
 def win(window, qtbot):
-    qtbot.waitUntil(lambda: activity().count == 0 and window.session.current is not None
-                    and window.session.current.name == PAGERANK, timeout=20_000)
+    """The module's window as a row starts: the run as read from bert-passages.run (``real_run``,
+    not the editable copy an earlier row edited and saved), no edits, no message box. The run
+    as read is the reference of every row's first edit, as in a window just opened: the edits'
+    worth box (``EditWorth``) then evaluates it once for the module, not once per row (a save
+    makes the saved run the next edit's reference: the whole real run evaluated again)."""
+    session = window.session
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None
+                    and session.current.name == PAGERANK, timeout=20_000)
     window.qtbot = qtbot
     ui = window.editing
     while ui.editor.stack.canUndo():
         ui.editor.stack.undo()
     ui.editor.stack.clear()
+    if session.run is not window.real_run:  # an earlier row's copy: the run as read again (its history dropped)
+        before = session.current
+        session.adopt(Loaded(runs=[window.real_run]), TOPIC, PAGERANK)
+        qtbot.waitUntil(lambda: activity().count == 0 and session.current is not before
+                        and session.current.name == PAGERANK, timeout=20_000)
+        assert session.runs == [window.real_run] and not ui.editor.edited_runs()
     ui.editor.path = None
     for box in window.findChildren(QMessageBox):
         box.close()

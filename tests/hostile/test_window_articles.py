@@ -15,6 +15,12 @@ is read, laid out and built, and while an error is shown). Then:
 
 The 12 MB article is generated (as in tests/app/test_article_loading.py); the huge one is a
 sparse file one byte over the engine's budget (nothing is written, and nothing may be read).
+
+The rows share one window (:func:`window_for`; building one cost most of a small row's time), each
+adopting the data again and waiting for the good article, as a fresh window starts; each opens
+an article no other shared row opens. The two 12 MB rows (``data["own_window"]``) open the same
+article, each in a fresh window: a window that opened it lately keeps its layout and built
+document, and would not build it again (the cancelled row must cancel a build in progress).
 """
 
 from __future__ import annotations
@@ -71,9 +77,9 @@ CASES = [
     Case("huge_over_budget", "a 32 MB + 1 byte article (sparse): over the engine's budget", ERROR,
          "over the budget of 33,554,432 bytes", {"name": "950", "build": _huge, "line": None}),
     Case("big_12mb", "a 12 MB article (11 M characters): built in slices with progress", SAME, "Section 1",
-         {"name": "951", "build": _big, "progress": True}),
+         {"name": "951", "build": _big, "progress": True, "own_window": True}),
     Case("big_12mb_cancel", "the 12 MB article, cancelled while its view is built", SAME, "Section 1",
-         {"name": "951", "build": None, "cancel": True}),
+         {"name": "951", "build": None, "cancel": True, "own_window": True}),
     Case("deep_2000", "2,000 nested sections, 10 leaves each", SAME, "word",
          {"name": "952", "build": _bytes(deep_wide(2000, 10))}),
     Case("doctype_dev_stdin", "DOCTYPE names /dev/stdin (a silent pipe): not read, no block", SAME, "Fresnel",
@@ -112,7 +118,22 @@ def data(tmp_path_factory):
     lines += [f"{TOPIC} Q0 {name} {rank} {8 - rank / 100} r 0 50\n" for rank, name in enumerate(names, 2)]
     (top / "r.run").write_text("".join(lines), encoding="utf-8")
     return {"collection": Collection(folder), "qrels": read_qrels(top / "q.qrels"),
-            "run": read_run(top / "r.run"), "folder": folder}
+            "run": read_run(top / "r.run"), "folder": folder, "shared_opened": set()}
+
+
+def window_for(case: Case, data, qtbot, request) -> MainWindow:
+    """A fresh window for a row marked ``own_window``, else the module's (dialogs off, its jobs
+    done), whose rows must each open an article of their own (see the module docstring)."""
+    if case.data.get("own_window"):
+        window = MainWindow(Session(), show_dialogs=False, restore=False)
+        qtbot.addWidget(window)
+        window.show()
+        return window
+    assert case.data["name"] not in data["shared_opened"]
+    data["shared_opened"].add(case.data["name"])
+    window = request.getfixturevalue("shared_quiet_window")
+    qtbot.waitUntil(lambda: activity().count == 0 and window.session.loading_article() is None, timeout=60_000)
+    return window
 
 
 def settle(window) -> None:
@@ -128,19 +149,35 @@ def settle(window) -> None:
 def test_window_article(case: Case, data, qtbot, request):
     if case.data.get("stdin"):
         request.getfixturevalue("stdin_silent")
-    session = Session()
-    window = MainWindow(session, show_dialogs=False, restore=False)
-    qtbot.addWidget(window)
-    window.show()
+    window = window_for(case, data, qtbot, request)
+    session = window.session
+    before = session.current  # the shared window's: the previous row's article
     session.adopt(Loaded(collection=data["collection"], qrels=data["qrels"], runs=[data["run"]]), TOPIC, GOOD)
-    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None and session.current.name == GOOD,
-                    timeout=60_000)
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None and session.current is not before
+                    and session.current.name == GOOD, timeout=60_000)
     name = case.data["name"]
     path = data["folder"] / f"{name}.xml"
     assert window.model.row_of(name) >= 0  # ranked: opened from the ranked list
     messages, percents = [], []
-    session.message.connect(messages.append)
-    session.article_loading.connect(lambda _n, p: percents.append(p))
+
+    def message(text: str) -> None:
+        messages.append(text)
+
+    def loading(_name: str, percent: int) -> None:
+        percents.append(percent)
+
+    session.message.connect(message)
+    session.article_loading.connect(loading)
+    try:
+        check_article(case, window, qtbot, path, messages, percents)
+    finally:  # the shared window's session outlives the row
+        session.message.disconnect(message)
+        session.article_loading.disconnect(loading)
+
+
+def check_article(case: Case, window, qtbot, path: Path, messages: list, percents: list) -> None:
+    """Open the row's article from the ranked list as a double click does; check the outcome."""
+    session, name = window.session, case.data["name"]
     errors_before = len(window.errors_shown)
     settle(window)
     probe = Probe()
