@@ -61,17 +61,33 @@ def real_window(qtbot, real):
     qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
 
 
+def _module_settings(tmp_path_factory) -> None:
+    """QSettings in a folder of their own, for a module's window built before its first test's
+    ``fresh_settings`` (tests/conftest.py)."""
+    from PySide6.QtCore import QSettings, QStandardPaths
+
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("shared-window-settings")))
+
+
+def _close_module_window(request, window: MainWindow) -> None:
+    """After a module's last test: its window closed and deleted once no job runs."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QtBot(request).waitUntil(lambda: activity().count == 0, timeout=20_000)
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # now, not at the next module's end
+
+
 @pytest.fixture(scope="module")
 def shared_real_window(request, qapp, real, tmp_path_factory):
     """One window per test module on topic 2009074 of the real data, for the tests that only read
     it or undo what they change (:func:`real_window_shared`): a window costs about 1.3 s of CPU to
     build and fill. It reads and writes QSettings in its own folder until the first test's
     ``fresh_settings``. Closed and deleted after the module's last test."""
-    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths
-
-    QStandardPaths.setTestModeEnabled(True)
-    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("shared-window-settings")))
+    _module_settings(tmp_path_factory)
     session = Session()
     window = MainWindow(session, show_dialogs=False, restore=False)
     window.show()
@@ -79,27 +95,34 @@ def shared_real_window(request, qapp, real, tmp_path_factory):
                          topics=real["topics"]), TOPIC)
     wait_loaded(QtBot(request), session)
     window.first_article = session.current.name  # what a fresh window opens without an article asked
+    window.first_articles = {TOPIC: window.first_article}  # the same for each topic real_window_shared showed
+    window.rows_topic = TOPIC  # the topic whose ranked list the session holds
     yield window
-    QtBot(request).waitUntil(lambda: activity().count == 0, timeout=20_000)
-    window.close()
-    window.deleteLater()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # now, not at the next module's end
+    _close_module_window(request, window)
 
 
 @pytest.fixture
 def real_window_shared(qtbot, shared_real_window):
     """As :func:`real_window`, on the module's one window (:func:`shared_real_window`), shown as a
-    fresh window shows it: the reader's default settings, topic 2009074, ``article`` (else the one
-    a fresh window opens first) open at its first screen and scrolled to its top. What else a test
-    changes (docks, edits, sizes) it undoes itself, or it takes a window of its own."""
+    fresh window shows it: the reader's default settings, ``topic`` (default 2009074; another
+    one's ranked list is evaluated when asked, as opening the window on it does), ``article``
+    (else the one a fresh window opens first on that topic) open at its first screen and
+    scrolled to its top. What else a test changes (docks, edits, sizes) it undoes itself, or it
+    takes a window of its own."""
 
-    def open_(article: str | None = None) -> MainWindow:
+    def open_(article: str | None = None, topic: str = TOPIC) -> MainWindow:
         window = shared_real_window
-        article = article or window.first_article
         session = window.session
         qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
         session.set_settings(**{f.name: getattr(Settings(), f.name) for f in dataclasses.fields(Settings)})
-        session.topic = TOPIC  # a test may have set it by hand (an id as a file could give it)
+        if topic != window.rows_topic:  # the topic's ranked list, and its first article, as a window opened on it
+            session.set_topic(topic, force=True)
+            qtbot.waitUntil(lambda: activity().count == 0 and session.rows_ready() and session.current is not None
+                            and session.topic == topic, timeout=20_000)
+            window.rows_topic = topic
+            window.first_articles.setdefault(topic, session.current.name)
+        session.topic = topic  # a test may have set it by hand (an id as a file could give it)
+        article = article or window.first_articles[topic]
         if session.current is None or session.current.name != article:
             session.open_article(article)
         wait_loaded(qtbot, session, article)
@@ -109,6 +132,20 @@ def real_window_shared(qtbot, shared_real_window):
 
     yield open_
     qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+@pytest.fixture(scope="module")
+def shared_empty_window(request, qapp, tmp_path_factory):
+    """One window per test module with nothing open yet, as :func:`real_window` builds it (no
+    dialogs, nothing restored, shown), for a module whose tests each open in it what they need
+    (a lesson, a view, files) and whose own fixture puts back what they change: a window costs
+    about 0.3 s of CPU to build, show and close before anything is opened in it. QSettings,
+    closing: as :func:`shared_real_window`."""
+    _module_settings(tmp_path_factory)
+    window = MainWindow(Session(), show_dialogs=False, restore=False)
+    window.show()
+    yield window
+    _close_module_window(request, window)
 
 
 @pytest.fixture

@@ -2,7 +2,9 @@
 nothing far from it), no scroll bar, no selection, the PNG's width, the PDF, bad ranges;
 ``readsim --figure``. Real data: the largest article the run ranks that the qrels judge
 (1807158, topic 2009046), whose relevant passage is bytes 7435 to 7586 (qrels line
-``2009046 Q0 1807158 151 35472 100 7435:151``)."""
+``2009046 Q0 1807158 151 35472 100 7435:151``). The tests that only export from the window
+share one window for the module (``real_window_shared``); the one that opens the element
+mode's dock has its own."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import numpy as np
 import pytest
 from lxml import etree
 from PIL import Image
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QTextCursor
 
 from readsim.app.articles import length_of
 from readsim.app.figure import build_figure, export_figure
@@ -35,8 +37,8 @@ def words(text: str) -> set[str]:
     return set(re.findall(r"[A-Za-z]{7,}", text))
 
 
-def test_svg_of_a_range_has_the_legend_the_range_and_nothing_far_from_it(real_window, tmp_path):
-    window = real_window(BIG, BIG_TOPIC)
+def test_svg_of_a_range_has_the_legend_the_range_and_nothing_far_from_it(real_window_shared, tmp_path):
+    window = real_window_shared(BIG, BIG_TOPIC)
     lay = window.session.current.layout
     out = export_figure(window, tmp_path / "range.svg", (START, END))
     text = svg_text(out)
@@ -72,10 +74,11 @@ def test_the_range_is_in_characters_with_the_chars_unit(inex, tmp_path, capsys):
     assert "characters 100–200" in svg_text(out)
 
 
-def test_png_has_the_width_asked_no_selection_and_pdf_is_a_pdf(real_window, tmp_path):
-    window = real_window(BIG, BIG_TOPIC)
+def test_png_has_the_width_asked_no_selection_and_pdf_is_a_pdf(real_window_shared, tmp_path, request):
+    window = real_window_shared(BIG, BIG_TOPIC)
     src = window.article.view
     src.selectAll()  # a selection in the window...
+    request.addfinalizer(lambda: src.setTextCursor(QTextCursor(src.document())))  # undone after: a shared window
     highlight = src.palette().color(QPalette.ColorRole.Highlight)
     rgb = np.array([highlight.red(), highlight.green(), highlight.blue()])
 
@@ -104,8 +107,8 @@ def test_png_has_the_width_asked_no_selection_and_pdf_is_a_pdf(real_window, tmp_
     ((-1, 5), "range -1:5: give 0 <= START"),
     ((7, 7), "range 7:7"),
 ])
-def test_bad_ranges_say_so(real_window, tmp_path, span, says):
-    window = real_window(BIG, BIG_TOPIC)
+def test_bad_ranges_say_so(real_window_shared, tmp_path, span, says):
+    window = real_window_shared(BIG, BIG_TOPIC)
     with pytest.raises(ValueError, match=re.escape(says)):
         export_figure(window, tmp_path / "x.svg", span)
     # the article's length is the qrels' doc_length, 35,472 (reference 1.5), not its text's
@@ -115,6 +118,8 @@ def test_bad_ranges_say_so(real_window, tmp_path, span, says):
 
 
 def test_one_length_per_article_in_the_figure_the_window_and_the_element_window(real_window, qtbot, tmp_path):
+    """A window of its own: it opens the element mode's dock (floating the first time it is
+    shown) and clicks in its table, which the module's shared window could not be sure to undo."""
     # PageRank (23724): qrels line "2009074 Q0 23724 4164 27562 ...", doc_length 27,562; its text
     # is 27,580 bytes (18 trailing bytes that are not words, reference 1.4). The run's passages of
     # it end before 27,562, so the reader's extent is 27,562 too
@@ -152,10 +157,10 @@ def test_the_samples_length_is_its_qrels_doc_length(tmp_path, capsys):
     assert main(["--sample", "--figure", str(tmp_path / "f.png"), "--range", "3000:3244"]) == 0
 
 
-def test_a_figure_too_big_is_refused(real_window, tmp_path, monkeypatch):
+def test_a_figure_too_big_is_refused(real_window_shared, tmp_path, monkeypatch):
     from readsim.app import figure
 
-    window = real_window(BIG, BIG_TOPIC)
+    window = real_window_shared(BIG, BIG_TOPIC)
     cur = window.session.current  # the reference's length (qrels' doc_length, reference 1.5), as the figure's range
     length = length_of(window.session.qrels, window.session.topic, cur.name, cur.article)
     monkeypatch.setattr(figure, "MAX_HEIGHT", 1000)  # the whole article is some 9,000 pixels high
@@ -167,8 +172,8 @@ def test_a_figure_too_big_is_refused(real_window, tmp_path, monkeypatch):
     assert not list(tmp_path.glob("*.svg")) and not list(tmp_path.glob("*.png"))
 
 
-def test_refuses_what_is_not_a_regular_file(real_window, tmp_path):
-    window = real_window()
+def test_refuses_what_is_not_a_regular_file(real_window_shared, tmp_path):
+    window = real_window_shared(BIG, BIG_TOPIC)  # any article: the module's others' (no topic to switch to)
     folder = tmp_path / "f.svg"
     folder.mkdir()
     with pytest.raises(IsADirectoryError):

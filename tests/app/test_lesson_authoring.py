@@ -1,6 +1,8 @@
 """Lessons with steps and questions (docs/reference.md section 9.2.1): a lesson made in the window on
 the real INEX data, saved, reopened in a fresh window and answered as a student, its answers
-``readsim.article``'s numbers; the six shipped lessons' questions; hostile lesson files."""
+``readsim.article``'s numbers; the six shipped lessons' questions; hostile lesson files. The tests
+that open a lesson in a window share one for the module (``lesson_window``: each lesson replaces
+what the previous one opened)."""
 
 from __future__ import annotations
 
@@ -59,6 +61,25 @@ def _window(qtbot) -> MainWindow:
     return w
 
 
+@pytest.fixture
+def lesson_window(qtbot, shared_empty_window):
+    """The module's one window (``shared_empty_window``) for the tests that open a lesson in it
+    (or only use the step editor): a lesson opens its view, which replaces the files, settings,
+    entry points and docks the previous test left, and starts its steps again. Here: no view
+    restore or job under way, no unsaved edit, no error shown."""
+    w = shared_empty_window
+    _settled(qtbot, w)
+    assert w.editing.editor.stack.isClean()
+    del w.errors_shown[:]
+    yield w
+    _settled(qtbot, w)
+
+
+def _settled(qtbot, w) -> None:
+    qtbot.waitUntil(lambda: (w.view_restore is None or w.view_restore.done) and activity().count == 0,
+                    timeout=60_000)
+
+
 def _idle(qtbot, w) -> None:
     qtbot.waitUntil(lambda: (w.view_restore is None or w.view_restore.done) and activity().count == 0
                     and w.session.current is not None, timeout=60_000)
@@ -100,7 +121,7 @@ def test_a_lesson_made_in_the_window_reopens_and_is_answered_on_real_data(qtbot,
     assert raw["version"] == VERSION and raw["lesson"] == {"source": LESSON}
     assert "T2IF" not in json.dumps({k: v for k, v in raw.items() if k != "lesson"})  # no stored answer
 
-    fresh = _window(qtbot)
+    fresh = _window(qtbot)  # its own: the lesson reopened as a student opens it, in a window of their own
     fresh.lessons_menu.aboutToShow.emit()  # listed again as it opens
     titles = [a.text() for a in fresh.lessons_menu.actions() if not a.isSeparator()]
     assert titles[6:] == ["worst"] and len(titles) == 7  # Help ▸ Lessons: the six shipped, then the user's
@@ -137,12 +158,12 @@ def test_a_lesson_made_in_the_window_reopens_and_is_answered_on_real_data(qtbot,
 
 
 @pytest.mark.parametrize("name", [lesson.name for lesson in ls.lessons()])
-def test_every_shipped_lesson_asks_a_question_its_window_answers(qtbot, name):
+def test_every_shipped_lesson_asks_a_question_its_window_answers(lesson_window, qtbot, name):
     lesson = ls.find(name)
     steps = lesson.parsed().steps
     asked = [s for s in steps if s.question is not None]
     assert len(asked) == 1
-    w = _window(qtbot)
+    w = lesson_window
     assert open_lesson(w, name)
     _idle(qtbot, w)
     index = steps.index(asked[0])
@@ -163,8 +184,8 @@ HAND = {"screen-size": 1.0,  # LE(2000): the first relevant character is on the 
 
 
 @pytest.mark.parametrize("name", sorted(HAND))
-def test_shipped_choice_answers_by_hand(qtbot, name):
-    w = _window(qtbot)
+def test_shipped_choice_answers_by_hand(lesson_window, qtbot, name):
+    w = lesson_window
     assert open_lesson(w, name)
     _idle(qtbot, w)
     close, value = _answer(qtbot, w, 0, choice=HAND[name])
@@ -230,10 +251,10 @@ def test_a_bad_lesson_file_is_one_message_naming_file_field_and_line(tmp_path, c
     assert "no lesson file" in capsys.readouterr().err
 
 
-def test_markup_in_a_lesson_is_shown_as_plain_text(qtbot, tmp_path):
+def test_markup_in_a_lesson_is_shown_as_plain_text(lesson_window, qtbot, tmp_path):
     source = "# <b>bold</b> & <img src=x>\n<script>alert(1)</script>\n\n## <i>step</i>\nask: LE(300) choice 1 | 5\n"
     path = _lesson_file(tmp_path, source)
-    w = _window(qtbot)
+    w = lesson_window
     assert open_lesson(w, str(path)), w.errors_shown
     _idle(qtbot, w)
     assert w.lesson.title.text() == "<b>bold</b> & <img src=x>"
@@ -252,16 +273,16 @@ def test_a_version_1_view_still_opens_and_a_plain_view_is_written_as_version_1(t
     assert view_json(view, tmp_path / "v.readsim")["version"] == 2
 
 
-def test_the_editor_shows_the_first_problem_with_its_line(qtbot):
-    w = _window(qtbot)
+def test_the_editor_shows_the_first_problem_with_its_line(lesson_window, qtbot):
+    w = lesson_window
     w.lesson_editor.set_source("# T\n\n## A\nset: reading=worst\nask: T2IF(300) within x\n")
     assert w.lesson_editor.status.text() == "line 5: ask: the tolerance must be a number, not 'x'"
     w.lesson_editor.set_source("# T\n\n## A\nset: reading=worst\n")
     assert w.lesson_editor.status.text() == "1 step, 0 questions"
 
 
-def test_saving_a_lesson_with_a_problem_or_over_a_folder_writes_nothing(qtbot, tmp_path):
-    w = _window(qtbot)
+def test_saving_a_lesson_with_a_problem_or_over_a_folder_writes_nothing(lesson_window, qtbot, tmp_path):
+    w = lesson_window
     assert open_lesson(w, "screen-size")
     _idle(qtbot, w)
     w.lesson_editor.set_source("# T\n## A\nask: nope within 1\n")

@@ -1,6 +1,7 @@
 """The shipped lessons: listed by ``readsim --list-lessons``, each opens its view with its text
 beside the article (Help ▸ Lessons), each renders with ``--screenshot``, and they ship in the
-package."""
+package. The tests that open lessons in a window share one for the module (``lesson_window``),
+but the one about a dock shown for the first time."""
 
 from __future__ import annotations
 
@@ -78,13 +79,13 @@ def _menu_paths(window) -> list[str]:
     return out
 
 
-def test_every_menu_item_and_dock_a_lesson_names_exists(qtbot):
+def test_every_menu_item_and_dock_a_lesson_names_exists(lesson_window, qtbot):
     """A lesson's ``Menu > Item`` is an item of that menu as the window writes it, in full (not a
     shortened name: the text must be findable); ``the NAME dock`` is an item of the View
     menu, which shows that dock ("the Topic scores dock" was not: the item is "Topic scores (list
     measures)"); a dock may also be named by what it belongs to ("the element mode's dock", "its
     dock", "the same dock")."""
-    w = _window(qtbot)
+    w = lesson_window
     paths = _menu_paths(w)
     tops = {p.split(" > ")[0] for p in paths}
     view_items = {p.split(" > ", 1)[1] for p in paths if p.startswith("View > ")}
@@ -135,10 +136,29 @@ def _window(qtbot) -> MainWindow:
     return w
 
 
+@pytest.fixture
+def lesson_window(qtbot, shared_empty_window):
+    """The module's one window (``shared_empty_window``) for the tests that read its menus or
+    open lessons in it: a lesson opens its view, which replaces the files, settings, entry points
+    and docks the previous test left (as Help ▸ Lessons does, one lesson after another). Here: no
+    view restore or job under way, no unsaved edit, no error shown."""
+    w = shared_empty_window
+    _settled(qtbot, w)
+    assert w.editing.editor.stack.isClean()
+    del w.errors_shown[:]
+    yield w
+    _settled(qtbot, w)
+
+
+def _settled(qtbot, w) -> None:
+    qtbot.waitUntil(lambda: (w.view_restore is None or w.view_restore.done) and activity().count == 0,
+                    timeout=60_000)
+
+
 @pytest.mark.parametrize("first,second", [("reading-orders", "element-overlap"), ("fetch-and-browse", "screen-size")])
-def test_a_lesson_opens_its_view_and_text(qtbot, first, second):
+def test_a_lesson_opens_its_view_and_text(lesson_window, qtbot, first, second):
     """Opened one after the other in one window (Help ▸ Lessons): the second replaces the first."""
-    w = _window(qtbot)
+    w = lesson_window
     titles = [a.text() for a in w.lessons_menu.actions()]
     assert len(titles) == len(NAMES) and titles[0].startswith("Natural vs worst reading")
     for name in (first, second):
@@ -174,8 +194,8 @@ def test_lessons_ship_in_the_package():
     assert sorted(lesson.name for lesson in ls.lessons()) == sorted(NAMES)
 
 
-def test_start_again_reopens_the_lessons_view(qtbot):
-    w = _window(qtbot)
+def test_start_again_reopens_the_lessons_view(lesson_window, qtbot):
+    w = lesson_window
     assert open_lesson(w, "screen-size")
     qtbot.waitUntil(lambda: w.view_restore.done and activity().count == 0, timeout=60_000)
     s = w.session
@@ -189,7 +209,8 @@ def test_start_again_reopens_the_lessons_view(qtbot):
 
 
 def test_a_floating_dock_leaves_the_lesson_text_in_view(qtbot):
-    """The element mode floats the first time it is shown: the lesson moves it off its dock."""
+    """The element mode floats the first time it is shown: the lesson moves it off its dock (a
+    window of its own: the dock is shown there for the first time)."""
     w = _window(qtbot)
     assert open_lesson(w, "element-overlap")
     qtbot.waitUntil(lambda: w.view_restore.done and activity().count == 0, timeout=60_000)

@@ -22,6 +22,7 @@ The run's lines for it: 1 20000+600, 2 5200+900, 3 12000+400, 4 5800+500 (overla
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import os
 import re
@@ -29,7 +30,8 @@ import re
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
+from pytestqt.qtbot import QtBot
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
@@ -37,6 +39,7 @@ from readsim.app.session import Loaded, Session
 from readsim.app.widgets.passages_table import (FOUND, LINES, OFFSET, PASSAGE, PRECISION, READ, SCREEN, SHORTCUT,
                                                 SORT_ROLE, PassagesModel, table_rows)
 from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import Settings
 from readsim.core.formats import read_run
 from readsim.core.passages import ZERO_LENGTH
 
@@ -57,19 +60,58 @@ def wait_loaded(qtbot, session: Session, article: str) -> None:
                     and session.current.name == article, timeout=20_000)
 
 
-@pytest.fixture
-def window(qtbot, real, tmp_path):
-    """A window on topic 2009074 with the run above, article 23724 open."""
-    path = tmp_path / "mine.run"
+def _load(qtbot, w: MainWindow, real, folder) -> MainWindow:
+    """``w`` on topic 2009074 with the run above (written to ``folder``), article 23724 open."""
+    path = folder / "mine.run"
     path.write_text("\n".join(RUN_LINES) + "\n", encoding="utf-8")
-    session = Session()
-    w = MainWindow(session, show_dialogs=False, restore=False)
+    w.session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[read_run(path)],
+                           topics=real["topics"]), TOPIC, ARTICLE)
+    wait_loaded(qtbot, w.session, ARTICLE)
+    return w
+
+
+@pytest.fixture(scope="module")
+def loaded_window(request, shared_empty_window, real, tmp_path_factory):
+    """The module's one window (``shared_empty_window``) with the run above."""
+    return _load(QtBot(request), shared_empty_window, real, tmp_path_factory.mktemp("passages"))
+
+
+@pytest.fixture
+def window(qtbot, loaded_window):
+    """The module's one window as a fresh one shows it: article 23724 open at its first screen,
+    the default settings, the Passages dock closed, its table in its own order with no row
+    selected, no text selected, no error shown. The tests using it change only these (the
+    export test the dialog, put back here too); the one that edits the run has its own window."""
+    w = loaded_window
+    s, panel = w.session, w.passages
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    assert w.editing.editor.stack.count() == 0  # no edit: the run is the one read
+    if w.passages_dock.isVisible():
+        w.act_passages.trigger()
+        qtbot.waitUntil(lambda: not w.passages_dock.isVisible())
+    panel.ask_path = panel._ask_path
+    panel.table.sortByColumn(PASSAGE, Qt.SortOrder.AscendingOrder)
+    panel.table.clearSelection()
+    s.set_settings(**{f.name: getattr(Settings(), f.name) for f in dataclasses.fields(Settings)})
+    if s.current.name != ARTICLE:
+        s.open_article(ARTICLE)
+        wait_loaded(qtbot, s, ARTICLE)
+    s.set_step(0)
+    w.article.view.setTextCursor(QTextCursor(w.article.view.document()))
+    w.article.view.verticalScrollBar().setValue(0)
+    del w.errors_shown[:]
+    yield w
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+@pytest.fixture
+def own_window(qtbot, real, tmp_path):
+    """A window of its own, as ``window`` shows it: an edit makes the session's run an editable
+    copy, which undoing the edit leaves in place (the shared window would go on with it)."""
+    w = MainWindow(Session(), show_dialogs=False, restore=False)
     qtbot.addWidget(w)
     w.show()
-    session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[read_run(path)],
-                         topics=real["topics"]), TOPIC, ARTICLE)
-    wait_loaded(qtbot, session, ARTICLE)
-    yield w
+    yield _load(qtbot, w, real, tmp_path)
     qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
 
 
@@ -212,7 +254,8 @@ def test_model_without_a_window():
     assert [r.read_before for r in m.rows] == [0, 0]  # [0,10) is reached where the chain starts, at offset 5
 
 
-def test_an_edit_of_the_passages_updates_the_rows(window, qtbot):
+def test_an_edit_of_the_passages_updates_the_rows(own_window, qtbot):
+    window = own_window
     panel = open_dock(window, qtbot)
     assert window.editing.editor.add(100, 400)  # Edit ▸ Add selection, as the editor does it
     qtbot.waitUntil(lambda: panel.model.rows[0].start == 100)

@@ -19,6 +19,17 @@ from readsim.core.samples import sample
 
 from helpers.view_file import TOPIC, _good, _idle, _reopen, _window
 
+
+@pytest.fixture
+def empty_window(shared_empty_window):
+    """The module's one window with nothing open (``shared_empty_window``), for the tests whose
+    view or save the window refuses: nothing is ever opened in it. Here: no error shown yet. The
+    tests that open something, or reopen a view as a fresh window does, have windows of their own."""
+    assert shared_empty_window.session.run is None and shared_empty_window.session.runs == []
+    del shared_empty_window.errors_shown[:]
+    return shared_empty_window
+
+
 def state(window) -> dict:
     """What a view must reproduce, read from the window itself (not from a View)."""
     s = window.session
@@ -217,17 +228,17 @@ def test_a_view_with_files_is_a_usage_error(tmp_path, capsys):
     assert "give one of a view, --lesson, --sample or files, not a view and files" in capsys.readouterr().err
 
 
-def test_the_window_tells_a_bad_view(qtbot, tmp_path):
+def test_the_window_tells_a_bad_view(empty_window, tmp_path):
     bad = tmp_path / "bad.readsim"
     bad.write_text(json.dumps(_mutate(_good(tmp_path), "version", 3)), encoding="utf-8")
-    w = _window(qtbot)
+    w = empty_window
     assert open_view_file(w, bad) is None
     assert w.errors_shown == [f"{bad}: field version: format version 3 was written by a newer readsim; this one "
                               f"reads version {VERSION} and earlier: update readsim to open it"]
 
 
-def test_saving_without_a_run_is_refused(qtbot):
-    w = _window(qtbot)
+def test_saving_without_a_run_is_refused(empty_window):
+    w = empty_window
     with pytest.raises(ValueError, match="open a run first"):
         capture(w)
 
@@ -416,9 +427,9 @@ def test_the_command_line_tells_hostile_json_in_one_line(tmp_path, capsys):
         assert not shot.exists()
 
 
-def test_the_window_tells_hostile_json_in_a_message(qtbot, tmp_path):
+def test_the_window_tells_hostile_json_in_a_message(empty_window, tmp_path):
     path = _raw_view(tmp_path, ('"step": 0', '"step": ' + "9" * 5000))
-    w = _window(qtbot)
+    w = empty_window
     assert open_view_file(w, path) is None
     assert w.errors_shown == [f"{path}: field step: a whole number of 5,000 digits, past every range of a view"]
 

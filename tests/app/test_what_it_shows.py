@@ -13,9 +13,14 @@ From the entry point 5,200 the reader reads [5200, 27562) and then [0, 5200): re
 ([5200, 5869)), non-relevant 44, relevant 1,865, non-relevant 360, ... The first character read
 is relevant, so LE(300) = 1; the T2I(300) reader stops at the 300th non-relevant character,
 256 into [7778, 8138): 669 + 44 + 1,865 + 256 = 2,834 read, 669 + 1,865 = 2,534 relevant.
+
+The tests load their inputs into one window for the module (``shared``), but the one that
+checks what a window opened without a topic shows, in a window of its own.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pytest
@@ -66,6 +71,7 @@ def load(qtbot, session, real, runs, topic=None, article=None) -> None:
 
 
 def window(qtbot):
+    """A window of its own, nothing open yet (for what a window opened without a topic shows)."""
     from readsim.app.mainwindow import MainWindow
     from readsim.app.session import Session
 
@@ -73,6 +79,23 @@ def window(qtbot):
     qtbot.addWidget(w)
     w.show()
     return w
+
+
+@pytest.fixture
+def shared(qtbot, shared_empty_window):
+    """The module's one window (``shared_empty_window``), as a fresh one before :func:`load`: no
+    run (a window keeps every run it opened: the previous test's are dropped, so each test's runs
+    are 0, 1, ... again), no entry point set, the default settings, no error shown. Each test
+    loads its own inputs (qrels, collection, topics, runs), topic and article with :func:`load`."""
+    w = shared_empty_window
+    s = w.session
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    s.runs = []
+    s.entries = {}
+    s.set_settings(**{f.name: getattr(Settings(), f.name) for f in dataclasses.fields(Settings)})
+    del w.errors_shown[:]
+    yield w
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
 
 
 def per_character(entry: int, n: int = DOC_LENGTH, tolerance: int = 300) -> dict[str, float]:
@@ -100,7 +123,7 @@ def shown_as(name: str, value: float) -> str:
 
 # -- item 4: an article the collection has, counts in the chooser, why there is no text --------
 def test_opened_without_topic_shows_an_article_with_text(qtbot, real):
-    w = window(qtbot)
+    w = window(qtbot)  # its own: a window that showed a topic keeps showing it when files come without one
     s = w.session
     load(qtbot, s, real, [real["run"]])
     run, qrels = real["run"], real["qrels"]
@@ -114,8 +137,8 @@ def test_opened_without_topic_shows_an_article_with_text(qtbot, real):
     assert w.article.view.layout_ is not None and "not in the collection" not in w.article.view.toPlainText()
 
 
-def test_topic_chooser_counts_the_articles_the_collection_holds(qtbot, real):
-    w = window(qtbot)
+def test_topic_chooser_counts_the_articles_the_collection_holds(shared, qtbot, real):
+    w = shared
     s = w.session
     load(qtbot, s, real, [real["run"]], TOPIC, PAGERANK)
     qtbot.waitUntil(lambda: s.in_collection(TOPIC) is not None, timeout=20_000)
@@ -137,8 +160,8 @@ def test_topic_chooser_counts_the_articles_the_collection_holds(qtbot, real):
     assert "ranked articles in the collection" in w.topic_label.text()
 
 
-def test_an_article_without_text_says_why(qtbot, real, tmp_path):
-    w = window(qtbot)
+def test_an_article_without_text_says_why(shared, qtbot, real, tmp_path):
+    w = shared
     s = w.session
     missing = next(e.article for e in real["run"].topics[TOPIC] if not present(real, e.article))
     load(qtbot, s, real, [real["run"]], TOPIC, missing)
@@ -151,8 +174,8 @@ def test_an_article_without_text_says_why(qtbot, real, tmp_path):
 
 
 # -- item 5: an article the run does not rank ---------------------------------------------------
-def test_unranked_article_is_labelled_and_scored_as_if_whole(qtbot, real):
-    w = window(qtbot)
+def test_unranked_article_is_labelled_and_scored_as_if_whole(shared, qtbot, real):
+    w = shared
     s = w.session
     load(qtbot, s, real, [real["run"]], TOPIC, PAGERANK)
     assert not w.scores.banner.isVisible() and not w.scores.hypothetical()
@@ -206,8 +229,8 @@ def assert_entry_scores(w, entry: int) -> None:
         assert shown[name] == shown_as(name, want[name]), name
 
 
-def test_entry_mode_reads_from_the_runs_entry_point(qtbot, real, bic, tmp_path):
-    w = window(qtbot)
+def test_entry_mode_reads_from_the_runs_entry_point(shared, qtbot, real, bic, tmp_path):
+    w = shared
     s = w.session
     load(qtbot, s, real, [bic], TOPIC, PAGERANK)
     mode = w.controls.mode
@@ -252,8 +275,8 @@ def test_entry_mode_reads_from_the_runs_entry_point(qtbot, real, bic, tmp_path):
     assert s.current.evaluation.entry == 5913
 
 
-def test_alt_click_in_another_mode_switches_to_entry(qtbot, real, bic):
-    w = window(qtbot)
+def test_alt_click_in_another_mode_switches_to_entry(shared, qtbot, real, bic):
+    w = shared
     s = w.session
     load(qtbot, s, real, [bic], TOPIC, PAGERANK)
     assert s.settings.mode is Mode.NATURAL
@@ -262,8 +285,8 @@ def test_alt_click_in_another_mode_switches_to_entry(qtbot, real, bic):
     assert_entry_scores(w, 5200)
 
 
-def test_entry_point_in_the_shortcuts_help_and_on_the_command_line(qtbot):
-    w = window(qtbot)
+def test_entry_point_in_the_shortcuts_help_and_on_the_command_line(shared, qtbot):
+    w = shared
     rows = {text: keys for _path, text, keys in shortcuts(w)}
     assert "Start reading here (entry point; Alt+click in the text)" in rows
     args = parser().parse_args(["--reading", "entry", "--entry", "5200"])
@@ -272,12 +295,12 @@ def test_entry_point_in_the_shortcuts_help_and_on_the_command_line(qtbot):
     assert any("--entry" in p for p in check_usage(bad))
 
 
-def test_whole_article_line_reads_as_the_passage_0_to_doc_length(qtbot, real, tmp_path):
+def test_whole_article_line_reads_as_the_passage_0_to_doc_length(shared, qtbot, real, tmp_path):
     """Whole-article lines in the window (reference section 2.5): a 6-field line and the FOL line [0, doc_length)."""
     (tmp_path / "whole.run").write_text(f"{TOPIC} Q0 {PAGERANK} 1 1.0 whole\n")
     (tmp_path / "fol.run").write_text(f"{TOPIC} Q0 {PAGERANK} 1 1.0 fol 0 {DOC_LENGTH}\n")
     runs = [read_run(tmp_path / "whole.run"), read_run(tmp_path / "fol.run")]
-    w = window(qtbot)
+    w = shared
     s = w.session
     load(qtbot, s, real, runs, TOPIC, PAGERANK)
     for mode in ("natural", "worst", "best", "document", "entry"):
