@@ -32,6 +32,11 @@ def real(inex):
         "run": read_run(inex / "runs" / "bert-passages.run"),
         "topics": read_topics(inex / "topics" / "inex2009-topics.xml"),
         "collection": inex / "articles",
+        # one Collection for the session's windows on the real data (real_window,
+        # shared_real_window): what a window reads of an article (its title, length, text) is
+        # kept across tests, as within one window, instead of every window parsing its topic's
+        # 88 articles again (half of a window's filling); room for a few topics' articles
+        "articles": Collection(inex / "articles", cache_size=400),
         "paths": inex,
     }
 
@@ -51,7 +56,7 @@ def real_window(qtbot, real):
     window.show()
 
     def open_(article: str | None = None, topic: str = TOPIC) -> MainWindow:
-        loaded = Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[real["run"]],
+        loaded = Loaded(collection=real["articles"], qrels=real["qrels"], runs=[real["run"]],
                         topics=real["topics"])
         session.adopt(loaded, topic, article)
         wait_loaded(qtbot, session, article)
@@ -91,7 +96,7 @@ def shared_real_window(request, qapp, real, tmp_path_factory):
     session = Session()
     window = MainWindow(session, show_dialogs=False, restore=False)
     window.show()
-    session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[real["run"]],
+    session.adopt(Loaded(collection=real["articles"], qrels=real["qrels"], runs=[real["run"]],
                          topics=real["topics"]), TOPIC)
     wait_loaded(QtBot(request), session)
     window.first_article = session.current.name  # what a fresh window opens without an article asked
