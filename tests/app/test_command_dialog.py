@@ -10,11 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 
 from helpers.gui import keep_shot
 from readsim.app.background import activity
 from readsim.app.widgets.command_dialog import SHORTCUT, CommandDialog
+from readsim.app.widgets.topic_view import DEFAULT_DOC
 
 CLI_DECIMALS = 1e-6  # readsim-eval prints six decimals (reference 9.1): each value within half a unit of the 6th
 
@@ -35,6 +37,40 @@ def _python(code: str) -> dict[str, float]:
     return {m: float(v) for m, v in (row.split("\t") for row in done.stdout.splitlines())}
 
 
+@pytest.fixture
+def shared_window(real_window_shared, shared_real_window, qtbot):
+    """The module's one window (``real_window_shared``) for the tests that change only what can be
+    put back after them: the reader's settings and the topic view's measure (put back as a fresh
+    window has them), the window's size, an entry point, passage edits (undone, the history
+    emptied); the Equivalent command dialog, built on first use, is deleted after each test, so
+    each test builds its own as in a fresh window. The test that saves the run (the editor then
+    keeps the file's name and compares with the run as saved) takes a window of its own."""
+    w = shared_real_window
+    size = w.size()
+
+    def open_(article: str | None = None):
+        window = real_window_shared(article)
+        window.topic_view.set_doc_kind(DEFAULT_DOC)
+        assert window.findChild(CommandDialog) is None and not window.session.entries
+        return window
+
+    yield open_
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    dlg = w.findChild(CommandDialog)
+    if dlg is not None:
+        dlg.close()
+        dlg.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    if w.session.entries:
+        w.session.set_entry(None)
+    stack = w.editing.editor.stack
+    while stack.canUndo():
+        stack.undo()
+    stack.clear()
+    w.resize(size)
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
 def _dialog(window, qtbot) -> CommandDialog:
     qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
     window.act_command.trigger()
@@ -43,16 +79,16 @@ def _dialog(window, qtbot) -> CommandDialog:
     return dlg
 
 
-def test_view_menu_entry_and_a_free_shortcut(real_window):
-    w = real_window()
+def test_view_menu_entry_and_a_free_shortcut(shared_window):
+    w = shared_window()
     assert w.act_command in w.view_menu.actions() and w.act_command.text() == "Equivalent &command…"
     assert w.act_command.shortcut() == QKeySequence(SHORTCUT)
     others = [a for a in w.findChildren(QAction) if a is not w.act_command]
     assert all(QKeySequence(SHORTCUT) not in a.shortcuts() for a in others)
 
 
-def test_the_article_command_prints_the_score_panels_numbers(real_window, qtbot, tmp_path):
-    w = real_window("2193171")
+def test_the_article_command_prints_the_score_panels_numbers(shared_window, qtbot, tmp_path):
+    w = shared_window("2193171")
     s = w.session
     s.set_settings(mode="document", screen=2000, tolerance=500)  # as the Reader controls set them
     qtbot.waitUntil(lambda: w.scores.value_text("LE(2000)") != "–", timeout=20_000)
@@ -92,8 +128,8 @@ def test_the_article_command_prints_the_score_panels_numbers(real_window, qtbot,
     ("T2IF", {"mode": "best", "tolerance": 1000}, "T2IF(1000)", "AgP/T2IF(1000)"),
     ("ES", {"mode": "entry", "screen": 2000}, "ES(2000)", "ANCE@100/ES(2000)"),  # the effort measures, at n too
 ])
-def test_the_topic_command_prints_the_topic_views_numbers(real_window, qtbot, tmp_path, kind, settings, doc, headline):
-    w = real_window()
+def test_the_topic_command_prints_the_topic_views_numbers(shared_window, qtbot, tmp_path, kind, settings, doc, headline):
+    w = shared_window()
     s = w.session
     w.topic_view.set_doc_kind(kind)
     s.set_settings(**settings)
@@ -117,8 +153,8 @@ def test_the_topic_command_prints_the_topic_views_numbers(real_window, qtbot, tm
     keep_shot(shot)
 
 
-def test_an_entry_point_set_in_the_window_is_told(real_window, qtbot, tmp_path):
-    w = real_window()
+def test_an_entry_point_set_in_the_window_is_told(shared_window, qtbot, tmp_path):
+    w = shared_window()
     s = w.session
     s.set_entry(100)  # Alt+click at byte 100: the entry reading, from there
     dlg = _dialog(w, qtbot)
@@ -134,8 +170,8 @@ def test_an_entry_point_set_in_the_window_is_told(real_window, qtbot, tmp_path):
     assert dlg.notes["article"].isHidden() and "entry=" not in dlg.text("article", "python")
 
 
-def test_unsaved_edits_are_told_and_the_lines_give_the_values_before_them(real_window, qtbot):
-    w = real_window()
+def test_unsaved_edits_are_told_and_the_lines_give_the_values_before_them(shared_window, qtbot):
+    w = shared_window()
     s = w.session
     ev = s.current.evaluation
     assert w.editing.editor.add(0, int(ev.n))  # retrieve the whole article: an unsaved edit

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QApplication
 
 from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.app import editing
@@ -131,8 +132,40 @@ def row_cells(w, article):
     return [m.data(m.index(r, c)) for c in range(AVECHP, F + 1)]
 
 
-def test_drag_select_remove_add_undo_redo(real_window, real, qtbot):
-    w = real_window(PAGERANK)
+@pytest.fixture
+def edit_window(real_window_shared, shared_real_window, qtbot):
+    """The module's one window (``real_window_shared``), shown as a fresh window shows it:
+    ``edit_window(article)`` opens ``article`` with nothing selected and the text cursor at its
+    start. After the test every edit it left is undone and the history emptied (a fresh window's
+    clean, empty history: no "*" in the title, no baseline), the outline dock hidden again. The
+    tests that save (the editor then keeps the file's name: Ctrl+S no longer asks) or close the
+    window take a window of their own (``real_window``)."""
+
+    def open_(article: str):
+        w = real_window_shared(article)
+        w.activateWindow()  # as a fresh window is once shown: its shortcuts (Ctrl+Z, Ctrl+Shift+D...) work
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=5_000)
+        view = w.article.view
+        c = view.textCursor()
+        c.clearSelection()  # the view says so (copyAvailable): the edit actions follow
+        c.setPosition(0)
+        view.setTextCursor(c)
+        assert w.editing.editor.stack.count() == 0 and not w.windowTitle().startswith("*")
+        return w
+
+    yield open_
+    w = shared_real_window
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    stack = w.editing.editor.stack
+    while stack.canUndo():
+        stack.undo()
+    stack.clear()
+    w.editing.dock.hide()
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+def test_drag_select_remove_add_undo_redo(edit_window, real, qtbot):
+    w = edit_window(PAGERANK)
     view, s = w.article.view, w.session
     lay = s.current.layout
     ev0, shown0 = expected(real, PAGERANK, iv.as_array([(0, 25686)]))
@@ -182,8 +215,8 @@ def test_drag_select_remove_add_undo_redo(real_window, real, qtbot):
     assert w.editing.editor.stack.count() == 2
 
 
-def test_edit_in_another_mode(real_window, real, qtbot):
-    w = real_window(PAGERANK)
+def test_edit_in_another_mode(edit_window, real, qtbot):
+    w = edit_window(PAGERANK)
     w.controls.mode.setCurrentIndex(w.controls.mode.findData("worst"))
     assert w.session.settings.mode == "worst"
     assert w.editing.editor.remove(*FIRST)
@@ -193,8 +226,8 @@ def test_edit_in_another_mode(real_window, real, qtbot):
     assert w.scores.shown() == expected(real, PAGERANK, cut)[1]
 
 
-def test_context_menu_offers_the_edits(real_window, qtbot):
-    w = real_window(PAGERANK)
+def test_context_menu_offers_the_edits(edit_window, qtbot):
+    w = edit_window(PAGERANK)
     lay = w.session.current.layout
     menu = w.editing.context_menu()
     texts = [a.text() for a in menu.actions()]
@@ -205,8 +238,8 @@ def test_context_menu_offers_the_edits(real_window, qtbot):
     menu.deleteLater()
 
 
-def test_outline_retrieve_element(real_window, real, qtbot):
-    w = real_window(PAGERANK)
+def test_outline_retrieve_element(edit_window, real, qtbot):
+    w = edit_window(PAGERANK)
     ui, s = w.editing, w.session
     ui.dock.show()
     tree, model = ui.outline.tree, ui.outline.model
@@ -236,8 +269,8 @@ def test_outline_retrieve_element(real_window, real, qtbot):
     assert np.array_equal(s.current.evaluation.retrieved, iv.as_array([(0, 159), (1326, 25686)]))
 
 
-def test_unranked_article_joins_the_ranking(real_window, real, qtbot):
-    w = real_window(PAGERANK)
+def test_unranked_article_joins_the_ranking(edit_window, real, qtbot):
+    w = edit_window(PAGERANK)
     s = w.session
     rows = w.model.rowCount()
     s.open_article(UNRANKED)
@@ -319,8 +352,8 @@ def test_close_with_unsaved_edits_asks(real_window, qtbot, tmp_path):
     assert w.close() is True and answers[-1] == DISCARD
 
 
-def test_apply_strategy_is_one_edit(real_window, real, qtbot, monkeypatch):
-    w = real_window(PAGERANK)
+def test_apply_strategy_is_one_edit(edit_window, real, qtbot, monkeypatch):
+    w = edit_window(PAGERANK)
     j = real["qrels"].judgement(TOPIC, PAGERANK)
     calls = []
 
@@ -342,20 +375,20 @@ def test_apply_strategy_is_one_edit(real_window, real, qtbot, monkeypatch):
     assert w.scores.shown() == expected(real, PAGERANK, iv.as_array([(0, 25686)]))[1]
 
 
-def test_real_strategies_when_present(real_window, real):
+def test_real_strategies_when_present(edit_window, real):
     strategies = pytest.importorskip("readsim.app.widgets.strategies")
-    w = real_window(PAGERANK)
+    w = edit_window(PAGERANK)
     spans = strategies.strategy_spans(w.session, "S")
     assert w.editing.apply_strategy("S") or np.array_equal(iv.normalize(spans), w.editing.editor.retrieved())
     assert np.array_equal(w.session.current.evaluation.retrieved_spans, iv.normalize(iv.as_array(spans)))
 
 
-def test_edit_in_the_entry_mode_keeps_the_entry_point(real_window, real, qtbot):
+def test_edit_in_the_entry_mode_keeps_the_entry_point(edit_window, real, qtbot):
     """Read from the entry point, then cut the article's first 159 bytes out of the run's
     passage (it started at 0): the result's entry point is now its first line's offset, 159, and
     the entry mode reads from there, as evaluate_document with that entry (it read from 0 before
     the edit, and the edited row had lost its entry point)."""
-    w = real_window(PAGERANK)
+    w = edit_window(PAGERANK)
     w.controls.mode.setCurrentIndex(w.controls.mode.findData("entry"))
     assert w.session.current.evaluation.entry == 0
     assert w.editing.editor.remove(0, 159)

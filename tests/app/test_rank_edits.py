@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication
 
 from readsim.operations.article_reading import panel_scores
 from readsim.app.background import activity
@@ -22,6 +23,7 @@ from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
 from readsim.app.widgets.edit_worth import EditWorth
 from readsim.app.widgets.ranked_list import F, RANKED_MIME
+from readsim.app.widgets.topic_view import DEFAULT_DOC
 from readsim.app.baseline_scores import DEFAULT_LIST_MEASURE
 from helpers.one_article import document
 from readsim.core.collection import Collection
@@ -41,18 +43,84 @@ def data(inex):
             "collection": inex / "articles"}
 
 
+def open_topic(qtbot, session, data, path) -> None:
+    """The collection, the qrels and the run at ``path``, on topic 2009078 and article 20926, as
+    a window opened on them; waits for its 100 rows."""
+    session.adopt(Loaded(collection=Collection(data["collection"]), qrels=data["qrels"], runs=[read_run(path)]),
+                  TOPIC, "20926")
+    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None and session.rows_ready()
+                    and len(session.rows) == 100, timeout=20_000)
+
+
 @pytest.fixture
-def win(qtbot, data):
+def fresh_win(qtbot, data):
+    """A window of its own, for a test that saves (the editor then compares with the run as
+    saved and Ctrl+S writes to that file) or opens the Runs window (which stays, a child of the
+    window, and compares again at every later edit)."""
     session = Session()
     window = MainWindow(session, show_dialogs=False, restore=False)
     qtbot.addWidget(window)
     window.show()
-    session.adopt(Loaded(collection=Collection(data["collection"]), qrels=data["qrels"],
-                         runs=[read_run(data["path"])]), TOPIC, "20926")
-    qtbot.waitUntil(lambda: activity().count == 0 and session.current is not None and session.rows_ready()
-                    and len(session.rows) == 100, timeout=20_000)
+    open_topic(qtbot, session, data, data["path"])
     yield window
     qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+@pytest.fixture(scope="module")
+def module_win(request, qapp, data, tmp_path_factory):
+    """One window for the module's tests that undo what they change (:func:`win`), as
+    :func:`fresh_win` opens it: a window costs about a second of CPU to build and fill. QSettings
+    in a folder of its own until the first test's ``fresh_settings``; closed and deleted after the
+    module's last test (as tests/app/conftest.py's ``shared_real_window``)."""
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths
+    from pytestqt.qtbot import QtBot
+
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("rank-edits-settings")))
+    window = MainWindow(Session(), show_dialogs=False, restore=False)
+    window.show()
+    open_topic(QtBot(request), window.session, data, data["path"])
+    window.file_order = order(window, 100)  # the run file's order of the topic's articles
+    yield window
+    QtBot(request).waitUntil(lambda: activity().count == 0, timeout=20_000)
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def undo_all(qtbot, window) -> None:
+    """Every edit undone, the history emptied: the run in the file's order, nothing unsaved."""
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    stack = window.editing.editor.stack
+    while stack.canUndo():
+        stack.undo()
+    stack.clear()
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+
+
+@pytest.fixture
+def win(qtbot, module_win):
+    """The module's one window (:func:`module_win`) as a fresh window shows it: the run in the
+    file's order with an empty history (what a test edited is undone after it), article 20926
+    open and selected, the list at its top, the edits' box and the topic view on their default
+    measures, the window active (its shortcuts work)."""
+    w = module_win
+    undo_all(qtbot, w)
+    w.edit_worth.measure.setCurrentText(DEFAULT_LIST_MEASURE)
+    w.topic_view.set_doc_kind(DEFAULT_DOC)
+    s = w.session
+    if s.current.name != "20926":
+        s.open_article("20926")
+        qtbot.waitUntil(lambda: activity().count == 0 and s.current.name == "20926", timeout=20_000)
+    w.table.select_article("20926")
+    w.table.scrollToTop()
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=5_000)
+    assert order(w, 100) == w.file_order
+    assert w.edit_worth.isHidden() and s.baselines == [] and not w.windowTitle().startswith("*")
+    yield w
+    undo_all(qtbot, w)
 
 
 def order(window, n=5):
@@ -120,7 +188,8 @@ def test_move_by_a_simulated_drop(qtbot, win):
     assert win.editing.editor.stack.count() == 2
 
 
-def test_saved_run_has_the_new_ranks_and_scores_the_same(qtbot, win, data, tmp_path):
+def test_saved_run_has_the_new_ranks_and_scores_the_same(qtbot, fresh_win, data, tmp_path):
+    win = fresh_win
     s = win.session
     win.table.select_article("90500")  # rank 5, relevant
     for _ in range(4):
@@ -209,7 +278,8 @@ def test_before_and_after_equal_fresh_evaluations(qtbot, win, data, tmp_path):
     assert win.scores.before_text("F(0.25)") == ""
 
 
-def test_saving_drops_the_baseline(qtbot, win, tmp_path):
+def test_saving_drops_the_baseline(qtbot, fresh_win, tmp_path):
+    win = fresh_win
     s = win.session
     win.table.select_article("90500")
     win.rank_edits.move(-1)
@@ -234,12 +304,18 @@ def test_the_list_measure_is_remembered(qtbot, win):
     assert EditWorth(win.session).measure.currentText() == "AgP/aveChP"  # a bad name is not remembered
 
 
-def test_runs_window_compares_the_run_before_its_edits(qtbot, win, data, tmp_path):
+def test_runs_window_compares_the_run_before_its_edits(qtbot, fresh_win, data, tmp_path):
+    win = fresh_win
     s = win.session
     win.table.select_article("90500")
     win.rank_edits.move(-4)
     win.act_runs.trigger()
     rw = win.runs_window
+    # the comparison starts at the event loop's next turn, with the options then set: the runs as
+    # whole documents (the correlations' baseline, which nothing here reads) unticked first, as a
+    # user can, halves its evaluations (each reads every judged article of the run)
+    assert rw.result is None and not rw.compare_job.busy()
+    rw.set_options(baseline=False)
     qtbot.waitUntil(lambda: rw.result is not None and not rw.busy(), timeout=60_000)
     r = rw.result
     assert r.labels == ["indri-passages", "indri-passages (before edits)"] and r.before == {0: 1}

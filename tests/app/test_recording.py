@@ -5,6 +5,7 @@ qrels judge (1807158, topic 2009046, 220 KB of XML)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import os
@@ -14,7 +15,13 @@ import pytest
 from PIL import Image
 
 from readsim.app import recording as rec
+from readsim.app.background import activity
 from readsim.app.main import main
+from readsim.app.mainwindow import MainWindow
+from readsim.app.playback import DEFAULT_SPEED
+from readsim.app.session import Loaded, Session
+from readsim.core.collection import Collection
+from readsim.core.doc_evaluation import Settings
 from readsim.core.samples import sample
 
 from helpers.gui import real_args
@@ -54,6 +61,65 @@ def test_plan_edges():
 
 
 # -- recordings of the real data -------------------------------------------------------------
+# A recording puts the reader back where it was (its screen, its speed): the tests share a window
+# per topic, each shown as a fresh window shows it (the reader's default settings, at the
+# article's first screen, paused at the default speed).
+def as_fresh(qtbot, window, article: str):
+    """``window`` with ``article`` open as a fresh window opens it (see above)."""
+    s = window.session
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    s.set_settings(**{f.name: getattr(Settings(), f.name) for f in dataclasses.fields(Settings)})
+    if s.current is None or s.current.name != article:
+        s.open_article(article)
+    qtbot.waitUntil(lambda: activity().count == 0 and s.current is not None and s.current.name == article,
+                    timeout=20_000)
+    window.playback.pause()
+    window.playback.set_speed(DEFAULT_SPEED)
+    s.set_step(0)
+    window.article.view.verticalScrollBar().setValue(0)
+    assert window.playback.top == 0
+    return window
+
+
+@pytest.fixture
+def window(real_window_shared, qtbot):
+    """The module's window on topic 2009074 (``real_window_shared``) at the article a fresh window
+    opens first (the best-ranked relevant one)."""
+    w = real_window_shared()
+    return as_fresh(qtbot, w, w.session.current.name)
+
+
+@pytest.fixture(scope="module")
+def big_module_window(request, qapp, real, tmp_path_factory):
+    """One window for the module on topic 2009046, article 1807158, as ``real_window`` opens it;
+    QSettings in a folder of its own until the first test's ``fresh_settings``; closed and
+    deleted after the module's last test (as tests/app/conftest.py's ``shared_real_window``)."""
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths
+    from pytestqt.qtbot import QtBot
+
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("recording-settings")))
+    session = Session()
+    w = MainWindow(session, show_dialogs=False, restore=False)
+    w.show()
+    session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[real["run"]],
+                         topics=real["topics"]), BIG_TOPIC, BIG)
+    QtBot(request).waitUntil(lambda: activity().count == 0 and session.current is not None
+                             and session.current.name == BIG, timeout=20_000)
+    yield w
+    QtBot(request).waitUntil(lambda: activity().count == 0, timeout=20_000)
+    w.close()
+    w.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+@pytest.fixture
+def big_window(big_module_window, qtbot):
+    """The module's window on the largest judged article the run ranks (1807158, topic 2009046)."""
+    return as_fresh(qtbot, big_module_window, BIG)
+
+
 def _gif_frames(data: bytes) -> list[Image.Image]:
     im = Image.open(io.BytesIO(data))
     out = []
@@ -63,8 +129,8 @@ def _gif_frames(data: bytes) -> list[Image.Image]:
     return out
 
 
-def test_a_recording_per_screen_has_one_frame_per_screen_of_the_largest_article(real_window, qtbot, tmp_path):
-    window = real_window(BIG, BIG_TOPIC)
+def test_a_recording_per_screen_has_one_frame_per_screen_of_the_largest_article(big_window, qtbot, tmp_path):
+    window = big_window
     s = window.session
     s.set_settings(screen=1000)
     qtbot.waitUntil(lambda: s.settings.screen == 1000)
@@ -100,8 +166,8 @@ def test_a_recording_per_screen_has_one_frame_per_screen_of_the_largest_article(
     assert abs(im.info["duration"] - 1667) <= 10
 
 
-def test_a_50_frame_pane_gif_stays_under_5_mb(real_window, qtbot):
-    window = real_window(BIG, BIG_TOPIC)  # screens of 300: every frame scrolls the whole view
+def test_a_50_frame_pane_gif_stays_under_5_mb(big_window, qtbot):
+    window = big_window  # screens of 300: every frame scrolls the whole view
     p = rec.window_plan(window, "screen", 600)
     assert len(p) >= 50
     first = rec.Plan(p.tops[:50], p.durations_ms[:50])
@@ -110,8 +176,8 @@ def test_a_50_frame_pane_gif_stays_under_5_mb(real_window, qtbot):
     assert len(data) < 5_000_000
 
 
-def test_record_per_step_has_every_screen_and_the_ticks(real_window, qtbot, tmp_path):
-    window = real_window()  # topic 2009074's best-ranked relevant article
+def test_record_per_step_has_every_screen_and_the_ticks(window, qtbot, tmp_path):
+    # topic 2009074's best-ranked relevant article
     s = window.session
     pb = window.playback
     pb.set_speed(600)
@@ -128,12 +194,11 @@ def test_record_per_step_has_every_screen_and_the_ticks(real_window, qtbot, tmp_
     assert Image.open(out).n_frames == len(p)
 
 
-def test_record_window_mp4(real_window, tmp_path):
+def test_record_window_mp4(window, tmp_path):
     if not rec.mp4_available():
         if os.environ.get("CI", "").lower() in ("true", "1"):  # .ci/run installs readsim[mp4]
             pytest.fail("imageio-ffmpeg (readsim[mp4]) is not installed: CI tests the MP4 recording")
         pytest.skip("imageio-ffmpeg (readsim[mp4]) is not installed")
-    window = real_window()
     out = rec.record(window, tmp_path / "w.mp4", what="window")
     head = out.read_bytes()[:12]
     assert head[4:8] == b"ftyp"  # an ISO media file (MP4)
@@ -147,8 +212,7 @@ def test_record_window_mp4(real_window, tmp_path):
 
 
 # -- atomic, refusals ------------------------------------------------------------------------
-def test_refuses_a_folder_a_fifo_and_a_bad_suffix_and_leaves_a_file_as_it_was(real_window, tmp_path):
-    window = real_window()
+def test_refuses_a_folder_a_fifo_and_a_bad_suffix_and_leaves_a_file_as_it_was(window, tmp_path):
     folder = tmp_path / "folder.gif"
     folder.mkdir()
     with pytest.raises(IsADirectoryError):
@@ -173,8 +237,7 @@ def test_refuses_a_folder_a_fifo_and_a_bad_suffix_and_leaves_a_file_as_it_was(re
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file left
 
 
-def test_a_gif_too_big_to_hold_is_refused_before_recording(real_window, monkeypatch, tmp_path):
-    window = real_window()
+def test_a_gif_too_big_to_hold_is_refused_before_recording(window, monkeypatch, tmp_path):
     pane = window.article.width() * window.article.height()
     monkeypatch.setattr(rec, "MAX_GIF_PIXELS", 3 * pane)  # room for 3 frames of the pane
     assert window.session.screens() > 3
@@ -184,8 +247,7 @@ def test_a_gif_too_big_to_hold_is_refused_before_recording(real_window, monkeypa
     assert not calls and not (tmp_path / "big.gif").exists()
 
 
-def test_mp4_without_imageio_ffmpeg_says_how_to_get_it(real_window, monkeypatch, tmp_path):
-    window = real_window()
+def test_mp4_without_imageio_ffmpeg_says_how_to_get_it(window, monkeypatch, tmp_path):
     monkeypatch.setattr(rec, "mp4_available", lambda: False)
     with pytest.raises(ValueError, match=r"MP4 needs imageio and imageio-ffmpeg: pip install 'readsim\[mp4\]'"):
         rec.record(window, tmp_path / "x.mp4")

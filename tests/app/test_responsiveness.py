@@ -15,21 +15,88 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from helpers.gui import Probe
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from readsim.app.background import activity
+from readsim.app.mainwindow import MainWindow
 from readsim.app.rows import MODES
+from readsim.app.session import Loaded, Session
 from readsim.app.topic_scores import DOC_KINDS, LossMemo, doc_measure
 from readsim.app.widgets.ranked_list import AVECHP, T2IF, T2IP, format_score, list_measures
+from readsim.app.widgets.topic_view import DEFAULT_DOC
 from readsim.app.articles import if_retrieved_whole
+from readsim.core.collection import Collection
 from readsim.core.costs import loss_split
+from readsim.core.doc_evaluation import Settings
 from readsim.core.reading import Mode
 
 ARTICLE = "2212038"  # the largest real article (612 KB)
 TOPIC_BIG = "2009036"  # judges it relevant
+
+
+@pytest.fixture(scope="module")
+def big_module_window(request, qapp, real, tmp_path_factory):
+    """One window for the module on topic 2009036, as tests/app/conftest.py's ``real_window``
+    opens it (article 2212038); QSettings in a folder of its own until the first test's
+    ``fresh_settings``; closed and deleted after the module's last test (as conftest's
+    ``shared_real_window``)."""
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths
+    from pytestqt.qtbot import QtBot
+
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("responsiveness-settings")))
+    session = Session()
+    w = MainWindow(session, show_dialogs=False, restore=False)
+    w.show()
+    session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[real["run"]],
+                         topics=real["topics"]), TOPIC_BIG, ARTICLE)
+    QtBot(request).waitUntil(lambda: activity().count == 0 and session.current is not None
+                             and session.current.name == ARTICLE, timeout=20_000)
+    yield w
+    QtBot(request).waitUntil(lambda: activity().count == 0, timeout=20_000)
+    w.close()
+    w.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+@pytest.fixture
+def real_window(request, qtbot):
+    """As tests/app/conftest.py's ``real_window``, on a window per topic for the module: the tests
+    here change only the reader's settings and the topic view's measure (put back as a fresh
+    window has them before each test) and show the outline dock (hidden again after). Topic
+    2009036 (``real_window(ARTICLE, TOPIC_BIG)``): :func:`big_module_window`; topic 2009074
+    (``real_window()``): conftest's ``real_window_shared``."""
+    shown = []
+
+    def open_(article: str | None = None, topic: str = "2009074"):
+        if topic != TOPIC_BIG:
+            w = request.getfixturevalue("real_window_shared")(article)
+        else:
+            w = request.getfixturevalue("big_module_window")
+            s = w.session
+            qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+            s.set_settings(**{f.name: getattr(Settings(), f.name) for f in dataclasses.fields(Settings)})
+            if s.current.name != article:
+                s.open_article(article)
+            qtbot.waitUntil(lambda: activity().count == 0 and s.current.name == article, timeout=20_000)
+            s.set_step(0)
+            w.article.view.verticalScrollBar().setValue(0)
+        w.topic_view.set_doc_kind(DEFAULT_DOC)
+        qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+        shown.append(w)
+        return w
+
+    yield open_
+    for w in shown:
+        qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+        w.editing.dock.hide()
 
 
 def _avechp(session) -> str:

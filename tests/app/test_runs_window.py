@@ -121,6 +121,45 @@ def hover(widget, pos) -> None:
                                                Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier))
 
 
+@pytest.fixture(scope="module")
+def module_two_runs(request, qapp, real, runs, tmp_path_factory):
+    """One main window for the module on the first two real runs without a collection, as
+    :func:`open_window` opens it, for the tests that only open Runs windows from it
+    (:func:`two_runs`); QSettings in a folder of its own until the first test's
+    ``fresh_settings``; closed and deleted after the module's last test (as tests/app/conftest.py's
+    ``shared_real_window``)."""
+    from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
+    from pytestqt.qtbot import QtBot
+
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("runs-window-settings")))
+    bot = QtBot(request)
+    window = open_window(bot, real, runs[:2], collection=False)
+    yield window
+    bot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+@pytest.fixture
+def two_runs(module_two_runs, qtbot):
+    """:func:`module_two_runs` as a fresh window has it: no Runs window yet (the ones a test
+    opened are closed and deleted after it: View ▸ Compare all runs builds a new one)."""
+    from PySide6.QtCore import QCoreApplication
+
+    window = module_two_runs
+    assert window.runs_window is None and not window.findChildren(rw.RunsWindow)
+    yield window
+    for w in window.findChildren(rw.RunsWindow):
+        wait_idle(qtbot, w)
+        w.close()
+        w.deleteLater()
+    window.runs_window = None
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 @pytest.fixture
 def closing():
     """Windows to close at the end (the Runs window is a child of the main window)."""
@@ -130,8 +169,8 @@ def closing():
         w.close()
 
 
-def test_view_menu_entry_and_a_free_shortcut(qtbot, real, runs):
-    window = open_window(qtbot, real, runs[:2], collection=False)
+def test_view_menu_entry_and_a_free_shortcut(qtbot, two_runs):
+    window = two_runs
     assert window.act_runs.text() == "Compare all runs"
     assert window.act_runs.shortcut() == QKeySequence(RUNS_SHORTCUT)
     others = [a for a in window.findChildren(QAction) if a is not window.act_runs]
@@ -354,6 +393,9 @@ def test_fidelity_needs_a_collection_with_complete_topics(qtbot, real, runs, clo
     empty = tmp_path / "articles"
     empty.mkdir()
     (empty / "1.xml").write_text("<article><name id='1'>One</name><body>text</body></article>")
+    # the new collection makes the window compare the runs again, looking up every judged article in
+    # it: without the runs as whole documents (unticked, as a user can), which nothing here reads
+    w.set_options(baseline=False)
     window.session.adopt(Loaded(collection=Collection(empty)))
     qtbot.waitUntil(lambda: w.fidelity_button.isEnabled(), timeout=10_000)
     wait_idle(qtbot, w)
@@ -364,8 +406,8 @@ def test_fidelity_needs_a_collection_with_complete_topics(qtbot, real, runs, clo
     assert any("no judged topic" in t for t in w.errors_shown)
 
 
-def test_adding_runs_a_bad_one_is_told(qtbot, real, runs, inex, closing, tmp_path):
-    window = open_window(qtbot, real, runs[:2], collection=False)
+def test_adding_runs_a_bad_one_is_told(qtbot, two_runs, runs, inex, closing, tmp_path):
+    window = two_runs
     w = open_runs(qtbot, window)
     closing.append(w)
     wait_idle(qtbot, w)
@@ -408,8 +450,8 @@ def test_adding_runs_a_bad_one_is_told(qtbot, real, runs, inex, closing, tmp_pat
     wait_idle(qtbot, w)
 
 
-def test_export_errors_name_the_path_and_geometry_is_kept(qtbot, real, runs, closing, tmp_path, monkeypatch):
-    window = open_window(qtbot, real, runs[:2], collection=False)
+def test_export_errors_name_the_path_and_geometry_is_kept(qtbot, two_runs, closing, tmp_path, monkeypatch):
+    window = two_runs
     w = open_runs(qtbot, window)
     closing.append(w)
     wait_idle(qtbot, w)

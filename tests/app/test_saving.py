@@ -45,6 +45,8 @@ def visible_box(w):
     return next((b for b in w.findChildren(QMessageBox) if b.isVisible()), None)
 
 
+# The tests that save take a window of their own (the editor then keeps the file's name, and
+# compares with the run as saved); those that only export share the module's (real_window_shared).
 def test_a_save_failing_half_way_keeps_the_previous_file_and_the_edits(real_window, qtbot, tmp_path, monkeypatch):
     w = real_window(PAGERANK)
     ui = w.editing
@@ -150,8 +152,8 @@ def test_exports_after_editing_name_the_edits(real_window, real, tmp_path):
     assert saved == f"{want}, saved as {tmp_path / 'e.run'}"
 
 
-def test_export_menu_is_plain_and_proposes_safe_names(real_window, monkeypatch, tmp_path):
-    w = real_window(PAGERANK)
+def test_export_menu_is_plain_and_proposes_safe_names(real_window_shared, monkeypatch, tmp_path):
+    w = real_window_shared(PAGERANK)
     dock = getattr(w, "topic_dock", None) or next((d for d in w.findChildren(type(w.editing.dock))
                                                   if "topic" in d.objectName().lower()), None)
     if dock is not None:
@@ -176,8 +178,8 @@ def test_export_menu_is_plain_and_proposes_safe_names(real_window, monkeypatch, 
 
 
 @pytest.mark.parametrize("suffix", [".png", ".svg"])
-def test_pictures_are_rendered_before_anything_is_written(real_window, tmp_path, monkeypatch, suffix):
-    w = real_window(PAGERANK)
+def test_pictures_are_rendered_before_anything_is_written(real_window_shared, tmp_path, monkeypatch, suffix):
+    w = real_window_shared(PAGERANK)
     target = tmp_path / f"a{suffix}"
     target.write_bytes(b"previous")
     monkeypatch.setattr(atomic.os, "replace", lambda *a: (_ for _ in ()).throw(OSError(errno.EXDEV, "Invalid cross-device link")))

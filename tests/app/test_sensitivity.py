@@ -18,6 +18,8 @@ from readsim.app import export
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Session
+from readsim.app.widgets.sensitivity import SWEEPS
+from readsim.app.widgets.topic_view import DEFAULT_DOC
 from readsim.core.collection import Collection
 from readsim.core.formats import Run
 from readsim.core.listmeasures import evaluate
@@ -25,6 +27,22 @@ from readsim.core.parameter_sweep import parameters_of, with_parameter
 
 TOPIC = "2009074"
 PAGERANK = "23724"
+
+
+@pytest.fixture
+def shared_window(real_window_shared, shared_real_window, qtbot):
+    """The module's one window (``real_window_shared``) as a fresh window shows it: besides the
+    reader's settings and the article, the topic view on its default document measure and the
+    Sensitivity dock hidden, sweeping what a fresh window's dock sweeps first (the screen size; put
+    back after each test). The dock computes a topic curve again only when what it depends on
+    changed: the test that checks that the first showing computes one takes a window of its own."""
+    yield lambda article: real_window_shared(article)
+    w = shared_real_window
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
+    w.sensitivity_dock.hide()
+    w.sensitivity.set_sweep(SWEEPS[0].setting)
+    w.topic_view.set_doc_kind(DEFAULT_DOC)
+    qtbot.waitUntil(lambda: activity().count == 0, timeout=20_000)
 
 
 def shown(window, qtbot, setting: str = "screen"):
@@ -47,8 +65,8 @@ def assert_curves_are_plain_values(panel, session) -> None:
         assert list(panel.plots.lines[m.name].getData()[1]) == ys.tolist()  # what is drawn
 
 
-def test_curves_present_current_value_marked_click_sets_it(real_window, qtbot):
-    window = real_window(PAGERANK)
+def test_curves_present_current_value_marked_click_sets_it(shared_window, qtbot):
+    window = shared_window(PAGERANK)
     s = window.session
     panel = shown(window, qtbot, "screen")
     # the screen size drives ChP@k, ChR@k (k = the screen), LE(s) and ES(s); nothing else
@@ -69,8 +87,8 @@ def test_curves_present_current_value_marked_click_sets_it(real_window, qtbot):
     assert legend == ["ChP@s", "ChR@s"]  # named by the parameter, not by the value the curves were drawn at
 
 
-def test_topic_curve_equals_the_engine_evaluation_of_the_topic(real_window, real, qtbot):
-    window = real_window(PAGERANK)
+def test_topic_curve_equals_the_engine_evaluation_of_the_topic(shared_window, real, qtbot):
+    window = shared_window(PAGERANK)
     window.topic_view.set_doc_kind("T2IF")
     panel = shown(window, qtbot, "tolerance")
     assert sorted(m.name for m in panel.curves) == ["T2IF(300)", "T2IP(300)", "T2IR(300)"]
@@ -92,8 +110,8 @@ def test_topic_curve_equals_the_engine_evaluation_of_the_topic(real_window, real
         panel.topic_curve[30], abs=1e-12)
 
 
-def test_a_newer_sweep_makes_the_older_obsolete(real_window, qtbot):
-    window = real_window(PAGERANK)
+def test_a_newer_sweep_makes_the_older_obsolete(shared_window, qtbot):
+    window = shared_window(PAGERANK)
     window.topic_view.set_doc_kind("F")
     window.act_sensitivity.trigger()
     panel = window.sensitivity
@@ -110,8 +128,8 @@ def test_a_newer_sweep_makes_the_older_obsolete(real_window, qtbot):
     assert not panel.progress.isVisible()
 
 
-def test_exports_write_files(real_window, qtbot, tmp_path, monkeypatch):
-    window = real_window(PAGERANK)
+def test_exports_write_files(shared_window, qtbot, tmp_path, monkeypatch):
+    window = shared_window(PAGERANK)
     panel = shown(window, qtbot, "screen")
     targets = iter([tmp_path / "a.png", tmp_path / "t.svg", tmp_path / "c.csv"])
     monkeypatch.setattr(export, "_ask", lambda *a: str(next(targets)))
@@ -174,6 +192,8 @@ def test_the_swept_setting_is_remembered(qtbot):
     assert second.values[0] == 0.01 and second.values[-1] == 10
 
 
+# a window of its own: the first showing of its dock computes the topic curve (a shared window's
+# dock may hold that curve already)
 def test_a_topic_curve_that_arrives_while_hidden_is_drawn(real_window, qtbot):
     window = real_window(PAGERANK)
     window.act_sensitivity.trigger()
@@ -189,13 +209,13 @@ def test_a_topic_curve_that_arrives_while_hidden_is_drawn(real_window, qtbot):
 
 
 @pytest.mark.filterwarnings("ignore::readsim.InputWarning")  # the real run's overlapping passages
-def test_the_article_curve_is_readsim_articles_and_readsim_sweeps(real_window, real, qtbot):
+def test_the_article_curve_is_readsim_articles_and_readsim_sweeps(shared_window, real, qtbot):
     """The dock's article curve (``readsim.core.parameter_sweep.article_sweep``) at a few
     tolerances equals ``readsim.article(..., tolerance=t).scores`` and ``readsim.sweep(...,
     per="article")`` for PageRank of the real run, to 1e-12."""
     import readsim
 
-    window = real_window(PAGERANK)
+    window = shared_window(PAGERANK)
     panel = shown(window, qtbot, "tolerance")
     inex = real["paths"]
     qrels, run = inex / "qrels" / "inex2009-2010.qrels", inex / "runs" / "bert-passages.run"

@@ -5,6 +5,7 @@ matching chain's buttons. The timings themselves are measured by ``bench/bench_g
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
@@ -12,9 +13,34 @@ from readsim.operations.article_reading import panel_measures, panel_scores
 from readsim.app.background import activity
 
 from readsim.app.articles import ARTICLE_CACHE_SIZE
+from readsim.app.session import Loaded
 from readsim.app.widgets.ranked_list import format_score
+from readsim.core.collection import Collection
 from readsim.core.reading import Mode
 
+TOPIC = "2009074"
+
+
+@pytest.fixture
+def real_window(real_window_shared, real, qtbot):
+    """As tests/app/conftest.py's ``real_window``, on the module's one window (``real_window_shared``:
+    the tests here only read it, or change the reader's settings, which it puts back): the first
+    call shows the window as a fresh one opens ``article``; a second call in a test opens the same
+    files again (a new Collection object), as ``real_window`` does at every call."""
+    calls = []
+
+    def open_(article: str | None = None):
+        if not calls:
+            calls.append(real_window_shared(article))
+            return calls[0]
+        w = calls[0]
+        w.session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[real["run"]],
+                               topics=real["topics"]), TOPIC, article)
+        qtbot.waitUntil(lambda: activity().count == 0 and w.session.current is not None
+                        and (article is None or w.session.current.name == article), timeout=20_000)
+        return w
+
+    return open_
 
 
 def engine_scores(session) -> dict[str, str]:
@@ -152,12 +178,13 @@ def test_a_mode_change_reuses_the_chain_buttons(real_window, qtbot):
     assert bar.row.itemAt(0).widget() is bar.note  # the note comes first
 
 
-def test_chain_buttons_still_jump(real_window, qtbot):
+def test_chain_buttons_still_jump(real_window, qtbot, monkeypatch):
     w = real_window()
     bar, view = w.article.chain, w.article.view
     chain = view.marks().chain
     seen = []
-    view.jump_to_passage = lambda k: seen.append(k)  # instance attribute: the lambda looks it up
+    # an instance attribute (put back after the test): the button's lambda looks it up
+    monkeypatch.setattr(view, "jump_to_passage", lambda k: seen.append(k))
     for btn in bar.buttons:
         btn.click()
     assert seen == [n for n, _, _ in chain]

@@ -17,8 +17,9 @@ from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
 from readsim.app.session import Loaded, Session
 from readsim.app.topic_scores import doc_measure, topic_scores
-from readsim.app.widgets.ranked_list import (ARTICLE, AVECHP, COLUMNS_KEY, ES, P_SET, RANK, RankedListModel,
-                                             RankedListView)
+from readsim.app.widgets.ranked_list import (ARTICLE, AVECHP, COLUMN_KEYS, COLUMNS_KEY, ES, OPTIONAL_COLUMNS, P_SET,
+                                             RANK, RankedListModel, RankedListView)
+from readsim.app.widgets.topic_view import DEFAULT_DOC
 from readsim.core.collection import Collection
 from readsim.core.doc_evaluation import Settings
 from readsim.core.formats import Run
@@ -60,6 +61,22 @@ def click_header(qtbot, view, column: int) -> None:
 def shown_articles(view) -> list[str]:
     p = view.proxy
     return [p.index(r, ARTICLE).data() for r in range(p.rowCount())]
+
+
+@pytest.fixture
+def real_window(real_window_shared):
+    """The module's one window (``real_window_shared``) as a fresh window shows it: besides the
+    reader's settings and the article, the ranked list in the run's order with its default columns
+    and the topic view on its default document measure (F), which the tests here change."""
+
+    def open_(article: str | None = None):
+        w = real_window_shared(article)
+        w.table.set_visible_columns(set(COLUMN_KEYS) - set(OPTIONAL_COLUMNS))
+        w.table.sortByColumn(RANK, Qt.SortOrder.AscendingOrder)
+        w.topic_view.set_doc_kind(DEFAULT_DOC)
+        return w
+
+    return open_
 
 
 # -- the ranked list: sorting, columns ---------------------------------------------------------
