@@ -140,6 +140,24 @@ def real_window_shared(qtbot, shared_real_window):
 
 
 @pytest.fixture(scope="module")
+def module_window_at(request, qapp, real, tmp_path_factory):
+    """One window per test module on the real data at the module's ``WINDOW_AT = (topic,
+    article)``, as :func:`real_window` opens it, for a module whose tests need another topic than
+    :func:`shared_real_window`'s and put back what they change. QSettings, closing: as
+    :func:`shared_real_window`."""
+    topic, article = request.module.WINDOW_AT
+    _module_settings(tmp_path_factory)
+    session = Session()
+    window = MainWindow(session, show_dialogs=False, restore=False)
+    window.show()
+    session.adopt(Loaded(collection=real["articles"], qrels=real["qrels"], runs=[real["run"]], topics=real["topics"]),
+                  topic, article)
+    wait_loaded(QtBot(request), session, article)
+    yield window
+    _close_module_window(request, window)
+
+
+@pytest.fixture(scope="module")
 def shared_empty_window(request, qapp, tmp_path_factory):
     """One window per test module with nothing open yet, as :func:`real_window` builds it (no
     dialogs, nothing restored, shown), for a module whose tests each open in it what they need
@@ -151,6 +169,25 @@ def shared_empty_window(request, qapp, tmp_path_factory):
     window.show()
     yield window
     _close_module_window(request, window)
+
+
+@pytest.fixture
+def lesson_window(qtbot, shared_empty_window):
+    """The module's one window (:func:`shared_empty_window`) for tests that open lessons in it or
+    only read its menus or step editor: a lesson opens its view, which replaces the files,
+    settings, entry points and docks the previous test left (as Help ▸ Lessons does, one lesson
+    after another). Here: no view restore or job under way, no unsaved edit, no error shown."""
+    w = shared_empty_window
+    _view_settled(qtbot, w)
+    assert w.editing.editor.stack.isClean()
+    del w.errors_shown[:]
+    yield w
+    _view_settled(qtbot, w)
+
+
+def _view_settled(qtbot, w: MainWindow) -> None:
+    qtbot.waitUntil(lambda: (w.view_restore is None or w.view_restore.done) and activity().count == 0,
+                    timeout=60_000)
 
 
 @pytest.fixture

@@ -61,25 +61,6 @@ def _window(qtbot) -> MainWindow:
     return w
 
 
-@pytest.fixture
-def lesson_window(qtbot, shared_empty_window):
-    """The module's one window (``shared_empty_window``) for the tests that open a lesson in it
-    (or only use the step editor): a lesson opens its view, which replaces the files, settings,
-    entry points and docks the previous test left, and starts its steps again. Here: no view
-    restore or job under way, no unsaved edit, no error shown."""
-    w = shared_empty_window
-    _settled(qtbot, w)
-    assert w.editing.editor.stack.isClean()
-    del w.errors_shown[:]
-    yield w
-    _settled(qtbot, w)
-
-
-def _settled(qtbot, w) -> None:
-    qtbot.waitUntil(lambda: (w.view_restore is None or w.view_restore.done) and activity().count == 0,
-                    timeout=60_000)
-
-
 def _idle(qtbot, w) -> None:
     qtbot.waitUntil(lambda: (w.view_restore is None or w.view_restore.done) and activity().count == 0
                     and w.session.current is not None, timeout=60_000)

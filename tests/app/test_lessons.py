@@ -136,25 +136,6 @@ def _window(qtbot) -> MainWindow:
     return w
 
 
-@pytest.fixture
-def lesson_window(qtbot, shared_empty_window):
-    """The module's one window (``shared_empty_window``) for the tests that read its menus or
-    open lessons in it: a lesson opens its view, which replaces the files, settings, entry points
-    and docks the previous test left (as Help ▸ Lessons does, one lesson after another). Here: no
-    view restore or job under way, no unsaved edit, no error shown."""
-    w = shared_empty_window
-    _settled(qtbot, w)
-    assert w.editing.editor.stack.isClean()
-    del w.errors_shown[:]
-    yield w
-    _settled(qtbot, w)
-
-
-def _settled(qtbot, w) -> None:
-    qtbot.waitUntil(lambda: (w.view_restore is None or w.view_restore.done) and activity().count == 0,
-                    timeout=60_000)
-
-
 @pytest.mark.parametrize("first,second", [("reading-orders", "element-overlap"), ("fetch-and-browse", "screen-size")])
 def test_a_lesson_opens_its_view_and_text(lesson_window, qtbot, first, second):
     """Opened one after the other in one window (Help ▸ Lessons): the second replaces the first."""

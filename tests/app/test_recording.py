@@ -19,7 +19,7 @@ from readsim.app.background import activity
 from readsim.app.main import main
 from readsim.app.mainwindow import MainWindow
 from readsim.app.playback import DEFAULT_SPEED
-from readsim.app.session import Loaded, Session
+from readsim.app.session import Session
 from readsim.core.collection import Collection
 from readsim.core.doc_evaluation import Settings
 from readsim.core.samples import sample
@@ -89,29 +89,15 @@ def window(real_window_shared, qtbot):
     return as_fresh(qtbot, w, w.session.current.name)
 
 
+WINDOW_AT = (BIG_TOPIC, BIG)  # the module's window (tests/app/conftest.py's module_window_at)
+
+
 @pytest.fixture(scope="module")
-def big_module_window(request, qapp, real, tmp_path_factory):
+def big_module_window(module_window_at):
     """One window for the module on topic 2009046, article 1807158, as ``real_window`` opens it;
     QSettings in a folder of its own until the first test's ``fresh_settings``; closed and
     deleted after the module's last test (as tests/app/conftest.py's ``shared_real_window``)."""
-    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths
-    from pytestqt.qtbot import QtBot
-
-    QStandardPaths.setTestModeEnabled(True)
-    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("recording-settings")))
-    session = Session()
-    w = MainWindow(session, show_dialogs=False, restore=False)
-    w.show()
-    session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[real["run"]],
-                         topics=real["topics"]), BIG_TOPIC, BIG)
-    QtBot(request).waitUntil(lambda: activity().count == 0 and session.current is not None
-                             and session.current.name == BIG, timeout=20_000)
-    yield w
-    QtBot(request).waitUntil(lambda: activity().count == 0, timeout=20_000)
-    w.close()
-    w.deleteLater()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    return module_window_at
 
 
 @pytest.fixture
@@ -255,8 +241,6 @@ def test_mp4_without_imageio_ffmpeg_says_how_to_get_it(window, monkeypatch, tmp_
 
 
 def test_no_article_is_a_clear_error(qtbot):
-    from readsim.app.mainwindow import MainWindow
-    from readsim.app.session import Session
 
     window = MainWindow(Session(), show_dialogs=False, restore=False)
     qtbot.addWidget(window)
@@ -269,7 +253,6 @@ def test_cli_record_of_the_sample(tmp_path, capsys):
     s = sample()
     out = tmp_path / "sample.gif"
     assert main(["--sample", "--record", str(out)]) == 0, capsys.readouterr().err
-    from readsim.core.collection import Collection
 
     text_length = Collection(s.collection).article("900001").doc_length  # natural reading reads it all
     frames = Image.open(out).n_frames

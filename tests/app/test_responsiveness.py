@@ -24,14 +24,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from readsim.app.background import activity
-from readsim.app.mainwindow import MainWindow
 from readsim.app.rows import MODES
-from readsim.app.session import Loaded, Session
 from readsim.app.topic_scores import DOC_KINDS, LossMemo, doc_measure
 from readsim.app.widgets.ranked_list import AVECHP, T2IF, T2IP, format_score, list_measures
 from readsim.app.widgets.topic_view import DEFAULT_DOC
 from readsim.app.articles import if_retrieved_whole
-from readsim.core.collection import Collection
 from readsim.core.costs import loss_split
 from readsim.core.doc_evaluation import Settings
 from readsim.core.reading import Mode
@@ -40,30 +37,16 @@ ARTICLE = "2212038"  # the largest real article (612 KB)
 TOPIC_BIG = "2009036"  # judges it relevant
 
 
+WINDOW_AT = (TOPIC_BIG, ARTICLE)  # the module's window (tests/app/conftest.py's module_window_at)
+
+
 @pytest.fixture(scope="module")
-def big_module_window(request, qapp, real, tmp_path_factory):
+def big_module_window(module_window_at):
     """One window for the module on topic 2009036, as tests/app/conftest.py's ``real_window``
     opens it (article 2212038); QSettings in a folder of its own until the first test's
     ``fresh_settings``; closed and deleted after the module's last test (as conftest's
     ``shared_real_window``)."""
-    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QStandardPaths
-    from pytestqt.qtbot import QtBot
-
-    QStandardPaths.setTestModeEnabled(True)
-    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
-        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("responsiveness-settings")))
-    session = Session()
-    w = MainWindow(session, show_dialogs=False, restore=False)
-    w.show()
-    session.adopt(Loaded(collection=Collection(real["collection"]), qrels=real["qrels"], runs=[real["run"]],
-                         topics=real["topics"]), TOPIC_BIG, ARTICLE)
-    QtBot(request).waitUntil(lambda: activity().count == 0 and session.current is not None
-                             and session.current.name == ARTICLE, timeout=20_000)
-    yield w
-    QtBot(request).waitUntil(lambda: activity().count == 0, timeout=20_000)
-    w.close()
-    w.deleteLater()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    return module_window_at
 
 
 @pytest.fixture
