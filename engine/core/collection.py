@@ -29,6 +29,7 @@ import os
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 
 from . import article_index as ai
@@ -41,6 +42,9 @@ from .safe_xml import DTD_NAME, MAX_ARTICLE_BYTES, MAX_DTD_BYTES, dtd_paths, par
 from .text import Article
 from .units import UNITS
 
+PARSE_THREADS = 4
+"""Threads parsing a collection's articles at once in :meth:`Collection.facts` (lxml parses
+without holding the GIL)."""
 KINDS_TEXT = ("a folder of <name>.xml, .txt, .md or .html files, a " + ", ".join(SUFFIXES)
               + " archive, or a .jsonl or .jsonl.gz file of documents")
 #: the suffixes a folder's ``NAME`` is looked for with, in path order (``NAME.htm`` < ... < ``NAME.xml``)
@@ -83,6 +87,7 @@ class Collection:
         self._index: sqlite3.Connection | None = None  # a nested folder's saved index
         self._index_file: Path | None = None  # where it is (article_index.index_path)
         self._names: frozenset[str] | None = None  # listing()'s snapshot
+        self._facts: dict[str, tuple[int, int, str] | None] = {}  # facts()' answers
         self._progress = progress  # for a folder's listing, deferred to the first miss (or listing())
         # a JSON Lines file's documents (reference 2.13) or an ir_datasets dataset's (2.15)
         self._jsonl: JsonlDocuments | IrdsDocuments | None = None
@@ -278,6 +283,46 @@ class Collection:
             with self._lock:
                 self._names = names
         return names
+
+    def facts(self, names: Sequence[str]) -> list[tuple[int, int, str] | None]:
+        """``(length, doc_length, path)`` of each article of ``names``, in order: its text's
+        length and its doc_length (docs/reference.md section 1.4) in the collection's unit, and
+        its file (:meth:`path`'s); None for an article the collection does not have. Like
+        :meth:`listing`, a snapshot: each article is parsed once for the collection's life, so
+        the runs and passes of one comparison, or the window's successive evaluations, read it
+        once (about 60 bytes kept per article asked). The absent ones are answered by one listing,
+        without a look-up each (taken when more than one name is asked, or at the first absent
+        one), and the others are parsed in :data:`PARSE_THREADS` threads. Raises :class:`InputError` for an unreadable
+        article (not kept: asked again, it is read again)."""
+        asked = list(dict.fromkeys(names))
+        with self._lock:
+            known = {name: self._facts[name] for name in asked if name in self._facts}
+        todo = [name for name in asked if name not in known]
+        with self._lock:
+            listed = self._names is not None  # after a first absent article, as below
+        if len(todo) > 1 or (todo and listed):
+            listing = self.listing()
+            known.update((name, None) for name in todo if name not in listing)
+            todo = [name for name in todo if name in listing]
+        if len(todo) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(PARSE_THREADS) as pool:
+                found = list(pool.map(self._facts_of, todo))
+        else:
+            found = [self._facts_of(name) for name in todo]
+        known.update(zip(todo, found))
+        with self._lock:
+            self._facts.update((name, known[name]) for name in asked)
+        return [known[name] for name in names]
+
+    def _facts_of(self, name: str) -> tuple[int, int, str] | None:
+        try:
+            article = self.article(name)
+        except KeyError:
+            self.listing()  # the next absent ones without a look-up each
+            return None
+        return article.length, article.doc_length, article.path
 
     def __contains__(self, name: str) -> bool:
         return self._where(name) is not None

@@ -23,7 +23,7 @@ from .errors import Diagnostic
 from .formats import Qrels, Run, article_length
 from .formats.qrels import QrelsColumns
 from .formats.run import WHOLE_LINE, XPATH_LINE
-from readsim.core.result_lines import article_facts, element_span, retrieved_passages
+from readsim.core.result_lines import element_span, retrieved_passages
 
 if TYPE_CHECKING:
     from .collection import Collection
@@ -94,7 +94,8 @@ def focused_rows(jt: Joined, collection: Collection | None,
     if collection is not None and np.any(known < 0):  # unjudged: the collection's doc_length, if it has the article
         wanted = np.flatnonzero(known < 0)
         names = rc.names(groups[row_g[whole_row[wanted]]])
-        found = {name: article_facts(collection, name, None) for name in dict.fromkeys(names)}
+        unique = list(dict.fromkeys(names))
+        found = dict(zip(unique, collection.facts(unique)))
         known[wanted] = [-1 if found[n] is None else found[n][1] for n in names]
     unknown_row = np.zeros(len(row_g), dtype=bool)
     unknown_row[whole_row] = known < 0

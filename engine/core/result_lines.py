@@ -168,27 +168,13 @@ def columns_of(items: list[Inputs]) -> ArticleColumns:
                              [i.doc_length for i in items], [i.entry for i in items])
 
 
-_LISTING = "\0listing"  # the memo's entry for Collection.listing() (no article has this name)
-
-
 def article_facts(collection: Collection, name: str, memo: dict | None) -> tuple[int, int, str] | None:
-    """``(length, doc_length, path)`` of article ``name`` of ``collection`` (None if absent),
-    through ``memo`` when given. Raises :class:`InputError` for an unreadable article."""
-    if memo is not None:
-        if name in memo:
-            return memo[name]
-        listing = memo.get(_LISTING)  # after a first miss: the folder's names, no stat per absent one
-        if listing is not None and name not in listing:
-            memo[name] = None
-            return None
-    try:
-        article = collection.article(name)
-    except KeyError:
-        found = None
-        if memo is not None and _LISTING not in memo:
-            memo[_LISTING] = collection.listing()
-    else:
-        found = (article.length, article.doc_length, article.path)
+    """``(length, doc_length, path)`` of article ``name`` of ``collection`` (None if absent;
+    :meth:`Collection.facts`), through ``memo`` when given. Raises :class:`InputError` for an
+    unreadable article."""
+    if memo is not None and name in memo:
+        return memo[name]
+    found = collection.facts([name])[0]
     if memo is not None:
         memo[name] = found
     return found

@@ -25,7 +25,7 @@ from .formats import Qrels, Run
 from .formats.lines import translate_keys
 from .formats.qrels import QrelsColumns
 from .formats.run import RunColumns
-from readsim.core.result_lines import Join, article_facts
+from readsim.core.result_lines import Join
 
 if TYPE_CHECKING:
     from .collection import Collection
@@ -40,10 +40,6 @@ def gather(ptr: np.ndarray, rows: np.ndarray, ids: np.ndarray) -> tuple[np.ndarr
     return new, rows[index]
 
 
-PARSE_THREADS = 4
-"""Threads parsing the collection's articles at once (lxml parses without holding the GIL)."""
-
-
 def collection_limits(collection: Collection, names: list[str], doc_length: np.ndarray, lines: np.ndarray,
                       qrels: Qrels, join: Join | None, memo: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """For ranked articles ``names`` with their qrels doc_length (``doc_length``, -1 for an
@@ -53,26 +49,14 @@ def collection_limits(collection: Collection, names: list[str], doc_length: np.n
     doc_length filled in from the collection for the unjudged ones it has (still -1 for the
     others), as :func:`readsim.core.result_lines.inputs` does for one article. A doc_length computed from
     the article that differs from the qrels' is reported once per article on ``join``, in the
-    order of ``names``. The articles the collection does not list (:meth:`Collection.listing`, one
-    listing) are absent without a look-up each; each other article is parsed once, in
-    :data:`PARSE_THREADS` threads; ``memo``
+    order of ``names``. The articles are read by :meth:`Collection.facts` (each parsed once
+    for the collection's life, the absent ones answered by one listing); ``memo``
     (name -> ``(length, doc_length, path)`` or None, :func:`readsim.core.result_lines.article_facts`) gives
     the articles already read (None: absent or unreadable) and keeps the others. Raises
     :class:`InputError` for an unreadable article not in ``memo``."""
     memo = {} if memo is None else memo
     unique = [name for name in dict.fromkeys(names) if name not in memo]
-    if len(unique) > 1:  # the names the collection lacks: one listing, not a look-up each
-        listing = collection.listing()
-        memo.update((name, None) for name in unique if name not in listing)
-        unique = [name for name in unique if name in listing]
-    if len(unique) > 1:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(PARSE_THREADS) as pool:
-            found = list(pool.map(lambda name: article_facts(collection, name, None), unique))
-    else:
-        found = [article_facts(collection, name, None) for name in unique]
-    memo.update(zip(unique, found))
+    memo.update(zip(unique, collection.facts(unique)))
     limit = np.full(len(names), 1 << 62, dtype=np.int64)
     filled = np.array(doc_length, dtype=np.int64)
     dl = filled.tolist()

@@ -129,3 +129,29 @@ def test_collection_limits_read_only_the_articles_the_collection_lists(tmp_path,
     big = 1 << 62
     assert limit.tolist() == [big, 30, big, 20, 30, big]
     assert doc_length.tolist() == [-1, 30, -1, 17, 30, -1]
+
+
+def test_a_collection_reads_each_article_once_for_every_run_and_pass(tmp_path, monkeypatch):
+    """Collection.facts is a snapshot (reference 1.4's lengths, as the listing): a second call,
+    another run's or the whole-document pass's, parses nothing again, and answers absent names
+    from the listing; an unreadable article is an error each time it is asked, never kept."""
+    from readsim.core.collection import Collection
+    from readsim.core.errors import InputError
+    from readsim.core.run_columns import collection_limits
+
+    (tmp_path / "a.xml").write_text("<article><p>thirteen char</p></article>", encoding="utf-8")
+    (tmp_path / "b.xml").write_text("<article><p>twenty characters...</p></article>", encoding="utf-8")
+    (tmp_path / "bad.xml").write_text("<article><p>not closed</article>", encoding="utf-8")
+    coll = Collection(tmp_path)
+    read = []
+    article = Collection.article
+    monkeypatch.setattr(Collection, "article", lambda self, name: read.append(name) or article(self, name))
+    first = coll.facts(["b", "x", "a", "b"])
+    assert [f if f is None else f[:2] for f in first] == [(20, 17), None, (13, 13), (20, 17)]
+    assert sorted(read) == ["a", "b"]
+    limit, _ = collection_limits(coll, ["a", "y", "b"], np.array([30, -1, -1]), np.arange(3), None, None)
+    assert limit.tolist() == [30, 1 << 62, 20] and sorted(read) == ["a", "b"]  # nothing parsed again
+    for _ in range(2):
+        with pytest.raises(InputError, match="bad.xml"):
+            coll.facts(["bad"])
+    assert read.count("bad") == 2
