@@ -152,6 +152,18 @@ def test_element_run_lines_read_back(tmp_path, coll):
            [(r.xpath, r.rank, r.start, r.end) for r in run.topics["T1"]]
 
 
+def test_articles_the_collection_lacks_are_found_in_one_listing(tmp_path, coll, monkeypatch):
+    """A run naming many articles the collection lacks: each is an unknown element (not an
+    error), found absent in the collection's one listing, never looked up file by file."""
+    looked = []
+    where = Collection._where
+    monkeypatch.setattr(Collection, "_where", lambda self, name: looked.append(name) or where(self, name))
+    run = read(tmp_path, "".join(f"T1 Q0 X{i} {i + 1} 1 r /article[1]\n" for i in range(5))
+               + "T1 Q0 A1 6 0.5 r /article[1]/bdy[1]\n", coll)
+    assert [r.article for r in run.topics["T1"]] == [f"X{i}" for i in range(5)] + ["A1"]
+    assert not any(name.startswith("X") for name in looked)
+
+
 def test_evaluation_topics_and_warnings(tmp_path, coll):
     a, c = tiny_assessments(tmp_path)
     run = read(tmp_path, "T9 Q0 A1 1 1 r /article[1]\n", coll)

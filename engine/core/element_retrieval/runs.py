@@ -125,10 +125,9 @@ class _Resolver:
         self.articles.setdefault(article)
         if article in self.trees:
             return self.trees[article]
-        try:
+        t = None
+        if article in self.collection.listing():  # one listing, not a look-up per absent article
             t = element_tree(self.collection.article(article))
-        except KeyError:
-            t = None
         self.trees[article] = t
         return t
 
