@@ -12,7 +12,7 @@ steps:
 3. PyInstaller runs ``readsim.spec`` (this folder) with its work files in ``OUT/work/``.
 
 The result is ``OUT/readsim/``: the programs ``readsim`` and ``readsim-eval`` (``.exe`` on
-Windows) and the ``_internal/`` folder they share (Python, Qt, numpy, lxml, scipy, pandas,
+Windows) and the ``_internal/`` folder they share (Python, Qt, numpy, lxml, scipy,
 matplotlib, pyqtgraph and the shipped resources). Exit codes: 0 built; 1 PyInstaller missing,
 no source tree, or PyInstaller failed (its output is on stderr); 2 bad usage.
 """
