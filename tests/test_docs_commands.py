@@ -12,7 +12,10 @@ Which blocks are run (the rule is mechanical, by fence language):
 - the examples of docs/reference.md, which run on the shipped sample from its folder
   (``resources/sample``): its plain fenced blocks whose first line begins with ``$ readsim-eval``.
 
-How a block is run: each command in its own ``bash -c``, in order, in a fresh temporary folder
+How a block is run: each command in its own ``bash -c`` (a plain ``readsim-eval ARGS
+2>/dev/null``, without pipes, redirections or worker processes: through ``readsim.cli.main`` in
+the test's process, as bash would run it: ``$D``/``$C`` and globs expanded, in the same folder),
+in order, in a fresh temporary folder
 (so a command may write a file the next one reads), with ``D`` set to the real INEX data folder
 (the ``inex`` fixture of tests/conftest.py: ``READSIM_DATA``, default ``../shared/data/inex``) and
 this interpreter's folder first on ``PATH`` (so ``readsim-eval`` and ``python3`` are this
@@ -163,7 +166,52 @@ def test_elision_rule():
     assert not matches(["a", "[...]", "d"], real)  # the last shown lines end the output
 
 
+#: a command run in this process: ``readsim-eval ARGS 2>/dev/null``, ARGS without shell syntax
+#: but quotes, ``$D``/``$C`` and ``*`` globs (and no worker processes)
+IN_PROCESS = re.compile(r"readsim-eval\s+((?:[^|&;<>`$\\]|\$[DC]\b)+?)\s+2>/dev/null")
+
+
+def run_in_process(args: str, cwd: Path, data: Path | None, chroma: Path | None) -> list[str] | None:
+    """``readsim-eval ARGS 2>/dev/null`` as bash runs it, through the command line's ``main`` in
+    this process (its standard output; the import of scipy or matplotlib paid once per test
+    process, not once per command). None when ARGS need the shell or start worker processes."""
+    import glob
+    import io
+    import shlex
+
+    from readsim.cli import main
+
+    for name, value in (("D", data), ("C", chroma)):
+        if re.search(rf"\${name}\b", args) and value is None:
+            return None
+        args = re.sub(rf"\${name}\b", lambda _m, v=value: shlex.quote(str(v)), args)
+    argv: list[str] = []
+    for word in shlex.split(args):
+        hits = sorted(glob.glob(word, root_dir=cwd)) if "*" in word else []
+        argv += hits or [word]
+    if any(a in ("-j", "--jobs") or a.startswith("--jobs=") for a in argv):
+        return None
+    out, err = io.StringIO(), io.StringIO()
+    here = Path.cwd()
+    os.chdir(cwd)
+    try:
+        code = main(argv, out, err)
+    finally:
+        os.chdir(here)
+    assert code == 0, f"exit status {code} of\nreadsim-eval {args}\n{err.getvalue()}"
+    text = out.getvalue()
+    for folder, name in ((data, "$D"), (chroma, "$C")):
+        if folder is not None:
+            text = text.replace(str(folder), name)
+    return text.splitlines()
+
+
 def run(command: str, cwd: Path, data: Path | None, chroma: Path | None = None) -> list[str]:
+    simple = IN_PROCESS.fullmatch(command.replace("\\\n", " ").strip())
+    if simple is not None:
+        lines = run_in_process(simple.group(1), cwd, data, chroma)
+        if lines is not None:
+            return lines
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     if data is not None:
