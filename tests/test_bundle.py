@@ -157,9 +157,10 @@ def test_figures_are_the_venvs(bundle, tmp_path):
     the venv's byte for byte, the PNG and PDF are written."""
     runs = sorted(str(p) for p in (SAMPLE / "runs").glob("*.run"))
     venv = Path(sys.executable).with_name("readsim-eval")
-    for program, folder, env in ((bundle / "readsim-eval", "frozen", bare(tmp_path)), (venv, "venv", None)):
+    for program, folder, env, suffixes in ((bundle / "readsim-eval", "frozen", bare(tmp_path), ("svg", "png", "pdf")),
+                                           (venv, "venv", None, ("svg",))):  # the SVG compared
         (tmp_path / folder).mkdir()
-        for suffix in ("svg", "png", "pdf"):
+        for suffix in suffixes:
             done = subprocess.run([str(program), "figure", "curve", str(SAMPLE / "sample.qrels"), *runs, "--curve", "gP",
                                    "-o", str(tmp_path / folder / f"gp.{suffix}")], env=env, cwd=tmp_path,
                                   capture_output=True, timeout=RUN_TIMEOUT)
