@@ -8,19 +8,16 @@ has ended: no turn may freeze the GUI thread (``helpers.gui.Probe``: 1 s of its 
 is read, laid out and built, and while an error is shown). Then:
 
 - ``SAME``: the article is shown (``Session.current``), its view holds every layout block;
-  ``data["progress"]``: the load reported its progress (0..100 %) on the status line;
-  ``data["cancel"]``: cancelled while its view is built, the previous article stays shown;
 - ``ERROR``: the window shows ``path: reason`` (``path:line: reason`` where there is a line) in
   its status bar and log (``MainWindow.errors_shown``), and the previous article stays shown.
 
-The 12 MB article is generated (as in tests/app/test_article_loading.py); the huge one is a
-sparse file one byte over the engine's budget (nothing is written, and nothing may be read).
+The huge article is a sparse file one byte over the engine's budget (nothing is written, and
+nothing may be read). A large article within the budget (12 MB, built in slices with progress,
+no freeze) and its cancelling (Esc, the Cancel button) are tests/app/test_article_loading.py's.
 
-The rows share one window (:func:`window_for`; building one cost most of a small row's time), each
+The rows share one window (:func:`window_for`; building one cost most of a row's time), each
 adopting the data again and waiting for the good article, as a fresh window starts; each opens
-an article no other shared row opens. The two 12 MB rows (``data["own_window"]``) open the same
-article, each in a fresh window: a window that opened it lately keeps its layout and built
-document, and would not build it again (the cancelled row must cancel a build in progress).
+an article no other row opens.
 """
 
 from __future__ import annotations
@@ -34,7 +31,7 @@ from PySide6.QtWidgets import QApplication
 
 from readsim.app.background import activity
 from readsim.app.mainwindow import MainWindow
-from readsim.app.session import Loaded, Session
+from readsim.app.session import Loaded
 from readsim.core.collection import Collection
 from readsim.core.formats import read_qrels, read_run
 from readsim.core.safe_xml import MAX_ARTICLE_BYTES
@@ -56,10 +53,6 @@ def _huge(folder: Path, name: str) -> None:
         f.truncate(MAX_ARTICLE_BYTES + 1)
 
 
-def _big(folder: Path, name: str) -> None:
-    write_article(folder / f"{name}.xml", name, 12)
-
-
 def _fifo_doctype(folder: Path, name: str) -> None:
     os.mkfifo(folder / "pipe.dtd")
     (folder / f"{name}.xml").write_bytes(clean(doctype='<!DOCTYPE article SYSTEM "pipe.dtd">'))
@@ -76,10 +69,6 @@ def _fifo(folder: Path, name: str) -> None:
 CASES = [
     Case("huge_over_budget", "a 32 MB + 1 byte article (sparse): over the engine's budget", ERROR,
          "over the budget of 33,554,432 bytes", {"name": "950", "build": _huge, "line": None}),
-    Case("big_12mb", "a 12 MB article (11 M characters): built in slices with progress", SAME, "Section 1",
-         {"name": "951", "build": _big, "progress": True, "own_window": True}),
-    Case("big_12mb_cancel", "the 12 MB article, cancelled while its view is built", SAME, "Section 1",
-         {"name": "951", "build": None, "cancel": True, "own_window": True}),
     Case("deep_2000", "2,000 nested sections, 10 leaves each", SAME, "word",
          {"name": "952", "build": _bytes(deep_wide(2000, 10))}),
     Case("doctype_dev_stdin", "DOCTYPE names /dev/stdin (a silent pipe): not read, no block", SAME, "Fresnel",
@@ -122,13 +111,8 @@ def data(tmp_path_factory):
 
 
 def window_for(case: Case, data, qtbot, request) -> MainWindow:
-    """A fresh window for a row marked ``own_window``, else the module's (dialogs off, its jobs
-    done), whose rows must each open an article of their own (see the module docstring)."""
-    if case.data.get("own_window"):
-        window = MainWindow(Session(), show_dialogs=False, restore=False)
-        qtbot.addWidget(window)
-        window.show()
-        return window
+    """The module's window (dialogs off, its jobs done), whose rows must each open an article of
+    their own (see the module docstring)."""
     assert case.data["name"] not in data["shared_opened"]
     data["shared_opened"].add(case.data["name"])
     window = request.getfixturevalue("shared_quiet_window")
@@ -158,34 +142,25 @@ def test_window_article(case: Case, data, qtbot, request):
     name = case.data["name"]
     path = data["folder"] / f"{name}.xml"
     assert window.model.row_of(name) >= 0  # ranked: opened from the ranked list
-    messages, percents = [], []
-
-    def message(text: str) -> None:
-        messages.append(text)
+    percents = []
 
     def loading(_name: str, percent: int) -> None:
         percents.append(percent)
 
-    session.message.connect(message)
     session.article_loading.connect(loading)
     try:
-        check_article(case, window, qtbot, path, messages, percents)
+        check_article(case, window, qtbot, path, percents)
     finally:  # the shared window's session outlives the row
-        session.message.disconnect(message)
         session.article_loading.disconnect(loading)
 
 
-def check_article(case: Case, window, qtbot, path: Path, messages: list, percents: list) -> None:
+def check_article(case: Case, window, qtbot, path: Path, percents: list) -> None:
     """Open the row's article from the ranked list as a double click does; check the outcome."""
     session, name = window.session, case.data["name"]
     errors_before = len(window.errors_shown)
     settle(window)
     probe = Probe()
     window.table.article_activated.emit(name)  # as a double click on its row
-    if case.data.get("cancel"):
-        qtbot.waitUntil(lambda: window.article.builder is not None and window.article.builder.percent() > 0,
-                        timeout=60_000)
-        window.act_cancel_article.trigger()  # Esc
     qtbot.waitUntil(lambda: activity().count == 0 and session.loading_article() is None, timeout=60_000)
     qtbot.wait(50)  # a few turns after the load: the first paint of what was shown
     probe.assert_no_freeze()
@@ -199,15 +174,7 @@ def check_article(case: Case, window, qtbot, path: Path, messages: list, percent
         assert window.status.text() == f"Error: {shown[0]}"
         return
     assert case.outcome == SAME
-    if case.data.get("cancel"):
-        assert session.current.name == GOOD
-        assert messages[-1] == f"Loading article {name} cancelled; still showing article {GOOD}"
-        return
     cur = session.current
     assert cur.name == name and case.expect in cur.article.text
     view = window.article.view
     assert view.layout_ is cur.layout and view.document().blockCount() == len(cur.layout.blocks)
-    if case.data.get("progress"):
-        built = [p for p in percents if p >= 0]
-        assert len(built) > 5 and built == sorted(built) and built[-1] == 100
-        assert any(m.startswith(f"Laying out article {name}: ") for m in messages)
