@@ -316,11 +316,19 @@ def test_clipped_to_the_article_and_doc_length_checked_column_wise(tmp_path):
 # each reading setting on one real run (a passage run and a whole-article run share them out), on
 # half of its topics (every other one, in the run's order): each whole run is checked once, its
 # two settings taking the two halves
+@pytest.fixture(scope="module")
+def articles(inex):
+    """The real collection, one for the module's rows (each article parsed once, as one
+    program's evaluations of several runs share it)."""
+    from readsim.core.collection import Collection
+
+    return Collection(inex / "articles")
+
+
 @pytest.mark.parametrize("name, kw, half", [("bert-passages.run", {}, 0), ("bert-passages.run", {"mode": "worst"}, 1),
                                             ("indri-documents.run", {"as_document": True}, 0),
                                             ("indri-documents.run", {"mode": "entry"}, 1)])
-def test_real_runs_per_article_with_the_collection_are_row_by_row(inex, tmp_path, name, kw, half):
-    from readsim.core.collection import Collection
+def test_real_runs_per_article_with_the_collection_are_row_by_row(inex, tmp_path, articles, name, kw, half):
     from readsim.core.measure import parse_measure
 
     lines = (inex / "runs" / name).read_bytes().splitlines(keepends=True)
@@ -330,7 +338,7 @@ def test_real_runs_per_article_with_the_collection_are_row_by_row(inex, tmp_path
     qrels = read_qrels(inex / "qrels" / "inex2009-2010.qrels")
     run = read_run(tmp_path / name)
     assert len(run.topics) == len(kept) > 40
-    coll = Collection(inex / "articles")
+    coll = articles
     measures = [parse_measure(m) for m in PER_ARTICLE]
     from readsim.core.result_lines import Join
 
