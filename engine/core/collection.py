@@ -11,8 +11,9 @@ when opened; a folder without a valid saved index at the first article not found
 ``ROOT/NAME.xml``, or at :meth:`Collection.listing`. Why an index was rebuilt is in
 :attr:`Collection.notes`.
 
-Articles are parsed on first use and kept in a small cache. Thread-safe for reading: the GUI
-loads articles in a worker thread.
+Articles are parsed on first use and kept in a small cache; their lengths and doc_lengths
+(:meth:`Collection.facts`, what evaluation with a collection needs of each ranked article) are
+kept for the collection's life. Thread-safe for reading: the GUI loads articles in a worker thread.
 
 An article's DOCTYPE loads only the collection's own ``article.dtd`` (reference section 2.8): in
 the article's folder, a folder above it up to the collection folder, or the collection folder's
