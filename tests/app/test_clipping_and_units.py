@@ -1,6 +1,8 @@
 """On real data: nothing clipped or overlapping (ranked list headers,
 the plot's marker labels, the playback counters when the article pane narrows) and one unit
-everywhere (the qrels' unit on every size: screen, tolerance, speed, positions, plot axis)."""
+everywhere (the qrels' unit on every size: screen, tolerance, speed, positions, plot axis).
+The tests that only read the window or change its settings share one (``real_window_shared``
+resets the settings); the playback counters' test resizes it and opens a dock: its own each."""
 
 from __future__ import annotations
 
@@ -12,8 +14,8 @@ from readsim.app.widgets.ranked_list import LE, T2IF
 ARTICLE = "23724"
 
 
-def test_ranked_list_headers_show_their_whole_text(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_ranked_list_headers_show_their_whole_text(real_window_shared, qtbot):
+    w = real_window_shared(ARTICLE)
     for screen, tolerance in ((300, 300), (2000, 10000), (100000, 1000000)):
         w.session.set_settings(screen=screen, tolerance=tolerance)
         table = w.table
@@ -58,8 +60,8 @@ def test_playback_counters_never_overlap(real_window, qtbot, width):
     qtbot.waitUntil(apart, timeout=3000)
 
 
-def test_the_qrels_unit_is_on_every_size(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_the_qrels_unit_is_on_every_size(real_window_shared, qtbot):
+    w = real_window_shared(ARTICLE)
     assert w.session.unit == "bytes"
     assert w.controls.screen.suffix() == " bytes" and w.controls.tolerance.suffix() == " bytes"
     assert w.playback_bar.speed.suffix() == " bytes/s"
@@ -67,8 +69,8 @@ def test_the_qrels_unit_is_on_every_size(real_window, qtbot):
     assert w.playback_bar.shown()["read"].endswith("27,562 bytes")
 
 
-def test_marker_labels_stay_inside_the_plot(real_window, qtbot):
-    w = real_window(ARTICLE)
+def test_marker_labels_stay_inside_the_plot(real_window_shared, qtbot):
+    w = real_window_shared(ARTICLE)
     w.session.set_settings(tolerance=10000)  # the T2I stop at 14,164 of 27,562: right half
     plot = w.plot
     view = plot.plot.getPlotItem().getViewBox()
