@@ -185,6 +185,8 @@ def test_bad_qrels_fields(tmp_path, line, expected):
 
 @pytest.mark.parametrize("line, expected", [
     ({"score": "high"}, "score must be a finite number"),
+    ({"score": True}, "score must be a finite number"),
+    ({"score": 10**400}, "score must be a finite number"),  # too large for a float: an error, not a crash
     ({"rank": 1.0}, "rank must be an integer"),
     ({"run": "a b"}, "run must be a non-empty string"),
 ])

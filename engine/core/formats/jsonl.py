@@ -216,7 +216,7 @@ def read_jsonl_run(path: str | os.PathLike, strict: bool = False, data: bytes | 
         ranks.append(integer(obj, "rank", path, number, low=-(MAX_OFFSET - 1)) if "rank" in obj else None)
         if "score" in obj:
             score = obj["score"]
-            if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+            if not _finite(score):
                 raise InputError(path, number, f"score must be a finite number, not {json.dumps(score)[:40]}")
             scores.append(float(score))
         else:
@@ -226,6 +226,17 @@ def read_jsonl_run(path: str | os.PathLike, strict: bool = False, data: bytes | 
             raise InputError(path, number, f"run must be a non-empty string without white space, not {json.dumps(run)[:40]}")
         run_ids.append(run)
     return span_run(path, numbers, topics, docs, starts, ends, ranks, scores, run_ids, strict, whole=whole)
+
+
+def _finite(value) -> bool:
+    """A JSON number (not ``true``/``false``) that is a finite float (an integer too large for
+    one is not: an error, not a crash)."""
+    if type(value) not in (int, float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _key(values: list, what: str, path: str, numbers: list[int]) -> list | None:
