@@ -291,16 +291,15 @@ class Collection:
         its file (:meth:`path`'s); None for an article the collection does not have. Like
         :meth:`listing`, a snapshot: each article is parsed once for the collection's life, so
         the runs and passes of one comparison, or the window's successive evaluations, read it
-        once (about 60 bytes kept per article asked). The absent ones are answered by one listing,
-        without a look-up each (taken when more than one name is asked, or at the first absent
-        one), and the others are parsed in :data:`PARSE_THREADS` threads. Raises :class:`InputError` for an unreadable
-        article (not kept: asked again, it is read again)."""
+        once (about 60 bytes kept per article asked). The absent ones are answered by one
+        listing, without a look-up each (taken when more than one name is asked, or at the first
+        absent one), and the others are parsed in :data:`PARSE_THREADS` threads. Raises
+        :class:`InputError` for an unreadable article (not kept: asked again, it is read again)."""
         asked = list(dict.fromkeys(names))
         with self._lock:
             known = {name: self._facts[name] for name in asked if name in self._facts}
-        todo = [name for name in asked if name not in known]
-        with self._lock:
             listed = self._names is not None  # after a first absent article, as below
+        todo = [name for name in asked if name not in known]
         if len(todo) > 1 or (todo and listed):
             listing = self.listing()
             known.update((name, None) for name in todo if name not in listing)
