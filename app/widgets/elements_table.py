@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush
+from readsim.core.element_retrieval import quantise
 
 from .. import appearance as look
 from .. import elements_model as em
@@ -23,7 +24,8 @@ def element_values(view: em.RunView, k: int, unit: str) -> str:
     """What the ranked element at run position ``k`` (0-based) is worth, in words: e, s, f strict,
     f gen, its size in ``unit`` and its unseen part (the table's tooltip and the bracket's)."""
     v = view.values
-    return (f"e {int(v.e[k])}, s {int(v.s[k])} · f strict {fmt_f(v.f('strict')[k])}, f gen {fmt_f(v.f('gen')[k])}\n"
+    e, s = int(v.e[k]), int(v.s[k])  # this pair only: called for every bracket and tooltip
+    return (f"e {e}, s {s} · f strict {fmt_f(quantise.f(e, s, 'strict'))}, f gen {fmt_f(quantise.f(e, s, 'gen'))}\n"
             f"size {amount(int(v.size[k]), unit)}, unseen {int(v.unseen[k]):,}")
 
 

@@ -239,6 +239,13 @@ class RankedListModel(QAbstractTableModel):
         return Qt.DropAction.MoveAction
 
     # -- Qt model API -------------------------------------------------------------------
+    def index(self, row: int, column: int, parent=QModelIndex()):
+        # Qt's own index() asks rowCount and columnCount, two calls into Python, and the view's
+        # sort proxy asks for a source index about eight times per painted cell: half a repaint
+        if parent.isValid() or not (0 <= row < len(self._rows) and 0 <= column < len(COLUMN_KEYS)):
+            return QModelIndex()
+        return self.createIndex(row, column)
+
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
