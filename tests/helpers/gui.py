@@ -93,7 +93,7 @@ def write_article(path, name: str, mb: float, seed: int = 1) -> None:
         n, sec = 0, 0
         while n < mb * 1e6:
             sec += 1
-            paras = "".join("<p>" + " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(40, 160))) + "</p>\n"
+            paras = "".join("<p>" + " ".join(rnd.choices(WORDS, k=rnd.randint(40, 160))) + "</p>\n"
                             for _ in range(200))
             chunk = f"<sec>\n<st>Section {sec}</st>\n{paras}</sec>\n"
             f.write(chunk)
