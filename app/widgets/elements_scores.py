@@ -17,7 +17,7 @@ from .. import appearance as look
 from .. import elements_model as em
 from ..plain import esc, plain_label, rich_label
 from .plot_room import LabelRoom, legend_for
-from .plots import cache_axes, pg, restyle, themed
+from .plots import plain_axes, pg, restyle, themed
 
 
 def fmt_ap(value: float) -> str:
@@ -119,7 +119,7 @@ class PrecisionRecall(QWidget):
         item.showGrid(x=True, y=True, alpha=0.2)
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
-        cache_axes(item)
+        plain_axes(item)
         self.legend = legend_for(item)
         self.main = themed(item.plot([], [], name="run"), pen=("accent", 2))
         self.ref = themed(item.plot([], [], name="reference"), pen=("disabled", 1.5, Qt.PenStyle.DashLine))

@@ -18,7 +18,7 @@ from ..plain import esc
 
 from ..topic_scores import TopicScores
 from .plot_room import LabelRoom
-from .plots import cache_axes, keep_label_inside, marker, pg, restyle, set_label, set_range, themed, title_size
+from .plots import plain_axes, keep_label_inside, marker, pg, restyle, set_label, set_range, themed, title_size
 
 GP_PEN = ("accent", 2)  # roles of readsim.app.appearance, width, style
 GR_PEN = ("orange", 1.5, Qt.PenStyle.DashLine)
@@ -40,7 +40,7 @@ def _plot(left: str) -> pg.PlotWidget:
     item.showGrid(x=False, y=True, alpha=0.2)
     item.setMouseEnabled(x=True, y=False)
     item.getAxis("left").setWidth(44)
-    cache_axes(item)
+    plain_axes(item)
     return w
 
 

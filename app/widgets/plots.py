@@ -74,12 +74,18 @@ def marker(role: str, label: str = "", width: float = 1.5, style=DASH, position:
     return boxed_label(themed(line, pen=(role, width, style), label=role), position)
 
 
-def cache_axes(item: pg.PlotItem) -> None:
-    """Keep each axis of ``item`` as a pixmap (Qt's device-coordinate cache) until it changes.
-    An axis that draws the grid spans the whole plot, so any change inside the plot repainted
-    it: 2-4 ms of antialiased grid lines and tick labels each time, where a cached axis is a
-    blit. pyqtgraph invalidates the cache itself (``update()``) when the range or labels change."""
+def plain_axes(item: pg.PlotItem) -> None:
+    """Set up each axis of ``item`` as every plot of the window has them:
+
+    - values as they are, never scaled with an SI prefix (a score axis zoomed below 1 would
+      read "(x0.001)"); pyqtgraph's automatic prefix also set the axis label's HTML again on
+      every change of range, re-laying it out each time;
+    - kept as a pixmap (Qt's device-coordinate cache) until it changes: an axis that draws the
+      grid spans the whole plot, so any change inside the plot repainted it (2-4 ms of
+      antialiased grid lines and tick labels each time) where a cached axis is a blit.
+      pyqtgraph invalidates the cache itself (``update()``) when the range or labels change."""
     for axis in item.axes.values():
+        axis["item"].enableAutoSIPrefix(False)
         axis["item"].setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
 from ..session import Session
 from .plot_room import LabelRoom, legend_for
-from .plots import cache_axes, keep_label_inside, marker, pg, restyle, set_range, themed
+from .plots import plain_axes, keep_label_inside, marker, pg, restyle, set_range, themed
 
 MAX_GRID = 200
 
@@ -36,7 +36,7 @@ class PrecisionPlot(QWidget):
         item.setLabel("left", "precision / recall")
         item.showGrid(x=False, y=True, alpha=0.2)
         item.setMouseEnabled(x=True, y=False)
-        cache_axes(item)
+        plain_axes(item)
         self.legend = legend_for(item)
         self.precision = themed(item.plot([], [], name="precision"), pen=("accent", 2))
         self.recall = themed(item.plot([], [], name="recall"), pen=("orange", 2))

@@ -17,7 +17,7 @@ from readsim.core.parameter_sweep import parameters_of
 
 from ..plain import esc
 from .plot_room import LabelRoom, legend_for
-from .plots import cache_axes, marker, pg, restyle, set_label, themed, title_size
+from .plots import plain_axes, marker, pg, restyle, set_label, themed, title_size
 
 PALETTE = ("accent", "orange", "good", "bad", "violet", "teal", "olive", "soft")  # roles, by curve
 
@@ -32,8 +32,7 @@ def _plot(left: str) -> pg.PlotWidget:
     item.setMouseEnabled(x=False, y=False)
     item.hideButtons()
     item.getAxis("left").setWidth(44)
-    item.getAxis("left").enableAutoSIPrefix(False)  # scores as they are, never "(x0.001)"
-    cache_axes(item)
+    plain_axes(item)
     return w
 
 
@@ -192,7 +191,6 @@ class ReaderPlot(QWidget):
         self.plot = _plot("P(reading on)")
         item = self.plot.getPlotItem()
         item.setLabel("bottom", "positions read before the piece")
-        item.getAxis("bottom").enableAutoSIPrefix(False)
         self.legend = legend_for(item, columns=1)
         self.legend.setOffset((-10, 5))  # top right: the steps start at the top left
         self.lines = [themed(item.plot([], [], stepMode="center"), pen=(role, 2))

@@ -18,7 +18,7 @@ from readsim.core.paired_statistics import MIN_CORRELATED
 from ... import appearance as look
 from ... import runs_model as rm
 from ...plain import esc, plain_tip, rich_label
-from ..plots import cache_axes, pg, restyle, themed
+from ..plots import plain_axes, pg, restyle, themed
 from .cells import CENTER, MUTED, SECTION, Cell, CellsModel, CellsTable, note, wrap_label
 
 POINT = "accent"  # the points' role (readsim.app.appearance)
@@ -95,9 +95,7 @@ class CorrelationTab(QWidget):
         self.plot.setMinimumSize(300, 240)
         item = self.plot.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.2)
-        for axis in ("bottom", "left"):
-            item.getAxis(axis).enableAutoSIPrefix(False)
-        cache_axes(item)
+        plain_axes(item)
         self.scatter = pg.ScatterPlotItem(size=11, hoverable=True, hoverSize=15,
                                           hoverBrush=pg.mkBrush(look.color("orange")), tip=self._point_tip)
         themed(self.scatter, pen=("background", 1.2), brush=POINT)

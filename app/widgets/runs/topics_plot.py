@@ -21,7 +21,7 @@ from readsim.core.topic_differences import TopicDifferences, topic_differences
 
 from ... import runs_model as rm
 from ...plain import esc, plain_label, rich_label
-from ..plots import DASH, cache_axes, pg, restyle, themed, title_size
+from ..plots import DASH, plain_axes, pg, restyle, themed, title_size
 
 MAX_LABELS = 14
 """Topic ids written under the bars at most (every n-th topic beyond that)."""
@@ -72,8 +72,7 @@ class TopicsPlot(QWidget):
         item.showGrid(x=False, y=True, alpha=0.15)
         item.setMouseEnabled(x=False, y=False)
         item.hideButtons()
-        item.getAxis("left").enableAutoSIPrefix(False)
-        cache_axes(item)
+        plain_axes(item)
         self.bars = {kind: themed(_Bars(x=[], height=[], width=0.8, pen=None), brush=role)
                      for kind, role in (("better", "good"), ("worse", "bad"), ("equal", "disabled"))}
         for bars in self.bars.values():
