@@ -190,8 +190,11 @@ _last_module: list[object] = [None]
 
 
 def pytest_runtest_setup(item):
-    """At the first test of each module, the previous module's fixtures are gone: what is alive
-    now (the engine's caches, session fixtures) stays, so it is frozen too."""
-    if item.module is not _last_module[0]:
+    """At the first window test of each module, the previous module's fixtures are gone: what is
+    alive now (the engine's caches, session fixtures) stays, so it is frozen too, before
+    :func:`gui_thread_gc`'s full collections around each test would walk it. Modules without
+    windows leave collection to Python: a freeze at each walked all the previous module left,
+    0.1 to 0.3 s a module, a tenth of the fast tier's CPU (205 -> 182 s)."""
+    if item.module is not _last_module[0] and _is_gui(item):
         _last_module[0] = item.module
         _freeze()
