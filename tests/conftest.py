@@ -66,8 +66,11 @@ def gui_thread_gc():
     an earlier test's Qt objects there (a deadlock; see readsim.app.background). Collect
     before and after, in this (the GUI) thread. What is alive when the test starts (modules, the
     session's data, the module's fixtures) is then frozen out of the collector's sight
-    (``gc.freeze``, as the window does) until its module ends (:func:`pytest_runtest_teardown`):
-    a full collection walked it all, about 0.25 s twice a test, some 6 minutes of the gui tier."""
+    (``gc.freeze``, as the window does): a full collection walked it all, about 0.25 s twice a
+    test, some 6 minutes of the gui tier. It stays frozen: reference counting still frees it,
+    and a module's windows are closed and deleted (``deleteLater``) by their fixtures. Unfreezing
+    everything at each module's end made the next module's first collection walk the whole
+    heap again (0.2 to 0.3 s a module, a tenth of the window tests' CPU)."""
     import gc
 
     gc.collect()
@@ -78,19 +81,6 @@ def gui_thread_gc():
     _delete_later_now()
     gc.collect()
     _delete_later_now()  # what the collection freed may have asked deleteLater
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item, nextitem):
-    """After a module's last test (its module-scoped fixtures finished): what ``gui_thread_gc``
-    froze is collectable again (the next test's collection walks it once, then freezes it anew)."""
-    try:
-        return (yield)
-    finally:
-        if nextitem is None or nextitem.module is not getattr(item, "module", None):
-            import gc
-
-            gc.unfreeze()
 
 
 def _delete_later_now() -> None:
