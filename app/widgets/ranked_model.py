@@ -240,8 +240,8 @@ class RankedListModel(QAbstractTableModel):
 
     # -- Qt model API -------------------------------------------------------------------
     def index(self, row: int, column: int, parent=QModelIndex()):
-        # Qt's own index() asks rowCount and columnCount, two calls into Python, and the view's
-        # sort proxy asks for a source index about eight times per painted cell: half a repaint
+        # Qt's own index() calls rowCount and columnCount back into Python, and the view's sort
+        # proxy asks for a source index about eight times per painted cell
         if parent.isValid() or not (0 <= row < len(self._rows) and 0 <= column < len(COLUMN_KEYS)):
             return QModelIndex()
         return self.createIndex(row, column)

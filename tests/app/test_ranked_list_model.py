@@ -36,6 +36,10 @@ def test_rows_headers_and_scores_from_the_paper():
     assert d(2, RELEVANT) == "no" and d(2, AVECHP) == "0.0000" and d(2, LE) == "5"
     assert m.data(m.index(1, TITLE), ARTICLE_ROLE) == "b"
     assert abs(m.data(m.index(1, AVECHP), SORT_ROLE) - 0.5306) < 1e-4
+    # the model answers index() itself: outside its 3 x 13 cells, or under a parent, no index
+    assert (m.index(2, 12).row(), m.index(2, 12).column()) == (2, 12)
+    assert not any(m.index(r, c).isValid() for r, c in ((3, 0), (-1, 0), (0, 13), (0, -1)))
+    assert not m.index(0, 0, m.index(0, 0)).isValid()
 
 
 def test_settings_change_rescores_and_renames_columns():
