@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush
+
 from readsim.core.element_retrieval import quantise
 
 from .. import appearance as look
